@@ -1,0 +1,141 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tscprobe: one entry point.
+#
+#   make            the module, the CLI and the selftests
+#   make deps       install what is missing (apt, as root)
+#   make test       host tests, kernel gates, then the VM suite  (= make check)
+#   make run        build, load the module (or boot the test VM) and measure
+#   make bench      userspace benchmarks against a bare loop and peers
+#   make clean
+#
+# KDIR defaults to the running kernel's build tree when it exists, else to
+# the newest installed Debian cloud kernel's headers; the VM boots the
+# matching /boot/vmlinuz.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+VERSION := $(shell cat VERSION)
+BUILD := build
+
+CLOUD_KVER := $(shell ls -1 /lib/modules 2>/dev/null | grep -- '-cloud-amd64$$' | sort -V | tail -n 1)
+ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
+KDIR ?= /lib/modules/$(shell uname -r)/build
+else
+KDIR ?= /lib/modules/$(CLOUD_KVER)/build
+endif
+KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+VM_KERNEL ?= /boot/vmlinuz-$(KVER)
+VM_SMP ?= 4
+
+CC ?= gcc
+WARN := -Wall -Wextra -Werror
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -Icore \
+	-Iuser -DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+# kselftest_harness.h is written for -Wall: its handler leaves a parameter
+# unused and its EXPECT macros compare int literals with unsigned values.
+TEST_CFLAGS := $(USER_CFLAGS) -I$(BUILD)/kselftest -Wno-unused-parameter \
+	-Wno-sign-compare
+LDLIBS_CLI := -lmnl -lpthread -lm
+
+CORE_SRCS := $(wildcard core/*.c)
+USER_LIB_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
+USER_LIB_OBJS := $(USER_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+HEADERS := $(wildcard include/uapi/*.h core/*.h user/*.h)
+
+CLI := $(BUILD)/tscprobe
+HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))
+HOST_BENCHES := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/bench_*.c))
+VM_TESTS := $(patsubst selftests/vm/%.c,$(BUILD)/vm-tests/%,$(wildcard selftests/vm/*.c))
+KSELFTEST_H := $(BUILD)/kselftest/kselftest_harness.h
+LINUX_SRC_TAR := $(firstword $(wildcard /usr/src/linux-source-6.1.tar.*))
+MODULE := kmod/tscprobe.ko
+
+all: module cli selftests
+
+# ---- userspace ------------------------------------------------------------
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(USER_CFLAGS) -c $< -o $@
+
+$(CLI): $(BUILD)/obj/user/main.o $(USER_LIB_OBJS) $(CORE_OBJS)
+	$(CC) -o $@ $^ $(LDLIBS_CLI)
+
+cli: $(CLI)
+
+# The real kselftest headers, from Debian's kernel source, never copied in.
+$(KSELFTEST_H):
+	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.1 is not installed: run 'make deps'" >&2; exit 1; }
+	@mkdir -p $(BUILD)/kselftest
+	tar -xf $(LINUX_SRC_TAR) -C $(BUILD)/kselftest --strip-components=4 \
+		linux-source-6.1/tools/testing/selftests/kselftest.h \
+		linux-source-6.1/tools/testing/selftests/kselftest_harness.h
+	@touch $@
+
+$(BUILD)/host/%: selftests/host/%.c $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+
+$(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CFLAGS) -Iselftests/vm -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+
+selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
+
+# ---- kernel -----------------------------------------------------------------
+
+module: $(MODULE)
+
+$(MODULE): $(wildcard kmod/*.c kmod/*.h kmod/Kbuild) $(CORE_SRCS) $(HEADERS) VERSION
+	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps' or set KDIR" >&2; exit 1; }
+	$(MAKE) -C kmod KDIR=$(KDIR)
+
+# W=1 is in kmod/Makefile; this adds sparse and fails on any warning.
+check-kernel:
+	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C kmod KDIR=$(KDIR) clean >/dev/null
+	$(MAKE) -C kmod KDIR=$(KDIR) check 2>&1 | tee $(BUILD)/check-kernel.log
+	@if grep -E 'warning:|error:' $(BUILD)/check-kernel.log; then \
+		echo "check-kernel: compiler or sparse warnings above" >&2; exit 1; fi
+	@echo "check-kernel: W=1 and sparse (C=2) clean"
+
+# ---- dependencies -----------------------------------------------------------
+
+deps:
+	@tools/deps.sh
+
+# ---- tests ------------------------------------------------------------------
+
+host-test: $(HOST_TESTS)
+	@tools/run-host-tests.sh $(HOST_TESTS)
+
+vm-test: all
+	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@mkdir -p $(BUILD)
+	@$(MAKE) --no-print-directory check-kernel
+	@$(MAKE) --no-print-directory host-test
+	@$(MAKE) --no-print-directory vm-test
+
+test: check
+
+# ---- the main job -------------------------------------------------------------
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@tools/run-demo.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
+
+bench: $(HOST_BENCHES) $(CLI)
+	@tools/bench.sh
+
+clean:
+	-$(MAKE) -C kmod KDIR=$(KDIR) clean
+	rm -rf $(BUILD)
+
+.PHONY: all cli module selftests check-kernel deps host-test vm-test check \
+	test run bench clean

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where core/ meets its host: the kernel module or userspace.
+ *
+ * core/ is freestanding C shared by tscprobe.ko and the tscprobe CLI.  It
+ * uses only the fixed-width types, bool and size_t, and the few compiler
+ * helpers below, so that the same loop is compiled into both and what the
+ * userspace benchmarks measure is what the module runs.
+ */
+#ifndef TSCPROBE_CORE_COMPAT_H
+#define TSCPROBE_CORE_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>	/* uint64_t & co., bool, size_t */
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+#define tp_likely(x)		__builtin_expect(!!(x), 1)
+#define tp_unlikely(x)		__builtin_expect(!!(x), 0)
+#define tp_always_inline	inline __attribute__((__always_inline__))
+#define tp_aligned(n)		__attribute__((__aligned__(n)))
+#define TP_CACHELINE		64
+
+/* UINT64_MAX: <linux/types.h> does not provide it (the kernel has U64_MAX). */
+#define TP_U64_MAX		(~(uint64_t)0)
+
+/* Stop the compiler from caching or reordering memory around this point. */
+#define tp_barrier()		__asm__ __volatile__("" : : : "memory")
+
+#endif /* TSCPROBE_CORE_COMPAT_H */

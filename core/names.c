@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of the contract's enumerations.  An unknown value yields "?" rather
+ * than NULL so that callers can print whatever a newer module sends.
+ */
+#include "names.h"
+
+#define TP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+static const char *tp_pick(const char *const *names, unsigned int n,
+			   unsigned int i)
+{
+	return i < n && names[i] ? names[i] : "?";
+}
+
+#define TP_NAME_FN(fn, table)						\
+const char *fn(unsigned int v)						\
+{									\
+	return tp_pick(table, TP_ARRAY_SIZE(table), v);			\
+}
+
+static const char *const tp_kinds[] = {
+	[TSCPROBE_KIND_NONE] = "none",
+	[TSCPROBE_KIND_NOISE] = "noise",
+	[TSCPROBE_KIND_CACHE] = "cache",
+	[TSCPROBE_KIND_SKEW] = "skew",
+};
+
+static const char *const tp_states[] = {
+	[TSCPROBE_STATE_IDLE] = "idle",
+	[TSCPROBE_STATE_RUNNING] = "running",
+	[TSCPROBE_STATE_DONE] = "done",
+	[TSCPROBE_STATE_STOPPED] = "stopped",
+};
+
+static const char *const tp_stop_reasons[] = {
+	[TSCPROBE_STOP_NONE] = "none",
+	[TSCPROBE_STOP_COMPLETED] = "completed",
+	[TSCPROBE_STOP_REQUESTED] = "stop requested",
+	[TSCPROBE_STOP_HOTPLUG] = "cpus went offline",
+	[TSCPROBE_STOP_UNLOAD] = "module unloaded",
+};
+
+static const char *const tp_clocks[] = {
+	[TSCPROBE_CLOCK_LFENCE] = "lfence",
+	[TSCPROBE_CLOCK_RDTSCP] = "rdtscp",
+	[TSCPROBE_CLOCK_MFENCE] = "mfence",
+	[TSCPROBE_CLOCK_PLAIN] = "plain",
+};
+
+static const char *const tp_irqs[] = {
+	[TSCPROBE_IRQS_OFF] = "off",
+	[TSCPROBE_IRQS_ON] = "on",
+};
+
+static const char *const tp_series[] = {
+	[TSCPROBE_SERIES_NONE] = "none",
+	[TSCPROBE_SERIES_GAP] = "gap",
+	[TSCPROBE_SERIES_OVERHEAD] = "overhead",
+	[TSCPROBE_SERIES_CACHED] = "cached",
+	[TSCPROBE_SERIES_UNCACHED] = "uncached",
+};
+
+static const char *const tp_relations[] = {
+	[TSCPROBE_REL_UNKNOWN] = "unknown",
+	[TSCPROBE_REL_SMT] = "smt",
+	[TSCPROBE_REL_PACKAGE] = "package",
+	[TSCPROBE_REL_OTHER_PACKAGE] = "other-package",
+	[TSCPROBE_REL_OTHER_NODE] = "other-node",
+};
+
+static const char *const tp_pair_statuses[] = {
+	[TSCPROBE_PAIR_OK] = "ok",
+	[TSCPROBE_PAIR_TIMEOUT] = "timeout",
+	[TSCPROBE_PAIR_OFFLINE] = "offline",
+	[TSCPROBE_PAIR_SKIPPED] = "skipped",
+};
+
+/* Indexed by bit number of TSCPROBE_FEAT_*; the words of /proc/cpuinfo. */
+static const char *const tp_features[TP_FEATURE_BITS] = {
+	"constant_tsc", "nonstop_tsc", "tsc_known_freq", "tsc_reliable",
+	"rdtscp", "clflush", "clflushopt", "invariant_tsc", "aperfmperf",
+	"hypervisor", "smi_count",
+};
+
+/* Top-level attributes, as the JSON output and error messages call them. */
+static const char *const tp_attrs[] = {
+	[TSCPROBE_A_PAD] = "pad",
+	[TSCPROBE_A_VERSION] = "version",
+	[TSCPROBE_A_TSC_KHZ] = "tsc_khz",
+	[TSCPROBE_A_NR_CPU_IDS] = "nr_cpu_ids",
+	[TSCPROBE_A_CPUS_ONLINE] = "cpus_online",
+	[TSCPROBE_A_FEATURES] = "features",
+	[TSCPROBE_A_KINDS] = "kinds",
+	[TSCPROBE_A_STATE] = "state",
+	[TSCPROBE_A_KIND] = "kind",
+	[TSCPROBE_A_RUN_ID] = "run_id",
+	[TSCPROBE_A_CPUS] = "cpus",
+	[TSCPROBE_A_DURATION_NS] = "duration_ns",
+	[TSCPROBE_A_IRQS] = "irqs",
+	[TSCPROBE_A_WIDTH_NS] = "width_ns",
+	[TSCPROBE_A_GAP_NS] = "gap_ns",
+	[TSCPROBE_A_THRESHOLD_NS] = "threshold_ns",
+	[TSCPROBE_A_THRESHOLD_CYCLES] = "threshold_cycles",
+	[TSCPROBE_A_CLOCK] = "clock",
+	[TSCPROBE_A_ROUNDS] = "rounds",
+	[TSCPROBE_A_BATCH] = "batch",
+	[TSCPROBE_A_LEVELS] = "levels",
+	[TSCPROBE_A_NODES] = "nodes",
+	[TSCPROBE_A_SAMPLES] = "samples",
+	[TSCPROBE_A_REPEATS] = "repeats",
+	[TSCPROBE_A_ELAPSED_NS] = "elapsed_ns",
+	[TSCPROBE_A_STOP_REASON] = "stop_reason",
+	[TSCPROBE_A_CPU] = "cpu",
+	[TSCPROBE_A_PAIR] = "pair",
+	[TSCPROBE_A_START_TSC] = "start_tsc",
+	[TSCPROBE_A_PAIRS_DONE] = "pairs_done",
+	[TSCPROBE_A_PAIRS_TOTAL] = "pairs_total",
+};
+
+TP_NAME_FN(tp_attr_name, tp_attrs)
+TP_NAME_FN(tp_kind_name, tp_kinds)
+TP_NAME_FN(tp_state_name, tp_states)
+TP_NAME_FN(tp_stop_reason_name, tp_stop_reasons)
+TP_NAME_FN(tp_clock_name, tp_clocks)
+TP_NAME_FN(tp_irqs_name, tp_irqs)
+TP_NAME_FN(tp_series_name, tp_series)
+TP_NAME_FN(tp_relation_name, tp_relations)
+TP_NAME_FN(tp_pair_status_name, tp_pair_statuses)
+TP_NAME_FN(tp_feature_name, tp_features)
+
+static int tp_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/**
+ * tp_name_lookup() - find the value whose name is @name
+ * @name_of: one of the tp_*_name() functions
+ * @max: the largest value to try
+ * @name: the name to look for
+ *
+ * Return: the value, or -1 when no value in 0..@max has that name.
+ */
+int tp_name_lookup(const char *(*name_of)(unsigned int), unsigned int max,
+		   const char *name)
+{
+	unsigned int v;
+
+	for (v = 0; v <= max; v++)
+		if (tp_streq(name_of(v), name))
+			return (int)v;
+	return -1;
+}

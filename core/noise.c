@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The noise loop, and the event set it reports long gaps to.
+ *
+ * How fast the loop goes is the measurement's resolution: the shortest
+ * noise it can see is about one loop period, and every cycle the loop adds
+ * to a bare "lfence; rdtsc" loop is a cycle of blindness.  So the loop body
+ * is arranged around what lfence does; see tp_noise_loop().
+ */
+#include "noise.h"
+#include "tsc.h"
+
+/* What the loop touches must fit in L1D next to the stack. */
+_Static_assert(sizeof(struct tp_noise) <= 32 * 1024,
+	       "struct tp_noise must stay within a 32 KiB L1D");
+
+/**
+ * tp_events_init() - empty an event set
+ * @e: the event set
+ *
+ * The slots are cleared too: it pulls them into the cache before the first
+ * window, and nothing stale is ever copied out.
+ */
+void tp_events_init(struct tp_events *e)
+{
+	unsigned int i;
+
+	e->total = 0;
+	e->dropped = 0;
+	e->n = 0;
+	e->smallest = 0;
+	for (i = 0; i < TSCPROBE_MAX_EVENTS; i++) {
+		e->ev[i].tsc = 0;
+		e->ev[i].cycles = 0;
+	}
+}
+
+/* The index of the shortest kept event; @e must not be empty. */
+static uint32_t tp_events_find_smallest(const struct tp_events *e)
+{
+	uint32_t i, s = 0;
+
+	for (i = 1; i < e->n; i++)
+		if (e->ev[i].cycles < e->ev[s].cycles)
+			s = i;
+	return s;
+}
+
+/**
+ * tp_events_add() - report a gap at or above the threshold
+ * @e: the event set
+ * @tsc: TSC at the end of the gap
+ * @cycles: length of the gap
+ *
+ * The loop's slow path.  Until the set is full the event is appended.  Once
+ * full, it is counted as dropped, and it displaces the smallest kept event
+ * if it is larger (a tie keeps the older one): the set always holds the
+ * TSCPROBE_MAX_EVENTS largest gaps.  The smallest is tracked, so an event
+ * that is not kept costs O(1); only a displacement rescans the set.
+ */
+void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles)
+{
+	struct tp_event *ev;
+
+	e->total++;
+	if (e->n < TSCPROBE_MAX_EVENTS) {
+		if (!e->n || cycles < e->ev[e->smallest].cycles)
+			e->smallest = e->n;
+		ev = &e->ev[e->n++];
+	} else {
+		e->dropped++;
+		ev = &e->ev[e->smallest];
+		if (cycles <= ev->cycles)
+			return;
+	}
+	ev->tsc = tsc;
+	ev->cycles = cycles;
+	if (e->n == TSCPROBE_MAX_EVENTS)
+		e->smallest = tp_events_find_smallest(e);
+}
+
+/**
+ * tp_noise_init() - start a noise measurement
+ * @n: the state
+ * @threshold_cycles: gaps at or above it are kept as events
+ *
+ * Clearing the histogram also warms it: the first window then does not pay
+ * for cache misses on its buckets.
+ */
+void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
+{
+	tp_hist_reset(&n->hist);
+	tp_events_init(&n->events);
+	n->threshold = threshold_cycles;
+	n->min = TP_U64_MAX;
+	n->max = 0;
+	n->measured = 0;
+	n->samples = 0;
+}
+
+/*
+ * Everything done with one gap apart from computing it: the histogram,
+ * min and max (compare and select: no branch to mispredict), and the rare
+ * jump to the event path.
+ */
+static tp_always_inline void tp_noise_record(struct tp_noise *n,
+					     uint64_t gap, uint64_t end,
+					     uint64_t thr,
+					     uint64_t *min, uint64_t *max)
+{
+	tp_hist_add(&n->hist, gap);
+	*min = gap < *min ? gap : *min;
+	*max = gap > *max ? gap : *max;
+	if (tp_unlikely(gap >= thr))
+		tp_events_add(&n->events, end, gap);
+}
+
+/**
+ * tp_noise_loop() - one window of the noise loop, for one way of reading
+ * @n: the state
+ * @clock: a compile-time constant after inlining, so that tp_read_tsc()
+ *	folds to its one instruction sequence and no switch is left in the loop
+ * @deadline: TSC value at which to stop
+ *
+ * Why the loop is software-pipelined: "lfence; rdtsc" starts reading the
+ * TSC only when every earlier instruction has completed.  Whatever the body
+ * does after a read is therefore on the loop's critical path *unless* it
+ * can execute while the read itself is still in flight -- and it can if it
+ * does not depend on that read.  So iteration k records the gap of
+ * iteration k-1, which has been sitting in a register: the bucket index,
+ * the load/add/store of the bucket, min, max and the threshold test all run
+ * in the shadow of rdtsc's latency (tens of cycles).  What depends on the
+ * new value is only what must: the subtraction giving the next gap and the
+ * comparison with the deadline.  The last gap is recorded after the loop.
+ *
+ * The sample count and the start TSC live in registers; the measured time
+ * is not summed per gap at all, since the gaps telescope to last - first.
+ *
+ * Return: the TSC of the last read (the first one >= @deadline).
+ */
+static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
+					       const enum tscprobe_clock clock,
+					       uint64_t deadline)
+{
+	const uint64_t thr = n->threshold;
+	uint64_t min = n->min, max = n->max;
+	uint64_t first, prev, now, gap, samples;
+
+	/* The first read only starts the chain. */
+	first = tp_read_tsc(clock);
+	if (first >= deadline)
+		return first;
+	now = tp_read_tsc(clock);
+	gap = now - first;
+	samples = 1;
+	while (now < deadline) {
+		prev = now;
+		now = tp_read_tsc(clock);
+		/* The pending gap, which ended at prev: off the critical path. */
+		tp_noise_record(n, gap, prev, thr, &min, &max);
+		gap = now - prev;
+		samples++;
+	}
+	tp_noise_record(n, gap, now, thr, &min, &max);
+
+	n->min = min;
+	n->max = max;
+	n->samples += samples;
+	n->measured += now - first;
+	return now;
+}
+
+/**
+ * tp_noise_window() - measure until a deadline
+ * @n: the state, from tp_noise_init(); the window's gaps are added to it
+ * @clock: how to read the TSC (enum tscprobe_clock; unknown means LFENCE)
+ * @deadline: TSC value at which to stop
+ *
+ * Spins reading the TSC until a read is >= @deadline, recording the gap
+ * between every two consecutive reads.  The first read of a window only
+ * starts the chain, so whatever happened between two windows is not
+ * counted.  The caller bounds the window (interrupts off in the kernel).
+ *
+ * Return: the TSC of the last read, which is >= @deadline.
+ */
+uint64_t tp_noise_window(struct tp_noise *n, enum tscprobe_clock clock,
+			 uint64_t deadline)
+{
+	switch (clock) {
+	case TSCPROBE_CLOCK_RDTSCP:
+		return tp_noise_loop(n, TSCPROBE_CLOCK_RDTSCP, deadline);
+	case TSCPROBE_CLOCK_MFENCE:
+		return tp_noise_loop(n, TSCPROBE_CLOCK_MFENCE, deadline);
+	case TSCPROBE_CLOCK_PLAIN:
+		return tp_noise_loop(n, TSCPROBE_CLOCK_PLAIN, deadline);
+	case TSCPROBE_CLOCK_LFENCE:
+	default:
+		return tp_noise_loop(n, TSCPROBE_CLOCK_LFENCE, deadline);
+	}
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The noise measurement: spin reading the TSC and histogram the gap between
+ * consecutive reads.  On a quiet CPU every gap is the loop's own period; a
+ * longer one is time the CPU spent elsewhere (an SMI, an NMI, the
+ * hypervisor, an interrupt when they are on).  Gaps at or above a threshold
+ * are also kept individually, with the TSC at which they ended.
+ *
+ * The kernel module runs tp_noise_window() with interrupts off, one bounded
+ * window at a time; the CLI's userspace engine runs the same code on pinned
+ * threads.
+ */
+#ifndef TSCPROBE_CORE_NOISE_H
+#define TSCPROBE_CORE_NOISE_H
+
+#include "compat.h"
+#include "hist.h"
+#include "tscprobe.h"
+
+/**
+ * struct tp_event - one gap at or above the threshold
+ * @tsc: TSC at the end of the gap (the read after it)
+ * @cycles: length of the gap
+ */
+struct tp_event {
+	uint64_t tsc;
+	uint64_t cycles;
+};
+
+/**
+ * struct tp_events - a bounded set of events that keeps the largest
+ * @total: gaps at or above the threshold seen
+ * @dropped: of those, not kept (or kept and later displaced)
+ * @n: events kept in @ev, <= TSCPROBE_MAX_EVENTS
+ * @smallest: index of the smallest kept event (valid while @n > 0); it
+ *	fills what would otherwise be padding
+ * @ev: the kept events; in time order until @ev is full, after that a new
+ *	event takes the slot of the smallest, so sort by @tsc to read them
+ *	chronologically
+ *
+ * Invariant: @total == @n + @dropped.
+ */
+struct tp_events {
+	uint64_t total;
+	uint64_t dropped;
+	uint32_t n;
+	uint32_t smallest;
+	struct tp_event ev[TSCPROBE_MAX_EVENTS];
+};
+
+/**
+ * struct tp_noise - the state of one CPU's noise measurement
+ * @hist: histogram of the gaps, in cycles
+ * @events: the largest gaps at or above @threshold
+ * @threshold: in cycles; gaps >= it are events (0 makes every gap one)
+ * @min: shortest gap, cycles; UINT64_MAX until a gap is recorded
+ * @max: longest gap, cycles; 0 until a gap is recorded
+ * @measured: cycles covered by the gaps (their sum)
+ * @samples: gaps recorded
+ *
+ * All of it is touched by the loop: about 20 KiB, so that it stays in a
+ * 32 KiB L1D and the loop never waits for memory.  Every field accumulates
+ * over successive windows until tp_noise_init().
+ */
+struct tp_noise {
+	struct tp_hist hist;
+	struct tp_events events;
+	uint64_t threshold;
+	uint64_t min;
+	uint64_t max;
+	uint64_t measured;
+	uint64_t samples;
+};
+
+void tp_events_init(struct tp_events *e);
+void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles);
+void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles);
+uint64_t tp_noise_window(struct tp_noise *n, enum tscprobe_clock clock,
+			 uint64_t deadline);
+
+#endif /* TSCPROBE_CORE_NOISE_H */

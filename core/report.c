@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Report rows.  snprintf() is the one library function core/ uses: the
+ * kernel and libc both provide it with the same meaning.
+ */
+#ifdef __KERNEL__
+#include <linux/kernel.h>
+#else
+#include <stdio.h>
+#endif
+
+#include "report.h"
+#include "hist.h"
+
+/**
+ * tp_cycles_to_ns_round() - TSC cycles to nanoseconds, rounded to nearest
+ * @cycles: TSC cycles
+ * @tsc_khz: the TSC rate in kHz
+ *
+ * Split so that nothing overflows and no 128-bit division is needed: the
+ * quotient part is exact, the remainder part is below 2^52 before dividing.
+ *
+ * Return: nanoseconds; 0 when @tsc_khz is 0.
+ */
+uint64_t tp_cycles_to_ns_round(uint64_t cycles, uint32_t tsc_khz)
+{
+	uint64_t q, r;
+
+	if (!tsc_khz)
+		return 0;
+	q = cycles / tsc_khz;
+	r = cycles % tsc_khz;
+	return q * 1000000 + (r * 1000000 + tsc_khz / 2) / tsc_khz;
+}
+
+/**
+ * tp_per10k() - @part of @whole in hundredths of a percent, rounded
+ * @part: the part
+ * @whole: the whole (0 gives 0)
+ *
+ * Exact for @part below 1.8e15; larger values are scaled down first, which
+ * costs nothing visible at two decimals.
+ *
+ * Return: 0..10000 when @part <= @whole.
+ */
+uint64_t tp_per10k(uint64_t part, uint64_t whole)
+{
+	while (part > 1800000000000000ULL) {
+		part >>= 1;
+		whole >>= 1;
+	}
+	return whole ? (part * 10000 + whole / 2) / whole : 0;
+}
+
+/**
+ * tp_log2_row() - one row of the seed's log2 noise table
+ * @buf: where to write (NUL-terminated, no newline)
+ * @len: size of @buf
+ * @k: seed bucket: values in [tp_log2_lo(k), tp_log2_hi(k)]
+ * @calls: gaps in the bucket
+ * @cycles: their sum
+ * @all_calls: gaps in the whole table
+ * @all_cycles: their sum
+ * @tsc_khz: the TSC rate, for the ns columns
+ *
+ * Return: what snprintf() returns.
+ */
+int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
+		uint64_t cycles, uint64_t all_calls, uint64_t all_cycles,
+		uint32_t tsc_khz)
+{
+	uint64_t avg = calls ? (cycles + calls / 2) / calls : 0;
+	uint64_t fc = tp_per10k(calls, all_calls);
+	uint64_t fy = tp_per10k(cycles, all_cycles);
+
+	return snprintf(buf, len,
+			"cycles=[%8llu..%8llu] ns=[%8llu..%8llu] cycles_avg=%8llu ns_avg=%8llu, calls=%llu, focus_calls=%llu.%02llu%%, cycles=%llu, focus_cycles=%llu.%02llu%%",
+			(unsigned long long)tp_log2_lo(k),
+			(unsigned long long)tp_log2_hi(k),
+			(unsigned long long)tp_cycles_to_ns_round(tp_log2_lo(k), tsc_khz),
+			(unsigned long long)tp_cycles_to_ns_round(tp_log2_hi(k), tsc_khz),
+			(unsigned long long)avg,
+			(unsigned long long)tp_cycles_to_ns_round(avg, tsc_khz),
+			(unsigned long long)calls,
+			(unsigned long long)(fc / 100), (unsigned long long)(fc % 100),
+			(unsigned long long)cycles,
+			(unsigned long long)(fy / 100), (unsigned long long)(fy % 100));
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Text rows shared by the module's debugfs views and the CLI's reports, so
+ * that `cat /sys/kernel/debug/tscprobe/noise` and `tscprobe show noise`
+ * print the same table, in the format of the seed the project grew from.
+ */
+#ifndef TSCPROBE_CORE_REPORT_H
+#define TSCPROBE_CORE_REPORT_H
+
+#include "compat.h"
+
+uint64_t tp_cycles_to_ns_round(uint64_t cycles, uint32_t tsc_khz);
+uint64_t tp_per10k(uint64_t part, uint64_t whole);
+int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
+		uint64_t cycles, uint64_t all_calls, uint64_t all_cycles,
+		uint32_t tsc_khz);
+
+#endif /* TSCPROBE_CORE_REPORT_H */

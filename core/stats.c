@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running statistics with an exact 128-bit sum of squares, and the integer
+ * mean and standard deviation derived from them.
+ *
+ * The kernel has no 128-bit division (__udivti3), so 128-bit values are only
+ * added, multiplied, shifted and compared here; the one division by a 64-bit
+ * count that may be needed is done bit by bit in tp_div128_64().
+ */
+#include "stats.h"
+
+typedef unsigned __int128 tp_u128;
+
+static inline tp_u128 tp_u128_make(uint64_t hi, uint64_t lo)
+{
+	return ((tp_u128)hi << 64) | lo;
+}
+
+static inline tp_u128 tp_stats_sumsq(const struct tp_stats *s)
+{
+	return tp_u128_make(s->sumsq_hi, s->sumsq_lo);
+}
+
+static inline void tp_stats_set_sumsq(struct tp_stats *s, tp_u128 v)
+{
+	s->sumsq_hi = (uint64_t)(v >> 64);
+	s->sumsq_lo = (uint64_t)v;
+}
+
+/**
+ * tp_stats_init() - start empty statistics
+ * @s: the statistics
+ *
+ * @min starts at UINT64_MAX so that the first value and tp_stats_merge()
+ * need no special case for "empty".
+ */
+void tp_stats_init(struct tp_stats *s)
+{
+	s->count = 0;
+	s->min = TP_U64_MAX;
+	s->max = 0;
+	s->sum = 0;
+	s->sumsq_hi = 0;
+	s->sumsq_lo = 0;
+}
+
+/**
+ * tp_stats_add() - add one value
+ * @s: the statistics
+ * @v: the value
+ */
+void tp_stats_add(struct tp_stats *s, uint64_t v)
+{
+	s->count++;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->sum += v;
+	tp_stats_set_sumsq(s, tp_stats_sumsq(s) + (tp_u128)v * v);
+}
+
+/**
+ * tp_stats_merge() - add the values of one set of statistics to another
+ * @dst: the statistics added to
+ * @src: the statistics added
+ */
+void tp_stats_merge(struct tp_stats *dst, const struct tp_stats *src)
+{
+	dst->count += src->count;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->sum += src->sum;
+	tp_stats_set_sumsq(dst, tp_stats_sumsq(dst) + tp_stats_sumsq(src));
+}
+
+/* a / b rounded half up, without the overflow of (a + b / 2) / b; b > 0. */
+static uint64_t tp_div_round(uint64_t a, uint64_t b)
+{
+	uint64_t q = a / b, r = a % b;
+
+	return r >= b - r ? q + 1 : q;
+}
+
+/**
+ * tp_stats_mean() - the mean of the values
+ * @s: the statistics
+ *
+ * Return: sum / count rounded to the nearest integer, or 0 when empty.
+ */
+uint64_t tp_stats_mean(const struct tp_stats *s)
+{
+	return s->count ? tp_div_round(s->sum, s->count) : 0;
+}
+
+/**
+ * tp_isqrt128() - integer square root of a 128-bit value
+ * @hi: high 64 bits of the value
+ * @lo: low 64 bits of the value
+ *
+ * Digit by digit (two bits of the value per bit of the root): only shifts,
+ * adds and compares, so it needs no libgcc helper in the kernel.
+ *
+ * Return: floor(sqrt(hi * 2^64 + lo)), which always fits in 64 bits.
+ */
+uint64_t tp_isqrt128(uint64_t hi, uint64_t lo)
+{
+	tp_u128 x = tp_u128_make(hi, lo), root = 0;
+	tp_u128 bit = (tp_u128)1 << 126;
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= root + bit) {
+			x -= root + bit;
+			root = (root >> 1) + bit;
+		} else {
+			root >>= 1;
+		}
+		bit >>= 2;
+	}
+	return (uint64_t)root;
+}
+
+static inline uint64_t tp_isqrt(tp_u128 x)
+{
+	return tp_isqrt128((uint64_t)(x >> 64), (uint64_t)x);
+}
+
+/* floor(a / d) by restoring long division; d > 0.  Not for hot paths. */
+static tp_u128 tp_div128_64(tp_u128 a, uint64_t d)
+{
+	tp_u128 q = 0, r = 0;
+	int i;
+
+	for (i = 127; i >= 0; i--) {
+		r = (r << 1) | ((a >> i) & 1);
+		if (r >= d) {
+			r -= d;
+			q |= (tp_u128)1 << i;
+		}
+	}
+	return q;
+}
+
+/* *p = a * b if that fits in 128 bits; false (and *p untouched) if not. */
+static bool tp_mul128_64(tp_u128 a, uint64_t b, tp_u128 *p)
+{
+	tp_u128 hi = (tp_u128)(uint64_t)(a >> 64) * b;
+	tp_u128 lo = (tp_u128)(uint64_t)a * b;
+
+	if (hi >> 64)
+		return false;
+	hi += lo >> 64;
+	if (hi >> 64)
+		return false;
+	*p = (hi << 64) | (uint64_t)lo;
+	return true;
+}
+
+/*
+ * round(sqrt(x) / n) exactly, from q = floor(sqrt(x)): with q = d * n + rem
+ * the answer is d or d + 1.  2 * rem >= n settles it upwards; only when
+ * n = 2 * rem + 1 does the fraction of sqrt(x) matter, and then
+ * sqrt(x) >= q + 1/2  <=>  x - q^2 > q.
+ */
+static uint64_t tp_sqrt_div_round(tp_u128 x, uint64_t n)
+{
+	uint64_t q = tp_isqrt(x);
+	uint64_t d = q / n, rem = q % n;
+
+	if (rem >= n - rem)
+		return d + 1;
+	if (n - rem == rem + 1 && x - (tp_u128)q * q > q)
+		return d + 1;
+	return d;
+}
+
+/* round(sqrt(x)): sqrt(x) >= q + 1/2  <=>  x - q^2 > q, as above. */
+static uint64_t tp_sqrt_round(tp_u128 x)
+{
+	uint64_t q = tp_isqrt(x);
+
+	return x - (tp_u128)q * q > q ? q + 1 : q;
+}
+
+/**
+ * tp_stats_sd() - the population standard deviation of the values
+ * @s: the statistics
+ *
+ * sd = sqrt(n * sumsq - sum^2) / n, but sumsq and sum^2 are both up to
+ * 2^128 and nearly equal, so the difference is taken around the truncated
+ * mean m = sum / n (remainder r) instead, where it is small:
+ *
+ *   D = sum of (x - m)^2 = sumsq - m * (sum + r)
+ *   n * sumsq - sum^2   = n * D - r^2
+ *
+ * and sd = round(sqrt(n * D - r^2) / n), exact.  Only if n * D does not fit
+ * in 128 bits (n * variance >= 2^128 / n) is sd = round(sqrt(D / n)) used,
+ * off by at most one.  A sum of squares that wrapped (past 2^128) yields 0.
+ *
+ * Return: the standard deviation rounded to the nearest integer; 0 for
+ * fewer than two values.
+ */
+uint64_t tp_stats_sd(const struct tp_stats *s)
+{
+	uint64_t n = s->count, m, r;
+	tp_u128 sumsq = tp_stats_sumsq(s), dev, nd;
+
+	if (n < 2)
+		return 0;
+	m = s->sum / n;
+	r = s->sum % n;
+	/* m * (sum + r) = (sum^2 - r^2) / n <= sumsq: no overflow. */
+	dev = (tp_u128)m * s->sum + (tp_u128)m * r;
+	if (dev > sumsq)
+		return 0;
+	dev = sumsq - dev;
+	if (tp_mul128_64(dev, n, &nd))
+		return nd >= (tp_u128)r * r ?
+		       tp_sqrt_div_round(nd - (tp_u128)r * r, n) : 0;
+	return tp_sqrt_round(tp_div128_64(dev, n));
+}

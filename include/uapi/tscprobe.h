@@ -1,0 +1,560 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * tscprobe - how quiet is a CPU really?
+ *
+ * This header is the whole contract between the tscprobe kernel module and
+ * its clients.  It is used verbatim by the module (kmod/), the CLI (user/)
+ * and the selftests, and described for the kernel's ynl tooling by
+ * Documentation/netlink/specs/tscprobe.yaml.
+ *
+ * Transport: a generic netlink family named TSCPROBE_GENL_NAME, version
+ * TSCPROBE_GENL_VERSION.  Every request is strictly validated: unknown
+ * attributes, wrong types, wrong lengths and out-of-range values are refused
+ * with an extended ack that points at the offending attribute.  Commands that
+ * start, stop or clear anything need CAP_NET_ADMIN (GENL_ADMIN_PERM).
+ *
+ * Conventions used in the attribute comments below:
+ *  - "u32", "u64", "s64", "string", "flag", "binary", "nest" name the
+ *    netlink attribute type; u64/s64 attributes are 64-bit aligned with
+ *    TSCPROBE_A_PAD (or the PAD of their own set).
+ *  - Times are in nanoseconds unless the name says _CYCLES (TSC cycles,
+ *    convert with TSCPROBE_A_TSC_KHZ).
+ *  - A CPU set is a binary attribute holding a little-endian bitmap:
+ *    CPU n is bit (n % 8) of byte (n / 8).  At most TSCPROBE_CPUMASK_BYTES.
+ *  - A counter the module could not read is left out of the message, never
+ *    sent as zero.
+ *
+ * Measurements (enum tscprobe_kind):
+ *  NOISE  spin reading the TSC with interrupts off (or on) and histogram
+ *         the gap between consecutive reads.
+ *  CACHE  time one load, cached and after clflush, net of the cost of an
+ *         empty measurement.
+ *  SKEW   for every ordered CPU pair, hand a cache line back and forth and
+ *         derive the one-way latency and the TSC offset of the pair.
+ */
+#ifndef _UAPI_LINUX_TSCPROBE_H
+#define _UAPI_LINUX_TSCPROBE_H
+
+#define TSCPROBE_GENL_NAME		"tscprobe"
+#define TSCPROBE_GENL_VERSION		1
+/* Multicast group: RUN_FINISHED and EVENT notifications. */
+#define TSCPROBE_MCGRP_EVENTS		"events"
+
+/* ---- limits ------------------------------------------------------------ */
+
+/* Largest CPU bitmap accepted or sent (bytes): 8192 CPUs. */
+#define TSCPROBE_CPUMASK_BYTES		1024
+/* Most CPUs one run may measure. */
+#define TSCPROBE_MAX_RUN_CPUS		1024
+
+#define TSCPROBE_MIN_DURATION_NS	1000000ULL		/* 1 ms */
+#define TSCPROBE_MAX_DURATION_NS	86400000000000ULL	/* 24 h */
+#define TSCPROBE_DEFAULT_DURATION_NS	10000000000ULL		/* 10 s */
+
+/* An IRQs-off window: far below the 10 s hard-lockup threshold. */
+#define TSCPROBE_MIN_WIDTH_NS		10000ULL		/* 10 us */
+#define TSCPROBE_MAX_WIDTH_NS		1000000000ULL		/* 1 s */
+#define TSCPROBE_DEFAULT_WIDTH_NS	100000000ULL		/* 100 ms */
+
+/* The interrupts-on pause between two windows. */
+#define TSCPROBE_MIN_GAP_NS		10000ULL		/* 10 us */
+#define TSCPROBE_MAX_GAP_NS		1000000000ULL		/* 1 s */
+#define TSCPROBE_DEFAULT_GAP_NS		100000ULL		/* 100 us */
+
+/* Gaps at or above the threshold are kept as events. */
+#define TSCPROBE_MIN_THRESHOLD_NS	1ULL
+#define TSCPROBE_MAX_THRESHOLD_NS	1000000000ULL		/* 1 s */
+#define TSCPROBE_DEFAULT_THRESHOLD_NS	10000ULL		/* 10 us */
+#define TSCPROBE_MIN_THRESHOLD_CYCLES	1ULL
+#define TSCPROBE_MAX_THRESHOLD_CYCLES	10000000000ULL
+/* Events kept per CPU; when full the largest are kept. */
+#define TSCPROBE_MAX_EVENTS		256
+
+/* cache */
+#define TSCPROBE_MIN_ROUNDS		1ULL
+#define TSCPROBE_MAX_ROUNDS		1000000000ULL
+#define TSCPROBE_DEFAULT_ROUNDS		1000000ULL
+#define TSCPROBE_MIN_BATCH		1
+#define TSCPROBE_MAX_BATCH		1000000
+#define TSCPROBE_DEFAULT_BATCH		1000
+
+/* skew */
+#define TSCPROBE_MIN_SAMPLES		16
+#define TSCPROBE_MAX_SAMPLES		4096
+#define TSCPROBE_DEFAULT_SAMPLES	256
+/* Log entries skipped at the start of every pair while caches warm up. */
+#define TSCPROBE_SKEW_WARMUP		16
+#define TSCPROBE_MIN_REPEATS		1
+#define TSCPROBE_MAX_REPEATS		1000
+#define TSCPROBE_DEFAULT_REPEATS	1
+
+/*
+ * Histogram layout, shared by every series: values 0..31 have a bucket each;
+ * above, every power-of-two octave is split into 16 equal sub-buckets, so a
+ * bucket's width is at most 1/16 of its lower bound.  Bucket i >= 32 covers
+ * [m << s, ((m + 1) << s) - 1] with s = i / 16 - 1 and m = i - 16 * s.
+ */
+#define TSCPROBE_HIST_SUB_BITS		4
+#define TSCPROBE_HIST_BUCKETS		976
+
+/* ---- commands ---------------------------------------------------------- */
+
+/**
+ * enum tscprobe_cmd - generic netlink commands
+ * @TSCPROBE_CMD_GET_INFO: do; reply: VERSION, TSC_KHZ, NR_CPU_IDS,
+ *	CPUS_ONLINE, FEATURES, KINDS, STATE, RUN_ID.
+ * @TSCPROBE_CMD_START: do, admin; KIND plus that kind's parameters; reply:
+ *	RUN_ID and the effective parameters.  EBUSY while a run is going on.
+ * @TSCPROBE_CMD_STOP: do, admin; ends the current run within one window
+ *	and returns once it has ended.  ENOENT when nothing runs.
+ * @TSCPROBE_CMD_GET_STATUS: do; reply: STATE, KIND, RUN_ID, ELAPSED_NS,
+ *	DURATION_NS and one CPU nest per measured CPU (progress).
+ * @TSCPROBE_CMD_GET_RESULT: dump; first a run message (as GET_STATUS plus
+ *	the parameters), then one message per CPU (a CPU whose histograms do
+ *	not fit one message continues in the next, with the same CPU_ID),
+ *	then one message per skew pair.  ENOENT when there are no results.
+ *	NLM_F_DUMP_INTR is set if a new run replaced the results mid-dump.
+ * @TSCPROBE_CMD_RESET: do, admin; drops the results.  EBUSY while running.
+ * @TSCPROBE_CMD_RUN_FINISHED: notification on the events group: RUN_ID,
+ *	KIND, STATE (DONE or STOPPED), STOP_REASON.
+ * @TSCPROBE_CMD_EVENT: notification on the events group: RUN_ID and one
+ *	CPU nest holding the noise events found by the last window.
+ */
+enum tscprobe_cmd {
+	TSCPROBE_CMD_UNSPEC,
+	TSCPROBE_CMD_GET_INFO,
+	TSCPROBE_CMD_START,
+	TSCPROBE_CMD_STOP,
+	TSCPROBE_CMD_GET_STATUS,
+	TSCPROBE_CMD_GET_RESULT,
+	TSCPROBE_CMD_RESET,
+	TSCPROBE_CMD_RUN_FINISHED,
+	TSCPROBE_CMD_EVENT,
+
+	__TSCPROBE_CMD_MAX
+};
+#define TSCPROBE_CMD_MAX (__TSCPROBE_CMD_MAX - 1)
+
+/* ---- enumerations -------------------------------------------------------- */
+
+/** enum tscprobe_kind - the measurements */
+enum tscprobe_kind {
+	TSCPROBE_KIND_NONE,
+	TSCPROBE_KIND_NOISE,
+	TSCPROBE_KIND_CACHE,
+	TSCPROBE_KIND_SKEW,
+
+	__TSCPROBE_KIND_MAX
+};
+#define TSCPROBE_KIND_MAX (__TSCPROBE_KIND_MAX - 1)
+
+/**
+ * enum tscprobe_state - the module's run state
+ * @TSCPROBE_STATE_IDLE: no run and no results
+ * @TSCPROBE_STATE_RUNNING: a run is in progress
+ * @TSCPROBE_STATE_DONE: the last run completed; its results are held
+ * @TSCPROBE_STATE_STOPPED: the last run was ended early (STOP, a CPU going
+ *	offline for every measured CPU, unload); its partial results are held
+ */
+enum tscprobe_state {
+	TSCPROBE_STATE_IDLE,
+	TSCPROBE_STATE_RUNNING,
+	TSCPROBE_STATE_DONE,
+	TSCPROBE_STATE_STOPPED,
+
+	__TSCPROBE_STATE_MAX
+};
+#define TSCPROBE_STATE_MAX (__TSCPROBE_STATE_MAX - 1)
+
+/** enum tscprobe_stop_reason - why a run ended */
+enum tscprobe_stop_reason {
+	TSCPROBE_STOP_NONE,		/* still running */
+	TSCPROBE_STOP_COMPLETED,	/* reached its duration / rounds */
+	TSCPROBE_STOP_REQUESTED,	/* TSCPROBE_CMD_STOP */
+	TSCPROBE_STOP_HOTPLUG,		/* every measured CPU went offline */
+	TSCPROBE_STOP_UNLOAD,		/* the module is being removed */
+
+	__TSCPROBE_STOP_MAX
+};
+#define TSCPROBE_STOP_MAX (__TSCPROBE_STOP_MAX - 1)
+
+/**
+ * enum tscprobe_clock - how the TSC is read
+ * @TSCPROBE_CLOCK_LFENCE: lfence; rdtsc (the default)
+ * @TSCPROBE_CLOCK_RDTSCP: rdtscp
+ * @TSCPROBE_CLOCK_MFENCE: mfence; rdtsc
+ * @TSCPROBE_CLOCK_PLAIN: rdtsc alone (may be reordered)
+ */
+enum tscprobe_clock {
+	TSCPROBE_CLOCK_LFENCE,
+	TSCPROBE_CLOCK_RDTSCP,
+	TSCPROBE_CLOCK_MFENCE,
+	TSCPROBE_CLOCK_PLAIN,
+
+	__TSCPROBE_CLOCK_MAX
+};
+#define TSCPROBE_CLOCK_MAX (__TSCPROBE_CLOCK_MAX - 1)
+
+/** enum tscprobe_irqs - interrupts during a noise window */
+enum tscprobe_irqs {
+	TSCPROBE_IRQS_OFF,
+	TSCPROBE_IRQS_ON,
+
+	__TSCPROBE_IRQS_MAX
+};
+#define TSCPROBE_IRQS_MAX (__TSCPROBE_IRQS_MAX - 1)
+
+/**
+ * enum tscprobe_series - what a histogram and its statistics describe
+ * @TSCPROBE_SERIES_GAP: noise: cycles between consecutive TSC reads
+ * @TSCPROBE_SERIES_OVERHEAD: cache: an empty measurement
+ * @TSCPROBE_SERIES_CACHED: cache: a load of a cached line (gross)
+ * @TSCPROBE_SERIES_UNCACHED: cache: a load after clflush (gross)
+ */
+enum tscprobe_series {
+	TSCPROBE_SERIES_NONE,
+	TSCPROBE_SERIES_GAP,
+	TSCPROBE_SERIES_OVERHEAD,
+	TSCPROBE_SERIES_CACHED,
+	TSCPROBE_SERIES_UNCACHED,
+
+	__TSCPROBE_SERIES_MAX
+};
+#define TSCPROBE_SERIES_MAX (__TSCPROBE_SERIES_MAX - 1)
+
+/** enum tscprobe_relation - where two CPUs of a skew pair sit */
+enum tscprobe_relation {
+	TSCPROBE_REL_UNKNOWN,
+	TSCPROBE_REL_SMT,		/* SMT siblings of one core */
+	TSCPROBE_REL_PACKAGE,		/* other core, same package */
+	TSCPROBE_REL_OTHER_PACKAGE,	/* other package, same NUMA node */
+	TSCPROBE_REL_OTHER_NODE,	/* other NUMA node */
+
+	__TSCPROBE_REL_MAX
+};
+#define TSCPROBE_REL_MAX (__TSCPROBE_REL_MAX - 1)
+
+/** enum tscprobe_pair_status - how a skew pair ended */
+enum tscprobe_pair_status {
+	TSCPROBE_PAIR_OK,
+	TSCPROBE_PAIR_TIMEOUT,		/* a side waited in vain; no numbers */
+	TSCPROBE_PAIR_OFFLINE,		/* a CPU of the pair went offline */
+	TSCPROBE_PAIR_SKIPPED,		/* the run was stopped before it */
+
+	__TSCPROBE_PAIR_MAX
+};
+#define TSCPROBE_PAIR_MAX (__TSCPROBE_PAIR_MAX - 1)
+
+/* TSCPROBE_A_FEATURES bits: what the CPU and the module can do. */
+#define TSCPROBE_FEAT_CONSTANT_TSC	(1U << 0)
+#define TSCPROBE_FEAT_NONSTOP_TSC	(1U << 1)
+#define TSCPROBE_FEAT_TSC_KNOWN_FREQ	(1U << 2)
+#define TSCPROBE_FEAT_TSC_RELIABLE	(1U << 3)
+#define TSCPROBE_FEAT_RDTSCP		(1U << 4)
+#define TSCPROBE_FEAT_CLFLUSH		(1U << 5)
+#define TSCPROBE_FEAT_CLFLUSHOPT	(1U << 6)
+/* constant and nonstop: the TSC ticks at one rate in every P- and C-state */
+#define TSCPROBE_FEAT_INVARIANT_TSC	(1U << 7)
+#define TSCPROBE_FEAT_APERFMPERF	(1U << 8)
+#define TSCPROBE_FEAT_HYPERVISOR	(1U << 9)
+/* MSR_SMI_COUNT read without a fault on the CPU that answered */
+#define TSCPROBE_FEAT_SMI_COUNT		(1U << 10)
+
+/* TSCPROBE_CPU_A_FLAGS bits */
+#define TSCPROBE_CPU_F_DONE		(1U << 0) /* the CPU has finished */
+#define TSCPROBE_CPU_F_INCOMPLETE	(1U << 1) /* it went offline mid-run */
+
+/* ---- attributes ---------------------------------------------------------- */
+
+/**
+ * enum tscprobe_attr - top-level attributes (requests, replies, dumps)
+ * @TSCPROBE_A_PAD: padding for 64-bit attributes; never sent alone
+ * @TSCPROBE_A_VERSION: string; module version
+ * @TSCPROBE_A_TSC_KHZ: u32; TSC frequency in kHz
+ * @TSCPROBE_A_NR_CPU_IDS: u32; highest possible CPU number + 1
+ * @TSCPROBE_A_CPUS_ONLINE: binary CPU set; CPUs online now
+ * @TSCPROBE_A_FEATURES: u32; TSCPROBE_FEAT_* bits
+ * @TSCPROBE_A_KINDS: u32; bit (1 << kind) for every supported measurement
+ * @TSCPROBE_A_STATE: u32; enum tscprobe_state
+ * @TSCPROBE_A_KIND: u32; enum tscprobe_kind; required by START
+ * @TSCPROBE_A_RUN_ID: u64; increases by one with every START
+ * @TSCPROBE_A_CPUS: binary CPU set; the CPUs to measure (START; default:
+ *	every online CPU) or measured
+ * @TSCPROBE_A_DURATION_NS: u64 ns; noise: how long to measure
+ * @TSCPROBE_A_IRQS: u32; enum tscprobe_irqs; noise (default off)
+ * @TSCPROBE_A_WIDTH_NS: u64 ns; longest interrupts-off stretch
+ * @TSCPROBE_A_GAP_NS: u64 ns; interrupts-on pause between two windows
+ * @TSCPROBE_A_THRESHOLD_NS: u64 ns; noise: gaps at or above are events
+ * @TSCPROBE_A_THRESHOLD_CYCLES: u64 cycles; the same in TSC cycles (START
+ *	takes one of the two; replies carry both)
+ * @TSCPROBE_A_CLOCK: u32; enum tscprobe_clock
+ * @TSCPROBE_A_ROUNDS: u64; cache: rounds per CPU
+ * @TSCPROBE_A_BATCH: u32; cache: rounds between two deadline checks
+ * @TSCPROBE_A_LEVELS: flag; cache: also measure the memory-level curve
+ * @TSCPROBE_A_NODES: flag; cache: also measure every NUMA node's memory
+ * @TSCPROBE_A_SAMPLES: u32; skew: hand-offs logged per pair and repeat
+ * @TSCPROBE_A_REPEATS: u32; skew: times each pair is measured
+ * @TSCPROBE_A_ELAPSED_NS: u64 ns; time since START (or run length)
+ * @TSCPROBE_A_STOP_REASON: u32; enum tscprobe_stop_reason
+ * @TSCPROBE_A_CPU: nest, enum tscprobe_cpu_attr; one per CPU
+ * @TSCPROBE_A_PAIR: nest, enum tscprobe_pair_attr; one per skew pair
+ * @TSCPROBE_A_START_TSC: u64 cycles; TSC when the run started
+ * @TSCPROBE_A_PAIRS_DONE: u32; skew: ordered pairs finished so far
+ * @TSCPROBE_A_PAIRS_TOTAL: u32; skew: ordered pairs in the run
+ */
+enum tscprobe_attr {
+	TSCPROBE_A_UNSPEC,
+	TSCPROBE_A_PAD,
+	TSCPROBE_A_VERSION,
+	TSCPROBE_A_TSC_KHZ,
+	TSCPROBE_A_NR_CPU_IDS,
+	TSCPROBE_A_CPUS_ONLINE,
+	TSCPROBE_A_FEATURES,
+	TSCPROBE_A_KINDS,
+	TSCPROBE_A_STATE,
+	TSCPROBE_A_KIND,
+	TSCPROBE_A_RUN_ID,
+	TSCPROBE_A_CPUS,
+	TSCPROBE_A_DURATION_NS,
+	TSCPROBE_A_IRQS,
+	TSCPROBE_A_WIDTH_NS,
+	TSCPROBE_A_GAP_NS,
+	TSCPROBE_A_THRESHOLD_NS,
+	TSCPROBE_A_THRESHOLD_CYCLES,
+	TSCPROBE_A_CLOCK,
+	TSCPROBE_A_ROUNDS,
+	TSCPROBE_A_BATCH,
+	TSCPROBE_A_LEVELS,
+	TSCPROBE_A_NODES,
+	TSCPROBE_A_SAMPLES,
+	TSCPROBE_A_REPEATS,
+	TSCPROBE_A_ELAPSED_NS,
+	TSCPROBE_A_STOP_REASON,
+	TSCPROBE_A_CPU,
+	TSCPROBE_A_PAIR,
+	TSCPROBE_A_START_TSC,
+	TSCPROBE_A_PAIRS_DONE,
+	TSCPROBE_A_PAIRS_TOTAL,
+
+	__TSCPROBE_A_MAX
+};
+#define TSCPROBE_A_MAX (__TSCPROBE_A_MAX - 1)
+
+/**
+ * enum tscprobe_cpu_attr - one CPU's progress or result (TSCPROBE_A_CPU)
+ * @TSCPROBE_CPU_A_PAD: padding
+ * @TSCPROBE_CPU_A_ID: u32; the CPU number
+ * @TSCPROBE_CPU_A_FLAGS: u32; TSCPROBE_CPU_F_* bits
+ * @TSCPROBE_CPU_A_NODE: u32; the CPU's NUMA node
+ * @TSCPROBE_CPU_A_WINDOWS: u64; interrupts-off windows run
+ * @TSCPROBE_CPU_A_MEASURED_CYCLES: u64 cycles; inside windows (noise)
+ * @TSCPROBE_CPU_A_WALL_CYCLES: u64 cycles; from the first window's start
+ *	to the last one's end; coverage = MEASURED / WALL
+ * @TSCPROBE_CPU_A_EVENTS_TOTAL: u64; gaps at or above the threshold
+ * @TSCPROBE_CPU_A_EVENTS_DROPPED: u64; of those, not kept (ring full)
+ * @TSCPROBE_CPU_A_EVENT: nest, enum tscprobe_event_attr; repeated
+ * @TSCPROBE_CPU_A_SMI_COUNT: u64; SMIs during the run (absent: unreadable)
+ * @TSCPROBE_CPU_A_NMI_COUNT: u64; NMIs during the run
+ * @TSCPROBE_CPU_A_IRQ_COUNT: u64; interrupts (device, timer, IPIs) taken
+ * @TSCPROBE_CPU_A_APERF: u64; APERF delta over the windows (absent:
+ *	unreadable)
+ * @TSCPROBE_CPU_A_MPERF: u64; MPERF delta over the windows; effective
+ *	clock = tsc_khz * APERF / MPERF
+ * @TSCPROBE_CPU_A_SERIES: nest, enum tscprobe_series_attr; repeated
+ * @TSCPROBE_CPU_A_ROUNDS: u64; cache: rounds completed
+ * @TSCPROBE_CPU_A_LEVEL: nest, enum tscprobe_level_attr; repeated (cache)
+ * @TSCPROBE_CPU_A_NODE_LAT: nest, enum tscprobe_level_attr; repeated: the
+ *	uncached load to each NUMA node's memory (cache --nodes)
+ * @TSCPROBE_CPU_A_MEASURED_NS: u64 ns; measured time so far (progress)
+ */
+enum tscprobe_cpu_attr {
+	TSCPROBE_CPU_A_UNSPEC,
+	TSCPROBE_CPU_A_PAD,
+	TSCPROBE_CPU_A_ID,
+	TSCPROBE_CPU_A_FLAGS,
+	TSCPROBE_CPU_A_NODE,
+	TSCPROBE_CPU_A_WINDOWS,
+	TSCPROBE_CPU_A_MEASURED_CYCLES,
+	TSCPROBE_CPU_A_WALL_CYCLES,
+	TSCPROBE_CPU_A_EVENTS_TOTAL,
+	TSCPROBE_CPU_A_EVENTS_DROPPED,
+	TSCPROBE_CPU_A_EVENT,
+	TSCPROBE_CPU_A_SMI_COUNT,
+	TSCPROBE_CPU_A_NMI_COUNT,
+	TSCPROBE_CPU_A_IRQ_COUNT,
+	TSCPROBE_CPU_A_APERF,
+	TSCPROBE_CPU_A_MPERF,
+	TSCPROBE_CPU_A_SERIES,
+	TSCPROBE_CPU_A_ROUNDS,
+	TSCPROBE_CPU_A_LEVEL,
+	TSCPROBE_CPU_A_NODE_LAT,
+	TSCPROBE_CPU_A_MEASURED_NS,
+
+	__TSCPROBE_CPU_A_MAX
+};
+#define TSCPROBE_CPU_A_MAX (__TSCPROBE_CPU_A_MAX - 1)
+
+/**
+ * enum tscprobe_series_attr - statistics of one series (TSCPROBE_CPU_A_SERIES)
+ * @TSCPROBE_SERIES_A_PAD: padding
+ * @TSCPROBE_SERIES_A_ID: u32; enum tscprobe_series
+ * @TSCPROBE_SERIES_A_COUNT: u64; values recorded
+ * @TSCPROBE_SERIES_A_MIN: u64 cycles
+ * @TSCPROBE_SERIES_A_MAX: u64 cycles
+ * @TSCPROBE_SERIES_A_SUM: u64 cycles; sum of the values
+ * @TSCPROBE_SERIES_A_SUMSQ_HI: u64; high 64 bits of the sum of squares
+ * @TSCPROBE_SERIES_A_SUMSQ_LO: u64; low 64 bits of the sum of squares
+ * @TSCPROBE_SERIES_A_BUCKET: nest, enum tscprobe_bucket_attr; repeated,
+ *	non-empty buckets only, ascending.  A series continued in a later
+ *	message repeats only ID and carries further buckets.
+ * @TSCPROBE_SERIES_A_WINDOW: nest, enum tscprobe_window_attr; repeated
+ */
+enum tscprobe_series_attr {
+	TSCPROBE_SERIES_A_UNSPEC,
+	TSCPROBE_SERIES_A_PAD,
+	TSCPROBE_SERIES_A_ID,
+	TSCPROBE_SERIES_A_COUNT,
+	TSCPROBE_SERIES_A_MIN,
+	TSCPROBE_SERIES_A_MAX,
+	TSCPROBE_SERIES_A_SUM,
+	TSCPROBE_SERIES_A_SUMSQ_HI,
+	TSCPROBE_SERIES_A_SUMSQ_LO,
+	TSCPROBE_SERIES_A_BUCKET,
+	TSCPROBE_SERIES_A_WINDOW,
+
+	__TSCPROBE_SERIES_A_MAX
+};
+#define TSCPROBE_SERIES_A_MAX (__TSCPROBE_SERIES_A_MAX - 1)
+
+/**
+ * enum tscprobe_bucket_attr - one histogram bucket (TSCPROBE_SERIES_A_BUCKET)
+ * @TSCPROBE_BUCKET_A_PAD: padding
+ * @TSCPROBE_BUCKET_A_INDEX: u32; bucket index, see TSCPROBE_HIST_BUCKETS
+ * @TSCPROBE_BUCKET_A_CALLS: u64; values that fell in the bucket
+ * @TSCPROBE_BUCKET_A_CYCLES: u64 cycles; their sum
+ */
+enum tscprobe_bucket_attr {
+	TSCPROBE_BUCKET_A_UNSPEC,
+	TSCPROBE_BUCKET_A_PAD,
+	TSCPROBE_BUCKET_A_INDEX,
+	TSCPROBE_BUCKET_A_CALLS,
+	TSCPROBE_BUCKET_A_CYCLES,
+
+	__TSCPROBE_BUCKET_A_MAX
+};
+#define TSCPROBE_BUCKET_A_MAX (__TSCPROBE_BUCKET_A_MAX - 1)
+
+/**
+ * enum tscprobe_window_attr - a block average (TSCPROBE_SERIES_A_WINDOW)
+ * @TSCPROBE_WINDOW_A_PAD: padding
+ * @TSCPROBE_WINDOW_A_ROUNDS: u64; block length: 1000, 100000 or 1000000
+ * @TSCPROBE_WINDOW_A_SUM: u64 cycles; sum over the most recent complete
+ *	block of that many rounds (mean = SUM / ROUNDS)
+ * @TSCPROBE_WINDOW_A_BLOCKS: u64; complete blocks seen so far
+ */
+enum tscprobe_window_attr {
+	TSCPROBE_WINDOW_A_UNSPEC,
+	TSCPROBE_WINDOW_A_PAD,
+	TSCPROBE_WINDOW_A_ROUNDS,
+	TSCPROBE_WINDOW_A_SUM,
+	TSCPROBE_WINDOW_A_BLOCKS,
+
+	__TSCPROBE_WINDOW_A_MAX
+};
+#define TSCPROBE_WINDOW_A_MAX (__TSCPROBE_WINDOW_A_MAX - 1)
+
+/**
+ * enum tscprobe_event_attr - one noise event (TSCPROBE_CPU_A_EVENT)
+ * @TSCPROBE_EVENT_A_PAD: padding
+ * @TSCPROBE_EVENT_A_TSC: u64 cycles; TSC at the end of the gap
+ * @TSCPROBE_EVENT_A_CYCLES: u64 cycles; length of the gap
+ */
+enum tscprobe_event_attr {
+	TSCPROBE_EVENT_A_UNSPEC,
+	TSCPROBE_EVENT_A_PAD,
+	TSCPROBE_EVENT_A_TSC,
+	TSCPROBE_EVENT_A_CYCLES,
+
+	__TSCPROBE_EVENT_A_MAX
+};
+#define TSCPROBE_EVENT_A_MAX (__TSCPROBE_EVENT_A_MAX - 1)
+
+/**
+ * enum tscprobe_level_attr - one point of a latency curve
+ *	(TSCPROBE_CPU_A_LEVEL, TSCPROBE_CPU_A_NODE_LAT)
+ * @TSCPROBE_LEVEL_A_PAD: padding
+ * @TSCPROBE_LEVEL_A_SIZE: u64 bytes; working set (LEVEL)
+ * @TSCPROBE_LEVEL_A_NODE: u32; the memory's NUMA node (NODE_LAT)
+ * @TSCPROBE_LEVEL_A_LOADS: u64; dependent loads timed
+ * @TSCPROBE_LEVEL_A_CYCLES: u64 cycles; their total (mean = CYCLES/LOADS)
+ */
+enum tscprobe_level_attr {
+	TSCPROBE_LEVEL_A_UNSPEC,
+	TSCPROBE_LEVEL_A_PAD,
+	TSCPROBE_LEVEL_A_SIZE,
+	TSCPROBE_LEVEL_A_NODE,
+	TSCPROBE_LEVEL_A_LOADS,
+	TSCPROBE_LEVEL_A_CYCLES,
+
+	__TSCPROBE_LEVEL_A_MAX
+};
+#define TSCPROBE_LEVEL_A_MAX (__TSCPROBE_LEVEL_A_MAX - 1)
+
+/**
+ * enum tscprobe_pair_attr - one ordered skew pair (TSCPROBE_A_PAIR)
+ * @TSCPROBE_PAIR_A_PAD: padding
+ * @TSCPROBE_PAIR_A_FROM: u32; CPU i (the side that starts)
+ * @TSCPROBE_PAIR_A_TO: u32; CPU j
+ * @TSCPROBE_PAIR_A_STATUS: u32; enum tscprobe_pair_status
+ * @TSCPROBE_PAIR_A_RELATION: u32; enum tscprobe_relation
+ * @TSCPROBE_PAIR_A_NR: u32; samples used
+ * @TSCPROBE_PAIR_A_LATIJ: nest, enum tscprobe_stat_attr; cycles, i to j
+ * @TSCPROBE_PAIR_A_LATJI: nest; cycles, j to i
+ * @TSCPROBE_PAIR_A_SKEW: nest; cycles, (latij - latji) / 2
+ * @TSCPROBE_PAIR_A_ONE_WAY: nest; cycles, (latij + latji) / 2
+ * @TSCPROBE_PAIR_A_ELAPSED_CYCLES: u64 cycles; what the pair cost
+ */
+enum tscprobe_pair_attr {
+	TSCPROBE_PAIR_A_UNSPEC,
+	TSCPROBE_PAIR_A_PAD,
+	TSCPROBE_PAIR_A_FROM,
+	TSCPROBE_PAIR_A_TO,
+	TSCPROBE_PAIR_A_STATUS,
+	TSCPROBE_PAIR_A_RELATION,
+	TSCPROBE_PAIR_A_NR,
+	TSCPROBE_PAIR_A_LATIJ,
+	TSCPROBE_PAIR_A_LATJI,
+	TSCPROBE_PAIR_A_SKEW,
+	TSCPROBE_PAIR_A_ONE_WAY,
+	TSCPROBE_PAIR_A_ELAPSED_CYCLES,
+
+	__TSCPROBE_PAIR_A_MAX
+};
+#define TSCPROBE_PAIR_A_MAX (__TSCPROBE_PAIR_A_MAX - 1)
+
+/**
+ * enum tscprobe_stat_attr - signed statistics of one skew quantity
+ * @TSCPROBE_STAT_A_PAD: padding
+ * @TSCPROBE_STAT_A_MIN: s64 cycles
+ * @TSCPROBE_STAT_A_MAX: s64 cycles
+ * @TSCPROBE_STAT_A_SUM: s64 cycles; mean = SUM / NR (in half cycles for
+ *	SKEW and ONE_WAY: they are sent doubled, see below)
+ * @TSCPROBE_STAT_A_SUMSQ: u64 cycles^2
+ *
+ * SKEW and ONE_WAY are halves of integers; to stay exact they are sent as
+ * their doubled values (latij - latji and latij + latji): divide MIN, MAX
+ * and SUM by 2 and SUMSQ by 4.
+ */
+enum tscprobe_stat_attr {
+	TSCPROBE_STAT_A_UNSPEC,
+	TSCPROBE_STAT_A_PAD,
+	TSCPROBE_STAT_A_MIN,
+	TSCPROBE_STAT_A_MAX,
+	TSCPROBE_STAT_A_SUM,
+	TSCPROBE_STAT_A_SUMSQ,
+
+	__TSCPROBE_STAT_A_MAX
+};
+#define TSCPROBE_STAT_A_MAX (__TSCPROBE_STAT_A_MAX - 1)
+
+#endif /* _UAPI_LINUX_TSCPROBE_H */

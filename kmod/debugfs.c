@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/debug/tscprobe/: read-only text views for a human with cat.
+ * "info" and "status" describe the module and the current run; one file
+ * per measurement shows the current results in the seeds' formats.  The
+ * files are root-only (0400): debugfs is a debugging interface.
+ */
+#include <linux/debugfs.h>
+
+#include "tp.h"
+#include "names.h"
+
+static struct dentry *tp_debugfs_dir;
+
+static int info_show(struct seq_file *m, void *unused)
+{
+	tp_info_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(info);
+
+static int status_show(struct seq_file *m, void *unused)
+{
+	struct tp_run *run = tp_run_get_current();
+	unsigned int i;
+
+	seq_printf(m, "state: %s\n", tp_state_name(tp_run_state(run)));
+	if (run) {
+		seq_printf(m, "run_id: %llu\nkind: %s\nelapsed_ns: %llu\nend: %s\ncpus: %*pbl\n",
+			   run->id, tp_kind_name(run->ops->kind),
+			   tp_run_elapsed_ns(run),
+			   tp_stop_reason_name(READ_ONCE(run->reason)),
+			   cpumask_pr_args(run->cpus));
+		for (i = 0; i < run->nr_cpus; i++) {
+			unsigned long f = READ_ONCE(run->slots[i].flags);
+
+			seq_printf(m, "cpu %u: %s%s\n", run->slots[i].cpu,
+				   test_bit(TP_CPU_DONE, &f) ? "done" : "running",
+				   test_bit(TP_CPU_INCOMPLETE, &f) ?
+				   ", incomplete (went offline)" : "");
+		}
+	}
+	tp_run_put(run);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(status);
+
+/* One file per measurement; the file's private data is the kind. */
+static int tp_kind_show(struct seq_file *m, void *unused)
+{
+	unsigned int kind = (unsigned long)m->private;
+	struct tp_run *run = tp_run_get_current();
+
+	if (run && run->ops->kind == kind)
+		run->ops->show(m, run);
+	else
+		seq_printf(m, "no %s results\n", tp_kind_name(kind));
+	tp_run_put(run);
+	return 0;
+}
+
+static int tp_kind_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, tp_kind_show, inode->i_private);
+}
+
+static const struct file_operations tp_kind_fops = {
+	.owner = THIS_MODULE,
+	.open = tp_kind_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * tp_debugfs_init() - create /sys/kernel/debug/tscprobe/
+ *
+ * As everywhere in the kernel, a debugfs failure is not an error: the
+ * module works without its debug views.
+ */
+void tp_debugfs_init(void)
+{
+	unsigned long kind;
+
+	tp_debugfs_dir = debugfs_create_dir(TSCPROBE_GENL_NAME, NULL);
+	debugfs_create_file("info", 0400, tp_debugfs_dir, NULL, &info_fops);
+	debugfs_create_file("status", 0400, tp_debugfs_dir, NULL,
+			    &status_fops);
+	for (kind = TSCPROBE_KIND_NOISE; kind <= TSCPROBE_KIND_MAX; kind++)
+		if (tp_info_kinds() & BIT(kind))
+			debugfs_create_file(tp_kind_name(kind), 0400,
+					    tp_debugfs_dir, (void *)kind,
+					    &tp_kind_fops);
+}
+
+/**
+ * tp_debugfs_exit() - remove the directory; waits for readers to finish
+ */
+void tp_debugfs_exit(void)
+{
+	debugfs_remove_recursive(tp_debugfs_dir);
+}

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the module knows about the machine: the TSC's rate and features, the
+ * CPUs, and which measurements it can run.  Answers GET_INFO and the debugfs
+ * "info" view from one place.
+ */
+#include <linux/math64.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+#include "tp.h"
+#include "names.h"
+
+/**
+ * tp_ns_to_cycles() - convert nanoseconds to TSC cycles
+ * @ns: nanoseconds
+ *
+ * Return: the cycles, rounded down; no overflow for any run length allowed.
+ */
+u64 tp_ns_to_cycles(u64 ns)
+{
+	return mul_u64_u32_div(ns, tsc_khz, 1000000);
+}
+
+/**
+ * tp_cycles_to_ns() - convert TSC cycles to nanoseconds
+ * @cycles: TSC cycles
+ *
+ * Return: the nanoseconds, rounded down; 0 when the TSC rate is unknown.
+ */
+u64 tp_cycles_to_ns(u64 cycles)
+{
+	return tsc_khz ? mul_u64_u32_div(cycles, 1000000, tsc_khz) : 0;
+}
+
+/* A read of MSR_SMI_COUNT faults on AMD, in most VMs and on old Intel. */
+static bool tp_smi_count_readable(void)
+{
+	u64 v;
+
+	return rdmsrl_safe(MSR_SMI_COUNT, &v) == 0;
+}
+
+/**
+ * tp_info_features() - the TSCPROBE_FEAT_* bits of this machine
+ *
+ * Return: the bits, from the boot CPU's features.
+ */
+u32 tp_info_features(void)
+{
+	static const struct { u16 cpu_feature; u32 bit; } map[] = {
+		{ X86_FEATURE_CONSTANT_TSC, TSCPROBE_FEAT_CONSTANT_TSC },
+		{ X86_FEATURE_NONSTOP_TSC, TSCPROBE_FEAT_NONSTOP_TSC },
+		{ X86_FEATURE_TSC_KNOWN_FREQ, TSCPROBE_FEAT_TSC_KNOWN_FREQ },
+		{ X86_FEATURE_TSC_RELIABLE, TSCPROBE_FEAT_TSC_RELIABLE },
+		{ X86_FEATURE_RDTSCP, TSCPROBE_FEAT_RDTSCP },
+		{ X86_FEATURE_CLFLUSH, TSCPROBE_FEAT_CLFLUSH },
+		{ X86_FEATURE_CLFLUSHOPT, TSCPROBE_FEAT_CLFLUSHOPT },
+		{ X86_FEATURE_APERFMPERF, TSCPROBE_FEAT_APERFMPERF },
+		{ X86_FEATURE_HYPERVISOR, TSCPROBE_FEAT_HYPERVISOR },
+	};
+	u32 bits = 0;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(map); i++)
+		if (boot_cpu_has(map[i].cpu_feature))
+			bits |= map[i].bit;
+	if ((bits & TSCPROBE_FEAT_CONSTANT_TSC) &&
+	    (bits & TSCPROBE_FEAT_NONSTOP_TSC))
+		bits |= TSCPROBE_FEAT_INVARIANT_TSC;
+	if (tp_smi_count_readable())
+		bits |= TSCPROBE_FEAT_SMI_COUNT;
+	return bits;
+}
+
+/**
+ * tp_info_kinds() - the measurements this module runs
+ *
+ * Return: bit (1 << kind) for every supported enum tscprobe_kind.
+ */
+u32 tp_info_kinds(void)
+{
+	return BIT(TSCPROBE_KIND_NOISE);
+}
+
+/**
+ * tp_info_fill() - put GET_INFO's attributes into a reply
+ * @skb: the reply being built
+ *
+ * Return: 0, or -EMSGSIZE when @skb is too small.
+ */
+int tp_info_fill(struct sk_buff *skb)
+{
+	struct tp_run *run = tp_run_get_current();
+	unsigned int state = tp_run_state(run);
+	u64 run_id = run ? run->id : 0;
+
+	tp_run_put(run);
+	if (nla_put_string(skb, TSCPROBE_A_VERSION, TSCPROBE_VERSION) ||
+	    nla_put_u32(skb, TSCPROBE_A_TSC_KHZ, tsc_khz) ||
+	    nla_put_u32(skb, TSCPROBE_A_NR_CPU_IDS, nr_cpu_ids) ||
+	    tp_nla_put_cpumask(skb, TSCPROBE_A_CPUS_ONLINE, cpu_online_mask) ||
+	    nla_put_u32(skb, TSCPROBE_A_FEATURES, tp_info_features()) ||
+	    nla_put_u32(skb, TSCPROBE_A_KINDS, tp_info_kinds()) ||
+	    nla_put_u32(skb, TSCPROBE_A_STATE, state) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run_id))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/**
+ * tp_info_show() - the debugfs "info" view
+ * @m: the seq_file being written
+ */
+void tp_info_show(struct seq_file *m)
+{
+	struct tp_run *run = tp_run_get_current();
+	u32 features = tp_info_features();
+	u32 kinds = tp_info_kinds();
+	unsigned int i;
+
+	seq_printf(m, "version:      %s\n", TSCPROBE_VERSION);
+	seq_printf(m, "tsc_khz:      %u\n", tsc_khz);
+	seq_printf(m, "nr_cpu_ids:   %u\n", nr_cpu_ids);
+	seq_printf(m, "cpus_online:  %*pbl\n", cpumask_pr_args(cpu_online_mask));
+	seq_puts(m, "features:    ");
+	for (i = 0; i < TP_FEATURE_BITS; i++)
+		if (features & BIT(i))
+			seq_printf(m, " %s", tp_feature_name(i));
+	seq_puts(m, "\nmeasurements:");
+	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
+		if (kinds & BIT(i))
+			seq_printf(m, " %s", tp_kind_name(i));
+	seq_printf(m, "\nstate:        %s\n", tp_state_name(tp_run_state(run)));
+	seq_printf(m, "run_id:       %llu\n", run ? run->id : 0ULL);
+	tp_run_put(run);
+}

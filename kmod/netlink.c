@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "tscprobe" generic netlink family: the whole netlink surface of the
+ * module.  Every operation has its own strict policy, so anything a command
+ * does not take is refused with an extended ack pointing at it; commands
+ * that change state need CAP_NET_ADMIN.  Reading (info, status, results) is
+ * open to every user: the figures describe the machine, not other users.
+ */
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/vmalloc.h>
+#include <asm/tsc.h>
+
+#include "tp.h"
+#include "names.h"
+
+static struct netlink_range_validation tp_duration_range = {
+	.min = TSCPROBE_MIN_DURATION_NS, .max = TSCPROBE_MAX_DURATION_NS,
+};
+
+static struct netlink_range_validation tp_width_range = {
+	.min = TSCPROBE_MIN_WIDTH_NS, .max = TSCPROBE_MAX_WIDTH_NS,
+};
+
+static struct netlink_range_validation tp_gap_range = {
+	.min = TSCPROBE_MIN_GAP_NS, .max = TSCPROBE_MAX_GAP_NS,
+};
+
+static struct netlink_range_validation tp_threshold_ns_range = {
+	.min = TSCPROBE_MIN_THRESHOLD_NS, .max = TSCPROBE_MAX_THRESHOLD_NS,
+};
+
+static struct netlink_range_validation tp_threshold_cycles_range = {
+	.min = TSCPROBE_MIN_THRESHOLD_CYCLES,
+	.max = TSCPROBE_MAX_THRESHOLD_CYCLES,
+};
+
+static struct netlink_range_validation tp_rounds_range = {
+	.min = TSCPROBE_MIN_ROUNDS, .max = TSCPROBE_MAX_ROUNDS,
+};
+
+static struct netlink_range_validation tp_batch_range = {
+	.min = TSCPROBE_MIN_BATCH, .max = TSCPROBE_MAX_BATCH,
+};
+
+static const struct nla_policy tp_start_policy[TSCPROBE_A_MAX + 1] = {
+	[TSCPROBE_A_KIND] = NLA_POLICY_RANGE(NLA_U32, TSCPROBE_KIND_NOISE,
+					     TSCPROBE_KIND_MAX),
+	[TSCPROBE_A_CPUS] = NLA_POLICY_RANGE(NLA_BINARY, 1,
+					     TSCPROBE_CPUMASK_BYTES),
+	[TSCPROBE_A_DURATION_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							 &tp_duration_range),
+	[TSCPROBE_A_IRQS] = NLA_POLICY_MAX(NLA_U32, TSCPROBE_IRQS_MAX),
+	[TSCPROBE_A_WIDTH_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+						      &tp_width_range),
+	[TSCPROBE_A_GAP_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &tp_gap_range),
+	[TSCPROBE_A_THRESHOLD_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &tp_threshold_ns_range),
+	[TSCPROBE_A_THRESHOLD_CYCLES] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &tp_threshold_cycles_range),
+	[TSCPROBE_A_CLOCK] = NLA_POLICY_MAX(NLA_U32, TSCPROBE_CLOCK_MAX),
+	[TSCPROBE_A_ROUNDS] = NLA_POLICY_FULL_RANGE(NLA_U64, &tp_rounds_range),
+	[TSCPROBE_A_BATCH] = NLA_POLICY_FULL_RANGE(NLA_U32, &tp_batch_range),
+	[TSCPROBE_A_LEVELS] = { .type = NLA_FLAG },
+	[TSCPROBE_A_NODES] = { .type = NLA_FLAG },
+	[TSCPROBE_A_SAMPLES] = NLA_POLICY_RANGE(NLA_U32, TSCPROBE_MIN_SAMPLES,
+						TSCPROBE_MAX_SAMPLES),
+	[TSCPROBE_A_REPEATS] = NLA_POLICY_RANGE(NLA_U32, TSCPROBE_MIN_REPEATS,
+						TSCPROBE_MAX_REPEATS),
+};
+
+static const struct nla_policy tp_result_policy[TSCPROBE_A_MAX + 1] = {
+	[TSCPROBE_A_RUN_ID] = { .type = NLA_U64 },
+};
+
+/* Commands without parameters: every attribute is "unsupported". */
+static const struct nla_policy tp_no_attrs_policy[TSCPROBE_A_MAX + 1] = {};
+
+/*
+ * Linux 6.1's extended ack carries a pointer to a message, not the message,
+ * and the ack is built after the handler has returned: a formatted message
+ * must outlive the handler.  It is written into one of a ring of buffers;
+ * a buffer is reused only after TP_ERRMSG_SLOTS later formatted errors,
+ * far more than can happen while one ack is being built.
+ */
+#define TP_ERRMSG_SLOTS	32
+#define TP_ERRMSG_LEN	96
+
+static char tp_errmsg_ring[TP_ERRMSG_SLOTS][TP_ERRMSG_LEN];
+static unsigned int tp_errmsg_next;
+static DEFINE_SPINLOCK(tp_errmsg_lock);
+
+/**
+ * tp_set_err() - set a formatted extended-ack message pointing at @attr
+ * @extack: the request's extended ack (may be NULL)
+ * @attr: the offending attribute, or NULL
+ * @fmt: printf-style format of the message
+ */
+void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
+		const char *fmt, ...)
+{
+	va_list args;
+	char *buf;
+
+	if (!extack)
+		return;
+	spin_lock(&tp_errmsg_lock);
+	buf = tp_errmsg_ring[tp_errmsg_next];
+	tp_errmsg_next = (tp_errmsg_next + 1) % TP_ERRMSG_SLOTS;
+	va_start(args, fmt);
+	vscnprintf(buf, TP_ERRMSG_LEN, fmt, args);
+	va_end(args);
+	spin_unlock(&tp_errmsg_lock);
+	extack->_msg = buf;
+	extack->bad_attr = attr;
+}
+
+/**
+ * tp_nla_put_u64() - put a 64-bit attribute, padded with the set's PAD
+ * @skb: the message
+ * @type: the attribute type
+ * @value: its value
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value)
+{
+	return nla_put_u64_64bit(skb, type, value, TP_PAD);
+}
+
+/**
+ * tp_nla_put_cpumask() - put a CPU set as the contract's byte bitmap
+ * @skb: the message
+ * @type: the attribute type
+ * @mask: the CPUs
+ *
+ * The bitmap is as long as nr_cpu_ids needs: CPU n is bit n % 8 of byte n / 8.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int tp_nla_put_cpumask(struct sk_buff *skb, int type,
+		       const struct cpumask *mask)
+{
+	unsigned int bytes = DIV_ROUND_UP(nr_cpu_ids, 8);
+	struct nlattr *attr;
+	unsigned int cpu;
+	u8 *bits;
+
+	attr = nla_reserve(skb, type, bytes);
+	if (!attr)
+		return -EMSGSIZE;
+	bits = nla_data(attr);
+	memset(bits, 0, bytes);
+	for_each_cpu(cpu, mask)
+		bits[cpu / 8] |= BIT(cpu % 8);
+	return 0;
+}
+
+/**
+ * tp_nla_get_cpumask() - read a CPU set from the contract's byte bitmap
+ * @attr: the attribute (its length already checked by the policy)
+ * @mask: filled with the CPUs
+ * @extack: where a CPU number beyond nr_cpu_ids is reported
+ *
+ * Return: 0, or -EINVAL when a bit names a CPU this kernel cannot have.
+ */
+int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
+		       struct netlink_ext_ack *extack)
+{
+	const u8 *bits = nla_data(attr);
+	unsigned int n = nla_len(attr) * 8;
+	unsigned int cpu;
+
+	cpumask_clear(mask);
+	for (cpu = 0; cpu < n; cpu++) {
+		if (!(bits[cpu / 8] & BIT(cpu % 8)))
+			continue;
+		if (cpu >= nr_cpu_ids) {
+			tp_set_err(extack, attr,
+				   "CPU %u does not exist (nr_cpu_ids is %u)",
+				   cpu, nr_cpu_ids);
+			return -EINVAL;
+		}
+		cpumask_set_cpu(cpu, mask);
+	}
+	return 0;
+}
+
+/**
+ * tp_nla_reject() - refuse START attributes that a measurement does not take
+ * @attrs: START's attributes
+ * @allowed: bitmap of the attribute types the measurement takes
+ * @kind: the measurement's name, for the message
+ * @extack: where the first stray attribute is reported
+ *
+ * KIND and CPUS are taken by every measurement and always allowed.
+ *
+ * Return: 0, or -EINVAL naming the first attribute that does not apply.
+ */
+int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
+		  const char *kind, struct netlink_ext_ack *extack)
+{
+	unsigned int type;
+
+	for (type = 1; type <= TSCPROBE_A_MAX; type++) {
+		if (!attrs[type] || type == TSCPROBE_A_KIND ||
+		    type == TSCPROBE_A_CPUS || test_bit(type, allowed))
+			continue;
+		tp_set_err(extack, attrs[type], "%s does not apply to a %s run",
+			   tp_attr_name(type), kind);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
+{
+	switch (kind) {
+	case TSCPROBE_KIND_NOISE:
+		return &tp_noise_ops;
+	default:
+		return NULL;
+	}
+}
+
+/* The attributes of a run message: identity, state and parameters. */
+static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
+{
+	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id) ||
+	    nla_put_u32(skb, TSCPROBE_A_KIND, run->ops->kind) ||
+	    nla_put_u32(skb, TSCPROBE_A_STATE, tp_run_state(run)) ||
+	    nla_put_u32(skb, TSCPROBE_A_STOP_REASON, READ_ONCE(run->reason)) ||
+	    nla_put_u32(skb, TSCPROBE_A_TSC_KHZ, tsc_khz) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_ELAPSED_NS,
+			   tp_run_elapsed_ns(run)) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_START_TSC, run->start_tsc) ||
+	    tp_nla_put_cpumask(skb, TSCPROBE_A_CPUS, run->cpus))
+		return -EMSGSIZE;
+	return run->ops->put_params(skb, run);
+}
+
+static int tp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
+				TSCPROBE_CMD_GET_INFO);
+	if (!hdr || tp_info_fill(msg)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct tp_kind_ops *ops;
+	struct tp_run *run;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TSCPROBE_A_KIND))
+		return -EINVAL;
+	ops = tp_kind_ops_of(nla_get_u32(info->attrs[TSCPROBE_A_KIND]));
+	if (!ops) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TSCPROBE_A_KIND],
+				    "this measurement is not supported by the module");
+		return -EOPNOTSUPP;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = tp_run_start(ops, info->attrs, info->extack, &run);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
+				TSCPROBE_CMD_START);
+	err = hdr ? tp_put_run(msg, run) : -EMSGSIZE;
+	tp_run_put(run);
+	if (err) {
+		/* The run goes on; only the echo of its parameters is lost. */
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int tp_nl_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	return tp_run_stop(info->extack);
+}
+
+static int tp_nl_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	return tp_run_reset(info->extack);
+}
+
+static int tp_put_progress(struct sk_buff *skb, struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		struct nlattr *nest;
+
+		nest = nla_nest_start(skb, TSCPROBE_A_CPU);
+		if (!nest ||
+		    nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
+		    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS,
+				READ_ONCE(c->flags) & 3) ||
+		    run->ops->put_progress(skb, c))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tp_run *run = tp_run_get_current();
+	struct sk_buff *msg;
+	size_t size;
+	void *hdr;
+	int err;
+
+	size = NLMSG_GOODSIZE + (run ? run->nr_cpus * 128 : 0);
+	msg = genlmsg_new(size, GFP_KERNEL);
+	if (!msg) {
+		tp_run_put(run);
+		return -ENOMEM;
+	}
+	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
+				TSCPROBE_CMD_GET_STATUS);
+	if (!hdr)
+		err = -EMSGSIZE;
+	else if (!run)
+		err = nla_put_u32(msg, TSCPROBE_A_STATE, TSCPROBE_STATE_IDLE);
+	else
+		err = tp_put_run(msg, run) ?: tp_put_progress(msg, run);
+	tp_run_put(run);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/**
+ * struct tp_dump_ctx - where a GET_RESULT dump stands (in cb->ctx)
+ * @run: the run being dumped; a reference is held for the whole dump, so a
+ *	new START cannot change what a dump in progress returns
+ * @header_done: the run message has been sent
+ * @idx: the slot being dumped
+ * @pos: the kind's resume position inside that slot
+ * @snap: a private copy of the slot's snapshot, taken when the slot's first
+ *	message is built, so that every message of one CPU is one moment
+ */
+struct tp_dump_ctx {
+	struct tp_run *run;
+	bool header_done;
+	unsigned int idx;
+	unsigned long pos;
+	void *snap;
+};
+
+static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct tp_dump_ctx) > sizeof(cb->ctx));
+	return (struct tp_dump_ctx *)cb->ctx;
+}
+
+static int tp_nl_result_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
+	struct nlattr *want = dinfo->attrs[TSCPROBE_A_RUN_ID];
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+	struct tp_run *run = tp_run_get_current();
+
+	memset(ctx, 0, sizeof(*ctx));
+	if (!run) {
+		NL_SET_ERR_MSG(cb->extack, "no results: nothing has run since load or reset");
+		return -ENOENT;
+	}
+	if (want && nla_get_u64(want) != run->id) {
+		tp_set_err(cb->extack, want, "run %llu was replaced by run %llu",
+			   nla_get_u64(want), run->id);
+		tp_run_put(run);
+		return -ESTALE;
+	}
+	ctx->run = run;
+	return 0;
+}
+
+static int tp_nl_result_done(struct netlink_callback *cb)
+{
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+
+	kvfree(ctx->snap);
+	tp_run_put(ctx->run);
+	return 0;
+}
+
+static void *tp_dump_put(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			   &tp_genl_family, NLM_F_MULTI,
+			   TSCPROBE_CMD_GET_RESULT);
+}
+
+static int tp_dump_header(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+	void *hdr = tp_dump_put(skb, cb);
+
+	if (!hdr || tp_put_run(skb, ctx->run)) {
+		if (hdr)
+			genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	ctx->header_done = true;
+	return 0;
+}
+
+/* Copy the slot's published snapshot once, for all of its messages. */
+static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
+{
+	size_t size = ctx->run->ops->snap_size;
+
+	if (ctx->snap)
+		return 0;
+	ctx->snap = kvmalloc(size, GFP_KERNEL);
+	if (!ctx->snap)
+		return -ENOMEM;
+	mutex_lock(&c->lock);
+	memcpy(ctx->snap, c->snap, size);
+	mutex_unlock(&c->lock);
+	return 0;
+}
+
+/*
+ * One message of one CPU.  Returns 0 when the CPU is complete, -EMSGSIZE
+ * when the message is full (to be continued in the next one).
+ */
+static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
+		       struct tp_cpu *c)
+{
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+	unsigned long start_pos = ctx->pos;
+	struct nlattr *nest;
+	void *hdr;
+	int err;
+
+	err = tp_dump_take_snapshot(ctx, c);
+	if (err)
+		return err;
+	hdr = tp_dump_put(skb, cb);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, ctx->run->id))
+		goto cancel;
+	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
+	if (!nest || nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
+	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS, READ_ONCE(c->flags) & 3) ||
+	    nla_put_u32(skb, TSCPROBE_CPU_A_NODE, cpu_to_node(c->cpu)))
+		goto cancel;
+	err = ctx->run->ops->dump_cpu(skb, c, ctx->snap, &ctx->pos);
+	if (err == -EMSGSIZE && ctx->pos == start_pos)
+		goto cancel;	/* no progress: retry in an empty skb */
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return err;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+	struct tp_run *run = ctx->run;
+	int err;
+
+	if (!ctx->header_done && tp_dump_header(skb, cb))
+		return skb->len ?: -EMSGSIZE;
+	while (ctx->idx < run->nr_cpus) {
+		err = tp_dump_cpu(skb, cb, &run->slots[ctx->idx]);
+		if (err == -EMSGSIZE) {
+			/* An skb that cannot hold one step never will. */
+			return skb->len ?: -EMSGSIZE;
+		}
+		if (err)
+			return err;
+		kvfree(ctx->snap);
+		ctx->snap = NULL;
+		ctx->pos = 0;
+		ctx->idx++;
+	}
+	return skb->len;
+}
+
+/**
+ * tp_notify_finished() - tell the events group that a run has ended
+ * @run: the run, with its final state set
+ *
+ * Best effort: with no listener, or no memory, nobody is told, and the
+ * state is still there for GET_STATUS.
+ */
+void tp_notify_finished(const struct tp_run *run)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0,
+			  TSCPROBE_CMD_RUN_FINISHED);
+	if (!hdr ||
+	    tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id) ||
+	    nla_put_u32(msg, TSCPROBE_A_KIND, run->ops->kind) ||
+	    nla_put_u32(msg, TSCPROBE_A_STATE, run->state) ||
+	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
+}
+
+static const struct genl_ops tp_genl_ops[] = {
+	{
+		.cmd = TSCPROBE_CMD_GET_INFO,
+		.doit = tp_nl_get_info,
+		.policy = tp_no_attrs_policy,
+		.maxattr = TSCPROBE_A_MAX,
+	},
+	{
+		.cmd = TSCPROBE_CMD_START,
+		.doit = tp_nl_start,
+		.policy = tp_start_policy,
+		.maxattr = TSCPROBE_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = TSCPROBE_CMD_STOP,
+		.doit = tp_nl_stop,
+		.policy = tp_no_attrs_policy,
+		.maxattr = TSCPROBE_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = TSCPROBE_CMD_GET_STATUS,
+		.doit = tp_nl_get_status,
+		.policy = tp_no_attrs_policy,
+		.maxattr = TSCPROBE_A_MAX,
+	},
+	{
+		.cmd = TSCPROBE_CMD_GET_RESULT,
+		.start = tp_nl_result_start,
+		.dumpit = tp_nl_result_dump,
+		.done = tp_nl_result_done,
+		.policy = tp_result_policy,
+		.maxattr = TSCPROBE_A_MAX,
+	},
+	{
+		.cmd = TSCPROBE_CMD_RESET,
+		.doit = tp_nl_reset,
+		.policy = tp_no_attrs_policy,
+		.maxattr = TSCPROBE_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group tp_genl_mcgrps[] = {
+	{ .name = TSCPROBE_MCGRP_EVENTS },
+};
+
+/*
+ * parallel_ops: STOP waits up to a window for the threads to end; holding
+ * the global genetlink mutex meanwhile would stall every other family.
+ * The run machinery has its own lock.  resv_start_op stays 0: every
+ * command is validated strictly, reserved header bits included.
+ */
+struct genl_family tp_genl_family __ro_after_init = {
+	.name = TSCPROBE_GENL_NAME,
+	.version = TSCPROBE_GENL_VERSION,
+	.maxattr = TSCPROBE_A_MAX,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = tp_genl_ops,
+	.n_ops = ARRAY_SIZE(tp_genl_ops),
+	.mcgrps = tp_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(tp_genl_mcgrps),
+};
+
+/**
+ * tp_netlink_init() - register the family
+ *
+ * Return: 0 or the error of genl_register_family().
+ */
+int tp_netlink_init(void)
+{
+	return genl_register_family(&tp_genl_family);
+}
+
+/**
+ * tp_netlink_exit() - unregister the family; in-flight requests finish first
+ */
+void tp_netlink_exit(void)
+{
+	genl_unregister_family(&tp_genl_family);
+}

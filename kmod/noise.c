@@ -1,0 +1,559 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The noise measurement in the kernel: windows of core/'s noise loop with
+ * interrupts off (or on), separated by short sleeps, on every chosen CPU,
+ * and what the CPU did meanwhile: SMIs, NMIs, interrupts, its real clock.
+ *
+ * A window is bounded by a TSC deadline no further than the window width
+ * (at most TSCPROBE_MAX_WIDTH_NS = 1 s) away, far below the hard-lockup
+ * (10 s), soft-lockup (20 s) and RCU-stall (21 s) thresholds; the sleep
+ * between windows lets the tick, RCU and the watchdogs run (the approach of
+ * kernel/trace/trace_hwlat.c).  Coverage says how much of the wall time
+ * the windows measured.
+ */
+#include <linux/irq.h>
+#include <linux/kernel_stat.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/hardirq.h>
+#include <asm/msr.h>
+#include <asm/tsc.h>
+
+#include "tp.h"
+#include "hist.h"
+#include "names.h"
+#include "noise.h"
+#include "report.h"
+
+/**
+ * struct tp_counter - a per-CPU counter read at the start and the end
+ * @ok: it could be read every time
+ * @start: the first reading
+ * @delta: accumulated change
+ */
+struct tp_counter {
+	bool ok;
+	u64 start;
+	u64 delta;
+};
+
+/**
+ * struct tp_noise_cpu - one CPU's noise state (working copy and snapshot)
+ * @loop: the core loop's state: histogram, events, min/max
+ * @windows: windows run
+ * @first_tsc: TSC when the first window started
+ * @last_tsc: TSC when the last window ended
+ * @smi: MSR_SMI_COUNT
+ * @nmi: NMIs taken
+ * @irq: interrupts taken (device, local timer, IPIs)
+ * @aperf: APERF over the windows
+ * @mperf: MPERF over the windows
+ */
+struct tp_noise_cpu {
+	struct tp_noise loop;
+	u64 windows;
+	u64 first_tsc;
+	u64 last_tsc;
+	struct tp_counter smi;
+	struct tp_counter nmi;
+	struct tp_counter irq;
+	struct tp_counter aperf;
+	struct tp_counter mperf;
+};
+
+static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
+	BIT(TSCPROBE_A_DURATION_NS) | BIT(TSCPROBE_A_IRQS) |
+	BIT(TSCPROBE_A_WIDTH_NS) | BIT(TSCPROBE_A_GAP_NS) |
+	BIT(TSCPROBE_A_THRESHOLD_NS) | BIT(TSCPROBE_A_THRESHOLD_CYCLES) |
+	BIT(TSCPROBE_A_CLOCK),
+};
+
+static u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt)
+{
+	return attrs[type] ? nla_get_u64(attrs[type]) : dflt;
+}
+
+static u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt)
+{
+	return attrs[type] ? nla_get_u32(attrs[type]) : dflt;
+}
+
+static int tp_noise_parse_threshold(struct tp_params *p, struct nlattr **attrs,
+				    struct netlink_ext_ack *extack)
+{
+	struct nlattr *ns = attrs[TSCPROBE_A_THRESHOLD_NS];
+	struct nlattr *cyc = attrs[TSCPROBE_A_THRESHOLD_CYCLES];
+
+	if (ns && cyc) {
+		NL_SET_ERR_MSG_ATTR(extack, cyc,
+				    "give threshold_ns or threshold_cycles, not both");
+		return -EINVAL;
+	}
+	if (cyc) {
+		p->threshold_cycles = nla_get_u64(cyc);
+		p->threshold_ns = tp_cycles_to_ns(p->threshold_cycles);
+	} else {
+		p->threshold_ns = ns ? nla_get_u64(ns) :
+			TSCPROBE_DEFAULT_THRESHOLD_NS;
+		p->threshold_cycles = max(tp_ns_to_cycles(p->threshold_ns), 1ULL);
+	}
+	return 0;
+}
+
+static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
+			  struct netlink_ext_ack *extack)
+{
+	struct tp_params *p = &run->params;
+	int err;
+
+	err = tp_nla_reject(attrs, tp_noise_attrs, "noise", extack);
+	if (err)
+		return err;
+	p->duration_ns = tp_attr_u64(attrs, TSCPROBE_A_DURATION_NS,
+				     TSCPROBE_DEFAULT_DURATION_NS);
+	p->width_ns = tp_attr_u64(attrs, TSCPROBE_A_WIDTH_NS,
+				  min(TSCPROBE_DEFAULT_WIDTH_NS, p->duration_ns));
+	p->gap_ns = tp_attr_u64(attrs, TSCPROBE_A_GAP_NS,
+				TSCPROBE_DEFAULT_GAP_NS);
+	p->irqs = tp_attr_u32(attrs, TSCPROBE_A_IRQS, TSCPROBE_IRQS_OFF);
+	p->clock = tp_attr_u32(attrs, TSCPROBE_A_CLOCK, TSCPROBE_CLOCK_LFENCE);
+	if (p->width_ns > p->duration_ns) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TSCPROBE_A_WIDTH_NS],
+				    "width_ns is longer than duration_ns");
+		return -EINVAL;
+	}
+	if (p->clock == TSCPROBE_CLOCK_RDTSCP &&
+	    !boot_cpu_has(X86_FEATURE_RDTSCP)) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TSCPROBE_A_CLOCK],
+				    "this CPU has no rdtscp");
+		return -EOPNOTSUPP;
+	}
+	if (!tsc_khz) {
+		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
+		return -EOPNOTSUPP;
+	}
+	return tp_noise_parse_threshold(p, attrs, extack);
+}
+
+static int tp_noise_alloc(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		int node = cpu_to_node(c->cpu);
+		struct tp_noise_cpu *n;
+
+		n = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
+		c->hot = n;
+		c->snap = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
+		if (!n || !c->snap)
+			return -ENOMEM;	/* ->free() cleans up */
+		tp_noise_init(&n->loop, run->params.threshold_cycles);
+		memcpy(c->snap, n, sizeof(*n));
+	}
+	return 0;
+}
+
+static void tp_noise_free(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		kvfree(run->slots[i].hot);
+		kvfree(run->slots[i].snap);
+	}
+}
+
+/* Interrupts the CPU took: device IRQs plus the x86 local vectors. */
+static u64 tp_irq_count(unsigned int cpu)
+{
+	const irq_cpustat_t *s = &per_cpu(irq_stat, cpu);
+	u64 sum = kstat_cpu_irqs_sum(cpu);
+
+#ifdef CONFIG_X86_LOCAL_APIC
+	sum += s->apic_timer_irqs + s->irq_spurious_count;
+#endif
+	sum += s->x86_platform_ipis + s->apic_perf_irqs + s->apic_irq_work_irqs;
+#ifdef CONFIG_SMP
+	sum += s->irq_resched_count + s->irq_call_count;
+#endif
+	sum += s->irq_tlb_count;
+#ifdef CONFIG_X86_THERMAL_VECTOR
+	sum += s->irq_thermal_count;
+#endif
+#ifdef CONFIG_X86_MCE_THRESHOLD
+	sum += s->irq_threshold_count;
+#endif
+#ifdef CONFIG_X86_MCE_AMD
+	sum += s->irq_deferred_error_count;
+#endif
+#ifdef CONFIG_X86_HV_CALLBACK_VECTOR
+	sum += s->irq_hv_callback_count;
+#endif
+	return sum;
+}
+
+static void tp_counter_begin(struct tp_counter *k, bool ok, u64 value)
+{
+	k->ok = ok;
+	k->start = value;
+	k->delta = 0;
+}
+
+/*
+ * Add the change since the last reading; a failed read disables the
+ * counter for the rest of the run.  @mask is the counter's width, so that
+ * a 32-bit counter that wraps still gives the right delta.
+ */
+static void tp_counter_step(struct tp_counter *k, bool ok, u64 value,
+			    u64 mask)
+{
+	if (!ok)
+		k->ok = false;
+	if (k->ok)
+		k->delta += (value - k->start) & mask;
+	k->start = value;
+}
+
+/* MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel. */
+static bool tp_read_smi(u64 *value)
+{
+	*value = 0;
+	return rdmsrl_safe(MSR_SMI_COUNT, value) == 0;
+}
+
+static bool tp_read_msr(u32 msr, u64 *value)
+{
+	return rdmsrl_safe(msr, value) == 0;
+}
+
+static void tp_noise_counters_begin(struct tp_noise_cpu *n, unsigned int cpu)
+{
+	bool apm = boot_cpu_has(X86_FEATURE_APERFMPERF);
+	u64 v;
+	bool ok = tp_read_smi(&v);
+
+	tp_counter_begin(&n->smi, ok, v);
+	tp_counter_begin(&n->nmi, true, per_cpu(irq_stat, cpu).__nmi_count);
+	tp_counter_begin(&n->irq, true, tp_irq_count(cpu));
+	tp_counter_begin(&n->aperf, apm, 0);
+	tp_counter_begin(&n->mperf, apm, 0);
+}
+
+static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
+{
+	u64 v;
+	bool ok = tp_read_smi(&v);
+
+	tp_counter_step(&n->smi, ok, v, U32_MAX);
+	tp_counter_step(&n->nmi, true, per_cpu(irq_stat, cpu).__nmi_count,
+			U32_MAX);
+	tp_counter_step(&n->irq, true, tp_irq_count(cpu), U64_MAX);
+}
+
+/*
+ * One window.  APERF/MPERF are read inside it, so that the effective clock
+ * describes the measured stretches and not the sleeps between them.
+ */
+static void tp_noise_window_run(struct tp_noise_cpu *n,
+				const struct tp_params *p, u64 deadline)
+{
+	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0;
+	bool apm = n->aperf.ok;
+
+	if (p->irqs == TSCPROBE_IRQS_OFF)
+		local_irq_disable();
+	if (apm)
+		apm = tp_read_msr(MSR_IA32_APERF, &a0) &&
+		      tp_read_msr(MSR_IA32_MPERF, &m0);
+	n->last_tsc = tp_noise_window(&n->loop, p->clock, deadline);
+	if (apm)
+		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
+		      tp_read_msr(MSR_IA32_MPERF, &m1);
+	if (p->irqs == TSCPROBE_IRQS_OFF)
+		local_irq_enable();
+	n->aperf.ok = apm;
+	n->mperf.ok = apm;
+	if (apm) {
+		n->aperf.delta += a1 - a0;
+		n->mperf.delta += m1 - m0;
+	}
+}
+
+static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
+{
+	const struct tp_params *p = &run->params;
+	struct tp_noise_cpu *n = c->hot;
+	u64 width = max(tp_ns_to_cycles(p->width_ns), 1ULL);
+	u64 end, now;
+	bool complete = false;
+
+	tp_noise_counters_begin(n, c->cpu);
+	n->first_tsc = rdtsc();
+	n->last_tsc = n->first_tsc;
+	end = n->first_tsc + tp_ns_to_cycles(p->duration_ns);
+	while (!tp_cpu_should_stop(c)) {
+		now = rdtsc();
+		if (now >= end) {
+			complete = true;
+			break;
+		}
+		tp_noise_window_run(n, p, min(now + width, end));
+		n->windows++;
+		tp_noise_counters_step(n, c->cpu);
+		tp_cpu_publish(c, false);
+		if (n->last_tsc >= end) {
+			complete = true;
+			break;
+		}
+		tp_cpu_sleep_gap(run);
+	}
+	return complete;
+}
+
+static int tp_noise_put_params(struct sk_buff *skb, const struct tp_run *run)
+{
+	const struct tp_params *p = &run->params;
+
+	if (tp_nla_put_u64(skb, TSCPROBE_A_DURATION_NS, p->duration_ns) ||
+	    nla_put_u32(skb, TSCPROBE_A_IRQS, p->irqs) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_WIDTH_NS, p->width_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_GAP_NS, p->gap_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_THRESHOLD_NS, p->threshold_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_THRESHOLD_CYCLES,
+			   p->threshold_cycles) ||
+	    nla_put_u32(skb, TSCPROBE_A_CLOCK, p->clock))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static u64 tp_noise_wall(const struct tp_noise_cpu *n)
+{
+	return n->last_tsc - n->first_tsc;
+}
+
+/* The scalar part of a CPU: counts, coverage inputs, attribution. */
+static int tp_noise_put_scalars(struct sk_buff *skb,
+				const struct tp_noise_cpu *n)
+{
+	static const struct { int type; size_t off; } counters[] = {
+		{ TSCPROBE_CPU_A_SMI_COUNT, offsetof(struct tp_noise_cpu, smi) },
+		{ TSCPROBE_CPU_A_NMI_COUNT, offsetof(struct tp_noise_cpu, nmi) },
+		{ TSCPROBE_CPU_A_IRQ_COUNT, offsetof(struct tp_noise_cpu, irq) },
+		{ TSCPROBE_CPU_A_APERF, offsetof(struct tp_noise_cpu, aperf) },
+		{ TSCPROBE_CPU_A_MPERF, offsetof(struct tp_noise_cpu, mperf) },
+	};
+	size_t i;
+
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_CYCLES,
+			   n->loop.measured) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WALL_CYCLES, tp_noise_wall(n)) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
+			   n->loop.events.total) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_DROPPED,
+			   n->loop.events.dropped))
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		const struct tp_counter *k = (const void *)n + counters[i].off;
+
+		/* An unreadable counter is absent, never 0. */
+		if (k->ok && tp_nla_put_u64(skb, counters[i].type, k->delta))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
+{
+	const struct tp_noise_cpu *n = c->snap;
+	struct nlattr *series;
+	int err = -EMSGSIZE;
+
+	mutex_lock(&c->lock);
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_NS,
+			   tp_cycles_to_ns(n->loop.measured)) ||
+	    tp_noise_put_scalars(skb, n))
+		goto out;
+	series = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
+	if (!series ||
+	    nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, n->loop.samples) ||
+	    (n->loop.samples &&
+	     (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MIN, n->loop.min) ||
+	      tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAX, n->loop.max))))
+		goto out;
+	nla_nest_end(skb, series);
+	err = 0;
+out:
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+/* Where a CPU's dump stands: a phase in the high bits, an index below. */
+enum { TP_NOISE_SCALARS, TP_NOISE_BUCKETS, TP_NOISE_EVENTS, TP_NOISE_END };
+#define TP_POS(phase, idx)	(((unsigned long)(phase) << 32) | (idx))
+#define TP_POS_PHASE(pos)	((pos) >> 32)
+#define TP_POS_IDX(pos)		((u32)(pos))
+
+static int tp_put_bucket(struct sk_buff *skb, unsigned int idx,
+			 const struct tp_bucket *b)
+{
+	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_SERIES_A_BUCKET);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TSCPROBE_BUCKET_A_INDEX, idx) ||
+	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CALLS, b->calls) ||
+	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CYCLES, b->cycles)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The gap series: statistics once, then non-empty buckets from *idx. */
+static int tp_noise_put_series(struct sk_buff *skb,
+			       const struct tp_noise_cpu *n, u32 *idx)
+{
+	const struct tp_noise *l = &n->loop;
+	struct nlattr *nest;
+	int err = 0;
+
+	nest = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
+	if (!nest || nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP))
+		return -EMSGSIZE;
+	if (*idx == 0 &&
+	    (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, l->samples) ||
+	     tp_nla_put_u64(skb, TSCPROBE_SERIES_A_SUM, l->measured) ||
+	     (l->samples &&
+	      (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MIN, l->min) ||
+	       tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAX, l->max))))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	for (; *idx < TSCPROBE_HIST_BUCKETS; (*idx)++) {
+		if (!l->hist.b[*idx].calls)
+			continue;
+		err = tp_put_bucket(skb, *idx, &l->hist.b[*idx]);
+		if (err)
+			break;
+	}
+	nla_nest_end(skb, nest);
+	return err;
+}
+
+static int tp_noise_put_events(struct sk_buff *skb,
+			       const struct tp_noise_cpu *n, u32 *idx)
+{
+	const struct tp_events *e = &n->loop.events;
+
+	for (; *idx < e->n; (*idx)++) {
+		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
+
+		if (!nest)
+			return -EMSGSIZE;
+		if (tp_nla_put_u64(skb, TSCPROBE_EVENT_A_TSC, e->ev[*idx].tsc) ||
+		    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES,
+				   e->ev[*idx].cycles)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
+			     void *snap, unsigned long *pos)
+{
+	const struct tp_noise_cpu *n = snap;
+	unsigned int phase = TP_POS_PHASE(*pos);
+	u32 idx = TP_POS_IDX(*pos);
+	int err = 0;
+
+	if (phase == TP_NOISE_SCALARS) {
+		if (tp_noise_put_scalars(skb, n))
+			return -EMSGSIZE;
+		phase = TP_NOISE_BUCKETS;
+		idx = 0;
+	}
+	if (phase == TP_NOISE_BUCKETS) {
+		err = tp_noise_put_series(skb, n, &idx);
+		if (!err) {
+			phase = TP_NOISE_EVENTS;
+			idx = 0;
+		}
+	}
+	if (!err && phase == TP_NOISE_EVENTS) {
+		err = tp_noise_put_events(skb, n, &idx);
+		if (!err)
+			phase = TP_NOISE_END;
+	}
+	*pos = TP_POS(phase, idx);
+	return err;
+}
+
+/* The seed's table for one CPU, preceded by a summary line. */
+static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
+			      const struct tp_noise_cpu *n)
+{
+	u64 calls[65], cycles[65];
+	u64 cov = tp_per10k(n->loop.measured, tp_noise_wall(n));
+	char row[256];
+	unsigned int k;
+
+	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu%s\n",
+		   c->cpu, n->loop.samples, cov / 100, cov % 100,
+		   n->loop.samples ? n->loop.min : 0,
+		   tp_hist_percentile(&n->loop.hist, 500000),
+		   tp_hist_percentile(&n->loop.hist, 990000),
+		   n->loop.max, n->loop.events.total,
+		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
+	tp_hist_fold_log2(&n->loop.hist, calls, cycles);
+	for (k = 0; k < 65; k++) {
+		if (!calls[k])
+			continue;
+		tp_log2_row(row, sizeof(row), k, calls[k], cycles[k],
+			    n->loop.samples, n->loop.measured, tsc_khz);
+		seq_printf(m, "  %s\n", row);
+	}
+}
+
+static void tp_noise_show(struct seq_file *m, struct tp_run *run)
+{
+	struct tp_noise_cpu *copy;
+	unsigned int i;
+
+	copy = kvmalloc(sizeof(*copy), GFP_KERNEL);
+	if (!copy)
+		return;
+	seq_printf(m, "noise run %llu: %s, irqs %s, clock %s, cycles_hz=%llu\n",
+		   run->id, tp_state_name(tp_run_state(run)),
+		   tp_irqs_name(run->params.irqs),
+		   tp_clock_name(run->params.clock), (u64)tsc_khz * 1000);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+
+		mutex_lock(&c->lock);
+		memcpy(copy, c->snap, sizeof(*copy));
+		mutex_unlock(&c->lock);
+		tp_noise_show_cpu(m, c, copy);
+	}
+	kvfree(copy);
+}
+
+const struct tp_kind_ops tp_noise_ops = {
+	.kind = TSCPROBE_KIND_NOISE,
+	.parse = tp_noise_parse,
+	.alloc = tp_noise_alloc,
+	.free = tp_noise_free,
+	.cpu_main = tp_noise_cpu_main,
+	.put_params = tp_noise_put_params,
+	.put_progress = tp_noise_put_progress,
+	.dump_cpu = tp_noise_dump_cpu,
+	.snap_size = sizeof(struct tp_noise_cpu),
+	.show = tp_noise_show,
+};

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run machinery, shared by every measurement: one run at a time, one
+ * measurement thread bound to each chosen CPU, CPU hotplug, STOP, the end of
+ * a run and its notification, and the lifetime of results.
+ *
+ * Locking: tp_lock protects tp_current and every run's state, reason and
+ * thread pointers.  Where both are needed the CPU hotplug lock is taken
+ * first: START holds it so that no chosen CPU can go away while threads are
+ * created, and the hotplug callback runs with it held.  Measurement threads
+ * never take tp_lock; they only publish their snapshot under their slot's
+ * own mutex, so nothing that holds tp_lock ever waits for a thread that
+ * waits for tp_lock.
+ *
+ * Lifetime: a run is reference counted.  tp_current holds one reference, a
+ * running run holds one for its finisher, and every reader (status, dump,
+ * debugfs) holds one while it reads, so results can be replaced by a new
+ * START at any moment without pulling them from under a reader.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include <asm/tsc.h>
+
+#include "tp.h"
+#include "names.h"
+
+DEFINE_MUTEX(tp_lock);
+static struct tp_run *tp_current;	/* under tp_lock */
+static u64 tp_last_id;			/* under tp_lock */
+static bool tp_shutting_down;		/* under tp_lock */
+static int tp_hp_state = -1;
+static struct workqueue_struct *tp_wq;	/* finishers; drained on unload */
+
+static void tp_run_release(struct kref *ref)
+{
+	struct tp_run *run = container_of(ref, struct tp_run, ref);
+	unsigned int i;
+
+	if (run->slots) {
+		run->ops->free(run);
+		for (i = 0; i < run->nr_cpus; i++)
+			mutex_destroy(&run->slots[i].lock);
+		kfree(run->slots);
+	}
+	free_cpumask_var(run->cpus);
+	kfree(run);
+}
+
+/**
+ * tp_run_put() - drop a reference to a run
+ * @run: the run, or NULL
+ */
+void tp_run_put(struct tp_run *run)
+{
+	if (run)
+		kref_put(&run->ref, tp_run_release);
+}
+
+/**
+ * tp_run_get_current() - the current run (running or finished), referenced
+ *
+ * Return: the run, to be released with tp_run_put(), or NULL if there are
+ * no results.
+ */
+struct tp_run *tp_run_get_current(void)
+{
+	struct tp_run *run;
+
+	mutex_lock(&tp_lock);
+	run = tp_current;
+	if (run)
+		kref_get(&run->ref);
+	mutex_unlock(&tp_lock);
+	return run;
+}
+
+/**
+ * tp_run_state() - the enum tscprobe_state of a run
+ * @run: the run, or NULL for "no run"
+ *
+ * Return: the state; TSCPROBE_STATE_IDLE for NULL.
+ */
+unsigned int tp_run_state(const struct tp_run *run)
+{
+	return run ? READ_ONCE(run->state) : TSCPROBE_STATE_IDLE;
+}
+
+/**
+ * tp_run_elapsed_ns() - time since START, or the run's length once ended
+ * @run: the run
+ *
+ * Return: nanoseconds.
+ */
+u64 tp_run_elapsed_ns(const struct tp_run *run)
+{
+	u64 end = READ_ONCE(run->end_ns);
+
+	return (end ? end : ktime_get_ns()) - run->start_ns;
+}
+
+/**
+ * tp_cpu_should_stop() - whether a measurement thread must end now
+ * @c: the thread's slot
+ *
+ * Measurements call this between two windows: STOP, unload and the CPU
+ * going offline all end a CPU's measurement within one window.
+ *
+ * Return: true when the thread must return from its cpu_main.
+ */
+bool tp_cpu_should_stop(const struct tp_cpu *c)
+{
+	return READ_ONCE(c->run->stop) || test_bit(TP_CPU_OFFLINE, &c->flags);
+}
+
+/**
+ * tp_cpu_sleep_gap() - the interrupts-on pause between two windows
+ * @run: the run, for its gap parameter
+ *
+ * Sleeping (rather than spinning with interrupts on) lets the tick, IPIs,
+ * softirqs, RCU and the lockup watchdogs' threads run on this CPU, which is
+ * what keeps long runs with interrupts off invisible to the watchdogs.
+ */
+void tp_cpu_sleep_gap(const struct tp_run *run)
+{
+	unsigned long us = div_u64(run->params.gap_ns, NSEC_PER_USEC);
+
+	usleep_range_state(us, us + max(us / 8, 10UL), TASK_INTERRUPTIBLE);
+}
+
+/**
+ * tp_cpu_publish() - copy a thread's working state to its snapshot
+ * @c: the thread's slot
+ * @force: publish even if the last publication is recent
+ *
+ * Readers only ever see snapshots, so a histogram is never read while it is
+ * being updated: a bucket's calls and cycles always belong to one moment.
+ * Publications are limited to 50 per second to keep short windows cheap.
+ */
+void tp_cpu_publish(struct tp_cpu *c, bool force)
+{
+	if (!force && time_before(jiffies, c->published + HZ / 50))
+		return;
+	mutex_lock(&c->lock);
+	memcpy(c->snap, c->hot, c->run->ops->snap_size);
+	mutex_unlock(&c->lock);
+	c->published = jiffies;
+}
+
+/* Wait, doing nothing, until the finisher or hotplug reaps the thread. */
+static void tp_cpu_wait_for_reap(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static int tp_cpu_thread(void *data)
+{
+	struct tp_cpu *c = data;
+	struct tp_run *run = c->run;
+	bool complete;
+
+	complete = run->ops->cpu_main(run, c);
+	if (!complete && test_bit(TP_CPU_OFFLINE, &c->flags))
+		set_bit(TP_CPU_INCOMPLETE, &c->flags);
+	tp_cpu_publish(c, true);
+	set_bit(TP_CPU_DONE, &c->flags);
+	if (atomic_dec_and_test(&run->active))
+		queue_work(tp_wq, &run->finish_work);
+	tp_cpu_wait_for_reap();
+	return 0;
+}
+
+/* Stop every thread that is still there.  Called with tp_lock held. */
+static void tp_run_reap(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		if (run->slots[i].task) {
+			kthread_stop(run->slots[i].task);
+			run->slots[i].task = NULL;
+		}
+	}
+}
+
+static unsigned int tp_run_end_reason(struct tp_run *run)
+{
+	unsigned int i;
+
+	if (run->reason != TSCPROBE_STOP_NONE)
+		return run->reason;
+	for (i = 0; i < run->nr_cpus; i++)
+		if (!test_bit(TP_CPU_INCOMPLETE, &run->slots[i].flags))
+			return TSCPROBE_STOP_COMPLETED;
+	return TSCPROBE_STOP_HOTPLUG;
+}
+
+/* Runs once every thread has ended: make the results final and say so. */
+static void tp_run_finish(struct work_struct *work)
+{
+	struct tp_run *run = container_of(work, struct tp_run, finish_work);
+
+	mutex_lock(&tp_lock);
+	tp_run_reap(run);
+	WRITE_ONCE(run->end_ns, ktime_get_ns());
+	run->reason = tp_run_end_reason(run);
+	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
+		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
+	mutex_unlock(&tp_lock);
+	complete_all(&run->done);
+	tp_notify_finished(run);
+	tp_run_put(run);	/* the reference of the running run */
+}
+
+static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops)
+{
+	struct tp_run *run = kzalloc(sizeof(*run), GFP_KERNEL);
+
+	if (!run)
+		return NULL;
+	if (!zalloc_cpumask_var(&run->cpus, GFP_KERNEL)) {
+		kfree(run);
+		return NULL;
+	}
+	kref_init(&run->ref);
+	run->ops = ops;
+	init_completion(&run->done);
+	INIT_WORK(&run->finish_work, tp_run_finish);
+	return run;
+}
+
+/* CPUS: default every online CPU; each must be online; not too many. */
+static int tp_run_parse_cpus(struct tp_run *run, struct nlattr **attrs,
+			     struct netlink_ext_ack *extack)
+{
+	struct nlattr *attr = attrs[TSCPROBE_A_CPUS];
+	unsigned int cpu;
+	int err;
+
+	if (!attr) {
+		cpumask_copy(run->cpus, cpu_online_mask);
+	} else {
+		err = tp_nla_get_cpumask(attr, run->cpus, extack);
+		if (err)
+			return err;
+	}
+	if (cpumask_empty(run->cpus)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "the CPU set is empty");
+		return -EINVAL;
+	}
+	for_each_cpu(cpu, run->cpus) {
+		if (!cpu_online(cpu)) {
+			tp_set_err(extack, attr, "CPU %u is offline", cpu);
+			return -EINVAL;
+		}
+	}
+	run->nr_cpus = cpumask_weight(run->cpus);
+	if (run->nr_cpus > TSCPROBE_MAX_RUN_CPUS) {
+		tp_set_err(extack, attr, "%u CPUs: a run measures at most %u",
+			   run->nr_cpus, TSCPROBE_MAX_RUN_CPUS);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static int tp_run_alloc_slots(struct tp_run *run)
+{
+	unsigned int cpu, i = 0;
+
+	run->slots = kcalloc(run->nr_cpus, sizeof(*run->slots), GFP_KERNEL);
+	if (!run->slots)
+		return -ENOMEM;
+	for_each_cpu(cpu, run->cpus) {
+		struct tp_cpu *c = &run->slots[i++];
+
+		c->cpu = cpu;
+		c->run = run;
+		mutex_init(&c->lock);
+	}
+	return run->ops->alloc(run);
+}
+
+/* Create every thread, or none.  Threads stay asleep until woken. */
+static int tp_run_create_threads(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		struct task_struct *t;
+
+		t = kthread_create_on_cpu(tp_cpu_thread, c, c->cpu,
+					  "tscprobe/%u");
+		if (IS_ERR(t)) {
+			/* Never woken, so they exit without running. */
+			tp_run_reap(run);
+			return PTR_ERR(t);
+		}
+		c->task = t;
+	}
+	return 0;
+}
+
+static void tp_run_wake_threads(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++)
+		if (run->slots[i].task)
+			wake_up_process(run->slots[i].task);
+}
+
+/* With tp_lock held: EBUSY if anything runs, ESHUTDOWN during unload. */
+static int tp_run_check_idle(struct netlink_ext_ack *extack)
+{
+	struct tp_run *cur = tp_current;
+
+	if (tp_shutting_down) {
+		NL_SET_ERR_MSG(extack, "the module is being unloaded");
+		return -ESHUTDOWN;
+	}
+	if (cur && cur->state == TSCPROBE_STATE_RUNNING) {
+		tp_set_err(extack, NULL,
+			   "a %s run (id %llu) is in progress; stop it first",
+			   tp_kind_name(cur->ops->kind), cur->id);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* Build a run whose threads exist but do not run yet. */
+static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
+			  struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = tp_run_check_idle(extack);
+	if (!err)
+		err = tp_run_parse_cpus(run, attrs, extack);
+	if (!err)
+		err = run->ops->parse(run, attrs, extack);
+	if (!err)
+		err = tp_run_alloc_slots(run);
+	if (!err)
+		err = tp_run_create_threads(run);
+	return err;
+}
+
+/**
+ * tp_run_start() - validate a START and start the run
+ * @ops: the measurement
+ * @attrs: START's attributes
+ * @extack: where a bad attribute is reported
+ * @started: set to the new run, referenced, on success
+ *
+ * Nothing starts unless everything is valid and every thread exists: on an
+ * error the previous results are left as they were.
+ *
+ * Return: 0, or a negative errno with @extack saying why.
+ */
+int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
+		 struct netlink_ext_ack *extack, struct tp_run **started)
+{
+	struct tp_run *run = tp_run_alloc(ops);
+	struct tp_run *old = NULL;
+	int err;
+
+	if (!run)
+		return -ENOMEM;
+	cpus_read_lock();
+	mutex_lock(&tp_lock);
+	err = tp_run_prepare(run, attrs, extack);
+	if (!err) {
+		run->id = ++tp_last_id;
+		run->start_ns = ktime_get_ns();
+		run->start_tsc = rdtsc();
+		run->state = TSCPROBE_STATE_RUNNING;
+		atomic_set(&run->active, run->nr_cpus);
+		kref_get(&run->ref);	/* for the finisher */
+		kref_get(&run->ref);	/* for the caller */
+		old = tp_current;
+		tp_current = run;
+		tp_run_wake_threads(run);
+	}
+	mutex_unlock(&tp_lock);
+	cpus_read_unlock();
+	if (err) {
+		tp_run_put(run);
+		return err;
+	}
+	tp_run_put(old);
+	*started = run;
+	return 0;
+}
+
+/* With tp_lock held: ask a running run to end; returns it referenced. */
+static struct tp_run *tp_run_request_stop(unsigned int reason)
+{
+	struct tp_run *run = tp_current;
+	unsigned int i;
+
+	if (!run || run->state != TSCPROBE_STATE_RUNNING)
+		return NULL;
+	if (run->reason == TSCPROBE_STOP_NONE)
+		run->reason = reason;
+	WRITE_ONCE(run->stop, true);
+	for (i = 0; i < run->nr_cpus; i++)
+		if (run->slots[i].task)
+			wake_up_process(run->slots[i].task);
+	kref_get(&run->ref);
+	return run;
+}
+
+/**
+ * tp_run_stop() - end the current run early and wait until it has ended
+ * @extack: where "nothing runs" is reported
+ *
+ * Return: 0; -ENOENT when no run is in progress; -ETIMEDOUT if the threads
+ * did not end within two windows and a gap (they will still end).
+ */
+int tp_run_stop(struct netlink_ext_ack *extack)
+{
+	unsigned long timeout;
+	struct tp_run *run;
+	int err = 0;
+
+	mutex_lock(&tp_lock);
+	run = tp_run_request_stop(TSCPROBE_STOP_REQUESTED);
+	mutex_unlock(&tp_lock);
+	if (!run) {
+		NL_SET_ERR_MSG(extack, "no run is in progress");
+		return -ENOENT;
+	}
+	timeout = nsecs_to_jiffies(2 * run->params.width_ns +
+				   run->params.gap_ns) + 2 * HZ;
+	if (!wait_for_completion_timeout(&run->done, timeout)) {
+		NL_SET_ERR_MSG(extack, "the run has not ended yet");
+		err = -ETIMEDOUT;
+	}
+	tp_run_put(run);
+	return err;
+}
+
+/**
+ * tp_run_reset() - drop the results of the last run
+ * @extack: where "still running" is reported
+ *
+ * Return: 0 (also when there was nothing to drop), or -EBUSY while a run
+ * is in progress.
+ */
+int tp_run_reset(struct netlink_ext_ack *extack)
+{
+	struct tp_run *old;
+	int err;
+
+	mutex_lock(&tp_lock);
+	err = tp_run_check_idle(extack);
+	old = err ? NULL : tp_current;
+	if (!err)
+		tp_current = NULL;
+	mutex_unlock(&tp_lock);
+	tp_run_put(old);
+	return err;
+}
+
+/* A CPU is going down: end its measurement, mark it incomplete. */
+static int tp_cpu_offline(unsigned int cpu)
+{
+	struct tp_run *run;
+	unsigned int i;
+
+	mutex_lock(&tp_lock);
+	run = tp_current;
+	if (run && run->state == TSCPROBE_STATE_RUNNING) {
+		for (i = 0; i < run->nr_cpus; i++) {
+			struct tp_cpu *c = &run->slots[i];
+
+			if (c->cpu != cpu || !c->task)
+				continue;
+			set_bit(TP_CPU_OFFLINE, &c->flags);
+			/* The thread ends within a window and a gap. */
+			kthread_stop(c->task);
+			c->task = NULL;
+		}
+	}
+	mutex_unlock(&tp_lock);
+	return 0;
+}
+
+/**
+ * tp_run_init() - register the CPU hotplug callback
+ *
+ * Return: 0 or a negative errno.
+ */
+int tp_run_init(void)
+{
+	int ret;
+
+	tp_wq = alloc_workqueue("tscprobe", WQ_UNBOUND, 0);
+	if (!tp_wq)
+		return -ENOMEM;
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "tscprobe:online",
+					NULL, tp_cpu_offline);
+	if (ret < 0) {
+		destroy_workqueue(tp_wq);
+		return ret;
+	}
+	tp_hp_state = ret;
+	return 0;
+}
+
+/**
+ * tp_run_shutdown() - refuse new runs and end the current one
+ *
+ * Called on unload while netlink is still registered, so that listeners
+ * hear that the run ended because the module went away.
+ */
+void tp_run_shutdown(void)
+{
+	struct tp_run *run;
+
+	mutex_lock(&tp_lock);
+	tp_shutting_down = true;
+	run = tp_run_request_stop(TSCPROBE_STOP_UNLOAD);
+	mutex_unlock(&tp_lock);
+	if (!run)
+		return;
+	wait_for_completion(&run->done);
+	tp_run_put(run);
+}
+
+/**
+ * tp_run_exit() - drop the results and the hotplug callback
+ *
+ * tp_run_shutdown() has ended any run before this is called.
+ */
+void tp_run_exit(void)
+{
+	struct tp_run *old;
+
+	tp_run_shutdown();
+	/* Every finisher, of this run or an earlier one, has returned. */
+	destroy_workqueue(tp_wq);
+	if (tp_hp_state >= 0)
+		cpuhp_remove_state_nocalls(tp_hp_state);
+	mutex_lock(&tp_lock);
+	old = tp_current;
+	tp_current = NULL;
+	mutex_unlock(&tp_lock);
+	tp_run_put(old);
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tscprobe.ko internals: the run machinery shared by every measurement, the
+ * interface a measurement ("kind") implements, and the netlink and debugfs
+ * helpers.  The measurement loops themselves live in core/.
+ */
+#ifndef TSCPROBE_KMOD_TP_H
+#define TSCPROBE_KMOD_TP_H
+
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/workqueue.h>
+#include <net/genetlink.h>
+
+#include "tscprobe.h"
+
+/* Every attribute set in the contract pads 64-bit values with type 1. */
+#define TP_PAD	1
+
+struct tp_run;
+struct tp_cpu;
+
+/**
+ * struct tp_params - the parameters of a run, after validation
+ * @duration_ns: noise: run length
+ * @width_ns: longest interrupts-off window
+ * @gap_ns: interrupts-on pause between windows
+ * @threshold_ns: noise: event threshold in ns
+ * @threshold_cycles: the same in TSC cycles
+ * @irqs: enum tscprobe_irqs
+ * @clock: enum tscprobe_clock
+ * @rounds: cache: rounds per CPU
+ * @batch: cache: rounds between deadline checks
+ * @levels: cache: measure the memory-level curve
+ * @nodes: cache: measure every NUMA node
+ * @samples: skew: samples per pair
+ * @repeats: skew: repeats per pair
+ */
+struct tp_params {
+	u64 duration_ns;
+	u64 width_ns;
+	u64 gap_ns;
+	u64 threshold_ns;
+	u64 threshold_cycles;
+	u32 irqs;
+	u32 clock;
+	u64 rounds;
+	u32 batch;
+	bool levels;
+	bool nodes;
+	u32 samples;
+	u32 repeats;
+};
+
+/**
+ * struct tp_kind_ops - what a measurement provides to the run machinery
+ * @kind: enum tscprobe_kind
+ * @parse: check START's attributes and fill @run->params; report the bad
+ *	attribute through @extack.  Called with the CPU hotplug lock held.
+ * @alloc: allocate the per-CPU state (c->hot, c->snap) of every CPU
+ * @free: free what @alloc allocated
+ * @cpu_main: the body of a CPU's measurement thread; returns true when
+ *	the measurement is complete, false when tp_cpu_should_stop() ended it
+ * @put_params: add the kind's parameters to a reply
+ * @put_progress: add a CPU's progress (from its snapshot) to a CPU nest
+ * @dump_cpu: add a CPU's results to a dump message, resuming at *@pos;
+ *	returns 0 when the CPU is complete, -EMSGSIZE when the message is
+ *	full (*@pos says where to go on)
+ * @snap_size: bytes of a CPU's published snapshot
+ * @show: the kind's debugfs view of the current results
+ */
+struct tp_kind_ops {
+	unsigned int kind;
+	int (*parse)(struct tp_run *run, struct nlattr **attrs,
+		     struct netlink_ext_ack *extack);
+	int (*alloc)(struct tp_run *run);
+	void (*free)(struct tp_run *run);
+	bool (*cpu_main)(struct tp_run *run, struct tp_cpu *c);
+	int (*put_params)(struct sk_buff *skb, const struct tp_run *run);
+	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
+	int (*dump_cpu)(struct sk_buff *skb, struct tp_cpu *c, void *snap,
+			unsigned long *pos);
+	size_t snap_size;
+	void (*show)(struct seq_file *m, struct tp_run *run);
+};
+
+/* Bits of tp_cpu.flags; TSCPROBE_CPU_F_* are the ones that travel. */
+#define TP_CPU_DONE		0	/* TSCPROBE_CPU_F_DONE */
+#define TP_CPU_INCOMPLETE	1	/* TSCPROBE_CPU_F_INCOMPLETE */
+#define TP_CPU_OFFLINE		2	/* asked to end: CPU going down */
+
+/**
+ * struct tp_cpu - one measured CPU of a run
+ * @cpu: the CPU number
+ * @run: the run it belongs to
+ * @task: its measurement thread, NULL once reaped
+ * @flags: TP_CPU_* bits
+ * @hot: the kind's working state, touched only by the thread
+ * @lock: protects @snap
+ * @snap: the kind's last published copy of @hot, for readers
+ * @published: jiffies of the last publication
+ */
+struct tp_cpu {
+	unsigned int cpu;
+	struct tp_run *run;
+	struct task_struct *task;
+	unsigned long flags;
+	void *hot;
+	struct mutex lock;
+	void *snap;
+	unsigned long published;
+};
+
+/**
+ * struct tp_run - one START, from its threads to its results
+ * @ref: held by tp_current, by the finisher while running, by readers
+ * @id: TSCPROBE_A_RUN_ID
+ * @ops: the measurement
+ * @params: its validated parameters
+ * @cpus: the measured CPUs
+ * @nr_cpus: how many
+ * @slots: the tp_cpu of each measured CPU, in CPU order
+ * @active: threads still measuring
+ * @stop: set to end the run early (READ_ONCE in the threads)
+ * @state: enum tscprobe_state (under tp_lock)
+ * @reason: enum tscprobe_stop_reason (under tp_lock)
+ * @start_ns: ktime_get_ns() at START
+ * @end_ns: ktime_get_ns() when the last thread ended
+ * @start_tsc: TSC at START
+ * @done: completed when the run has ended and its results are final
+ * @finish_work: ends the run once every thread has ended
+ */
+struct tp_run {
+	struct kref ref;
+	u64 id;
+	const struct tp_kind_ops *ops;
+	struct tp_params params;
+	cpumask_var_t cpus;
+	unsigned int nr_cpus;
+	struct tp_cpu *slots;
+	atomic_t active;
+	bool stop;
+	unsigned int state;
+	unsigned int reason;
+	u64 start_ns;
+	u64 end_ns;
+	u64 start_tsc;
+	struct completion done;
+	struct work_struct finish_work;
+};
+
+/* run.c */
+extern struct mutex tp_lock;
+int tp_run_init(void);
+void tp_run_shutdown(void);
+void tp_run_exit(void);
+int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
+		 struct netlink_ext_ack *extack, struct tp_run **started);
+int tp_run_stop(struct netlink_ext_ack *extack);
+int tp_run_reset(struct netlink_ext_ack *extack);
+struct tp_run *tp_run_get_current(void);
+void tp_run_put(struct tp_run *run);
+unsigned int tp_run_state(const struct tp_run *run);
+u64 tp_run_elapsed_ns(const struct tp_run *run);
+bool tp_cpu_should_stop(const struct tp_cpu *c);
+void tp_cpu_sleep_gap(const struct tp_run *run);
+void tp_cpu_publish(struct tp_cpu *c, bool force);
+
+/* netlink.c */
+extern struct genl_family tp_genl_family;
+int tp_netlink_init(void);
+void tp_netlink_exit(void);
+__printf(3, 4)
+void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
+		const char *fmt, ...);
+int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value);
+int tp_nla_put_cpumask(struct sk_buff *skb, int type,
+		       const struct cpumask *mask);
+int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
+		       struct netlink_ext_ack *extack);
+void tp_notify_finished(const struct tp_run *run);
+int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
+		  const char *kind, struct netlink_ext_ack *extack);
+
+/* info.c */
+u32 tp_info_features(void);
+u32 tp_info_kinds(void);
+int tp_info_fill(struct sk_buff *skb);
+void tp_info_show(struct seq_file *m);
+u64 tp_ns_to_cycles(u64 ns);
+u64 tp_cycles_to_ns(u64 cycles);
+
+/* debugfs.c */
+void tp_debugfs_init(void);
+void tp_debugfs_exit(void);
+
+/* noise.c */
+extern const struct tp_kind_ops tp_noise_ops;
+
+#endif /* TSCPROBE_KMOD_TP_H */

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# build-helpers.sh [DIR] - build the guest helpers vm-exit and vm-runas.
+#
+# DIR defaults to $VM_BUILD_DIR, else build/vm in the repository. A helper
+# is rebuilt only when it is missing or older than its source. The guest has
+# no libc of its own, so both are linked statically.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+HELPERS=(vm-exit vm-runas)
+CFLAGS=(-std=c11 -static -O2 -Wall -Wextra -Werror)
+
+die() {
+	echo "build-helpers: $*" >&2
+	exit 1
+}
+
+# Compile to a temporary name and rename: parallel runs never see half a file.
+build_one() {
+	local src=$1 bin=$2 tmp
+
+	[[ -x $bin && $bin -nt $src ]] && return 0
+	command -v gcc >/dev/null || die "gcc not found (needed to build ${bin##*/})"
+	tmp=$(mktemp "$bin.XXXXXX")
+	if ! gcc "${CFLAGS[@]}" -o "$tmp" "$src"; then
+		rm -f "$tmp"
+		die "cannot build ${bin##*/} (is libc6-dev installed? static glibc is needed)"
+	fi
+	chmod 0755 "$tmp"
+	mv -f "$tmp" "$bin"
+}
+
+main() {
+	local dir=${1:-${VM_BUILD_DIR:-$REPO/build/vm}} h
+
+	mkdir -p "$dir" || die "cannot create $dir"
+	for h in "${HELPERS[@]}"; do
+		build_one "$HERE/$h.c" "$dir/$h"
+	done
+}
+
+main "$@"

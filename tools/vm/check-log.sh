@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-log.sh [-C N] LOG... - scan kernel logs for the lines in log-patterns.
+#
+# Prints every offending line (marked ">>") with N lines of context (default
+# 5) and exits 1 if any log has one; exits 0 if all are clean, 2 on usage or
+# read errors. run-vm.sh runs it on the console of every VM run; it works on
+# any dmesg or serial capture.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PATTERNS=$HERE/log-patterns
+# The kernel echoes its command line ("Command line:", "Kernel command
+# line:", unknown parameters); --append text there is not a report.
+ECHO_LINES='^[0-9]+:(\[[^]]*\] *)?((Kernel c|C)ommand line:|Unknown kernel command line parameters)'
+
+die() {
+	echo "check-log: $*" >&2
+	exit 2
+}
+
+patterns() {
+	grep -v -e '^#' -e '^[[:space:]]*$' "$PATTERNS"
+}
+
+# Line numbers (1-based) of the offending lines of $1, one per line.
+hit_lines() {
+	tr -d '\r' <"$1" | { grep -a -n -E -f <(patterns) || true; } |
+		{ grep -a -v -E "$ECHO_LINES" || true; } | cut -d: -f1
+}
+
+# Print the hits of $1 with $2 lines of context; ranges merge, "--" between.
+show_hits() {
+	local log=$1 ctx=$2 hits=$3
+
+	tr -d '\r' <"$log" | awk -v ctx="$ctx" -v hits="$hits" '
+		BEGIN {
+			n = split(hits, h, " ")
+			for (i = 1; i <= n; i++) {
+				hit[h[i]] = 1
+				for (j = h[i] - ctx; j <= h[i] + ctx; j++)
+					show[j] = 1
+			}
+		}
+		NR in show {
+			if (last && NR != last + 1)
+				print "--"
+			printf "%s %s\n", (NR in hit ? ">>" : "  "), $0
+			last = NR
+		}'
+}
+
+main() {
+	local ctx=5 log hits count bad=0
+
+	if [[ ${1:-} == -C ]]; then
+		[[ ${2:-} =~ ^[0-9]+$ ]] || die "-C wants a number"
+		ctx=$2
+		shift 2
+	fi
+	(($#)) || die "usage: check-log.sh [-C N] LOG..."
+	[[ -r $PATTERNS ]] || die "$PATTERNS not found"
+
+	for log in "$@"; do
+		[[ -r $log ]] || die "$log: cannot read"
+		hits=$(hit_lines "$log" | tr '\n' ' ')
+		[[ -n ${hits// /} ]] || continue
+		count=$(wc -w <<<"$hits")
+		echo "check-log: $log: $count offending kernel log line(s) (tools/vm/log-patterns):"
+		show_hits "$log" "$ctx" "$hits"
+		bad=1
+	done
+	return "$bad"
+}
+
+main "$@"

@@ -1,0 +1,72 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# /init of the tscprobe test VM (busybox sh, PID 1).
+#
+# Sets up a minimal system, runs /test.sh as root in / with its stdout and
+# stderr on the second serial port (ttyS1, out.log on the host), then hands
+# the script's status to the host through vm-exit (isa-debug-exit). The
+# console (ttyS0) carries the kernel log and the few lines printed here.
+#
+# No "set -e": whatever fails, PID 1 must reach vm-exit, or the host only
+# learns about it at its timeout.
+
+# The applet links first: everything below relies on them. Existing files
+# (added with --add) are left alone.
+/bin/busybox --install -s
+export PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
+export HOME=/root
+umask 022
+
+say() {
+	echo "vm-init: $*"
+}
+
+# devtmpfs first: the console and the serial ports live there.
+mount -t devtmpfs -o nosuid,mode=0755 devtmpfs /dev
+exec </dev/null >/dev/console 2>&1
+
+mount -t proc -o nosuid,nodev,noexec proc /proc || say "cannot mount /proc"
+mount -t sysfs -o nosuid,nodev,noexec sysfs /sys || say "cannot mount /sys"
+mount -t debugfs -o nosuid,nodev,noexec debugfs /sys/kernel/debug ||
+	say "cannot mount debugfs"
+mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /tmp || say "cannot mount /tmp"
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o nosuid,noexec devpts /dev/pts 2>/dev/null
+mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm 2>/dev/null
+hostname tscprobe-vm
+ip link set lo up 2>/dev/null
+
+# A broken kernel should end the run now, not at the host's timeout: turn
+# oopses, lockups, hung tasks and RCU stalls into panics (panic=-1 on the
+# command line then resets the guest, and QEMU exits without a status).
+for knob in panic_on_oops softlockup_panic hardlockup_panic hung_task_panic \
+	panic_on_rcu_stall; do
+	[ -w "/proc/sys/kernel/$knob" ] && echo 1 >"/proc/sys/kernel/$knob"
+done
+
+# Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
+# bytes the script wrote.
+stty -F /dev/ttyS1 raw -echo || say "cannot set /dev/ttyS1 to raw mode"
+
+cd /
+if [ -f /test.sh ]; then
+	/bin/sh /test.sh </dev/null >/dev/ttyS1 2>&1
+	status=$?
+else
+	say "no /test.sh in the image"
+	status=127
+fi
+
+# isa-debug-exit carries 0..127; a shell reports death by signal N as 128+N.
+if [ "$status" -gt 127 ]; then
+	say "test.sh killed by signal $((status - 128))"
+	status=127
+fi
+
+# The host trusts QEMU's exit code only together with this line. It goes
+# through printk: the console prints records in order, so when the host
+# sees it, it has every kernel message the test caused, too.
+echo "<5>vm-init: exit status $status" >/dev/kmsg || say "exit status $status"
+exec /bin/vm-exit "$status" /dev/ttyS1 /dev/ttyS0

@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-vm.sh - run a test script as root in a throw-away QEMU guest (TCG)
+# booting the Debian cloud kernel from a busybox initramfs.
+#
+# usage: run-vm.sh [options] SCRIPT
+#   --smp N           guest CPUs (default 4)
+#   --mem MB          guest memory (default 1024)
+#   --timeout SEC     wall-clock limit for boot + script (default 300)
+#   --kernel PATH     kernel image (default: $VM_KERNEL, else the newest
+#                     /boot/vmlinuz-*-cloud-amd64)
+#   --append "ARGS"   extra kernel command line (before the harness's own
+#                     console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7)
+#   --add SRC[:DST]   put a file or directory into the guest (repeatable);
+#                     see mkinitramfs.sh. Shared libraries come along.
+#   --keep DIR        build and log in DIR and leave initramfs.cpio,
+#                     console.log (kernel log), out.log (script output) and
+#                     qemu.log there
+#
+# The script's output (stdout and stderr) is copied to stdout as it arrives.
+# Exit status:
+#   0..123  the script's own status (a clean kernel log)
+#   124     timeout: the guest was still running after --timeout seconds
+#   125     the guest ended without handing back a status: kernel panic,
+#           power-off, QEMU failure
+#   126     the kernel log has a line from log-patterns (BUG, WARNING, ...)
+#   127     harness error (usage, missing qemu/kernel/busybox, build), or
+#           the script exited 127 or was killed by a signal
+# A script that itself exits 124..126 is indistinguishable by status alone;
+# the one-line reason on stderr tells them apart. On every failure a line
+# "run-vm: FAIL: ..." goes to stderr.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+
+readonly EXIT_TIMEOUT=124 EXIT_NO_STATUS=125 EXIT_LOG=126 EXIT_HARNESS=127
+# init.sh writes this to /dev/kmsg (so to the console) just before vm-exit.
+readonly MARKER='vm-init: exit status '
+QEMU=qemu-system-x86_64
+BUSYBOX=${VM_BUSYBOX:-/bin/busybox}
+
+SMP=4 MEM=1024 TIMEOUT=300 KERNEL=${VM_KERNEL:-} APPEND='' KEEP='' SCRIPT=''
+ADDS=()
+WORK='' QEMU_PID='' STREAM_PID='' QEMU_RC=0 QEMU_SECS=0
+
+usage() {
+	# The header comment, from the line after the SPDX tag to the code.
+	awk 'NR > 3 && /^#/ { sub(/^# ?/, ""); print; next } NR > 3 { exit }' \
+		"${BASH_SOURCE[0]}" >&2
+	exit "$EXIT_HARNESS"
+}
+
+die() {
+	echo "run-vm: $*" >&2
+	exit "$EXIT_HARNESS"
+}
+
+fail() {
+	echo "run-vm: FAIL: $*" >&2
+}
+
+is_uint() {
+	[[ $1 =~ ^[0-9]+$ ]] && (($1 > 0))
+}
+
+parse_args() {
+	while (($#)); do
+		case $1 in
+		--smp | --mem | --timeout | --kernel | --append | --add | --keep)
+			(($# >= 2)) || die "$1 needs a value" ;;
+		esac
+		case $1 in
+		--smp) SMP=$2; shift ;;
+		--mem) MEM=$2; shift ;;
+		--timeout) TIMEOUT=$2; shift ;;
+		--kernel) KERNEL=$2; shift ;;
+		--append) APPEND=$2; shift ;;
+		--add) ADDS+=(--add "$2"); shift ;;
+		--keep) KEEP=$2; shift ;;
+		-h | --help) usage ;;
+		-*) echo "run-vm: unknown option '$1'" >&2; usage ;;
+		*)
+			[[ -z $SCRIPT ]] || die "only one SCRIPT, got '$SCRIPT' and '$1'"
+			SCRIPT=$1 ;;
+		esac
+		shift
+	done
+	[[ -n $SCRIPT ]] || usage
+	[[ -r $SCRIPT ]] || die "script '$SCRIPT' not found"
+	is_uint "$SMP" || die "--smp wants a positive number, got '$SMP'"
+	is_uint "$MEM" || die "--mem wants megabytes, got '$MEM'"
+	is_uint "$TIMEOUT" || die "--timeout wants seconds, got '$TIMEOUT'"
+}
+
+# Everything the run needs, checked before anything is built.
+check_deps() {
+	command -v "$QEMU" >/dev/null ||
+		die "$QEMU not found (apt-get install qemu-system-x86)"
+	command -v timeout >/dev/null || die "timeout not found (coreutils)"
+	command -v cpio >/dev/null || die "cpio not found (apt-get install cpio)"
+	[[ -x $BUSYBOX ]] ||
+		die "busybox not found at $BUSYBOX (apt-get install busybox-static)"
+	if [[ -z $KERNEL ]]; then
+		KERNEL=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null |
+			sort -V | tail -n 1)
+		[[ -n $KERNEL ]] ||
+			die "no /boot/vmlinuz-*-cloud-amd64 (apt-get install linux-image-cloud-amd64, or --kernel)"
+	fi
+	[[ -r $KERNEL ]] || die "kernel image '$KERNEL' not readable"
+}
+
+cleanup() {
+	local pid
+
+	# Only our own children, by pid; wait so none still writes into $WORK.
+	for pid in $QEMU_PID $STREAM_PID; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	[[ -z $KEEP && -n $WORK ]] && rm -rf "$WORK"
+	return 0
+}
+
+setup_workdir() {
+	if [[ -n $KEEP ]]; then
+		mkdir -p "$KEEP" || die "cannot create $KEEP"
+		WORK=$(cd "$KEEP" && pwd)
+		rm -f "$WORK"/{initramfs.cpio,console.log,out.log,qemu.log,.done}
+	else
+		WORK=$(mktemp -d "${TMPDIR:-/tmp}/run-vm.XXXXXX")
+	fi
+	trap cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+}
+
+build_image() {
+	local build=${VM_BUILD_DIR:-$REPO/build/vm}
+
+	"$HERE/build-helpers.sh" "$build" || die "building the guest helpers failed"
+	"$HERE/mkinitramfs.sh" -o "$WORK/initramfs.cpio" --helpers "$build" \
+		--busybox "$BUSYBOX" --script "$SCRIPT" "${ADDS[@]}" ||
+		die "building the initramfs failed"
+}
+
+# Copy out.log to stdout as it grows, each byte once; after $WORK/.done
+# appears (QEMU has exited, the file is final) copy the rest and stop.
+stream_output() {
+	local log=$WORK/out.log off=0 size last=0
+
+	while :; do
+		[[ -e $WORK/.done ]] && last=1
+		size=$(stat -c %s "$log" 2>/dev/null) || return 0
+		if ((size > off)); then
+			dd if="$log" iflag=skip_bytes,count_bytes skip="$off" \
+				count=$((size - off)) bs=64K status=none
+			off=$size
+		fi
+		((last)) && return 0
+		sleep 0.2
+	done
+}
+
+# QEMU's -chardev path= treats "," as a separator unless doubled.
+qemu_path() {
+	printf '%s' "${1//,/,,}"
+}
+
+# Boot the guest; sets QEMU_RC and QEMU_SECS. The script's output lands in out.log (ttyS1),
+# the kernel log in console.log (ttyS0).
+run_qemu() {
+	local -a cmd=(
+		"$QEMU" -nodefaults -no-user-config
+		-machine 'pc,accel=tcg' -cpu max -smp "$SMP" -m "$MEM"
+		-display none -no-reboot
+		-chardev "file,id=con,path=$(qemu_path "$WORK/console.log")"
+		-chardev "file,id=out,path=$(qemu_path "$WORK/out.log"),append=on"
+		-serial chardev:con -serial chardev:out
+		-device 'isa-debug-exit,iobase=0xf4,iosize=0x04'
+		-kernel "$KERNEL" -initrd "$WORK/initramfs.cpio"
+		# The harness's parameters come last, so --append cannot undo them.
+		# panic=-1 + -no-reboot: a panic ends QEMU at once, with status 0.
+		# devkmsg=on: every line a test writes to /dev/kmsg is kept.
+		# loglevel=7: the console, which the log check reads, gets all but
+		# debug messages even if --append says "quiet".
+		-append "$APPEND console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
+	)
+
+	: >"$WORK/out.log"
+	: >"$WORK/console.log"
+	timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null 2>"$WORK/qemu.log" &
+	QEMU_PID=$!
+	stream_output &
+	STREAM_PID=$!
+	QEMU_RC=0
+	SECONDS=0
+	wait "$QEMU_PID" || QEMU_RC=$?
+	QEMU_SECS=$SECONDS
+	QEMU_PID=
+	touch "$WORK/.done"
+	wait "$STREAM_PID" || true
+	STREAM_PID=
+}
+
+# The status init.sh announced on the console, or nothing.
+announced_status() {
+	tr -d '\r' <"$WORK/console.log" | grep -a -o "${MARKER}[0-9]\+" |
+		tail -n 1 | sed "s/^${MARKER}//" || true
+}
+
+# Where the guest got to, when nothing in the log says what went wrong.
+console_tail() {
+	[[ -s $WORK/console.log ]] || return 0
+	echo "run-vm: last console lines:" >&2
+	tr -d '\r' <"$WORK/console.log" | tail -n 10 | sed 's/^/  /' >&2
+}
+
+# Map QEMU's exit code and the kernel log to our exit status.
+evaluate() {
+	local rc=$QEMU_RC said status log_ok=1
+
+	said=$(announced_status)
+	if [[ -n $said ]] && ((rc % 2 == 1 && rc >> 1 == said)); then
+		status=$said
+	elif ((rc == 124 || (rc == 137 && QEMU_SECS >= TIMEOUT))); then
+		# 124: timeout's TERM worked; 137: it needed the KILL 10 s later.
+		status=$EXIT_TIMEOUT
+	else
+		status=$EXIT_NO_STATUS
+	fi
+
+	# From inside $WORK: the report names "console.log", not a temp path.
+	(cd "$WORK" && "$HERE/check-log.sh" console.log) >&2 || log_ok=0
+
+	case $status in
+	"$EXIT_TIMEOUT")
+		((log_ok)) && console_tail
+		fail "timeout: the guest was still running after ${TIMEOUT}s" ;;
+	"$EXIT_NO_STATUS")
+		[[ -s $WORK/qemu.log ]] && sed 's/^/qemu: /' "$WORK/qemu.log" >&2
+		((log_ok)) && console_tail
+		fail "the guest ended without an exit status (kernel panic, power-off or QEMU error; QEMU exit code $rc)" ;;
+	*)
+		if ((!log_ok)); then
+			fail "kernel log check failed (test script exited $status)"
+			status=$EXIT_LOG
+		elif ((status != 0)); then
+			fail "test script exited with status $status"
+		fi ;;
+	esac
+	[[ -n $KEEP ]] && echo "run-vm: logs in $WORK" >&2
+	return "$status"
+}
+
+main() {
+	parse_args "$@"
+	check_deps
+	setup_workdir
+	build_image
+	run_qemu
+	evaluate
+}
+
+main "$@"

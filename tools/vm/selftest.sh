@@ -1,0 +1,250 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftest.sh - prove that the VM harness passes what passes and fails what
+# fails: exact output, exit statuses, panics, timeouts, kernel log lines,
+# dynamically linked programs, --smp and vm-runas. About ten boots of a few
+# seconds each. Prints "ok"/"not ok" per case and a last line
+# "N passed, N failed"; exits 1 if anything failed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+RUN=$HERE/run-vm.sh
+PASSED=0 FAILED=0 CASE=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/vm-selftest.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+# Outcome of the last run_vm: RC, $T/out (stdout), $T/err (stderr), SECS.
+RC=0 SECS=0
+
+run_vm() {
+	local t0=$EPOCHREALTIME
+
+	RC=0
+	"$RUN" "$@" >"$T/out" 2>"$T/err" || RC=$?
+	SECS=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+}
+
+# result NAME OK [WHY]: count and print one case; on failure show the run.
+result() {
+	local name=$1 ok=$2 why=${3:-}
+
+	CASE=$((CASE + 1))
+	if ((ok)); then
+		PASSED=$((PASSED + 1))
+		echo "ok $CASE - $name (${SECS}s)"
+		return
+	fi
+	FAILED=$((FAILED + 1))
+	echo "not ok $CASE - $name (${SECS}s): $why"
+	{
+		echo "--- stdout:"; head -c 2000 "$T/out"
+		echo "--- stderr:"; tail -n 40 "$T/err"
+	} | sed 's/^/#   /'
+}
+
+script() {
+	cat >"$T/$1.sh"
+	echo "$T/$1.sh"
+}
+
+# (a) exit 0, and the output comes back byte for byte: stderr too, tabs,
+# carriage returns, UTF-8, no final newline, and enough of it to need the
+# final drain.
+case_output() {
+	local s
+
+	s=$(script output <<-'EOF'
+		printf 'hello\tworld\r\n'
+		echo 'to stderr' >&2
+		printf '\303\251t\303\251\n'
+		seq 1 3000
+		printf 'no newline at the end'
+	EOF
+	)
+	{
+		printf 'hello\tworld\r\n'
+		echo 'to stderr'
+		printf '\303\251t\303\251\n'
+		seq 1 3000
+		printf 'no newline at the end'
+	} >"$T/expected"
+	run_vm "$s"
+	if ((RC != 0)); then
+		result "exit 0 and exact output" 0 "status $RC, want 0"
+	elif ! cmp -s "$T/expected" "$T/out"; then
+		result "exit 0 and exact output" 0 "output differs: $(cmp "$T/expected" "$T/out" 2>&1 || true)"
+	else
+		result "exit 0 and exact output" 1
+	fi
+}
+
+# (b) the script's status comes back.
+case_status() {
+	run_vm "$(printf 'echo three\nexit 3\n' | script status)"
+	if ((RC == 3)) && [[ $(cat "$T/out") == three ]] &&
+		grep -q 'FAIL: test script exited with status 3' "$T/err"; then
+		result "exit 3 gives status 3" 1
+	else
+		result "exit 3 gives status 3" 0 "status $RC, want 3"
+	fi
+}
+
+# (c) a panicking guest is a failure, never a pass.
+case_panic() {
+	run_vm "$(printf 'echo before\necho c > /proc/sysrq-trigger\necho after\n' | script panic)"
+	if ((RC == 125)) && grep -q 'Kernel panic' "$T/err"; then
+		result "kernel panic gives 125" 1
+	else
+		result "kernel panic gives 125" 0 "status $RC, want 125 and the panic on stderr"
+	fi
+}
+
+# (d) a guest that hangs is stopped at --timeout.
+case_timeout() {
+	run_vm --timeout 8 "$(printf 'echo sleeping\nsleep 600\n' | script timeout)"
+	if ((RC == 124)) && grep -q 'FAIL: timeout' "$T/err"; then
+		result "hang past --timeout gives 124" 1
+	else
+		result "hang past --timeout gives 124" 0 "status $RC, want 124"
+	fi
+}
+
+# (e) a kernel WARNING fails a script that passed.
+case_log() {
+	run_vm "$(printf 'echo "WARNING: test" > /dev/kmsg\necho fine\n' | script warn)"
+	if ((RC == 126)) && grep -q '>> .*WARNING: test' "$T/err"; then
+		result "kernel log WARNING gives 126" 1
+	else
+		result "kernel log WARNING gives 126" 0 "status $RC, want 126 and the line on stderr"
+	fi
+}
+
+# A small program linked against libmnl (the CLI's one library), or any
+# dynamically linked host program if libmnl-dev is missing. Prints the
+# name to expect in the guest's output.
+build_dynamic() {
+	cat >"$T/mnl.c" <<-'EOF'
+		#include <libmnl/libmnl.h>
+		#include <linux/netlink.h>
+		#include <stdio.h>
+
+		int main(void)
+		{
+			struct mnl_socket *nl = mnl_socket_open(NETLINK_GENERIC);
+
+			if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+				perror("mnl");
+				return 1;
+			}
+			printf("libmnl ok\n");
+			mnl_socket_close(nl);
+			return 0;
+		}
+	EOF
+	if gcc -O2 -o "$T/mnl-probe" "$T/mnl.c" -lmnl 2>/dev/null; then
+		echo "mnl-probe:libmnl ok"
+	else
+		cp "$(command -v expr)" "$T/mnl-probe"
+		echo "mnl-probe --version:expr (GNU coreutils)"
+	fi
+}
+
+# (f) a dynamically linked program runs in the guest.
+case_dynamic() {
+	local spec cmd want
+
+	spec=$(build_dynamic)
+	cmd=${spec%%:*} want=${spec#*:}
+	if ! readelf -d "$T/mnl-probe" 2>/dev/null | grep -q NEEDED; then
+		SECS=0
+		result "dynamically linked --add runs" 0 "$T/mnl-probe is not dynamically linked"
+		return
+	fi
+	run_vm --add "$T/mnl-probe:/usr/local/bin/mnl-probe" \
+		"$(printf '%s | head -n 1\n' "$cmd" | script dynamic)"
+	if ((RC == 0)) && [[ $(cat "$T/out") == "$want" ]]; then
+		result "dynamically linked --add runs ($want)" 1
+	else
+		result "dynamically linked --add runs" 0 "status $RC, want 0 and '$want'"
+	fi
+}
+
+# (g) --smp reaches the guest.
+case_smp() {
+	run_vm --smp 2 "$(printf 'nproc\ncat /sys/devices/system/cpu/online\n' | script smp)"
+	if ((RC == 0)) && [[ $(cat "$T/out") == $'2\n0-1' ]]; then
+		result "--smp 2 gives 2 CPUs" 1
+	else
+		result "--smp 2 gives 2 CPUs" 0 "status $RC, want 0 and '2' / '0-1'"
+	fi
+}
+
+# (h) vm-runas drops to nobody, and privileged writes then fail.
+case_runas() {
+	run_vm "$(script runas <<-'EOF'
+		vm-runas 65534 id -u
+		vm-runas 65534 id -g
+		vm-runas 65534 sh -c 'echo 1 > /proc/sys/kernel/printk' 2>/dev/null ||
+			echo refused
+	EOF
+	)"
+	if ((RC == 0)) && [[ $(cat "$T/out") == $'65534\n65534\nrefused' ]]; then
+		result "vm-runas 65534 id -u prints 65534" 1
+	else
+		result "vm-runas 65534 id -u prints 65534" 0 "status $RC, want 0 and 65534/65534/refused"
+	fi
+}
+
+# No boot: a missing kernel is a harness error, reported before any work.
+case_missing_kernel() {
+	run_vm --kernel "$T/no-such-vmlinuz" "$(echo true | script nokernel)"
+	if ((RC == 127)) && grep -q 'no-such-vmlinuz' "$T/err"; then
+		result "missing kernel gives 127" 1
+	else
+		result "missing kernel gives 127" 0 "status $RC, want 127"
+	fi
+}
+
+# No boot: every pattern class is caught, the command-line echo is not.
+case_patterns() {
+	local n
+
+	cat >"$T/fake.log" <<-'EOF'
+		[    0.0] Command line: console=ttyS0 hung_task_panic=1 foo=WARNING:
+		[    1.0] Kernel command line: console=ttyS0 hung_task_panic=1
+		[    2.0] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [insmod:80]
+		[    2.1] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:
+		[    2.2] rcu: INFO: rcu_sched self-detected stall on CPU
+		[    2.3] INFO: task kworker/1:1:40 blocked for more than 120 seconds.
+		[    2.4] general protection fault, probably for non-canonical address
+		[    2.5] UBSAN: shift-out-of-bounds in core/hist.c:12:9
+		[    2.6] kmemleak: 2 new suspected memory leaks
+		[    2.7] NMI watchdog: Watchdog detected hard LOCKUP on cpu 2
+	EOF
+	SECS=0
+	"$HERE/check-log.sh" "$T/fake.log" >"$T/out" 2>"$T/err" && RC=0 || RC=$?
+	n=$(grep -c '^>>' "$T/out" || true)
+	if ((RC == 1 && n == 8)); then
+		result "log patterns catch 8 of 8, skip the command line" 1
+	else
+		result "log patterns catch 8 of 8, skip the command line" 0 "status $RC, $n hits"
+	fi
+}
+
+main() {
+	case_patterns
+	case_missing_kernel
+	case_output
+	case_status
+	case_panic
+	case_timeout
+	case_log
+	case_dynamic
+	case_smp
+	case_runas
+	echo "$PASSED passed, $FAILED failed"
+	((FAILED == 0))
+}
+
+main "$@"

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe info: what the loaded module says about the machine.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "names.h"
+#include "nl.h"
+
+static const char tp_info_usage[] =
+	"usage: tscprobe info [-j]\n"
+	"\n"
+	"Show the module's version, the TSC rate and features, the online CPUs,\n"
+	"the measurements it supports and the current run state.\n"
+	"\n"
+	"  -j, --json   print JSON\n"
+	"  -h, --help   show this help\n";
+
+/**
+ * struct tp_info - GET_INFO's reply
+ * @version: module version
+ * @tsc_khz: TSC rate
+ * @nr_cpu_ids: possible CPU ids
+ * @online: online CPUs
+ * @features: TSCPROBE_FEAT_* bits
+ * @kinds: supported measurements, bit (1 << kind)
+ * @state: enum tscprobe_state
+ * @run_id: the current or last run
+ */
+struct tp_info {
+	char version[64];
+	uint32_t tsc_khz;
+	uint32_t nr_cpu_ids;
+	struct tp_cpuset online;
+	uint32_t features;
+	uint32_t kinds;
+	uint32_t state;
+	uint64_t run_id;
+};
+
+static int tp_info_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	struct tp_info *info = data;
+	const struct nlattr *a;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	a = tb[TSCPROBE_A_VERSION];
+	if (a)
+		snprintf(info->version, sizeof(info->version), "%.*s",
+			 (int)strnlen(mnl_attr_get_payload(a),
+				      mnl_attr_get_payload_len(a)),
+			 (const char *)mnl_attr_get_payload(a));
+	info->tsc_khz = tp_nl_u32(tb[TSCPROBE_A_TSC_KHZ], 0);
+	info->nr_cpu_ids = tp_nl_u32(tb[TSCPROBE_A_NR_CPU_IDS], 0);
+	a = tb[TSCPROBE_A_CPUS_ONLINE];
+	if (a)
+		tp_cpuset_from_bytes(&info->online, mnl_attr_get_payload(a),
+				     mnl_attr_get_payload_len(a));
+	info->features = tp_nl_u32(tb[TSCPROBE_A_FEATURES], 0);
+	info->kinds = tp_nl_u32(tb[TSCPROBE_A_KINDS], 0);
+	info->state = tp_nl_u32(tb[TSCPROBE_A_STATE], 0);
+	info->run_id = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
+	return MNL_CB_OK;
+}
+
+static void tp_info_text(const struct tp_info *info)
+{
+	char cpus[1024];
+	unsigned int i;
+
+	tp_cpuset_format(&info->online, cpus, sizeof(cpus));
+	printf("tscprobe module %s\n", info->version);
+	printf("tsc:           %u kHz%s\n", info->tsc_khz,
+	       info->features & TSCPROBE_FEAT_INVARIANT_TSC ? " (invariant)" :
+	       " (not invariant)");
+	printf("cpus online:   %s (%u of %u possible ids)\n", cpus,
+	       tp_cpuset_count(&info->online), info->nr_cpu_ids);
+	printf("features:     ");
+	for (i = 0; i < TP_FEATURE_BITS; i++)
+		if (info->features & (1u << i))
+			printf(" %s", tp_feature_name(i));
+	printf("\nmeasurements: ");
+	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
+		if (info->kinds & (1u << i))
+			printf(" %s", tp_kind_name(i));
+	printf("\nstate:         %s", tp_state_name(info->state));
+	if (info->run_id)
+		printf(" (run %llu)", (unsigned long long)info->run_id);
+	printf("\n");
+}
+
+static void tp_info_json(const struct tp_info *info)
+{
+	char cpus[1024];
+	struct tj j;
+	unsigned int i;
+	int cpu = -1;
+
+	tp_cpuset_format(&info->online, cpus, sizeof(cpus));
+	tj_init(&j, stdout);
+	tj_obj(&j, NULL);
+	tj_str(&j, "version", info->version);
+	tj_u64(&j, "tsc_khz", info->tsc_khz);
+	tj_u64(&j, "nr_cpu_ids", info->nr_cpu_ids);
+	tj_arr(&j, "cpus_online");
+	while ((cpu = tp_cpuset_next(&info->online, cpu)) >= 0)
+		tj_u64(&j, NULL, (uint64_t)cpu);
+	tj_arr_end(&j);
+	tj_str(&j, "cpus_online_list", cpus);
+	tj_arr(&j, "features");
+	for (i = 0; i < TP_FEATURE_BITS; i++)
+		if (info->features & (1u << i))
+			tj_str(&j, NULL, tp_feature_name(i));
+	tj_arr_end(&j);
+	tj_arr(&j, "measurements");
+	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
+		if (info->kinds & (1u << i))
+			tj_str(&j, NULL, tp_kind_name(i));
+	tj_arr_end(&j);
+	tj_str(&j, "state", tp_state_name(info->state));
+	tj_u64(&j, "run_id", info->run_id);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/**
+ * tp_cmd_info() - the "info" subcommand
+ * @argc: argument count (argv[0] is "info")
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tp_info info = { 0 };
+	struct tp_nl_error error;
+	bool json = false;
+	struct tp_nl nl;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(tp_info_usage, stdout);
+			return TP_EXIT_OK;
+		default:
+			return tp_bad_option("info", c, argv);
+		}
+	}
+	if (optind != argc)
+		return tp_usage_err("info", "unexpected argument '%s'",
+				    argv[optind]);
+	ret = tp_nl_open(&nl);
+	if (ret)
+		return ret;
+	if (tp_nl_talk(&nl, tp_nl_request(&nl, TSCPROBE_CMD_GET_INFO, false),
+		       tp_info_cb, &info, &error))
+		ret = tp_nl_report("info", &error);
+	tp_nl_close(&nl);
+	if (ret)
+		return ret;
+	if (json)
+		tp_info_json(&info);
+	else
+		tp_info_text(&info);
+	return TP_EXIT_OK;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe: measure how quiet a CPU really is.
+ *
+ * The CLI of the tscprobe module: it starts measurements over generic
+ * netlink, waits for them, and formats their results; with --user it runs
+ * the same measurement loops in userspace, without the module.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct tp_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct tp_command tp_commands[] = {
+	{ "info", tp_cmd_info, "the module, the TSC and the CPUs" },
+	{ "noise", tp_cmd_noise, "TSC noise histogram, interrupts off (or on)" },
+	{ "status", tp_cmd_status, "the module's current run and its progress" },
+	{ "stop", tp_cmd_stop, "end the current run" },
+	{ "show", tp_cmd_show, "print the last results again" },
+};
+
+static void tp_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: tscprobe [--version] [-h] COMMAND [OPTIONS]\n\ncommands:\n");
+	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", tp_commands[i].name,
+			tp_commands[i].summary);
+	fprintf(f, "\n'tscprobe COMMAND --help' describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2 || argv[1][0] == '\0') {
+		tp_usage(stderr);
+		return TP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		tp_usage(stdout);
+		return TP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tscprobe %s\n", TSCPROBE_VERSION);
+		return TP_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
+		if (!strcmp(argv[1], tp_commands[i].name))
+			return tp_commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "tscprobe: unknown command '%s'\nusage: tscprobe [--version] [-h] COMMAND [OPTIONS]; commands:",
+		argv[1]);
+	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
+		fprintf(stderr, " %s", tp_commands[i].name);
+	fputc('\n', stderr);
+	return TP_EXIT_USAGE;
+}

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The libmnl client.  Two things libmnl 1.0.4 does not do are done here:
+ * the extended ack of an error is read (message, offending attribute,
+ * policy range, missing attribute), and an error carried by a dump's
+ * NLMSG_DONE is reported instead of being taken for a clean end.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include "cli.h"
+#include "names.h"
+#include "nl.h"
+
+struct tp_nl_ctx {
+	struct tp_nl *nl;
+	tp_nl_cb cb;
+	void *data;
+	struct tp_nl_error *error;
+};
+
+static int tp_nl_attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = ((const struct nlattr ***)data)[0];
+	unsigned int max = (unsigned int)(uintptr_t)((void **)data)[1];
+	unsigned int type = mnl_attr_get_type(attr);
+
+	if (type <= max)
+		tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+/**
+ * tp_nl_parse() - index a generic netlink message's attributes by type
+ * @nlh: the message
+ * @tb: max + 1 entries, set to the attributes (NULL where absent)
+ * @max: the largest type to keep; larger ones (from a newer module) are
+ *	ignored
+ *
+ * Return: 0, or -1 if the message is malformed.
+ */
+int tp_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,
+		unsigned int max)
+{
+	void *data[2] = { tb, (void *)(uintptr_t)max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), tp_nl_attr_cb,
+			      data) < 0 ? -1 : 0;
+}
+
+/**
+ * tp_nl_parse_nested() - index a nest's attributes by type
+ * @nest: the nest
+ * @tb: max + 1 entries
+ * @max: the largest type to keep
+ *
+ * Return: 0, or -1 if the nest is malformed.
+ */
+int tp_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
+		       unsigned int max)
+{
+	void *data[2] = { tb, (void *)(uintptr_t)max };
+
+	memset(tb, 0, (max + 1) * sizeof(*tb));
+	return mnl_attr_parse_nested(nest, tp_nl_attr_cb, data) < 0 ? -1 : 0;
+}
+
+/**
+ * tp_nl_u64() - a u64 attribute's value
+ * @a: the attribute, or NULL
+ * @dflt: the value when absent or of the wrong size
+ *
+ * Return: the value.
+ */
+uint64_t tp_nl_u64(const struct nlattr *a, uint64_t dflt)
+{
+	return a && mnl_attr_get_payload_len(a) == 8 ? mnl_attr_get_u64(a) :
+		dflt;
+}
+
+/**
+ * tp_nl_u32() - a u32 attribute's value
+ * @a: the attribute, or NULL
+ * @dflt: the value when absent or of the wrong size
+ *
+ * Return: the value.
+ */
+uint32_t tp_nl_u32(const struct nlattr *a, uint32_t dflt)
+{
+	return a && mnl_attr_get_payload_len(a) == 4 ? mnl_attr_get_u32(a) :
+		dflt;
+}
+
+/* The range of the policy that refused an attribute. */
+static void tp_nl_read_policy(const struct nlattr *nest,
+			      struct tp_nl_error *e)
+{
+	const struct nlattr *tb[NL_POLICY_TYPE_ATTR_MAX + 1];
+
+	if (tp_nl_parse_nested(nest, tb, NL_POLICY_TYPE_ATTR_MAX))
+		return;
+	if (tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_U] &&
+	    tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]) {
+		e->has_range = true;
+		e->min = tp_nl_u64(tb[NL_POLICY_TYPE_ATTR_MIN_VALUE_U], 0);
+		e->max = tp_nl_u64(tb[NL_POLICY_TYPE_ATTR_MAX_VALUE_U], 0);
+	} else if (tb[NL_POLICY_TYPE_ATTR_MAX_LENGTH]) {
+		e->has_range = true;
+		e->is_length = true;
+		e->min = tp_nl_u32(tb[NL_POLICY_TYPE_ATTR_MIN_LENGTH], 0);
+		e->max = tp_nl_u32(tb[NL_POLICY_TYPE_ATTR_MAX_LENGTH], 0);
+	}
+}
+
+/* Which attribute of our request does an ack's offset point at? */
+static unsigned int tp_nl_attr_at(const struct tp_nl *nl, uint32_t offs)
+{
+	const struct nlattr *a;
+
+	if (offs < NLMSG_HDRLEN + GENL_HDRLEN ||
+	    offs + sizeof(*a) > nl->req_len)
+		return 0;
+	a = (const struct nlattr *)(nl->req + offs);
+	return a->nla_type & NLA_TYPE_MASK;
+}
+
+/* Read the extended-ack TLVs that start @offset bytes into the payload. */
+static void tp_nl_read_extack(const struct tp_nl *nl,
+			      const struct nlmsghdr *nlh, size_t offset,
+			      struct tp_nl_error *e)
+{
+	const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { NULL };
+	const struct nlattr *a;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	mnl_attr_for_each(a, nlh, offset) {
+		if (mnl_attr_get_type(a) <= NLMSGERR_ATTR_MAX)
+			tb[mnl_attr_get_type(a)] = a;
+	}
+	if (tb[NLMSGERR_ATTR_MSG])
+		snprintf(e->msg, sizeof(e->msg), "%.*s",
+			 (int)strnlen(mnl_attr_get_payload(tb[NLMSGERR_ATTR_MSG]),
+				      mnl_attr_get_payload_len(tb[NLMSGERR_ATTR_MSG])),
+			 (const char *)mnl_attr_get_payload(tb[NLMSGERR_ATTR_MSG]));
+	if (tb[NLMSGERR_ATTR_OFFS])
+		e->attr = tp_nl_attr_at(nl, tp_nl_u32(tb[NLMSGERR_ATTR_OFFS], 0));
+	if (tb[NLMSGERR_ATTR_MISS_TYPE])
+		e->missing = tp_nl_u32(tb[NLMSGERR_ATTR_MISS_TYPE], 0);
+	if (tb[NLMSGERR_ATTR_POLICY])
+		tp_nl_read_policy(tb[NLMSGERR_ATTR_POLICY], e);
+}
+
+static int tp_nl_error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tp_nl_ctx *ctx = data;
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	size_t offset = sizeof(*err);
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		ctx->error->err = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (err->error == 0)
+		return MNL_CB_STOP;	/* the ack of a request */
+	ctx->error->err = -err->error;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		offset += err->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	tp_nl_read_extack(ctx->nl, nlh, offset, ctx->error);
+	return MNL_CB_ERROR;
+}
+
+/* A dump ends with DONE, which carries the dump's error, if any. */
+static int tp_nl_done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tp_nl_ctx *ctx = data;
+	int err;
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(int))
+		return MNL_CB_STOP;
+	memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (err == 0)
+		return MNL_CB_STOP;
+	ctx->error->err = err < 0 ? -err : err;
+	tp_nl_read_extack(ctx->nl, nlh, sizeof(int), ctx->error);
+	return MNL_CB_ERROR;
+}
+
+static int tp_nl_data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tp_nl_ctx *ctx = data;
+
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+		ctx->error->err = EINTR;
+		snprintf(ctx->error->msg, sizeof(ctx->error->msg),
+			 "the results changed during the dump");
+		return MNL_CB_ERROR;
+	}
+	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
+}
+
+static int tp_nl_noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_OK;
+}
+
+/* libmnl takes a non-const table; nothing writes to it. */
+static mnl_cb_t tp_nl_ctl_cbs[NLMSG_MIN_TYPE] = {
+	[NLMSG_NOOP] = tp_nl_noop_cb,
+	[NLMSG_ERROR] = tp_nl_error_cb,
+	[NLMSG_DONE] = tp_nl_done_cb,
+};
+
+/**
+ * tp_nl_talk() - send a request and process every reply until its end
+ * @nl: the socket
+ * @req: the request built with tp_nl_request() and attributes
+ * @cb: called for every reply message (may be NULL)
+ * @data: passed to @cb
+ * @error: filled in when the kernel refuses (may be NULL)
+ *
+ * Return: 0, or a negative errno (the kernel's refusal, or a socket error).
+ */
+int tp_nl_talk(struct tp_nl *nl, struct nlmsghdr *req, tp_nl_cb cb,
+	       void *data, struct tp_nl_error *error)
+{
+	struct tp_nl_error local;
+	struct tp_nl_ctx ctx = { nl, cb, data, error ? error : &local };
+	ssize_t n;
+	int ret;
+
+	memset(ctx.error, 0, sizeof(*ctx.error));
+	nl->req_len = req->nlmsg_len;
+	if (mnl_socket_sendto(nl->sock, req, req->nlmsg_len) < 0) {
+		ctx.error->err = errno;
+		return -errno;
+	}
+	do {
+		n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+		if (n < 0) {
+			ctx.error->err = errno;
+			return -errno;
+		}
+		ret = mnl_cb_run2(nl->buf, n, nl->seq, nl->portid,
+				  tp_nl_data_cb, &ctx, tp_nl_ctl_cbs,
+				  NLMSG_MIN_TYPE);
+	} while (ret > MNL_CB_STOP);
+	if (ret < 0 && !ctx.error->err)
+		ctx.error->err = errno ? errno : EPROTO;
+	return ret < 0 ? -ctx.error->err : 0;
+}
+
+/**
+ * tp_nl_request() - start a request to the tscprobe family in @nl->req
+ * @nl: the socket
+ * @cmd: the command
+ * @dump: a dump request (else a do request with an ack)
+ *
+ * Return: the message, to be completed with mnl_attr_put_*().
+ */
+struct nlmsghdr *tp_nl_request(struct tp_nl *nl, uint8_t cmd, bool dump)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->req);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = nl->family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : NLM_F_ACK);
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = TSCPROBE_GENL_VERSION;
+	return nlh;
+}
+
+/* The family's id, version and the events group from CTRL_CMD_GETFAMILY. */
+static int tp_nl_family_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct tp_nl *nl = data;
+	const struct nlattr *grp;
+
+	if (tp_nl_parse(nlh, tb, CTRL_ATTR_MAX))
+		return MNL_CB_ERROR;
+	nl->family = tb[CTRL_ATTR_FAMILY_ID] ?
+		mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]) : 0;
+	nl->version = tp_nl_u32(tb[CTRL_ATTR_VERSION], 0);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS]) {
+		const struct nlattr *g[CTRL_ATTR_MCAST_GRP_MAX + 1];
+
+		if (tp_nl_parse_nested(grp, g, CTRL_ATTR_MCAST_GRP_MAX) ||
+		    !g[CTRL_ATTR_MCAST_GRP_NAME] || !g[CTRL_ATTR_MCAST_GRP_ID])
+			continue;
+		if (!strcmp(mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]),
+			    TSCPROBE_MCGRP_EVENTS))
+			nl->mcgrp_events = tp_nl_u32(g[CTRL_ATTR_MCAST_GRP_ID], 0);
+	}
+	return MNL_CB_OK;
+}
+
+static int tp_nl_resolve(struct tp_nl *nl)
+{
+	struct tp_nl_error error;
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	int err;
+
+	nlh = mnl_nlmsg_put_header(nl->req);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = CTRL_CMD_GETFAMILY;
+	g->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TSCPROBE_GENL_NAME);
+	err = tp_nl_talk(nl, nlh, tp_nl_family_cb, nl, &error);
+	if (err == -ENOENT) {
+		fprintf(stderr, "tscprobe module is not loaded: generic netlink family \"%s\" not found (load it with: insmod tscprobe.ko)\n",
+			TSCPROBE_GENL_NAME);
+		return TP_EXIT_NOMODULE;
+	}
+	if (err)
+		return tp_nl_report("cannot resolve the tscprobe family", &error);
+	if (nl->version != TSCPROBE_GENL_VERSION) {
+		tp_err("the loaded module speaks version %u of the tscprobe family, this CLI version %u",
+		       nl->version, TSCPROBE_GENL_VERSION);
+		return TP_EXIT_FAIL;
+	}
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_nl_open() - open a socket to the tscprobe family
+ * @nl: filled in
+ *
+ * Errors are printed here, in one line each.
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_NOMODULE when the module is not loaded, or
+ * TP_EXIT_FAIL.
+ */
+int tp_nl_open(struct tp_nl *nl)
+{
+	int one = 1;
+	int ret;
+
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock) {
+		tp_err("cannot open a netlink socket: %s", strerror(errno));
+		return TP_EXIT_FAIL;
+	}
+	/* Without these the kernel's reasons would be lost. */
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one,
+				  sizeof(one)) ||
+	    mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one,
+				  sizeof(one)) ||
+	    mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		tp_err("cannot set up the netlink socket: %s", strerror(errno));
+		tp_nl_close(nl);
+		return TP_EXIT_FAIL;
+	}
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = (uint32_t)time(NULL);
+	ret = tp_nl_resolve(nl);
+	if (ret != TP_EXIT_OK)
+		tp_nl_close(nl);
+	return ret;
+}
+
+/**
+ * tp_nl_close() - close the socket
+ * @nl: the socket (may be closed already)
+ */
+void tp_nl_close(struct tp_nl *nl)
+{
+	if (nl->sock)
+		mnl_socket_close(nl->sock);
+	nl->sock = NULL;
+}
+
+/**
+ * tp_nl_join_events() - subscribe to the family's events group
+ * @nl: the socket
+ *
+ * Return: 0, or a negative errno.
+ */
+int tp_nl_join_events(struct tp_nl *nl)
+{
+	int group = (int)nl->mcgrp_events;
+
+	if (!group)
+		return -ENOENT;
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group,
+				  sizeof(group)) < 0)
+		return -errno;
+	return 0;
+}
+
+/**
+ * tp_nl_wait_event() - wait for notifications, without polling
+ * @nl: a socket that joined the events group
+ * @timeout_ms: how long to wait (-1: forever)
+ * @cb: called for every notification; MNL_CB_STOP ends the wait
+ * @data: passed to @cb
+ *
+ * Return: 1 when @cb stopped the wait, 0 on timeout, or a negative errno
+ * (-EINTR when a signal arrived).
+ */
+int tp_nl_wait_event(struct tp_nl *nl, int timeout_ms, tp_nl_cb cb,
+		     void *data)
+{
+	struct pollfd pfd = { .fd = mnl_socket_get_fd(nl->sock),
+			      .events = POLLIN };
+	struct tp_nl_error error = { 0 };
+	struct tp_nl_ctx ctx = { nl, cb, data, &error };
+	ssize_t n;
+	int ret;
+
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0)
+		return -errno;
+	if (ret == 0)
+		return 0;
+	n = mnl_socket_recvfrom(nl->sock, nl->buf, sizeof(nl->buf));
+	if (n < 0)
+		return -errno;
+	/* Notifications have sequence 0 and port 0: no checks. */
+	ret = mnl_cb_run2(nl->buf, n, 0, 0, tp_nl_data_cb, &ctx,
+			  tp_nl_ctl_cbs, NLMSG_MIN_TYPE);
+	if (ret < 0)
+		return error.err ? -error.err : -EPROTO;
+	return ret == MNL_CB_STOP ? 1 : 0;
+}
+
+/**
+ * tp_nl_report() - print a refusal in one line, return its exit code
+ * @what: what was being done ("start", "stop", ...)
+ * @e: the refusal
+ *
+ * The line is "tscprobe: WHAT: MESSAGE [attribute NAME, allowed MIN..MAX]
+ * (ERRNO TEXT)", with the parts the kernel did not give left out.
+ *
+ * Return: the enum tp_exit for the errno.
+ */
+int tp_nl_report(const char *what, const struct tp_nl_error *e)
+{
+	char attr[160] = "";
+	int n = 0;
+
+	if (e->attr)
+		n = snprintf(attr, sizeof(attr), " [attribute %s",
+			     tp_attr_name(e->attr));
+	else if (e->missing)
+		n = snprintf(attr, sizeof(attr), " [missing attribute %s",
+			     tp_attr_name(e->missing));
+	if (n > 0 && e->has_range)
+		n += snprintf(attr + n, sizeof(attr) - n, ", %s %llu..%llu",
+			      e->is_length ? "length" : "allowed",
+			      (unsigned long long)e->min,
+			      (unsigned long long)e->max);
+	if (n > 0)
+		snprintf(attr + n, sizeof(attr) - n, "]");
+	tp_err("%s: %s%s%s (%s)", what, e->msg,
+	       e->msg[0] ? "" : "refused", attr, strerror(e->err));
+	switch (e->err) {
+	case EBUSY:
+		return TP_EXIT_BUSY;
+	case EPERM:
+		return TP_EXIT_PERM;
+	case ENOENT:
+		return TP_EXIT_NORESULT;
+	default:
+		return TP_EXIT_FAIL;
+	}
+}

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe noise: the TSC noise histogram, measured by the module with
+ * interrupts off (or on), or by the userspace engine with --user.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "names.h"
+#include "output.h"
+#include "report.h"
+#include "run.h"
+
+static const char tp_noise_usage[] =
+	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
+	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
+	"                      [-j] [-q]\n"
+	"\n"
+	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
+	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
+	"hypervisor and the hardware; with them on, the operating system too.\n"
+	"\n"
+	"  -c, --cpus CPUS       CPUs to measure, like 0-3,8 (default: all online)\n"
+	"  -d, --duration D      how long: 500ms, 10s, 2m, 1h (default 10s)\n"
+	"      --irqs off|on     interrupts during the windows (default off)\n"
+	"      --width D         longest interrupts-off window (default 100ms, max 1s)\n"
+	"      --gap D           interrupts-on pause between windows (default 100us)\n"
+	"      --threshold D|Nc  gaps this long are events: 10us, or cycles: 25000c\n"
+	"                        (default 10us)\n"
+	"      --clock CLOCK     lfence (default), rdtscp, mfence or plain\n"
+	"      --user            measure in userspace (interrupts on; no module)\n"
+	"  -j, --json            print JSON\n"
+	"  -q, --quiet           no progress line\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"Ctrl-C stops the run and prints what was measured.\n";
+
+enum { OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK, OPT_USER };
+
+/**
+ * struct tp_noise_cmd - the parsed command line
+ * @cpus: the CPUs
+ * @p: the parameters, defaults filled in
+ * @width_given: --width was given
+ * @threshold_cycles: --threshold was in cycles
+ * @user: --user
+ * @json: -j
+ * @quiet: -q
+ */
+struct tp_noise_cmd {
+	struct tp_cpuset cpus;
+	struct tp_run_params p;
+	bool width_given;
+	bool threshold_cycles;
+	bool user;
+	bool json;
+	bool quiet;
+};
+
+static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
+			     uint64_t max, uint64_t *ns)
+{
+	const char *why;
+
+	if (tp_parse_duration(arg, ns, &why))
+		return tp_usage_err("noise", "%s '%s': %s", opt, arg, why);
+	if (*ns < min || *ns > max) {
+		char lo[32], hi[32];
+
+		tp_format_ns(min, lo, sizeof(lo));
+		tp_format_ns(max, hi, sizeof(hi));
+		return tp_usage_err("noise", "%s '%s': must be %s to %s", opt,
+				    arg, lo, hi);
+	}
+	return TP_EXIT_OK;
+}
+
+static int tp_noise_threshold(struct tp_noise_cmd *cmd, const char *arg)
+{
+	const char *why;
+	uint64_t v;
+
+	if (tp_parse_threshold(arg, &v, &cmd->threshold_cycles, &why))
+		return tp_usage_err("noise", "--threshold '%s': %s", arg, why);
+	if (cmd->threshold_cycles) {
+		if (v > TSCPROBE_MAX_THRESHOLD_CYCLES)
+			return tp_usage_err("noise", "--threshold '%s': at most %llu cycles",
+					    arg, TSCPROBE_MAX_THRESHOLD_CYCLES);
+		cmd->p.threshold_cycles = v;
+		return TP_EXIT_OK;
+	}
+	return tp_noise_duration("--threshold", arg, TSCPROBE_MIN_THRESHOLD_NS,
+				 TSCPROBE_MAX_THRESHOLD_NS,
+				 &cmd->p.threshold_ns);
+}
+
+static int tp_noise_enum(const char *opt, const char *arg,
+			 const char *(*name_of)(unsigned int), unsigned int max,
+			 uint32_t *v)
+{
+	int i = tp_name_lookup(name_of, max, arg);
+
+	if (i < 0)
+		return tp_usage_err("noise", "%s '%s': unknown value", opt, arg);
+	*v = (uint32_t)i;
+	return TP_EXIT_OK;
+}
+
+static int tp_noise_option(struct tp_noise_cmd *cmd, int c, char **argv)
+{
+	const char *why;
+
+	switch (c) {
+	case 'c':
+		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
+			return tp_usage_err("noise", "-c '%s': %s", optarg, why);
+		return TP_EXIT_OK;
+	case 'd':
+		return tp_noise_duration("-d", optarg, TSCPROBE_MIN_DURATION_NS,
+					 TSCPROBE_MAX_DURATION_NS,
+					 &cmd->p.duration_ns);
+	case OPT_IRQS:
+		return tp_noise_enum("--irqs", optarg, tp_irqs_name,
+				     TSCPROBE_IRQS_MAX, &cmd->p.irqs);
+	case OPT_WIDTH:
+		cmd->width_given = true;
+		return tp_noise_duration("--width", optarg, TSCPROBE_MIN_WIDTH_NS,
+					 TSCPROBE_MAX_WIDTH_NS, &cmd->p.width_ns);
+	case OPT_GAP:
+		return tp_noise_duration("--gap", optarg, TSCPROBE_MIN_GAP_NS,
+					 TSCPROBE_MAX_GAP_NS, &cmd->p.gap_ns);
+	case OPT_THRESHOLD:
+		return tp_noise_threshold(cmd, optarg);
+	case OPT_CLOCK:
+		return tp_noise_enum("--clock", optarg, tp_clock_name,
+				     TSCPROBE_CLOCK_MAX, &cmd->p.clock);
+	case OPT_USER:
+		cmd->user = true;
+		return TP_EXIT_OK;
+	case 'j':
+		cmd->json = true;
+		return TP_EXIT_OK;
+	case 'q':
+		cmd->quiet = true;
+		return TP_EXIT_OK;
+	default:
+		return tp_bad_option("noise", c, argv);
+	}
+}
+
+/* Everything the kernel would refuse is refused here first: exit 2. */
+static int tp_noise_check(struct tp_noise_cmd *cmd, bool cpus_given)
+{
+	struct tp_cpuset online;
+	int cpu = -1;
+
+	if (!cmd->width_given && cmd->p.width_ns > cmd->p.duration_ns)
+		cmd->p.width_ns = cmd->p.duration_ns;
+	if (cmd->p.width_ns > cmd->p.duration_ns)
+		return tp_usage_err("noise", "--width is longer than the duration");
+	if (tp_online_cpus(&online)) {
+		tp_err("cannot read the online CPUs from /sys");
+		return TP_EXIT_FAIL;
+	}
+	if (!cpus_given)
+		cmd->cpus = online;
+	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
+		if (!tp_cpuset_has(&online, (unsigned int)cpu))
+			return tp_usage_err("noise", "-c: CPU %d is not online", cpu);
+	if (tp_cpuset_count(&cmd->cpus) > TSCPROBE_MAX_RUN_CPUS)
+		return tp_usage_err("noise", "-c: at most %d CPUs per run",
+				    TSCPROBE_MAX_RUN_CPUS);
+	return TP_EXIT_OK;
+}
+
+static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "irqs", required_argument, NULL, OPT_IRQS },
+		{ "width", required_argument, NULL, OPT_WIDTH },
+		{ "gap", required_argument, NULL, OPT_GAP },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "clock", required_argument, NULL, OPT_CLOCK },
+		{ "user", no_argument, NULL, OPT_USER },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool cpus_given = false, irqs_given = false;
+	int c, ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->p.duration_ns = TSCPROBE_DEFAULT_DURATION_NS;
+	cmd->p.width_ns = TSCPROBE_DEFAULT_WIDTH_NS;
+	cmd->p.gap_ns = TSCPROBE_DEFAULT_GAP_NS;
+	cmd->p.threshold_ns = TSCPROBE_DEFAULT_THRESHOLD_NS;
+	cmd->p.irqs = TSCPROBE_IRQS_OFF;
+	cmd->p.clock = TSCPROBE_CLOCK_LFENCE;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:c:d:jqh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(tp_noise_usage, stdout);
+			return -1;
+		}
+		cpus_given |= c == 'c';
+		irqs_given |= c == OPT_IRQS;
+		ret = tp_noise_option(cmd, c, argv);
+		if (ret)
+			return ret;
+	}
+	if (optind != argc)
+		return tp_usage_err("noise", "unexpected argument '%s'",
+				    argv[optind]);
+	if (cmd->user && irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
+		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
+	if (cmd->user)
+		cmd->p.irqs = TSCPROBE_IRQS_ON;
+	return tp_noise_check(cmd, cpus_given);
+}
+
+static void tp_noise_put_attrs(struct nlmsghdr *nlh,
+			       const struct tp_run_params *p)
+{
+	mnl_attr_put_u64(nlh, TSCPROBE_A_DURATION_NS, p->duration_ns);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_IRQS, p->irqs);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_WIDTH_NS, p->width_ns);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_GAP_NS, p->gap_ns);
+	if (p->threshold_cycles)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_THRESHOLD_CYCLES,
+				 p->threshold_cycles);
+	else
+		mnl_attr_put_u64(nlh, TSCPROBE_A_THRESHOLD_NS, p->threshold_ns);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_CLOCK, p->clock);
+}
+
+/* "noise 3.2s/10s  worst gap 45000 cycles (21.5us)" */
+static void tp_noise_progress(const struct tp_result *st, char *buf,
+			      size_t len)
+{
+	char el[32], total[32], worst[32];
+	uint64_t max = 0;
+	unsigned int i;
+
+	for (i = 0; i < st->ncpus; i++)
+		if (st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max > max)
+			max = st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max;
+	tp_format_ns(st->elapsed_ns, el, sizeof(el));
+	tp_format_ns(st->p.duration_ns, total, sizeof(total));
+	tp_format_ns(tp_cycles_to_ns_round(max, st->tsc_khz), worst,
+		     sizeof(worst));
+	snprintf(buf, len, "noise %s/%s on %u CPUs, worst gap %llu cycles (%s)",
+		 el, total, st->ncpus, (unsigned long long)max, worst);
+}
+
+/**
+ * tp_cmd_noise() - the "noise" subcommand
+ * @argc: argument count (argv[0] is "noise")
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_noise(int argc, char **argv)
+{
+	struct tp_noise_cmd cmd;
+	struct tp_result res;
+	int ret;
+
+	ret = tp_noise_parse(&cmd, argc, argv);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	tp_result_init(&res, TSCPROBE_KIND_NOISE);
+	if (cmd.user) {
+		ret = tp_user_noise(&cmd.cpus, &cmd.p, &res);
+	} else {
+		struct tp_start st = {
+			.kind = TSCPROBE_KIND_NOISE,
+			.cpus = &cmd.cpus,
+			.p = &cmd.p,
+			.put_attrs = tp_noise_put_attrs,
+			.expect_ns = cmd.p.duration_ns,
+			.progress = tp_noise_progress,
+			.quiet = cmd.quiet,
+		};
+
+		ret = tp_run_kernel(&st, &res);
+	}
+	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED)
+		tp_noise_report(&res, cmd.json, stdout);
+	tp_result_free(&res);
+	return ret;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reports: every measurement's results as text for people and as JSON for
+ * scripts, written from a struct tp_result whichever engine measured it.
+ */
+#ifndef TSCPROBE_USER_OUTPUT_H
+#define TSCPROBE_USER_OUTPUT_H
+
+#include <stdio.h>
+
+#include "result.h"
+
+/**
+ * struct tp_noise_summary - the figures of one CPU's noise report
+ * @samples: gaps measured
+ * @coverage: measured / wall time, 0..1
+ * @pct: min, p50, p99, p99.9, p99.99, max in cycles
+ * @effective_khz: APERF/MPERF clock, 0 when unknown
+ */
+struct tp_noise_summary {
+	uint64_t samples;
+	double coverage;
+	uint64_t pct[6];
+	uint64_t effective_khz;
+};
+
+void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
+			struct tp_noise_summary *s);
+void tp_noise_report(const struct tp_result *r, bool json, FILE *f);
+
+#endif /* TSCPROBE_USER_OUTPUT_H */

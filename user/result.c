@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decoding GET_RESULT.  A CPU's results may span several messages (a long
+ * histogram continues in the next one, under the same CPU id and series
+ * id), so every message is merged into the entry of its CPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "nl.h"
+#include "result.h"
+
+void tp_result_init(struct tp_result *r, uint32_t kind)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+}
+
+void tp_result_free(struct tp_result *r)
+{
+	unsigned int i, s;
+
+	for (i = 0; i < r->ncpus; i++)
+		for (s = 0; s <= TSCPROBE_SERIES_MAX; s++)
+			free(r->cpu[i].series[s].hist);
+	free(r->cpu);
+	r->cpu = NULL;
+	r->ncpus = r->cap = 0;
+}
+
+/**
+ * tp_result_cpu() - the entry of a CPU, created on first use
+ * @r: the result
+ * @cpu: the CPU number
+ *
+ * Return: the entry; the program exits if memory runs out.
+ */
+struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu)
+{
+	struct tp_cpu_res *c;
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (r->cpu[i].cpu == cpu)
+			return &r->cpu[i];
+	if (r->ncpus == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 8;
+		r->cpu = realloc(r->cpu, r->cap * sizeof(*r->cpu));
+		if (!r->cpu) {
+			tp_err("out of memory");
+			exit(TP_EXIT_FAIL);
+		}
+	}
+	c = &r->cpu[r->ncpus++];
+	memset(c, 0, sizeof(*c));
+	c->cpu = cpu;
+	for (i = 0; i <= TSCPROBE_SERIES_MAX; i++)
+		tp_stats_init(&c->series[i].stats);
+	return c;
+}
+
+/**
+ * tp_series_hist() - a series' histogram, allocated (empty) on first use
+ * @s: the series
+ *
+ * Return: the histogram; the program exits if memory runs out.
+ */
+struct tp_hist *tp_series_hist(struct tp_series_res *s)
+{
+	if (!s->hist) {
+		s->hist = calloc(1, sizeof(*s->hist));
+		if (!s->hist) {
+			tp_err("out of memory");
+			exit(TP_EXIT_FAIL);
+		}
+	}
+	return s->hist;
+}
+
+static void tp_get_counter(const struct nlattr *a, struct tp_counter_res *k)
+{
+	if (a) {
+		k->ok = true;
+		k->v = tp_nl_u64(a, 0);
+	}
+}
+
+/* Set *v from a u64 attribute when it is there. */
+static void tp_get_u64(const struct nlattr *a, uint64_t *v)
+{
+	if (a)
+		*v = tp_nl_u64(a, *v);
+}
+
+static void tp_parse_bucket(const struct nlattr *nest,
+			    struct tp_series_res *s)
+{
+	const struct nlattr *tb[TSCPROBE_BUCKET_A_MAX + 1];
+	uint32_t idx;
+	struct tp_hist *h;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_BUCKET_A_MAX))
+		return;
+	idx = tp_nl_u32(tb[TSCPROBE_BUCKET_A_INDEX], TSCPROBE_HIST_BUCKETS);
+	if (idx >= TSCPROBE_HIST_BUCKETS)
+		return;
+	h = tp_series_hist(s);
+	h->b[idx].calls = tp_nl_u64(tb[TSCPROBE_BUCKET_A_CALLS], 0);
+	h->b[idx].cycles = tp_nl_u64(tb[TSCPROBE_BUCKET_A_CYCLES], 0);
+}
+
+static void tp_parse_series(const struct nlattr *nest, struct tp_cpu_res *c)
+{
+	const struct nlattr *tb[TSCPROBE_SERIES_A_MAX + 1];
+	struct tp_series_res *s;
+	const struct nlattr *a;
+	uint32_t id;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_SERIES_A_MAX))
+		return;
+	id = tp_nl_u32(tb[TSCPROBE_SERIES_A_ID], 0);
+	if (!id || id > TSCPROBE_SERIES_MAX)
+		return;
+	s = &c->series[id];
+	s->present = true;
+	tp_get_u64(tb[TSCPROBE_SERIES_A_COUNT], &s->stats.count);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_MIN], &s->stats.min);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_MAX], &s->stats.max);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_SUM], &s->stats.sum);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_HI], &s->stats.sumsq_hi);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_LO], &s->stats.sumsq_lo);
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == TSCPROBE_SERIES_A_BUCKET)
+			tp_parse_bucket(a, s);
+}
+
+static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
+{
+	const struct nlattr *tb[TSCPROBE_EVENT_A_MAX + 1];
+
+	if (c->nevents >= TSCPROBE_MAX_EVENTS ||
+	    tp_nl_parse_nested(nest, tb, TSCPROBE_EVENT_A_MAX))
+		return;
+	c->events[c->nevents].tsc = tp_nl_u64(tb[TSCPROBE_EVENT_A_TSC], 0);
+	c->events[c->nevents].cycles =
+		tp_nl_u64(tb[TSCPROBE_EVENT_A_CYCLES], 0);
+	c->nevents++;
+}
+
+static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
+{
+	const struct nlattr *tb[TSCPROBE_CPU_A_MAX + 1];
+	struct tp_cpu_res *c;
+	const struct nlattr *a;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_CPU_A_MAX) ||
+	    !tb[TSCPROBE_CPU_A_ID])
+		return;
+	c = tp_result_cpu(r, tp_nl_u32(tb[TSCPROBE_CPU_A_ID], 0));
+	c->flags = tp_nl_u32(tb[TSCPROBE_CPU_A_FLAGS], c->flags);
+	c->node = tp_nl_u32(tb[TSCPROBE_CPU_A_NODE], c->node);
+	tp_get_u64(tb[TSCPROBE_CPU_A_WINDOWS], &c->windows);
+	tp_get_u64(tb[TSCPROBE_CPU_A_MEASURED_CYCLES], &c->measured_cycles);
+	tp_get_u64(tb[TSCPROBE_CPU_A_WALL_CYCLES], &c->wall_cycles);
+	tp_get_u64(tb[TSCPROBE_CPU_A_EVENTS_TOTAL], &c->events_total);
+	tp_get_u64(tb[TSCPROBE_CPU_A_EVENTS_DROPPED], &c->events_dropped);
+	tp_get_counter(tb[TSCPROBE_CPU_A_SMI_COUNT], &c->smi);
+	tp_get_counter(tb[TSCPROBE_CPU_A_NMI_COUNT], &c->nmi);
+	tp_get_counter(tb[TSCPROBE_CPU_A_IRQ_COUNT], &c->irq);
+	tp_get_counter(tb[TSCPROBE_CPU_A_APERF], &c->aperf);
+	tp_get_counter(tb[TSCPROBE_CPU_A_MPERF], &c->mperf);
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_SERIES)
+			tp_parse_series(a, c);
+		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_EVENT)
+			tp_parse_event(a, c);
+	}
+}
+
+/**
+ * tp_result_parse_run() - the run attributes of a message (START's reply,
+ *	GET_STATUS, or GET_RESULT's first message)
+ * @tb: the message's attributes
+ * @r: updated with what is there
+ */
+void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r)
+{
+	struct tp_run_params *p = &r->p;
+	const struct nlattr *a;
+
+	r->kind = tp_nl_u32(tb[TSCPROBE_A_KIND], r->kind);
+	r->run_id = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], r->run_id);
+	r->state = tp_nl_u32(tb[TSCPROBE_A_STATE], r->state);
+	r->reason = tp_nl_u32(tb[TSCPROBE_A_STOP_REASON], r->reason);
+	r->tsc_khz = tp_nl_u32(tb[TSCPROBE_A_TSC_KHZ], r->tsc_khz);
+	tp_get_u64(tb[TSCPROBE_A_ELAPSED_NS], &r->elapsed_ns);
+	tp_get_u64(tb[TSCPROBE_A_START_TSC], &r->start_tsc);
+	a = tb[TSCPROBE_A_CPUS];
+	if (a)
+		tp_cpuset_from_bytes(&r->cpus, mnl_attr_get_payload(a),
+				     mnl_attr_get_payload_len(a));
+	tp_get_u64(tb[TSCPROBE_A_DURATION_NS], &p->duration_ns);
+	tp_get_u64(tb[TSCPROBE_A_WIDTH_NS], &p->width_ns);
+	tp_get_u64(tb[TSCPROBE_A_GAP_NS], &p->gap_ns);
+	tp_get_u64(tb[TSCPROBE_A_THRESHOLD_NS], &p->threshold_ns);
+	tp_get_u64(tb[TSCPROBE_A_THRESHOLD_CYCLES], &p->threshold_cycles);
+	p->irqs = tp_nl_u32(tb[TSCPROBE_A_IRQS], p->irqs);
+	p->clock = tp_nl_u32(tb[TSCPROBE_A_CLOCK], p->clock);
+	tp_get_u64(tb[TSCPROBE_A_ROUNDS], &p->rounds);
+	p->batch = tp_nl_u32(tb[TSCPROBE_A_BATCH], p->batch);
+	p->levels = p->levels || tb[TSCPROBE_A_LEVELS];
+	p->nodes = p->nodes || tb[TSCPROBE_A_NODES];
+	p->samples = tp_nl_u32(tb[TSCPROBE_A_SAMPLES], p->samples);
+	p->repeats = tp_nl_u32(tb[TSCPROBE_A_REPEATS], p->repeats);
+}
+
+static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	struct tp_result *r = data;
+	const struct nlattr *a;
+	bool has_cpu = false;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == TSCPROBE_A_CPU) {
+			tp_parse_cpu(a, r);
+			has_cpu = true;
+		}
+	}
+	if (!has_cpu && tb[TSCPROBE_A_KIND])
+		tp_result_parse_run(tb, r);
+	return MNL_CB_OK;
+}
+
+/**
+ * tp_result_fetch() - dump the module's results
+ * @nl: the socket
+ * @run_id: the run expected (0: whatever is there); another run's results
+ *	are refused by the module with ESTALE
+ * @r: filled in (initialise it first)
+ * @error: the refusal, if any
+ *
+ * Return: 0 or a negative errno.
+ */
+int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
+		    struct tp_nl_error *error)
+{
+	struct nlmsghdr *nlh = tp_nl_request(nl, TSCPROBE_CMD_GET_RESULT, true);
+
+	if (run_id)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_RUN_ID, run_id);
+	return tp_nl_talk(nl, nlh, tp_result_cb, r, error);
+}

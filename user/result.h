@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run's results as the CLI holds them, whichever engine produced them:
+ * decoded from the module's GET_RESULT dump, or filled in by the userspace
+ * engine.  Reports are written from this one form.
+ */
+#ifndef TSCPROBE_USER_RESULT_H
+#define TSCPROBE_USER_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "hist.h"
+#include "noise.h"
+#include "stats.h"
+#include "tscprobe.h"
+
+struct nlattr;
+struct tp_nl;
+struct tp_nl_error;
+
+/**
+ * struct tp_run_params - a run's parameters (requested or effective)
+ * @duration_ns: noise: run length
+ * @width_ns: interrupts-off window
+ * @gap_ns: pause between windows
+ * @threshold_ns: noise: event threshold
+ * @threshold_cycles: the same in cycles (0: derive from ns)
+ * @irqs: enum tscprobe_irqs
+ * @clock: enum tscprobe_clock
+ * @rounds: cache
+ * @batch: cache
+ * @levels: cache
+ * @nodes: cache
+ * @samples: skew
+ * @repeats: skew
+ */
+struct tp_run_params {
+	uint64_t duration_ns;
+	uint64_t width_ns;
+	uint64_t gap_ns;
+	uint64_t threshold_ns;
+	uint64_t threshold_cycles;
+	uint32_t irqs;
+	uint32_t clock;
+	uint64_t rounds;
+	uint32_t batch;
+	bool levels;
+	bool nodes;
+	uint32_t samples;
+	uint32_t repeats;
+};
+
+/** struct tp_counter_res - a counter that may be unreadable (@ok false) */
+struct tp_counter_res {
+	bool ok;
+	uint64_t v;
+};
+
+/**
+ * struct tp_series_res - one series of one CPU
+ * @present: the series was reported
+ * @stats: count, min, max, sum, sum of squares
+ * @hist: the histogram, allocated when buckets arrive (NULL: none)
+ */
+struct tp_series_res {
+	bool present;
+	struct tp_stats stats;
+	struct tp_hist *hist;
+};
+
+/**
+ * struct tp_cpu_res - one CPU's results
+ * @cpu: CPU number
+ * @flags: TSCPROBE_CPU_F_*
+ * @node: NUMA node
+ * @windows: windows run
+ * @measured_cycles: cycles inside windows
+ * @wall_cycles: cycles from the first window's start to the last one's end
+ * @events_total: gaps at or above the threshold
+ * @events_dropped: not kept
+ * @nevents: events in @events
+ * @events: the largest events
+ * @smi: SMIs
+ * @nmi: NMIs
+ * @irq: interrupts
+ * @aperf: APERF over the windows
+ * @mperf: MPERF over the windows
+ * @series: indexed by enum tscprobe_series
+ */
+struct tp_cpu_res {
+	unsigned int cpu;
+	uint32_t flags;
+	uint32_t node;
+	uint64_t windows;
+	uint64_t measured_cycles;
+	uint64_t wall_cycles;
+	uint64_t events_total;
+	uint64_t events_dropped;
+	unsigned int nevents;
+	struct tp_event events[TSCPROBE_MAX_EVENTS];
+	struct tp_counter_res smi;
+	struct tp_counter_res nmi;
+	struct tp_counter_res irq;
+	struct tp_counter_res aperf;
+	struct tp_counter_res mperf;
+	struct tp_series_res series[TSCPROBE_SERIES_MAX + 1];
+};
+
+/**
+ * struct tp_result - a run and its results
+ * @kind: enum tscprobe_kind
+ * @user_engine: measured by the userspace engine, not the module
+ * @tsc_khz: TSC rate used for every ns figure
+ * @run_id: the module's run id (0 for the userspace engine)
+ * @state: enum tscprobe_state
+ * @reason: enum tscprobe_stop_reason
+ * @elapsed_ns: run length
+ * @start_tsc: TSC at start
+ * @cpus: the measured CPUs
+ * @p: the effective parameters
+ * @ncpus: entries in @cpu
+ * @cap: allocated entries
+ * @cpu: per-CPU results, in the order they arrived (CPU order)
+ */
+struct tp_result {
+	uint32_t kind;
+	bool user_engine;
+	uint32_t tsc_khz;
+	uint64_t run_id;
+	uint32_t state;
+	uint32_t reason;
+	uint64_t elapsed_ns;
+	uint64_t start_tsc;
+	struct tp_cpuset cpus;
+	struct tp_run_params p;
+	unsigned int ncpus;
+	unsigned int cap;
+	struct tp_cpu_res *cpu;
+};
+
+void tp_result_init(struct tp_result *r, uint32_t kind);
+void tp_result_free(struct tp_result *r);
+struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
+struct tp_hist *tp_series_hist(struct tp_series_res *s);
+int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
+		    struct tp_nl_error *error);
+void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r);
+
+#endif /* TSCPROBE_USER_RESULT_H */

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The kernel engine's run loop, shared by every measurement.
+ *
+ * Two sockets: one listens to the events group, the other sends requests.
+ * A notification arriving on the request socket could be mistaken for a
+ * reply (both may carry sequence 0), so they never share one.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nl.h"
+#include "run.h"
+
+/* Set by SIGINT/SIGTERM; the one piece of global state the CLI needs. */
+static volatile sig_atomic_t tp_signalled;
+
+static void tp_on_signal(int sig)
+{
+	(void)sig;
+	tp_signalled = 1;
+}
+
+/**
+ * tp_catch_interrupt() - make Ctrl-C (and SIGTERM) end the run, not the CLI
+ *
+ * No SA_RESTART: a blocking poll() returns EINTR, so the wait notices.
+ */
+void tp_catch_interrupt(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tp_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool tp_interrupted(void)
+{
+	return tp_signalled;
+}
+
+static uint64_t tp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	struct tp_result *r = data;
+	const struct nlattr *a;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	tp_result_parse_run(tb, r);
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		const struct nlattr *c[TSCPROBE_CPU_A_MAX + 1];
+		const struct nlattr *s;
+		struct tp_cpu_res *cr;
+
+		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU ||
+		    tp_nl_parse_nested(a, c, TSCPROBE_CPU_A_MAX) ||
+		    !c[TSCPROBE_CPU_A_ID])
+			continue;
+		cr = tp_result_cpu(r, tp_nl_u32(c[TSCPROBE_CPU_A_ID], 0));
+		cr->flags = tp_nl_u32(c[TSCPROBE_CPU_A_FLAGS], 0);
+		cr->measured_cycles = tp_nl_u64(c[TSCPROBE_CPU_A_MEASURED_CYCLES], 0);
+		cr->wall_cycles = tp_nl_u64(c[TSCPROBE_CPU_A_WALL_CYCLES], 0);
+		cr->windows = tp_nl_u64(c[TSCPROBE_CPU_A_WINDOWS], 0);
+		cr->events_total = tp_nl_u64(c[TSCPROBE_CPU_A_EVENTS_TOTAL], 0);
+		mnl_attr_for_each_nested(s, a) {
+			const struct nlattr *st[TSCPROBE_SERIES_A_MAX + 1];
+			uint32_t id;
+
+			if (mnl_attr_get_type(s) != TSCPROBE_CPU_A_SERIES ||
+			    tp_nl_parse_nested(s, st, TSCPROBE_SERIES_A_MAX))
+				continue;
+			id = tp_nl_u32(st[TSCPROBE_SERIES_A_ID], 0);
+			if (!id || id > TSCPROBE_SERIES_MAX)
+				continue;
+			cr->series[id].present = true;
+			cr->series[id].stats.count =
+				tp_nl_u64(st[TSCPROBE_SERIES_A_COUNT], 0);
+			cr->series[id].stats.max =
+				tp_nl_u64(st[TSCPROBE_SERIES_A_MAX], 0);
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/**
+ * tp_fetch_status() - GET_STATUS into a result (run fields and progress)
+ * @nl: the request socket
+ * @status: initialised result to fill
+ * @error: the refusal, if any
+ *
+ * Return: 0 or a negative errno.
+ */
+int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
+		    struct tp_nl_error *error)
+{
+	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, false),
+			  tp_status_cb, status, error);
+}
+
+static int tp_start_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	tp_result_parse_run(tb, data);
+	return MNL_CB_OK;
+}
+
+struct tp_finish_wait {
+	uint64_t run_id;
+	bool finished;
+};
+
+static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	struct tp_finish_wait *w = data;
+
+	if (g->cmd != TSCPROBE_CMD_RUN_FINISHED ||
+	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_OK;
+	if (tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
+		return MNL_CB_OK;
+	w->finished = true;
+	return MNL_CB_STOP;
+}
+
+/* Show one progress line, overwritten in place. */
+static void tp_show_progress(struct tp_nl *nl, const struct tp_start *st)
+{
+	struct tp_result status;
+	struct tp_nl_error error;
+	char line[256];
+
+	tp_result_init(&status, st->kind);
+	if (!tp_fetch_status(nl, &status, &error)) {
+		st->progress(&status, line, sizeof(line));
+		fprintf(stderr, "\r\033[K%s", line);
+		fflush(stderr);
+	}
+	tp_result_free(&status);
+}
+
+static bool tp_run_still_running(struct tp_nl *nl, uint64_t run_id)
+{
+	struct tp_result status;
+	struct tp_nl_error error;
+	bool running;
+
+	tp_result_init(&status, 0);
+	running = !tp_fetch_status(nl, &status, &error) &&
+		  status.run_id == run_id &&
+		  status.state == TSCPROBE_STATE_RUNNING;
+	tp_result_free(&status);
+	return running;
+}
+
+static void tp_send_stop(struct tp_nl *nl)
+{
+	struct tp_nl_error error;
+	int err;
+
+	err = tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_STOP, false),
+			 NULL, NULL, &error);
+	if (err && err != -ENOENT)
+		tp_nl_report("stop", &error);
+}
+
+/*
+ * Wait for the run-finished notification.  On a terminal the wait wakes
+ * every 250 ms to redraw the progress line; otherwise it sleeps until the
+ * run should be over (plus slack), then asks once whether it still runs,
+ * in case a notification was lost.
+ */
+static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
+			    const struct tp_start *st, uint64_t run_id)
+{
+	struct tp_finish_wait w = { run_id, false };
+	bool show = st->progress && !st->quiet && isatty(STDERR_FILENO);
+	uint64_t due = tp_now_ns() + st->expect_ns + 2000000000ULL;
+	bool stopped = false;
+	int ret, timeout;
+
+	while (!w.finished) {
+		if (tp_interrupted() && !stopped) {
+			stopped = true;
+			tp_send_stop(req);
+		}
+		if (show)
+			tp_show_progress(req, st);
+		timeout = show ? 250 : 1000;
+		ret = tp_nl_wait_event(ev, timeout, tp_finished_cb, &w);
+		if (ret == -EINTR)
+			continue;
+		if (ret < 0 && ret != -ENOBUFS) {
+			tp_err("waiting for the run to finish: %s", strerror(-ret));
+			return TP_EXIT_FAIL;
+		}
+		if (!w.finished && (ret == -ENOBUFS || tp_now_ns() > due)) {
+			if (!tp_run_still_running(req, run_id))
+				break;
+			due = tp_now_ns() + 1000000000ULL;
+		}
+	}
+	if (show)
+		fprintf(stderr, "\r\033[K");
+	return TP_EXIT_OK;
+}
+
+static int tp_start_run(struct tp_nl *req, const struct tp_start *st,
+			struct tp_result *res)
+{
+	struct tp_nl_error error;
+	struct nlmsghdr *nlh;
+
+	nlh = tp_nl_request(req, TSCPROBE_CMD_START, false);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_KIND, st->kind);
+	if (st->cpus)
+		mnl_attr_put(nlh, TSCPROBE_A_CPUS, st->cpus->nbytes,
+			     st->cpus->bits);
+	st->put_attrs(nlh, st->p);
+	if (tp_nl_talk(req, nlh, tp_start_cb, res, &error))
+		return tp_nl_report("start", &error);
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_run_kernel() - run a measurement in the module and fetch its results
+ * @st: what to run
+ * @res: initialised; filled with the results
+ *
+ * Return: an enum tp_exit; TP_EXIT_INTERRUPTED when Ctrl-C stopped the run
+ * (its partial results are in @res).
+ */
+int tp_run_kernel(const struct tp_start *st, struct tp_result *res)
+{
+	struct tp_nl *ev = NULL, *req = NULL;
+	struct tp_nl_error error;
+	int ret;
+
+	ev = calloc(1, sizeof(*ev));
+	req = calloc(1, sizeof(*req));
+	if (!ev || !req) {
+		ret = TP_EXIT_FAIL;
+		goto out;
+	}
+	ret = tp_nl_open(req);
+	if (ret)
+		goto out;
+	ret = tp_nl_open(ev);
+	if (ret)
+		goto out;
+	if (tp_nl_join_events(ev)) {
+		tp_err("cannot join the module's events group: %s",
+		       strerror(errno));
+		ret = TP_EXIT_FAIL;
+		goto out;
+	}
+	tp_catch_interrupt();
+	ret = tp_start_run(req, st, res);
+	if (!ret)
+		ret = tp_wait_finished(ev, req, st, res->run_id);
+	if (!ret && tp_result_fetch(req, res->run_id, res, &error))
+		ret = tp_nl_report("results", &error);
+	if (!ret && tp_interrupted())
+		ret = TP_EXIT_INTERRUPTED;
+out:
+	if (req)
+		tp_nl_close(req);
+	if (ev)
+		tp_nl_close(ev);
+	free(ev);
+	free(req);
+	return ret;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Running a measurement in the module: START, wait for the run-finished
+ * notification (no polling; a progress line on a terminal), STOP on Ctrl-C,
+ * then fetch the results.  Shared by every measurement.
+ */
+#ifndef TSCPROBE_USER_RUN_H
+#define TSCPROBE_USER_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <libmnl/libmnl.h>
+
+#include "result.h"
+
+/**
+ * struct tp_start - how to start one measurement in the module
+ * @kind: enum tscprobe_kind
+ * @cpus: the CPUs
+ * @p: the parameters; @put_attrs decides which travel
+ * @put_attrs: add the measurement's attributes to START
+ * @expect_ns: how long the run should take (0: unknown), for the fallback
+ *	check in case a notification is lost
+ * @progress: format a progress line from a GET_STATUS reply (NULL: none)
+ * @quiet: never show progress
+ */
+struct tp_start {
+	uint32_t kind;
+	const struct tp_cpuset *cpus;
+	const struct tp_run_params *p;
+	void (*put_attrs)(struct nlmsghdr *nlh, const struct tp_run_params *p);
+	uint64_t expect_ns;
+	void (*progress)(const struct tp_result *status, char *buf,
+			 size_t len);
+	bool quiet;
+};
+
+int tp_run_kernel(const struct tp_start *st, struct tp_result *res);
+void tp_catch_interrupt(void);
+bool tp_interrupted(void);
+int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
+		    struct tp_nl_error *error);
+
+#endif /* TSCPROBE_USER_RUN_H */

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe status, stop and show: the current run and the last results.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "json.h"
+#include "names.h"
+#include "nl.h"
+#include "output.h"
+#include "run.h"
+
+static const char tp_status_usage[] =
+	"usage: tscprobe status [-j]\n"
+	"\n"
+	"Show the module's run state: what runs (or ran last), for how long, and\n"
+	"each CPU's progress.\n"
+	"\n"
+	"  -j, --json   print JSON\n"
+	"  -h, --help   show this help\n";
+
+static const char tp_stop_usage[] =
+	"usage: tscprobe stop\n"
+	"\n"
+	"End the current run within one window; its results stay readable with\n"
+	"'tscprobe show'.  Exits 6 when nothing runs.\n"
+	"\n"
+	"  -h, --help   show this help\n";
+
+static const char tp_show_usage[] =
+	"usage: tscprobe show [noise] [-j]\n"
+	"\n"
+	"Print the module's last results again (as the measuring command did).\n"
+	"Naming the measurement makes the command fail (exit 6) when the last\n"
+	"results are of another kind.\n"
+	"\n"
+	"  -j, --json   print JSON\n"
+	"  -h, --help   show this help\n";
+
+/* Parse "-j" and "-h" only; returns -1 after printing help. */
+static int tp_simple_opts(const char *cmd, const char *usage, bool allow_json,
+			  int argc, char **argv, bool *json)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, allow_json ? "+:jh" : "+:h", opts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return -1;
+		}
+		if (c == 'j' && allow_json) {
+			*json = true;
+			continue;
+		}
+		return tp_bad_option(cmd, c == 'j' ? '?' : c, argv);
+	}
+	return TP_EXIT_OK;
+}
+
+static void tp_status_text(const struct tp_result *st)
+{
+	char el[32], total[32];
+	unsigned int i;
+
+	printf("state: %s", tp_state_name(st->state));
+	if (!st->run_id) {
+		printf("\n");
+		return;
+	}
+	tp_format_ns(st->elapsed_ns, el, sizeof(el));
+	printf(" (run %llu, %s", (unsigned long long)st->run_id,
+	       tp_kind_name(st->kind));
+	if (st->kind == TSCPROBE_KIND_NOISE) {
+		tp_format_ns(st->p.duration_ns, total, sizeof(total));
+		printf(", %s of %s", el, total);
+	} else {
+		printf(", %s", el);
+	}
+	if (st->state != TSCPROBE_STATE_RUNNING)
+		printf(", %s", tp_stop_reason_name(st->reason));
+	printf(")\n");
+	for (i = 0; i < st->ncpus; i++) {
+		const struct tp_cpu_res *c = &st->cpu[i];
+
+		printf("cpu %u: %s, %llu samples, worst gap %llu cycles%s\n",
+		       c->cpu, c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
+		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
+		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max,
+		       c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+		       ", incomplete (went offline)" : "");
+	}
+}
+
+static void tp_status_json(const struct tp_result *st)
+{
+	struct tj j;
+	unsigned int i;
+
+	tj_init(&j, stdout);
+	tj_obj(&j, NULL);
+	tj_str(&j, "state", tp_state_name(st->state));
+	tj_u64(&j, "run_id", st->run_id);
+	if (st->run_id) {
+		tj_str(&j, "kind", tp_kind_name(st->kind));
+		tj_str(&j, "stop_reason", tp_stop_reason_name(st->reason));
+		tj_u64(&j, "elapsed_ns", st->elapsed_ns);
+		tj_u64(&j, "duration_ns", st->p.duration_ns);
+		tj_arr(&j, "cpus");
+		for (i = 0; i < st->ncpus; i++) {
+			const struct tp_cpu_res *c = &st->cpu[i];
+
+			tj_obj(&j, NULL);
+			tj_u64(&j, "cpu", c->cpu);
+			tj_bool(&j, "done", c->flags & TSCPROBE_CPU_F_DONE);
+			tj_bool(&j, "incomplete",
+				c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+			tj_u64(&j, "samples",
+			       c->series[TSCPROBE_SERIES_GAP].stats.count);
+			tj_u64(&j, "max_cycles",
+			       c->series[TSCPROBE_SERIES_GAP].stats.max);
+			tj_obj_end(&j);
+		}
+		tj_arr_end(&j);
+	}
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/**
+ * tp_cmd_status() - the "status" subcommand
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_status(int argc, char **argv)
+{
+	struct tp_nl_error error;
+	struct tp_result st;
+	bool json = false;
+	struct tp_nl nl;
+	int ret;
+
+	ret = tp_simple_opts("status", tp_status_usage, true, argc, argv, &json);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	if (optind != argc)
+		return tp_usage_err("status", "unexpected argument '%s'",
+				    argv[optind]);
+	ret = tp_nl_open(&nl);
+	if (ret)
+		return ret;
+	tp_result_init(&st, 0);
+	if (tp_fetch_status(&nl, &st, &error))
+		ret = tp_nl_report("status", &error);
+	else if (json)
+		tp_status_json(&st);
+	else
+		tp_status_text(&st);
+	tp_result_free(&st);
+	tp_nl_close(&nl);
+	return ret;
+}
+
+/**
+ * tp_cmd_stop() - the "stop" subcommand
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit; TP_EXIT_NORESULT when nothing runs.
+ */
+int tp_cmd_stop(int argc, char **argv)
+{
+	struct tp_nl_error error;
+	struct tp_nl nl;
+	int ret;
+
+	ret = tp_simple_opts("stop", tp_stop_usage, false, argc, argv, NULL);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	if (optind != argc)
+		return tp_usage_err("stop", "unexpected argument '%s'",
+				    argv[optind]);
+	ret = tp_nl_open(&nl);
+	if (ret)
+		return ret;
+	if (tp_nl_talk(&nl, tp_nl_request(&nl, TSCPROBE_CMD_STOP, false),
+		       NULL, NULL, &error))
+		ret = tp_nl_report("stop", &error);
+	tp_nl_close(&nl);
+	return ret;
+}
+
+static void tp_show_report(const struct tp_result *r, bool json)
+{
+	switch (r->kind) {
+	case TSCPROBE_KIND_NOISE:
+		tp_noise_report(r, json, stdout);
+		break;
+	default:
+		tp_err("cannot show results of kind %u", r->kind);
+	}
+}
+
+/**
+ * tp_cmd_show() - the "show" subcommand
+ * @argc: argument count
+ * @argv: arguments: an optional measurement name, -j
+ *
+ * Return: an enum tp_exit; TP_EXIT_NORESULT when there are no results (of
+ * the named kind).
+ */
+int tp_cmd_show(int argc, char **argv)
+{
+	struct tp_nl_error error;
+	struct tp_result r;
+	bool json = false;
+	int want = 0;
+	struct tp_nl nl;
+	int ret;
+
+	ret = tp_simple_opts("show", tp_show_usage, true, argc, argv, &json);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	if (optind < argc) {
+		want = tp_name_lookup(tp_kind_name, TSCPROBE_KIND_MAX,
+				      argv[optind]);
+		if (want <= 0)
+			return tp_usage_err("show", "unknown measurement '%s'",
+					    argv[optind]);
+		optind++;
+	}
+	if (optind != argc)
+		return tp_usage_err("show", "unexpected argument '%s'",
+				    argv[optind]);
+	ret = tp_nl_open(&nl);
+	if (ret)
+		return ret;
+	tp_result_init(&r, 0);
+	if (tp_result_fetch(&nl, 0, &r, &error)) {
+		ret = tp_nl_report("show", &error);
+	} else if (want && r.kind != (uint32_t)want) {
+		tp_err("show: no %s results (the last run was %s %llu)",
+		       tp_kind_name(want), tp_kind_name(r.kind),
+		       (unsigned long long)r.run_id);
+		ret = TP_EXIT_NORESULT;
+	} else {
+		tp_show_report(&r, json);
+	}
+	tp_result_free(&r);
+	tp_nl_close(&nl);
+	return ret;
+}
