@@ -25,11 +25,20 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 else
 KDIR ?= /lib/modules/$(CLOUD_KVER)/build
 endif
-KVER = $(shell $(MAKE) -s -C $(KDIR) kernelrelease 2>/dev/null)
+# The release the module is built for (Debian's headers say it here).
+KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 VM_KERNEL ?= /boot/vmlinuz-$(KVER)
 VM_SMP ?= 4
 
 CC ?= gcc
+# "make V=1" shows every command.
+ifeq ($(V),1)
+Q :=
+quiet = @:
+else
+Q := @
+quiet = @echo
+endif
 WARN := -Wall -Wextra -Werror
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -Icore \
 	-Iuser -DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
@@ -59,10 +68,12 @@ all: module cli selftests
 
 $(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -c $< -o $@
+	$(quiet) "  CC      $<"
+	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
 
 $(CLI): $(BUILD)/obj/user/main.o $(USER_LIB_OBJS) $(CORE_OBJS)
-	$(CC) -o $@ $^ $(LDLIBS_CLI)
+	$(quiet) "  LD      $@"
+	$(Q)$(CC) -o $@ $^ $(LDLIBS_CLI)
 
 cli: $(CLI)
 
@@ -70,18 +81,21 @@ cli: $(CLI)
 $(KSELFTEST_H):
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.1 is not installed: run 'make deps'" >&2; exit 1; }
 	@mkdir -p $(BUILD)/kselftest
-	tar -xf $(LINUX_SRC_TAR) -C $(BUILD)/kselftest --strip-components=4 \
+	$(quiet) "  TAR     kselftest headers from $(LINUX_SRC_TAR)"
+	$(Q)tar -xf $(LINUX_SRC_TAR) -C $(BUILD)/kselftest --strip-components=4 \
 		linux-source-6.1/tools/testing/selftests/kselftest.h \
 		linux-source-6.1/tools/testing/selftests/kselftest_harness.h
 	@touch $@
 
-$(BUILD)/host/%: selftests/host/%.c $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
+$(BUILD)/host/%: selftests/host/%.c $(wildcard selftests/host/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+	$(quiet) "  CC      $@"
+	$(Q)$(CC) $(TEST_CFLAGS) -Iselftests/host -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
 $(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -Iselftests/vm -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+	$(quiet) "  CC      $@"
+	$(Q)$(CC) $(TEST_CFLAGS) -Iselftests/vm -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
 selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
 
@@ -91,13 +105,14 @@ module: $(MODULE)
 
 $(MODULE): $(wildcard kmod/*.c kmod/*.h kmod/Kbuild) $(CORE_SRCS) $(HEADERS) VERSION
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps' or set KDIR" >&2; exit 1; }
-	$(MAKE) -C kmod KDIR=$(KDIR)
+	$(Q)$(MAKE) --no-print-directory -s -C kmod KDIR=$(KDIR)
 
 # W=1 is in kmod/Makefile; this adds sparse and fails on any warning.
 check-kernel:
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps'" >&2; exit 1; }
-	$(MAKE) -C kmod KDIR=$(KDIR) clean >/dev/null
-	$(MAKE) -C kmod KDIR=$(KDIR) check 2>&1 | tee $(BUILD)/check-kernel.log
+	@mkdir -p $(BUILD)
+	@$(MAKE) -s -C kmod KDIR=$(KDIR) clean >/dev/null
+	@set -o pipefail; $(MAKE) --no-print-directory -C kmod KDIR=$(KDIR) check 2>&1 | tee $(BUILD)/check-kernel.log
 	@if grep -E 'warning:|error:' $(BUILD)/check-kernel.log; then \
 		echo "check-kernel: compiler or sparse warnings above" >&2; exit 1; fi
 	@echo "check-kernel: W=1 and sparse (C=2) clean"
@@ -117,10 +132,7 @@ vm-test: all
 
 check: deps
 	@$(MAKE) --no-print-directory all
-	@mkdir -p $(BUILD)
-	@$(MAKE) --no-print-directory check-kernel
-	@$(MAKE) --no-print-directory host-test
-	@$(MAKE) --no-print-directory vm-test
+	@MAKE="$(MAKE)" tools/test.sh
 
 test: check
 
@@ -130,7 +142,7 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@tools/run-demo.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
-bench: $(HOST_BENCHES) $(CLI)
+bench: all
 	@tools/bench.sh
 
 clean:

@@ -159,14 +159,15 @@ static uint64_t tp_hist_bucket_mean(const struct tp_hist *h, unsigned int idx)
  * tp_hist_percentile() - a percentile of the recorded values
  * @h: the histogram
  * @ppm: which one, in parts per million: 500000 is the median, 999900
- *	p99.99, 1000000 the maximum (larger values are treated as 1000000)
+ *	p99.99, 1000000 the top (larger values are treated as 1000000)
  *
  * Nearest rank: the value at rank ceil(ppm * n / 1e6) (at least 1) of the
  * n values sorted.  The histogram only knows which bucket holds that rank,
  * so the mean of that bucket stands in for it.  Both lie in the bucket's
  * [lo, hi], hence the error is at most hi - lo: zero below 32, and above
- * less than lo / 16 <= value / 16, i.e. under 6.25 % relative (half that on
- * average; the bucket mean is usually much closer than either bound).
+ * less than lo / 16 <= value / 16, i.e. under 6.25 % relative.  The mean
+ * is used rather than a bound because it is usually far closer: a bucket's
+ * values are rarely spread evenly (a loop period is a spike).
  *
  * Return: the estimate in the values' unit, or 0 if @h is empty.
  */

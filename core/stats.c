@@ -9,19 +9,17 @@
  */
 #include "stats.h"
 
-typedef unsigned __int128 tp_u128;
-
-static inline tp_u128 tp_u128_make(uint64_t hi, uint64_t lo)
+static inline __uint128_t tp_u128_make(uint64_t hi, uint64_t lo)
 {
-	return ((tp_u128)hi << 64) | lo;
+	return ((__uint128_t)hi << 64) | lo;
 }
 
-static inline tp_u128 tp_stats_sumsq(const struct tp_stats *s)
+static inline __uint128_t tp_stats_sumsq(const struct tp_stats *s)
 {
 	return tp_u128_make(s->sumsq_hi, s->sumsq_lo);
 }
 
-static inline void tp_stats_set_sumsq(struct tp_stats *s, tp_u128 v)
+static inline void tp_stats_set_sumsq(struct tp_stats *s, __uint128_t v)
 {
 	s->sumsq_hi = (uint64_t)(v >> 64);
 	s->sumsq_lo = (uint64_t)v;
@@ -57,7 +55,7 @@ void tp_stats_add(struct tp_stats *s, uint64_t v)
 	if (v > s->max)
 		s->max = v;
 	s->sum += v;
-	tp_stats_set_sumsq(s, tp_stats_sumsq(s) + (tp_u128)v * v);
+	tp_stats_set_sumsq(s, tp_stats_sumsq(s) + (__uint128_t)v * v);
 }
 
 /**
@@ -107,8 +105,8 @@ uint64_t tp_stats_mean(const struct tp_stats *s)
  */
 uint64_t tp_isqrt128(uint64_t hi, uint64_t lo)
 {
-	tp_u128 x = tp_u128_make(hi, lo), root = 0;
-	tp_u128 bit = (tp_u128)1 << 126;
+	__uint128_t x = tp_u128_make(hi, lo), root = 0;
+	__uint128_t bit = (__uint128_t)1 << 126;
 
 	while (bit > x)
 		bit >>= 2;
@@ -124,32 +122,32 @@ uint64_t tp_isqrt128(uint64_t hi, uint64_t lo)
 	return (uint64_t)root;
 }
 
-static inline uint64_t tp_isqrt(tp_u128 x)
+static inline uint64_t tp_isqrt(__uint128_t x)
 {
 	return tp_isqrt128((uint64_t)(x >> 64), (uint64_t)x);
 }
 
 /* floor(a / d) by restoring long division; d > 0.  Not for hot paths. */
-static tp_u128 tp_div128_64(tp_u128 a, uint64_t d)
+static __uint128_t tp_div128_64(__uint128_t a, uint64_t d)
 {
-	tp_u128 q = 0, r = 0;
+	__uint128_t q = 0, r = 0;
 	int i;
 
 	for (i = 127; i >= 0; i--) {
 		r = (r << 1) | ((a >> i) & 1);
 		if (r >= d) {
 			r -= d;
-			q |= (tp_u128)1 << i;
+			q |= (__uint128_t)1 << i;
 		}
 	}
 	return q;
 }
 
 /* *p = a * b if that fits in 128 bits; false (and *p untouched) if not. */
-static bool tp_mul128_64(tp_u128 a, uint64_t b, tp_u128 *p)
+static bool tp_mul128_64(__uint128_t a, uint64_t b, __uint128_t *p)
 {
-	tp_u128 hi = (tp_u128)(uint64_t)(a >> 64) * b;
-	tp_u128 lo = (tp_u128)(uint64_t)a * b;
+	__uint128_t hi = (__uint128_t)(uint64_t)(a >> 64) * b;
+	__uint128_t lo = (__uint128_t)(uint64_t)a * b;
 
 	if (hi >> 64)
 		return false;
@@ -166,24 +164,24 @@ static bool tp_mul128_64(tp_u128 a, uint64_t b, tp_u128 *p)
  * n = 2 * rem + 1 does the fraction of sqrt(x) matter, and then
  * sqrt(x) >= q + 1/2  <=>  x - q^2 > q.
  */
-static uint64_t tp_sqrt_div_round(tp_u128 x, uint64_t n)
+static uint64_t tp_sqrt_div_round(__uint128_t x, uint64_t n)
 {
 	uint64_t q = tp_isqrt(x);
 	uint64_t d = q / n, rem = q % n;
 
 	if (rem >= n - rem)
 		return d + 1;
-	if (n - rem == rem + 1 && x - (tp_u128)q * q > q)
+	if (n - rem == rem + 1 && x - (__uint128_t)q * q > q)
 		return d + 1;
 	return d;
 }
 
 /* round(sqrt(x)): sqrt(x) >= q + 1/2  <=>  x - q^2 > q, as above. */
-static uint64_t tp_sqrt_round(tp_u128 x)
+static uint64_t tp_sqrt_round(__uint128_t x)
 {
 	uint64_t q = tp_isqrt(x);
 
-	return x - (tp_u128)q * q > q ? q + 1 : q;
+	return x - (__uint128_t)q * q > q ? q + 1 : q;
 }
 
 /**
@@ -207,19 +205,19 @@ static uint64_t tp_sqrt_round(tp_u128 x)
 uint64_t tp_stats_sd(const struct tp_stats *s)
 {
 	uint64_t n = s->count, m, r;
-	tp_u128 sumsq = tp_stats_sumsq(s), dev, nd;
+	__uint128_t sumsq = tp_stats_sumsq(s), dev, nd;
 
 	if (n < 2)
 		return 0;
 	m = s->sum / n;
 	r = s->sum % n;
 	/* m * (sum + r) = (sum^2 - r^2) / n <= sumsq: no overflow. */
-	dev = (tp_u128)m * s->sum + (tp_u128)m * r;
+	dev = (__uint128_t)m * s->sum + (__uint128_t)m * r;
 	if (dev > sumsq)
 		return 0;
 	dev = sumsq - dev;
 	if (tp_mul128_64(dev, n, &nd))
-		return nd >= (tp_u128)r * r ?
-		       tp_sqrt_div_round(nd - (tp_u128)r * r, n) : 0;
+		return nd >= (__uint128_t)r * r ?
+		       tp_sqrt_div_round(nd - (__uint128_t)r * r, n) : 0;
 	return tp_sqrt_round(tp_div128_64(dev, n));
 }

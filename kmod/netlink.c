@@ -13,6 +13,7 @@
 
 #include "tp.h"
 #include "names.h"
+#include "noise.h"
 
 static struct netlink_range_validation tp_duration_range = {
 	.min = TSCPROBE_MIN_DURATION_NS, .max = TSCPROBE_MAX_DURATION_NS,
@@ -265,8 +266,11 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, TSCPROBE_A_KIND))
+	if (GENL_REQ_ATTR_CHECK(info, TSCPROBE_A_KIND)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "kind is required: the measurement to start");
 		return -EINVAL;
+	}
 	ops = tp_kind_ops_of(nla_get_u32(info->attrs[TSCPROBE_A_KIND]));
 	if (!ops) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TSCPROBE_A_KIND],
@@ -359,6 +363,7 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
  * struct tp_dump_ctx - where a GET_RESULT dump stands (in cb->ctx)
  * @run: the run being dumped; a reference is held for the whole dump, so a
  *	new START cannot change what a dump in progress returns
+ * @want: the run the client asked for (0: any)
  * @header_done: the run message has been sent
  * @idx: the slot being dumped
  * @pos: the kind's resume position inside that slot
@@ -367,6 +372,7 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
  */
 struct tp_dump_ctx {
 	struct tp_run *run;
+	u64 want;
 	bool header_done;
 	unsigned int idx;
 	unsigned long pos;
@@ -379,25 +385,36 @@ static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
 	return (struct tp_dump_ctx *)cb->ctx;
 }
 
+/*
+ * Linux 6.1 gives a dump's start callback no extended ack, so refusals are
+ * made by the first dumpit call instead: they travel in NLMSG_DONE with
+ * their message.  Here the run is only referenced.
+ */
 static int tp_nl_result_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
 	struct nlattr *want = dinfo->attrs[TSCPROBE_A_RUN_ID];
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
-	struct tp_run *run = tp_run_get_current();
 
 	memset(ctx, 0, sizeof(*ctx));
-	if (!run) {
-		NL_SET_ERR_MSG(cb->extack, "no results: nothing has run since load or reset");
+	ctx->want = want ? nla_get_u64(want) : 0;
+	ctx->run = tp_run_get_current();
+	return 0;
+}
+
+/* The first dumpit call: is there anything (the right thing) to dump? */
+static int tp_dump_check(struct tp_dump_ctx *ctx, struct netlink_callback *cb)
+{
+	if (!ctx->run) {
+		NL_SET_ERR_MSG(cb->extack,
+			       "no results: nothing has run since load or reset");
 		return -ENOENT;
 	}
-	if (want && nla_get_u64(want) != run->id) {
-		tp_set_err(cb->extack, want, "run %llu was replaced by run %llu",
-			   nla_get_u64(want), run->id);
-		tp_run_put(run);
+	if (ctx->want && ctx->want != ctx->run->id) {
+		tp_set_err(cb->extack, NULL, "run %llu was replaced by run %llu",
+			   ctx->want, ctx->run->id);
 		return -ESTALE;
 	}
-	ctx->run = run;
 	return 0;
 }
 
@@ -492,8 +509,13 @@ static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct tp_run *run = ctx->run;
 	int err;
 
-	if (!ctx->header_done && tp_dump_header(skb, cb))
-		return skb->len ?: -EMSGSIZE;
+	if (!ctx->header_done) {
+		err = tp_dump_check(ctx, cb);
+		if (err)
+			return err;
+		if (tp_dump_header(skb, cb))
+			return skb->len ?: -EMSGSIZE;
+	}
 	while (ctx->idx < run->nr_cpus) {
 		err = tp_dump_cpu(skb, cb, &run->slots[ctx->idx]);
 		if (err == -EMSGSIZE) {
@@ -537,6 +559,52 @@ void tp_notify_finished(const struct tp_run *run)
 	}
 	genlmsg_end(msg, hdr);
 	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
+}
+
+/**
+ * tp_notify_events() - tell the events group about a window's noise events
+ * @run: the run
+ * @cpu: the CPU that saw them
+ * @ev: the events
+ * @n: how many (at most what fits one message; the rest are in the results)
+ *
+ * Skipped when nobody listens, so that an unwatched run pays nothing.
+ */
+void tp_notify_events(const struct tp_run *run, unsigned int cpu,
+		      const struct tp_event *ev, unsigned int n)
+{
+	struct nlattr *nest, *e;
+	struct sk_buff *msg;
+	unsigned int i;
+	void *hdr;
+
+	if (!n || !genl_has_listeners(&tp_genl_family, &init_net, 0))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0, TSCPROBE_CMD_EVENT);
+	if (!hdr || tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id))
+		goto drop;
+	nest = nla_nest_start(msg, TSCPROBE_A_CPU);
+	if (!nest || nla_put_u32(msg, TSCPROBE_CPU_A_ID, cpu))
+		goto drop;
+	for (i = 0; i < n; i++) {
+		e = nla_nest_start(msg, TSCPROBE_CPU_A_EVENT);
+		if (!e || tp_nla_put_u64(msg, TSCPROBE_EVENT_A_TSC, ev[i].tsc) ||
+		    tp_nla_put_u64(msg, TSCPROBE_EVENT_A_CYCLES, ev[i].cycles)) {
+			if (e)
+				nla_nest_cancel(msg, e);
+			break;
+		}
+		nla_nest_end(msg, e);
+	}
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
+	return;
+drop:
+	nlmsg_free(msg);
 }
 
 static const struct genl_ops tp_genl_ops[] = {

@@ -48,6 +48,7 @@ struct tp_counter {
  * @irq: interrupts taken (device, local timer, IPIs)
  * @aperf: APERF over the windows
  * @mperf: MPERF over the windows
+ * @notified: events.total when the last EVENT notification was sent
  */
 struct tp_noise_cpu {
 	struct tp_noise loop;
@@ -59,6 +60,7 @@ struct tp_noise_cpu {
 	struct tp_counter irq;
 	struct tp_counter aperf;
 	struct tp_counter mperf;
+	u64 notified;
 };
 
 static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
@@ -281,6 +283,29 @@ static void tp_noise_window_run(struct tp_noise_cpu *n,
 	}
 }
 
+/* Most events one window's notification carries; the rest are in results. */
+#define TP_EVENTS_PER_NOTIFICATION	32
+
+/*
+ * Tell listeners about the events of the window that just ended: those
+ * that ended after @since.  Sent from the thread, with interrupts on.
+ */
+static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
+			    struct tp_noise_cpu *n, u64 since)
+{
+	struct tp_event ev[TP_EVENTS_PER_NOTIFICATION];
+	const struct tp_events *e = &n->loop.events;
+	unsigned int i, k = 0;
+
+	if (e->total == n->notified)
+		return;
+	n->notified = e->total;
+	for (i = 0; i < e->n && k < ARRAY_SIZE(ev); i++)
+		if (e->ev[i].tsc > since)
+			ev[k++] = e->ev[i];
+	tp_notify_events(run, c->cpu, ev, k);
+}
+
 static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 {
 	const struct tp_params *p = &run->params;
@@ -301,6 +326,7 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 		}
 		tp_noise_window_run(n, p, min(now + width, end));
 		n->windows++;
+		tp_noise_notify(run, c, n, now);
 		tp_noise_counters_step(n, c->cpu);
 		tp_cpu_publish(c, false);
 		if (n->last_tsc >= end) {

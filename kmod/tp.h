@@ -22,6 +22,7 @@
 
 struct tp_run;
 struct tp_cpu;
+struct tp_event;
 
 /**
  * struct tp_params - the parameters of a run, after validation
@@ -182,6 +183,8 @@ int tp_nla_put_cpumask(struct sk_buff *skb, int type,
 int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
 		       struct netlink_ext_ack *extack);
 void tp_notify_finished(const struct tp_run *run);
+void tp_notify_events(const struct tp_run *run, unsigned int cpu,
+		      const struct tp_event *ev, unsigned int n);
 int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
 		  const char *kind, struct netlink_ext_ack *extack);
 

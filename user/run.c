@@ -127,6 +127,7 @@ static int tp_start_cb(const struct nlmsghdr *nlh, void *data)
 struct tp_finish_wait {
 	uint64_t run_id;
 	bool finished;
+	uint32_t reason;
 };
 
 static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
@@ -141,6 +142,7 @@ static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
 	if (tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
 		return MNL_CB_OK;
 	w->finished = true;
+	w->reason = tp_nl_u32(tb[TSCPROBE_A_STOP_REASON], TSCPROBE_STOP_NONE);
 	return MNL_CB_STOP;
 }
 
@@ -194,7 +196,7 @@ static void tp_send_stop(struct tp_nl *nl)
 static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 			    const struct tp_start *st, uint64_t run_id)
 {
-	struct tp_finish_wait w = { run_id, false };
+	struct tp_finish_wait w = { run_id, false, TSCPROBE_STOP_NONE };
 	bool show = st->progress && !st->quiet && isatty(STDERR_FILENO);
 	uint64_t due = tp_now_ns() + st->expect_ns + 2000000000ULL;
 	bool stopped = false;
@@ -223,6 +225,10 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 	}
 	if (show)
 		fprintf(stderr, "\r\033[K");
+	if (w.reason == TSCPROBE_STOP_UNLOAD) {
+		tp_err("the module was unloaded during the run; its results went with it");
+		return TP_EXIT_FAIL;
+	}
 	return TP_EXIT_OK;
 }
 

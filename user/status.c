@@ -52,7 +52,8 @@ static int tp_simple_opts(const char *cmd, const char *usage, bool allow_json,
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, allow_json ? "+:jh" : "+:h", opts,
+	/* No "+": options may follow an operand ("show noise -j"). */
+	while ((c = getopt_long(argc, argv, allow_json ? ":jh" : ":h", opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);

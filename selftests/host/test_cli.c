@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the CLI's own code: CPU lists, durations, thresholds and
+ * numbers, the JSON writer (its output parsed back by jq), the
+ * /proc/interrupts reader (on a synthetic file), and the netlink
+ * attribute names used in error messages.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "cli.h"
+#include "engine.h"
+#include "json.h"
+#include "names.h"
+
+static void tp_cpus_round_trip(struct __test_metadata *_metadata,
+			       const char *in, const char *canonical,
+			       unsigned int count)
+{
+	struct tp_cpuset set;
+	const char *why = NULL;
+	char out[256];
+
+	ASSERT_EQ(0, tp_parse_cpus(in, &set, &why)) TH_LOG("%s: %s", in, why);
+	tp_cpuset_format(&set, out, sizeof(out));
+	EXPECT_STREQ(canonical, out);
+	EXPECT_EQ(count, tp_cpuset_count(&set));
+}
+
+TEST(cpu_lists)
+{
+	struct tp_cpuset set;
+	const char *why;
+
+	tp_cpus_round_trip(_metadata, "0", "0", 1);
+	tp_cpus_round_trip(_metadata, "1,3,5-7", "1,3,5-7", 5);
+	tp_cpus_round_trip(_metadata, "0-3,8", "0-3,8", 5);
+	tp_cpus_round_trip(_metadata, "3,2,1,0", "0-3", 4);
+	tp_cpus_round_trip(_metadata, "7-7", "7", 1);
+	tp_cpus_round_trip(_metadata, "0-8191", "0-8191", 8192);
+	EXPECT_TRUE(tp_parse_cpus("2-1", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("1,", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus(",1", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("1-", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("8192", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("a", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("1 2", &set, &why) < 0);
+	EXPECT_TRUE(tp_parse_cpus("-1", &set, &why) < 0);
+}
+
+TEST(cpuset_bytes_are_the_contract_bitmap)
+{
+	struct tp_cpuset set;
+	const char *why;
+
+	ASSERT_EQ(0, tp_parse_cpus("0,9,15", &set, &why));
+	EXPECT_EQ(2, set.nbytes);
+	EXPECT_EQ(0x01, set.bits[0]);
+	EXPECT_EQ(0x82, set.bits[1]);
+	EXPECT_EQ(9, tp_cpuset_next(&set, 0));
+	EXPECT_EQ(-1, tp_cpuset_next(&set, 15));
+}
+
+TEST(durations)
+{
+	static const struct { const char *s; uint64_t ns; } ok[] = {
+		{ "500us", 500000 }, { "10s", 10000000000ULL },
+		{ "2m", 120000000000ULL }, { "1h", 3600000000000ULL },
+		{ "250ns", 250 }, { "100ms", 100000000 }, { "1.5s", 1500000000 },
+		{ "0.1ms", 100000 }, { "10", 10000000000ULL }, { "0", 0 },
+		{ "1.000000001s", 1000000001 },
+	};
+	static const char *const bad[] = {
+		"", "s", "10x", "1.s", ".5s", "10 s", "-1s", "1e3s", "1ss",
+		"99999999999999999999s",
+	};
+	const char *why;
+	uint64_t ns;
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		const char *s = ok[i].s ? ok[i].s : "";
+
+		EXPECT_EQ(0, tp_parse_duration(s, &ns, &why)) TH_LOG("%s", s);
+		EXPECT_EQ(ok[i].ns, ns) TH_LOG("%s", s);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *s = bad[i] ? bad[i] : "";
+
+		EXPECT_EQ(-1, tp_parse_duration(s, &ns, &why)) TH_LOG("'%s'", s);
+	}
+}
+
+TEST(thresholds)
+{
+	const char *why;
+	uint64_t v;
+	bool cycles;
+
+	ASSERT_EQ(0, tp_parse_threshold("10us", &v, &cycles, &why));
+	EXPECT_FALSE(cycles);
+	EXPECT_EQ(10000, v);
+	ASSERT_EQ(0, tp_parse_threshold("25000c", &v, &cycles, &why));
+	EXPECT_TRUE(cycles);
+	EXPECT_EQ(25000, v);
+	ASSERT_EQ(0, tp_parse_threshold("7cycles", &v, &cycles, &why));
+	EXPECT_TRUE(cycles);
+	EXPECT_EQ(7, v);
+	EXPECT_EQ(-1, tp_parse_threshold("0c", &v, &cycles, &why));
+	EXPECT_EQ(-1, tp_parse_threshold("c", &v, &cycles, &why));
+	EXPECT_EQ(-1, tp_parse_threshold("1.5c", &v, &cycles, &why));
+}
+
+TEST(bounded_numbers)
+{
+	const char *why;
+	uint64_t v;
+
+	EXPECT_EQ(0, tp_parse_u64("1000000", 1, 1000000000, &v, &why));
+	EXPECT_EQ(1000000, v);
+	EXPECT_EQ(0, tp_parse_u64("1e6", 1, 1000000000, &v, &why));
+	EXPECT_EQ(1000000, v);
+	EXPECT_EQ(-1, tp_parse_u64("0", 1, 10, &v, &why));
+	EXPECT_EQ(-1, tp_parse_u64("11", 1, 10, &v, &why));
+	EXPECT_EQ(-1, tp_parse_u64("1x", 1, 10, &v, &why));
+	EXPECT_EQ(-1, tp_parse_u64("", 1, 10, &v, &why));
+	EXPECT_EQ(-1, tp_parse_u64("18446744073709551616", 0, UINT64_MAX, &v, &why));
+}
+
+/* Write a document with every kind of value and awkward strings. */
+static void tp_write_sample(FILE *f)
+{
+	struct tj j;
+
+	tj_init(&j, f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "text", "quote \" backslash \\ tab \t newline \n bell \a");
+	tj_u64(&j, "big", UINT64_MAX);
+	tj_i64(&j, "negative", -42);
+	tj_double(&j, "ratio", 0.25);
+	tj_double(&j, "nan", 0.0 / 0.0);
+	tj_bool(&j, "yes", true);
+	tj_null(&j, "nothing");
+	tj_arr(&j, "empty");
+	tj_arr_end(&j);
+	tj_obj(&j, "empty_obj");
+	tj_obj_end(&j);
+	tj_arr(&j, "list");
+	tj_u64(&j, NULL, 1);
+	tj_obj(&j, NULL);
+	tj_str(&j, "k", "v");
+	tj_obj_end(&j);
+	tj_arr_end(&j);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+TEST(json_is_well_formed)
+{
+	char path[] = "/tmp/tp-json-XXXXXX";
+	char cmd[512];
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(path);
+	ASSERT_GE(fd, 0);
+	f = fdopen(fd, "w");
+	ASSERT_NE(NULL, f);
+	tp_write_sample(f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd),
+		 "jq -e '.text == \"quote \\\" backslash \\\\ tab \\t newline \\n bell \\u0007\""
+		 " and .big == 18446744073709551615 and .negative == -42"
+		 " and .ratio == 0.25 and .nan == null and .yes == true"
+		 " and .nothing == null and .empty == [] and .empty_obj == {}"
+		 " and .list == [1, {\"k\": \"v\"}]' %s >/dev/null", path);
+	EXPECT_EQ(0, system(cmd));
+	unlink(path);
+}
+
+TEST(proc_interrupts)
+{
+	static const char text[] =
+		"           CPU0       CPU1       CPU3\n"
+		"  0:         10          0          5   IO-APIC    2-edge      timer\n"
+		"  8:          1          2          3   IO-APIC    8-edge      rtc0\n"
+		"NMI:          4          0          7   Non-maskable interrupts\n"
+		"LOC:        100        200        300   Local timer interrupts\n"
+		"RES:          1          1          1   Rescheduling interrupts\n"
+		"ERR:          9\n"
+		"MIS:          0\n";
+	char path[] = "/tmp/tp-irq-XXXXXX";
+	struct tp_irq_counts *k = calloc(1, sizeof(*k));
+	int fd = mkstemp(path);
+
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ((ssize_t)strlen(text), write(fd, text, strlen(text)));
+	close(fd);
+	ASSERT_EQ(0, tp_read_proc_interrupts(path, k));
+	EXPECT_TRUE(k->seen[0] && k->seen[1] && k->seen[3]);
+	EXPECT_FALSE(k->seen[2]);
+	EXPECT_EQ(10 + 1 + 100 + 1, k->irq[0]);
+	EXPECT_EQ(0 + 2 + 200 + 1, k->irq[1]);
+	EXPECT_EQ(5 + 3 + 300 + 1, k->irq[3]);
+	EXPECT_EQ(4, k->nmi[0]);
+	EXPECT_EQ(7, k->nmi[3]);
+	EXPECT_EQ(-1, tp_read_proc_interrupts("/nonexistent", k));
+	unlink(path);
+	free(k);
+}
+
+TEST(names_round_trip)
+{
+	unsigned int v;
+
+	for (v = 0; v <= TSCPROBE_CLOCK_MAX; v++)
+		EXPECT_EQ((int)v, tp_name_lookup(tp_clock_name, TSCPROBE_CLOCK_MAX,
+						 tp_clock_name(v)));
+	for (v = 1; v <= TSCPROBE_A_MAX; v++)
+		EXPECT_STRNE("?", tp_attr_name(v)) TH_LOG("attribute %u", v);
+	for (v = 0; v < TP_FEATURE_BITS; v++)
+		EXPECT_STRNE("?", tp_feature_name(v));
+	EXPECT_STREQ("?", tp_kind_name(TSCPROBE_KIND_MAX + 1));
+	EXPECT_EQ(-1, tp_name_lookup(tp_irqs_name, TSCPROBE_IRQS_MAX, "maybe"));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of core/noise.c: the real loop, run for ~50 ms per way of
+ * reading the TSC, must account for every cycle it measured; and the event
+ * set must keep the largest gaps.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+
+#include "noise.h"
+#include "prng.h"
+#include "tsc.h"
+
+#define WINDOW_MS	50
+#define NR_SYNTH	1000
+
+/* TSC cycles per millisecond, from CLOCK_MONOTONIC over ~20 ms. */
+static uint64_t tsc_per_ms(void)
+{
+	struct timespec a, b;
+	uint64_t c0, c1, ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	c0 = tp_rdtsc_lfence();
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		ns = (b.tv_sec - a.tv_sec) * 1000000000ULL + b.tv_nsec -
+		     a.tv_nsec;
+	} while (ns < 20000000);
+	c1 = tp_rdtsc_lfence();
+	return (c1 - c0) * 1000000 / ns;
+}
+
+/* A TSC read that no later read, however unordered, can pass. */
+static uint64_t tsc_fenced(void)
+{
+	uint64_t t = tp_rdtsc_lfence();
+
+	tp_lfence();
+	return t;
+}
+
+FIXTURE(noise) {
+	struct tp_noise *n;
+	uint64_t window;	/* cycles */
+};
+
+FIXTURE_VARIANT(noise) {
+	enum tscprobe_clock clock;
+};
+
+FIXTURE_VARIANT_ADD(noise, lfence) { .clock = TSCPROBE_CLOCK_LFENCE };
+FIXTURE_VARIANT_ADD(noise, rdtscp) { .clock = TSCPROBE_CLOCK_RDTSCP };
+FIXTURE_VARIANT_ADD(noise, mfence) { .clock = TSCPROBE_CLOCK_MFENCE };
+FIXTURE_VARIANT_ADD(noise, plain) { .clock = TSCPROBE_CLOCK_PLAIN };
+
+FIXTURE_SETUP(noise)
+{
+	self->n = malloc(sizeof(*self->n));
+	ASSERT_NE(NULL, self->n);
+	self->window = WINDOW_MS * tsc_per_ms();
+	ASSERT_GT(self->window, 0ULL);
+}
+
+FIXTURE_TEARDOWN(noise)
+{
+	free(self->n);
+}
+
+/* Histogram, counters, min and max tell the same story; returns first. */
+static uint64_t check_window(struct __test_metadata *_metadata,
+			     const struct tp_noise *n, uint64_t before,
+			     uint64_t deadline, uint64_t last)
+{
+	const struct tp_hist *h = &n->hist;
+	uint64_t first = last - n->measured, p50;
+	unsigned int lo = 0, hi = TSCPROBE_HIST_BUCKETS - 1;
+
+	EXPECT_GE(last, deadline);
+	EXPECT_GT(n->samples, 0ULL);
+	EXPECT_EQ(n->samples, tp_hist_count(h));
+	/* the gaps telescope: their sum is exactly last - first */
+	EXPECT_EQ(n->measured, tp_hist_sum(h));
+	EXPECT_GE(first, before);
+	EXPECT_LT(first, deadline);
+	EXPECT_LE(n->min, n->max);
+	EXPECT_LE(n->max, n->measured);
+	p50 = tp_hist_percentile(h, 500000);
+	EXPECT_LE(n->min, p50);
+	EXPECT_LE(p50, n->max);
+	while (lo < hi && !h->b[lo].calls)
+		lo++;
+	while (hi > lo && !h->b[hi].calls)
+		hi--;
+	EXPECT_EQ(lo, tp_hist_index(n->min));
+	EXPECT_EQ(hi, tp_hist_index(n->max));
+	return first;
+}
+
+TEST_F(noise, window)
+{
+	struct tp_noise *n = self->n;
+	uint64_t before, deadline, last, first, samples, measured;
+
+	tp_noise_init(n, TP_U64_MAX);
+	before = tsc_fenced();
+	deadline = before + self->window;
+	last = tp_noise_window(n, variant->clock, deadline);
+	ASSERT_LE(last, tsc_fenced());
+	check_window(_metadata, n, before, deadline, last);
+	EXPECT_EQ(0ULL, n->events.total);
+	EXPECT_EQ(0U, n->events.n);
+	TH_LOG("%ju gaps, min %ju, p50 %ju, p99.99 %ju, max %ju cycles",
+	       (uintmax_t)n->samples, (uintmax_t)n->min,
+	       (uintmax_t)tp_hist_percentile(&n->hist, 500000),
+	       (uintmax_t)tp_hist_percentile(&n->hist, 999900),
+	       (uintmax_t)n->max);
+
+	/* a second window adds to the first, without the gap between */
+	samples = n->samples;
+	measured = n->measured;
+	before = tsc_fenced();
+	deadline = before + self->window / 4;
+	last = tp_noise_window(n, variant->clock, deadline);
+	EXPECT_GT(n->samples, samples);
+	EXPECT_EQ(n->samples, tp_hist_count(&n->hist));
+	EXPECT_EQ(n->measured, tp_hist_sum(&n->hist));
+	first = last - (n->measured - measured);
+	EXPECT_GE(first, before);
+	EXPECT_LT(first, deadline);
+}
+
+TEST_F(noise, deadline_passed)
+{
+	struct tp_noise *n = self->n;
+	uint64_t before = tsc_fenced();
+
+	tp_noise_init(n, 1);
+	EXPECT_GE(tp_noise_window(n, variant->clock, before), before);
+	EXPECT_EQ(0ULL, n->samples);
+	EXPECT_EQ(0ULL, n->measured);
+	EXPECT_EQ(0ULL, tp_hist_count(&n->hist));
+	EXPECT_EQ(UINT64_MAX, n->min);
+	EXPECT_EQ(0ULL, n->max);
+	EXPECT_EQ(0ULL, n->events.total);
+}
+
+TEST_F(noise, every_gap_an_event)
+{
+	struct tp_noise *n = self->n;
+	const struct tp_events *e = &n->events;
+	uint64_t before, deadline, last, first, small, above = 0, reaching = 0;
+	unsigned int i;
+
+	tp_noise_init(n, TSCPROBE_MIN_THRESHOLD_CYCLES);
+	before = tsc_fenced();
+	deadline = before + self->window;
+	last = tp_noise_window(n, variant->clock, deadline);
+	first = check_window(_metadata, n, before, deadline, last);
+
+	/* only gaps of 0 (two reads within one TSC tick) are no event */
+	ASSERT_EQ(n->samples - n->hist.b[0].calls, e->total);
+	ASSERT_GE(e->total, (uint64_t)TSCPROBE_MAX_EVENTS);
+	ASSERT_EQ((uint32_t)TSCPROBE_MAX_EVENTS, e->n);
+	ASSERT_EQ(e->total - e->n, e->dropped);
+
+	small = e->ev[e->smallest].cycles;
+	for (i = 0; i < e->n; i++) {
+		EXPECT_LE(small, e->ev[i].cycles);
+		EXPECT_GE(e->ev[i].cycles, 1ULL);
+		EXPECT_GT(e->ev[i].tsc, first);
+		EXPECT_LE(e->ev[i].tsc, last);
+		EXPECT_GE(e->ev[i].tsc - e->ev[i].cycles, first);
+		if (e->ev[i].cycles == n->max)
+			reaching = 1;
+	}
+	EXPECT_EQ(1ULL, reaching) TH_LOG("the longest gap was not kept");
+
+	/*
+	 * They are the largest: every gap longer than the smallest kept one
+	 * is kept (so fewer than TSCPROBE_MAX_EVENTS of them), and at least
+	 * TSCPROBE_MAX_EVENTS gaps are as long as it.  The histogram counts
+	 * some of each for sure: buckets wholly above, or reaching, @small.
+	 */
+	reaching = 0;
+	for (i = 0; i < TSCPROBE_HIST_BUCKETS; i++) {
+		if (tp_hist_bucket_lo(i) > small)
+			above += n->hist.b[i].calls;
+		if (tp_hist_bucket_hi(i) >= small)
+			reaching += n->hist.b[i].calls;
+	}
+	EXPECT_LT(above, (uint64_t)TSCPROBE_MAX_EVENTS);
+	EXPECT_GE(reaching, (uint64_t)TSCPROBE_MAX_EVENTS);
+}
+
+/*
+ * A window short enough for every gap to be kept: the events are then the
+ * whole chain of reads, each gap starting where the previous one ended and
+ * the first at the window's first read -- which checks that the pipelined
+ * loop reports every gap with the TSC at its own end.
+ */
+TEST_F(noise, events_chain)
+{
+	struct tp_noise *n = self->n;
+	const struct tp_events *e = &n->events;
+	uint64_t before, last, first;
+	unsigned int i, try;
+
+	/*
+	 * A microsecond is easily lost to a page fault or an interrupt
+	 * before the first read, leaving no gap at all: try again then.
+	 */
+	for (try = 0; try < 100; try++) {
+		tp_noise_init(n, TSCPROBE_MIN_THRESHOLD_CYCLES);
+		before = tsc_fenced();
+		last = tp_noise_window(n, variant->clock, before + 2000);
+		if (n->samples && e->total <= TSCPROBE_MAX_EVENTS &&
+		    !n->hist.b[0].calls)
+			break;
+	}
+	if (try == 100)
+		SKIP(return, "%ju gaps, %ju of them 0: no complete chain",
+		     (uintmax_t)n->samples, (uintmax_t)n->hist.b[0].calls);
+	first = last - n->measured;
+	ASSERT_EQ(n->samples, e->total);
+	ASSERT_EQ(e->total, (uint64_t)e->n);
+	ASSERT_GT(e->n, 0U);
+	EXPECT_EQ(first, e->ev[0].tsc - e->ev[0].cycles);
+	for (i = 1; i < e->n; i++)
+		EXPECT_EQ(e->ev[i - 1].tsc, e->ev[i].tsc - e->ev[i].cycles)
+			TH_LOG("event %u", i);
+	EXPECT_EQ(last, e->ev[e->n - 1].tsc);
+}
+
+static void check_smallest(struct __test_metadata *_metadata,
+			   const struct tp_events *e)
+{
+	unsigned int i;
+
+	ASSERT_LT(e->smallest, e->n);
+	for (i = 0; i < e->n; i++)
+		ASSERT_LE(e->ev[e->smallest].cycles, e->ev[i].cycles);
+}
+
+static struct tp_events *events_new(void)
+{
+	struct tp_events *e = malloc(sizeof(*e));
+
+	if (e)
+		tp_events_init(e);
+	return e;
+}
+
+TEST(events_append_in_order)
+{
+	struct tp_events *e = events_new();
+	unsigned int i;
+
+	ASSERT_NE(NULL, e);
+	ASSERT_EQ(0ULL, e->total);
+	ASSERT_EQ(0U, e->n);
+	for (i = 0; i < 10; i++) {
+		tp_events_add(e, 100 + i, 50 - i * (i % 2) * 3);
+		check_smallest(_metadata, e);
+	}
+	ASSERT_EQ(10ULL, e->total);
+	ASSERT_EQ(0ULL, e->dropped);
+	ASSERT_EQ(10U, e->n);
+	for (i = 0; i < 10; i++) {
+		EXPECT_EQ(100ULL + i, e->ev[i].tsc);
+		EXPECT_EQ(50ULL - i * (i % 2) * 3, e->ev[i].cycles);
+	}
+	tp_events_init(e);
+	ASSERT_EQ(0ULL, e->total);
+	ASSERT_EQ(0U, e->n);
+	free(e);
+}
+
+/* Feed values in the given order; the kept set must be the top ones. */
+static void feed(struct __test_metadata *_metadata, const uint64_t *v,
+		 unsigned int nr)
+{
+	struct tp_events *e = events_new();
+	unsigned int i, kept[NR_SYNTH + 1] = { 0 };
+
+	ASSERT_NE(NULL, e);
+	for (i = 0; i < nr; i++) {
+		tp_events_add(e, i, v[i]);
+		check_smallest(_metadata, e);
+	}
+	ASSERT_EQ((uint64_t)nr, e->total);
+	ASSERT_EQ((uint32_t)TSCPROBE_MAX_EVENTS, e->n);
+	ASSERT_EQ((uint64_t)nr - TSCPROBE_MAX_EVENTS, e->dropped);
+	for (i = 0; i < e->n; i++) {
+		/* the event is the one fed at time tsc */
+		ASSERT_EQ(v[e->ev[i].tsc], e->ev[i].cycles);
+		kept[e->ev[i].cycles]++;
+	}
+	/* values are a permutation of 1..nr: the top 256 exactly once */
+	for (i = 1; i <= nr; i++)
+		ASSERT_EQ((unsigned int)(i > nr - TSCPROBE_MAX_EVENTS), kept[i])
+			TH_LOG("value %u", i);
+	free(e);
+}
+
+TEST(events_keep_largest)
+{
+	static uint64_t v[NR_SYNTH];
+	uint64_t seed = 8, t;
+	unsigned int i, j;
+
+	for (i = 0; i < NR_SYNTH; i++)
+		v[i] = i + 1;
+	feed(_metadata, v, NR_SYNTH);		/* ascending: all displace */
+	for (i = 0; i < NR_SYNTH; i++)
+		v[i] = NR_SYNTH - i;
+	feed(_metadata, v, NR_SYNTH);		/* descending: none does */
+	for (i = NR_SYNTH - 1; i > 0; i--) {	/* shuffled */
+		j = tr_below(&seed, i + 1);
+		t = v[i];
+		v[i] = v[j];
+		v[j] = t;
+	}
+	feed(_metadata, v, NR_SYNTH);
+}
+
+TEST(events_ties_keep_oldest)
+{
+	struct tp_events *e = events_new();
+	unsigned int i;
+
+	ASSERT_NE(NULL, e);
+	for (i = 0; i < 300; i++)
+		tp_events_add(e, i, 7);
+	ASSERT_EQ(300ULL, e->total);
+	ASSERT_EQ(300ULL - TSCPROBE_MAX_EVENTS, e->dropped);
+	for (i = 0; i < e->n; i++)
+		EXPECT_EQ((uint64_t)i, e->ev[i].tsc);
+	/* a larger one displaces exactly one of them */
+	tp_events_add(e, 1000, 8);
+	EXPECT_EQ(301ULL - TSCPROBE_MAX_EVENTS, e->dropped);
+	EXPECT_EQ(8ULL, e->ev[0].cycles);
+	EXPECT_EQ(1000ULL, e->ev[0].tsc);
+	check_smallest(_metadata, e);
+	free(e);
+}
+
+TEST_HARNESS_MAIN
