@@ -56,6 +56,7 @@ HEADERS := $(wildcard include/uapi/*.h core/*.h user/*.h)
 
 CLI := $(BUILD)/tscprobe
 HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))
+HOST_SCRIPTS := $(wildcard selftests/host/test_*.py)
 HOST_BENCHES := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/bench_*.c))
 VM_TESTS := $(patsubst selftests/vm/%.c,$(BUILD)/vm-tests/%,$(wildcard selftests/vm/*.c))
 KSELFTEST_H := $(BUILD)/kselftest/kselftest_harness.h
@@ -125,7 +126,7 @@ deps:
 # ---- tests ------------------------------------------------------------------
 
 host-test: $(HOST_TESTS)
-	@tools/run-host-tests.sh $(HOST_TESTS)
+	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 vm-test: all
 	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)

@@ -25,7 +25,7 @@ noise_bench() {
 	fi
 	ours=$("$CLI" noise --user -q -c "$CPU" -d "${SECS}s" -j)
 	our_rate=$(jq -r '.cpus[0].samples / (.elapsed_ns / 1e9) | floor' <<<"$ours")
-	oslat_rate=$(jq -r '[.thread[] | .histogram | to_entries[].value] | add /
+	oslat_rate=$(jq -r '([.thread[] | .histogram | to_entries[].value] | add) /
 		([.thread[].duration] | add) | floor' "$oslat_json" 2>/dev/null || echo 0)
 	rm -f "$oslat_json"
 	printf '%-24s %14s\n' "loop" "samples/s"

@@ -9,7 +9,7 @@ set -euo pipefail
 # tested in it), QEMU for the VM tests, busybox and cpio for the guest's
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
-# CLI's JSON inside the guest.
+# CLI's JSON inside the guest, python3-yaml to check the netlink spec.
 PACKAGES=(
 	build-essential
 	linux-image-cloud-amd64
@@ -22,6 +22,7 @@ PACKAGES=(
 	sparse
 	rt-tests
 	jq
+	python3-yaml
 	xz-utils
 	kmod
 )
