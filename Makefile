@@ -7,6 +7,9 @@
 #   make test       host tests, kernel gates, then the VM suite  (= make check)
 #   make run        build, load the module (or boot the test VM) and measure
 #   make bench      userspace benchmarks against a bare loop and peers
+#   make install    module, CLI, man page, bash completion (DESTDIR, PREFIX)
+#   make uninstall
+#   make dkms       add, build and install the module with DKMS
 #   make clean
 #
 # KDIR defaults to the running kernel's build tree when it exists, else to
@@ -56,7 +59,7 @@ HEADERS := $(wildcard include/uapi/*.h core/*.h user/*.h)
 
 CLI := $(BUILD)/tscprobe
 HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))
-HOST_SCRIPTS := $(wildcard selftests/host/test_*.py)
+HOST_SCRIPTS := $(wildcard selftests/host/test_*.py selftests/host/test_*.sh)
 HOST_BENCHES := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/bench_*.c))
 VM_TESTS := $(patsubst selftests/vm/%.c,$(BUILD)/vm-tests/%,$(wildcard selftests/vm/*.c))
 KSELFTEST_H := $(BUILD)/kselftest/kselftest_harness.h
@@ -146,9 +149,42 @@ run: deps
 bench: all
 	@tools/bench.sh
 
+# ---- installation ---------------------------------------------------------
+
+PREFIX ?= /usr/local
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra
+INSTALLED = $(MODDIR)/tscprobe.ko $(DESTDIR)$(PREFIX)/sbin/tscprobe \
+	$(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8 \
+	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
+DKMS_SRC = $(DESTDIR)/usr/src/tscprobe-$(VERSION)
+
+install: module cli
+	install -D -m 0644 $(MODULE) $(MODDIR)/tscprobe.ko
+	install -D -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/sbin/tscprobe
+	install -D -m 0644 Documentation/tscprobe.8 $(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8
+	install -D -m 0644 user/tscprobe-completion.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	rm -f $(INSTALLED)
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# DKMS builds from a copy of what the module needs under /usr/src.
+dkms-source:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r dkms.conf VERSION kmod core include $(DKMS_SRC)/
+	$(MAKE) -s -C $(DKMS_SRC)/kmod KDIR=$(KDIR) clean >/dev/null
+
+dkms: dkms-source
+	dkms add -m tscprobe -v $(VERSION)
+	dkms build -m tscprobe -v $(VERSION) -k $(KVER)
+	dkms install -m tscprobe -v $(VERSION) -k $(KVER)
+
 clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD)
 
 .PHONY: all cli module selftests check-kernel deps host-test vm-test check \
-	test run bench clean
+	test run bench install uninstall dkms-source dkms clean

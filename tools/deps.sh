@@ -9,7 +9,8 @@ set -euo pipefail
 # tested in it), QEMU for the VM tests, busybox and cpio for the guest's
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
-# CLI's JSON inside the guest, python3-yaml to check the netlink spec.
+# CLI's JSON inside the guest, python3-yaml to check the netlink spec, dkms
+# and man-db to test the packaging.
 PACKAGES=(
 	build-essential
 	linux-image-cloud-amd64
@@ -23,6 +24,8 @@ PACKAGES=(
 	rt-tests
 	jq
 	python3-yaml
+	dkms
+	man-db
 	xz-utils
 	kmod
 )

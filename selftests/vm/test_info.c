@@ -244,6 +244,28 @@ TEST_F(info, debugfs_info)
 	free(out);
 }
 
+TEST_F(info, modprobe_after_install)
+{
+	char *out = NULL;
+
+	/* What "make install" does on a lab machine, in the guest. */
+	tp_nl_close(&self->nl);
+	ASSERT_EQ(0, tp_module_unload());
+	ASSERT_EQ(0, tp_sh("d=/lib/modules/$(uname -r)/extra && mkdir -p $d &&"
+			   " cp " TP_MODULE_PATH " $d/ && depmod", NULL));
+	EXPECT_EQ(0, tp_sh("modprobe tscprobe", NULL));
+	EXPECT_TRUE(tp_module_loaded());
+	EXPECT_EQ(0, tp_sh("modinfo tscprobe", &out));
+	EXPECT_NE(NULL, strstr(out, "license:        GPL"));
+	EXPECT_NE(NULL, strstr(out, "author:         The tscprobe authors"));
+	EXPECT_NE(NULL, strstr(out, "version:        " TSCPROBE_VERSION));
+	free(out);
+	EXPECT_EQ(0, tp_sh("modprobe -r tscprobe", NULL));
+	EXPECT_FALSE(tp_module_loaded());
+	tp_sh("rm -f /lib/modules/$(uname -r)/extra/tscprobe.ko; depmod", NULL);
+	ASSERT_EQ(0, tp_module_load());
+}
+
 TEST(cli_usage_errors)
 {
 	char *out = NULL;

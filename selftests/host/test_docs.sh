@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every subcommand and every option of the CLI is in its --help and in the
+# man page.  The options are read from the getopt tables of user/*.c, so a
+# new option that is not documented fails here.
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CLI=$REPO/build/tscprobe
+# shellcheck source=selftests/host/tap.sh
+source "$REPO/selftests/host/tap.sh"
+
+MAN_TEXT=$(MANWIDTH=200 man -l "$REPO/Documentation/tscprobe.8" 2>/dev/null)
+
+# The subcommand a source file implements, from its usage text.
+command_of() {
+	sed -n 's/.*"usage: tscprobe \([a-z]*\).*/\1/p' "$1" | head -n 1
+}
+
+# The long options of a source file's getopt table.
+options_of() {
+	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$1"
+}
+
+documented() {
+	local cmd=$1 opt=$2
+	grep -q -- "--$opt\b" <<<"$("$CLI" "$cmd" --help)" ||
+		{ echo "tscprobe $cmd --help does not mention --$opt"; return 1; }
+	grep -q -- "--$opt\b" <<<"$MAN_TEXT" ||
+		{ echo "the man page does not mention --$opt"; return 1; }
+}
+
+tap_check "man page renders without warnings" \
+	bash -c "! MANWIDTH=80 man --warnings -l '$REPO/Documentation/tscprobe.8' 2>&1 >/dev/null | grep ."
+for src in "$REPO"/user/*.c; do
+	cmd=$(command_of "$src")
+	[[ -n $cmd ]] || continue
+	tap_check "'$cmd' is in tscprobe --help" \
+		grep -q "^  $cmd " <<<"$("$CLI" --help)"
+	tap_check "'$cmd' is in the man page" grep -q "^ *tscprobe $cmd" <<<"$MAN_TEXT"
+	for opt in $(options_of "$src"); do
+		tap_check "$cmd --$opt is documented" documented "$cmd" "$opt"
+	done
+done
+tap_done

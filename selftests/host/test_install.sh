@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Packaging: make install and make uninstall under DESTDIR, the installed
+# man page and bash completion, modinfo of the module, and (as root) a real
+# DKMS build against the installed cloud-kernel headers, removed afterwards.
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=selftests/host/tap.sh
+source "$REPO/selftests/host/tap.sh"
+VERSION=$(cat "$REPO/VERSION")
+KDIR=$(make -s -C "$REPO" --no-print-directory --eval 'kdir: ; @echo $(KDIR)' kdir)
+KVER=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$KDIR/include/generated/utsrelease.h")
+DEST=$(mktemp -d)
+trap 'rm -rf "$DEST"' EXIT
+
+files=(lib/modules/$KVER/extra/tscprobe.ko usr/sbin/tscprobe
+       usr/share/man/man8/tscprobe.8
+       usr/share/bash-completion/completions/tscprobe)
+
+all_installed() {
+	local f
+	for f in "${files[@]}"; do
+		[[ -s $DEST/$f ]] || { echo "missing: $f"; return 1; }
+	done
+	[[ -x $DEST/usr/sbin/tscprobe ]]
+}
+
+none_installed() {
+	local f
+	for f in "${files[@]}"; do
+		[[ ! -e $DEST/$f ]] || { echo "left behind: $f"; return 1; }
+	done
+}
+
+completes() {
+	local got
+	got=$(bash -c "source '$DEST/usr/share/bash-completion/completions/tscprobe'
+		COMP_WORDS=(tscprobe $1); COMP_CWORD=$2; _tscprobe; echo \${COMPREPLY[*]}")
+	[[ $got == "$3" ]] || { echo "completing '$1': got '$got', want '$3'"; return 1; }
+}
+
+modinfo_has() {
+	local v
+	v=$(/sbin/modinfo -F "$1" "$REPO/kmod/tscprobe.ko")
+	[[ $v == "$2" ]] || { echo "modinfo $1: '$v', want '$2'"; return 1; }
+}
+
+dkms_builds() {
+	local built=/var/lib/dkms/tscprobe/$VERSION/$KVER/x86_64/module/tscprobe.ko
+	make -s -C "$REPO" dkms-source >/dev/null &&
+		dkms add -m tscprobe -v "$VERSION" >/dev/null &&
+		dkms build -m tscprobe -v "$VERSION" -k "$KVER" >/dev/null
+	local status=$?
+	[[ -s $built || -s $built.xz ]] || status=1
+	dkms remove -m tscprobe -v "$VERSION" --all >/dev/null 2>&1
+	rm -rf "/usr/src/tscprobe-$VERSION"
+	return $status
+}
+
+tap_check "make install DESTDIR PREFIX=/usr" \
+	make -s -C "$REPO" install DESTDIR="$DEST" PREFIX=/usr
+tap_check "every file installed" all_installed
+tap_check "installed man page renders" man -l "$DEST/usr/share/man/man8/tscprobe.8"
+tap_check "completion of commands" completes "no" 1 "noise"
+tap_check "completion of --clock" completes "noise --clock r" 3 "rdtscp"
+tap_check "make uninstall DESTDIR PREFIX=/usr" \
+	make -s -C "$REPO" uninstall DESTDIR="$DEST" PREFIX=/usr
+tap_check "every file removed" none_installed
+tap_check "modinfo version" modinfo_has version "$VERSION"
+tap_check "modinfo license" modinfo_has license GPL
+tap_check "modinfo author" modinfo_has author "The tscprobe authors"
+tap_check "modinfo description" bash -c "/sbin/modinfo -F description '$REPO/kmod/tscprobe.ko' | grep -q 'interrupts off'"
+tap_check "dkms.conf version is VERSION" grep -qx "PACKAGE_VERSION=\"$VERSION\"" "$REPO/dkms.conf"
+if ((EUID == 0)); then
+	tap_check "DKMS builds against $KVER" dkms_builds
+else
+	tap_check "DKMS build needs root" false
+fi
+tap_done

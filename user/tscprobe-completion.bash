@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# bash completion for tscprobe(8)
+
+_tscprobe()
+{
+	local cur prev cmd opts
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+	cmd=${COMP_WORDS[1]}
+
+	if ((COMP_CWORD == 1)); then
+		COMPREPLY=($(compgen -W "info noise status stop show --version --help" -- "$cur"))
+		return
+	fi
+	case $prev in
+	--irqs)
+		COMPREPLY=($(compgen -W "off on" -- "$cur"))
+		return
+		;;
+	--clock)
+		COMPREPLY=($(compgen -W "lfence rdtscp mfence plain" -- "$cur"))
+		return
+		;;
+	-c|--cpus)
+		COMPREPLY=($(compgen -W "$(cat /sys/devices/system/cpu/online 2>/dev/null)" -- "$cur"))
+		return
+		;;
+	-d|--duration|--width|--gap|--threshold)
+		return
+		;;
+	esac
+	case $cmd in
+	info|status)
+		opts="--json --help"
+		;;
+	noise)
+		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --json --quiet --help"
+		;;
+	stop)
+		opts="--help"
+		;;
+	show)
+		opts="noise --json --help"
+		;;
+	esac
+	COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+}
+complete -F _tscprobe tscprobe
