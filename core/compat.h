@@ -20,14 +20,25 @@
 
 #define tp_likely(x)		__builtin_expect(!!(x), 1)
 #define tp_unlikely(x)		__builtin_expect(!!(x), 0)
-#define tp_always_inline	inline __attribute__((__always_inline__))
-#define tp_aligned(n)		__attribute__((__aligned__(n)))
 #define TP_CACHELINE		64
 
 /* UINT64_MAX: <linux/types.h> does not provide it (the kernel has U64_MAX). */
 #define TP_U64_MAX		(~(uint64_t)0)
 
-/* Stop the compiler from caching or reordering memory around this point. */
+/*
+ * In the kernel, the kernel's own helpers; in userspace, what they expand
+ * to there (checkpatch's exceptions in tools/checkpatch-exceptions).
+ */
+#ifdef __KERNEL__
+#include <linux/build_bug.h>	/* static_assert() */
+#include <linux/compiler.h>	/* __always_inline, barrier() */
+#define tp_always_inline	__always_inline
+#define tp_barrier()		barrier()
+#define tp_static_assert(e, m)	static_assert(e, m)
+#else
+#define tp_always_inline	inline __attribute__((__always_inline__))
 #define tp_barrier()		__asm__ __volatile__("" : : : "memory")
+#define tp_static_assert(e, m)	_Static_assert(e, m)
+#endif
 
 #endif /* TSCPROBE_CORE_COMPAT_H */

@@ -13,12 +13,6 @@ static const char *tp_pick(const char *const *names, unsigned int n,
 	return i < n && names[i] ? names[i] : "?";
 }
 
-#define TP_NAME_FN(fn, table)						\
-const char *fn(unsigned int v)						\
-{									\
-	return tp_pick(table, TP_ARRAY_SIZE(table), v);			\
-}
-
 static const char *const tp_kinds[] = {
 	[TSCPROBE_KIND_NONE] = "none",
 	[TSCPROBE_KIND_NOISE] = "noise",
@@ -118,16 +112,55 @@ static const char *const tp_attrs[] = {
 	[TSCPROBE_A_PAIRS_TOTAL] = "pairs_total",
 };
 
-TP_NAME_FN(tp_attr_name, tp_attrs)
-TP_NAME_FN(tp_kind_name, tp_kinds)
-TP_NAME_FN(tp_state_name, tp_states)
-TP_NAME_FN(tp_stop_reason_name, tp_stop_reasons)
-TP_NAME_FN(tp_clock_name, tp_clocks)
-TP_NAME_FN(tp_irqs_name, tp_irqs)
-TP_NAME_FN(tp_series_name, tp_series)
-TP_NAME_FN(tp_relation_name, tp_relations)
-TP_NAME_FN(tp_pair_status_name, tp_pair_statuses)
-TP_NAME_FN(tp_feature_name, tp_features)
+const char *tp_attr_name(unsigned int v)
+{
+	return tp_pick(tp_attrs, TP_ARRAY_SIZE(tp_attrs), v);
+}
+
+const char *tp_kind_name(unsigned int v)
+{
+	return tp_pick(tp_kinds, TP_ARRAY_SIZE(tp_kinds), v);
+}
+
+const char *tp_state_name(unsigned int v)
+{
+	return tp_pick(tp_states, TP_ARRAY_SIZE(tp_states), v);
+}
+
+const char *tp_stop_reason_name(unsigned int v)
+{
+	return tp_pick(tp_stop_reasons, TP_ARRAY_SIZE(tp_stop_reasons), v);
+}
+
+const char *tp_clock_name(unsigned int v)
+{
+	return tp_pick(tp_clocks, TP_ARRAY_SIZE(tp_clocks), v);
+}
+
+const char *tp_irqs_name(unsigned int v)
+{
+	return tp_pick(tp_irqs, TP_ARRAY_SIZE(tp_irqs), v);
+}
+
+const char *tp_series_name(unsigned int v)
+{
+	return tp_pick(tp_series, TP_ARRAY_SIZE(tp_series), v);
+}
+
+const char *tp_relation_name(unsigned int v)
+{
+	return tp_pick(tp_relations, TP_ARRAY_SIZE(tp_relations), v);
+}
+
+const char *tp_pair_status_name(unsigned int v)
+{
+	return tp_pick(tp_pair_statuses, TP_ARRAY_SIZE(tp_pair_statuses), v);
+}
+
+const char *tp_feature_name(unsigned int v)
+{
+	return tp_pick(tp_features, TP_ARRAY_SIZE(tp_features), v);
+}
 
 static int tp_streq(const char *a, const char *b)
 {

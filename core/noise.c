@@ -11,8 +11,8 @@
 #include "tsc.h"
 
 /* What the loop touches must fit in L1D next to the stack. */
-_Static_assert(sizeof(struct tp_noise) <= 32 * 1024,
-	       "struct tp_noise must stay within a 32 KiB L1D");
+tp_static_assert(sizeof(struct tp_noise) <= 32 * 1024,
+		 "struct tp_noise must stay within a 32 KiB L1D");
 
 /**
  * tp_events_init() - empty an event set

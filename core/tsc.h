@@ -107,10 +107,9 @@ static tp_always_inline void tp_cpu_relax(void)
  * clflush is ordered only by mfence (and locked instructions); callers
  * that time the next access fence it themselves.
  */
-static tp_always_inline void tp_clflush(const volatile void *p)
+static tp_always_inline void tp_clflush(const void *p)
 {
-	__asm__ __volatile__("clflush %0"
-			     : : "m" (*(const volatile char *)p) : "memory");
+	__asm__ __volatile__("clflush %0" : : "m" (*(const char *)p) : "memory");
 }
 
 /**

@@ -31,6 +31,7 @@
 #include "tp.h"
 #include "names.h"
 
+/* Protects tp_current and every run's state, reason and threads. */
 DEFINE_MUTEX(tp_lock);
 static struct tp_run *tp_current;	/* under tp_lock */
 static u64 tp_last_id;			/* under tp_lock */

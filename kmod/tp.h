@@ -110,7 +110,7 @@ struct tp_cpu {
 	struct task_struct *task;
 	unsigned long flags;
 	void *hot;
-	struct mutex lock;
+	struct mutex lock;	/* protects snap */
 	void *snap;
 	unsigned long published;
 };

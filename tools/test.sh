@@ -33,16 +33,24 @@ part() {
 	fail=$((fail + f))
 }
 
+# The kernel gates count as one test each.
 gates() {
+	local p=0 f=0
 	if "$MAKE" --no-print-directory -C "$REPO" check-kernel; then
-		echo "gates: 1 passed, 0 failed"
+		p=$((p + 1))
 	else
-		echo "gates: 0 passed, 1 failed"
+		f=$((f + 1))
 	fi
+	if "$REPO/tools/checkpatch.sh"; then
+		p=$((p + 1))
+	else
+		f=$((f + 1))
+	fi
+	echo "gates: $p passed, $f failed"
 }
 
 start=$SECONDS
-part "kernel gates: W=1 and sparse" gates
+part "kernel gates: W=1, sparse, checkpatch --strict" gates
 part "host tests" "$MAKE" --no-print-directory -C "$REPO" host-test
 part "VM tests" "$MAKE" --no-print-directory -C "$REPO" vm-test
 echo "== $((SECONDS - start)) s"
