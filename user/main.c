@@ -23,6 +23,7 @@ static const struct tp_command tp_commands[] = {
 	{ "status", tp_cmd_status, "the module's current run and its progress" },
 	{ "stop", tp_cmd_stop, "end the current run" },
 	{ "show", tp_cmd_show, "print the last results again" },
+	{ "env", tp_cmd_env, "audit the machine: clock, isolation, interrupts" },
 };
 
 static void tp_usage(FILE *f)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -308,7 +309,7 @@ static int tp_nl_family_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int tp_nl_resolve(struct tp_nl *nl)
+static int tp_nl_resolve(struct tp_nl *nl, bool quiet)
 {
 	struct tp_nl_error error;
 	struct nlmsghdr *nlh;
@@ -324,6 +325,8 @@ static int tp_nl_resolve(struct tp_nl *nl)
 	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TSCPROBE_GENL_NAME);
 	err = tp_nl_talk(nl, nlh, tp_nl_family_cb, nl, &error);
+	if (err && quiet)
+		return err == -ENOENT ? TP_EXIT_NOMODULE : TP_EXIT_FAIL;
 	if (err == -ENOENT) {
 		fprintf(stderr, "tscprobe module is not loaded: generic netlink family \"%s\" not found (load it with: insmod tscprobe.ko)\n",
 			TSCPROBE_GENL_NAME);
@@ -332,11 +335,44 @@ static int tp_nl_resolve(struct tp_nl *nl)
 	if (err)
 		return tp_nl_report("cannot resolve the tscprobe family", &error);
 	if (nl->version != TSCPROBE_GENL_VERSION) {
+		if (quiet)
+			return TP_EXIT_FAIL;
 		tp_err("the loaded module speaks version %u of the tscprobe family, this CLI version %u",
 		       nl->version, TSCPROBE_GENL_VERSION);
 		return TP_EXIT_FAIL;
 	}
 	return TP_EXIT_OK;
+}
+
+static int tp_nl_open_mode(struct tp_nl *nl, bool quiet)
+{
+	int one = 1;
+	int ret;
+
+	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl->sock) {
+		if (!quiet)
+			tp_err("cannot open a netlink socket: %s", strerror(errno));
+		return TP_EXIT_FAIL;
+	}
+	/* Without these the kernel's reasons would be lost. */
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one,
+				  sizeof(one)) ||
+	    mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one,
+				  sizeof(one)) ||
+	    mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		if (!quiet)
+			tp_err("cannot set up the netlink socket: %s",
+			       strerror(errno));
+		tp_nl_close(nl);
+		return TP_EXIT_FAIL;
+	}
+	nl->portid = mnl_socket_get_portid(nl->sock);
+	nl->seq = (uint32_t)time(NULL);
+	ret = tp_nl_resolve(nl, quiet);
+	if (ret != TP_EXIT_OK)
+		tp_nl_close(nl);
+	return ret;
 }
 
 /**
@@ -350,30 +386,40 @@ static int tp_nl_resolve(struct tp_nl *nl)
  */
 int tp_nl_open(struct tp_nl *nl)
 {
-	int one = 1;
-	int ret;
+	return tp_nl_open_mode(nl, false);
+}
 
-	nl->sock = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl->sock) {
-		tp_err("cannot open a netlink socket: %s", strerror(errno));
-		return TP_EXIT_FAIL;
-	}
-	/* Without these the kernel's reasons would be lost. */
-	if (mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one,
-				  sizeof(one)) ||
-	    mnl_socket_setsockopt(nl->sock, NETLINK_CAP_ACK, &one,
-				  sizeof(one)) ||
-	    mnl_socket_bind(nl->sock, 0, MNL_SOCKET_AUTOPID) < 0) {
-		tp_err("cannot set up the netlink socket: %s", strerror(errno));
+static int tp_khz_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	*(uint32_t *)data = tp_nl_u32(tb[TSCPROBE_A_TSC_KHZ], 0);
+	return MNL_CB_OK;
+}
+
+/**
+ * tp_module_tsc_khz() - the kernel's TSC rate, if the module is loaded
+ *
+ * Quiet: userspace measurements use it when they can (it is the rate the
+ * kernel keeps time with) and calibrate their own otherwise.
+ *
+ * Return: kHz, or 0 when the module cannot be asked.
+ */
+uint32_t tp_module_tsc_khz(void)
+{
+	struct tp_nl *nl = calloc(1, sizeof(*nl));
+	uint32_t khz = 0;
+
+	if (nl && tp_nl_open_mode(nl, true) == TP_EXIT_OK) {
+		if (tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_INFO, false),
+			       tp_khz_cb, &khz, NULL))
+			khz = 0;
 		tp_nl_close(nl);
-		return TP_EXIT_FAIL;
 	}
-	nl->portid = mnl_socket_get_portid(nl->sock);
-	nl->seq = (uint32_t)time(NULL);
-	ret = tp_nl_resolve(nl);
-	if (ret != TP_EXIT_OK)
-		tp_nl_close(nl);
-	return ret;
+	free(nl);
+	return khz;
 }
 
 /**

@@ -9,7 +9,7 @@ _tscprobe()
 	cmd=${COMP_WORDS[1]}
 
 	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "info noise status stop show --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "info noise status stop show env --version --help" -- "$cur"))
 		return
 	fi
 	case $prev in
@@ -32,6 +32,9 @@ _tscprobe()
 	case $cmd in
 	info|status)
 		opts="--json --help"
+		;;
+	env)
+		opts="--cpus --json --help"
 		;;
 	noise)
 		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --json --quiet --help"

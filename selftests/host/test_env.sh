@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tscprobe env against synthetic /proc and /sys trees: a badly prepared
+# machine must get every warning, a well prepared one none (but the
+# machine-wide ones it deserves), and the JSON must describe the tree.
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CLI=$REPO/build/tscprobe
+# shellcheck source=selftests/host/tap.sh
+source "$REPO/selftests/host/tap.sh"
+ROOT=$(mktemp -d)
+trap 'rm -rf "$ROOT"' EXIT
+
+put() {
+	mkdir -p "$(dirname "$ROOT/$1")"
+	printf '%s\n' "$2" >"$ROOT/$1"
+}
+
+# Four CPUs; 0/2 and 1/3 are SMT siblings.  CPU 3 is prepared for low
+# latency: isolated, nohz_full, rcu_nocbs, performance, no interrupts,
+# deep C-states off.  CPU 2 is not.
+make_tree() {
+	local cpu sys=sys/devices/system/cpu
+	put proc/cpuinfo "processor	: 0
+vendor_id	: GenuineIntel
+model name	: Test CPU @ 3.00GHz
+microcode	: 0xf0
+flags		: fpu tsc msr constant_tsc rdtscp hypervisor tsc_known_freq
+"
+	put proc/cmdline "root=/dev/sda1 isolcpus=3 nohz_full=3 rcu_nocbs=3 quiet"
+	put $sys/online "0-3"
+	put $sys/isolated "3"
+	put $sys/nohz_full "3"
+	put $sys/cpufreq/boost "1"
+	put sys/devices/system/clocksource/clocksource0/current_clocksource "hpet"
+	for cpu in 0 1 2 3; do
+		mkdir -p "$ROOT/$sys/cpu$cpu/node0"
+		put $sys/cpu$cpu/topology/thread_siblings_list "$((cpu % 2)),$((cpu % 2 + 2))"
+		put $sys/cpu$cpu/cpufreq/scaling_driver "intel_pstate"
+		put $sys/cpu$cpu/cpufreq/scaling_min_freq "800000"
+		put $sys/cpu$cpu/cpufreq/scaling_max_freq "3000000"
+		put $sys/cpu$cpu/cpufreq/scaling_cur_freq "2999000"
+		put $sys/cpu$cpu/cpuidle/state0/name "POLL"
+		put $sys/cpu$cpu/cpuidle/state0/latency "0"
+		put $sys/cpu$cpu/cpuidle/state0/disable "0"
+		put $sys/cpu$cpu/cpuidle/state1/name "C6"
+		put $sys/cpu$cpu/cpuidle/state1/latency "133"
+		put $sys/cpu$cpu/cpuidle/state1/disable "$((cpu == 3))"
+	done
+	put $sys/cpu2/cpufreq/scaling_governor "powersave"
+	put $sys/cpu3/cpufreq/scaling_governor "performance"
+	put proc/irq/24/smp_affinity_list "0-2"
+	put proc/irq/25/smp_affinity_list "2"
+	put proc/irq/26/smp_affinity_list "0"
+	# CPU 1 is offline: it cannot be measured; the audit says so.
+	put $sys/online "0,2-3"
+}
+
+JSON=
+
+env_json() {
+	JSON=$(TSCPROBE_SYSROOT=$ROOT "$CLI" env -j -c 1-3) || return 1
+}
+
+jqe() {
+	jq -e "$1" <<<"$JSON" >/dev/null || { echo "false: $1"; return 1; }
+}
+
+has_warning() {
+	jqe "any(.warnings[]; . == \"$1\")"
+}
+
+no_warning_about() {
+	jqe "all(.warnings[]; test(\"$1\") | not)"
+}
+
+make_tree
+tap_check "env -j runs on a synthetic tree" env_json
+tap_check "machine: model, microcode, clocksource" \
+	jqe '.cpu_model == "Test CPU @ 3.00GHz" and .microcode == "0xf0" and .clocksource == "hpet"'
+tap_check "machine: flags, not invariant, VM, boost on" \
+	jqe '.tsc_flags == "tsc constant_tsc rdtscp tsc_known_freq" and .invariant_tsc == false and .hypervisor and .boost == true'
+tap_check "machine: isolation sets" \
+	jqe '.isolated == [3] and .nohz_full == [3] and .rcu_nocbs == [3]'
+tap_check "machine: tsc_khz from calibration" jqe '.tsc_khz > 0'
+tap_check "cpus: the chosen ones, described" \
+	jqe '[.cpus[].cpu] == [1, 2, 3] and (.cpus[1] | .governor == "powersave" and .driver == "intel_pstate" and .max_khz == 3000000 and .siblings == [0, 2] and .node == 0 and .irqs_affine == 2)'
+tap_check "cpus: c-states" \
+	jqe '.cpus[2].cstates == [{"name": "POLL", "enabled": true, "latency_us": 0}, {"name": "C6", "enabled": false, "latency_us": 133}]'
+tap_check "warning: TSC not invariant" has_warning \
+	"the TSC is not invariant (no constant_tsc and nonstop_tsc): cycles are not a fixed unit of time"
+tap_check "warning: turbo" has_warning "turbo/boost is on: the clock is not held"
+tap_check "warning: clocksource" has_warning "the clocksource is hpet, not tsc"
+tap_check "warning: virtual machine" has_warning "this is a virtual machine: the hypervisor's noise is in every figure"
+tap_check "warning: offline CPU" has_warning "CPU 1 is offline"
+tap_check "warning: not isolated" has_warning "CPU 2 is not isolated (isolcpus): the scheduler puts other work on it"
+tap_check "warning: tick" has_warning "CPU 2 is not nohz_full: the tick interrupts it"
+tap_check "warning: RCU" has_warning "CPU 2 is not in rcu_nocbs: RCU callbacks may run on it"
+tap_check "warning: governor" has_warning "CPU 2 runs the powersave governor, not performance: the clock is not held"
+tap_check "warning: SMT sibling" has_warning "CPU 2 shares its core with CPU 0: a busy sibling shows up as noise"
+tap_check "warning: interrupts" has_warning "2 interrupts may be delivered to CPU 2"
+tap_check "warning: C-state" has_warning "CPU 2 may enter C6 (exit latency 133 us)"
+tap_check "the prepared CPU 3 gets only its sibling warning" \
+	jqe '[.warnings[] | select(test("CPU 3"))] == ["CPU 3 shares its core with CPU 1: a busy sibling shows up as noise"]'
+tap_check "text report lists the warnings" \
+	bash -c "TSCPROBE_SYSROOT='$ROOT' '$CLI' env -c 2 | grep -q '^  - CPU 2 runs the powersave governor'"
+tap_check "a CPU list that does not parse is a usage error" \
+	bash -c "'$CLI' env -c x 2>/dev/null; [ \$? -eq 2 ]"
+rm -f "$ROOT/sys/devices/system/cpu/online"
+tap_check "no online file: one line, exit 1" \
+	bash -c "TSCPROBE_SYSROOT='$ROOT' '$CLI' env 2>&1 >/dev/null | grep -qc . ; TSCPROBE_SYSROOT='$ROOT' '$CLI' env >/dev/null 2>&1; [ \$? -eq 1 ]"
+tap_done

@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe env: the environment audit.  Everything is read from /proc and
+ * /sys under $TSCPROBE_SYSROOT (default: the real ones), so that tests can
+ * point it at a synthetic tree; nothing needs the module or root.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "env.h"
+#include "json.h"
+#include "nl.h"
+
+/* Latency above which an enabled idle state is worth a warning. */
+#define TP_CSTATE_WARN_US	10
+
+static const char tp_env_usage[] =
+	"usage: tscprobe env [-c CPUS] [-j]\n"
+	"\n"
+	"Audit what decides whether latency figures can be trusted: CPU model and\n"
+	"microcode, the TSC and the clocksource, and per CPU the frequency driver,\n"
+	"governor and limits, turbo, SMT siblings, NUMA node, isolcpus, nohz_full,\n"
+	"rcu_nocbs, interrupt affinity and C-states; then warnings in plain words.\n"
+	"Reads /proc and /sys only (under $TSCPROBE_SYSROOT when set).\n"
+	"\n"
+	"  -c, --cpus CPUS   CPUs to audit (default: all online)\n"
+	"  -j, --json        print JSON\n"
+	"  -h, --help        show this help\n";
+
+/* A path under the system root. */
+static const char *tp_path(char *buf, size_t len, const char *fmt, ...)
+{
+	const char *root = getenv("TSCPROBE_SYSROOT");
+	va_list ap;
+	int n;
+
+	n = snprintf(buf, len, "%s", root ? root : "");
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+/* The first line of a file, without its newline; -1 if unreadable. */
+static int tp_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int ret = -1;
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	if (fgets(buf, (int)len, f)) {
+		buf[strcspn(buf, "\n")] = '\0';
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+static long tp_read_long(const char *path)
+{
+	char line[64];
+	char *end;
+	long v;
+
+	if (tp_read_line(path, line, sizeof(line)))
+		return -1;
+	v = strtol(line, &end, 10);
+	return end == line ? -1 : v;
+}
+
+/* A CPU list file; an empty file is an empty set. */
+static int tp_read_cpuset(const char *path, struct tp_cpuset *set)
+{
+	char line[4096];
+	const char *why;
+
+	memset(set, 0, sizeof(*set));
+	if (tp_read_line(path, line, sizeof(line)))
+		return -1;
+	if (!line[0])
+		return 0;
+	return tp_parse_cpus(line, set, &why);
+}
+
+/* Keep the TSC-related words of a /proc/cpuinfo "flags" line. */
+static void tp_env_flags(struct tp_env *e, char *flags)
+{
+	static const char *const tsc_flags[] = {
+		"tsc", "constant_tsc", "nonstop_tsc", "tsc_known_freq",
+		"tsc_reliable", "rdtscp", "tsc_deadline_timer",
+	};
+	bool constant = false, nonstop = false;
+	char *word, *save = NULL;
+	size_t i, n;
+
+	for (word = strtok_r(flags, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save)) {
+		constant |= !strcmp(word, "constant_tsc");
+		nonstop |= !strcmp(word, "nonstop_tsc");
+		e->hypervisor |= !strcmp(word, "hypervisor");
+		for (i = 0; i < sizeof(tsc_flags) / sizeof(tsc_flags[0]); i++) {
+			if (strcmp(word, tsc_flags[i]))
+				continue;
+			n = strlen(e->tsc_flags);
+			snprintf(e->tsc_flags + n, sizeof(e->tsc_flags) - n, "%s%s",
+				 n ? " " : "", word);
+		}
+	}
+	e->invariant_tsc = constant && nonstop;
+}
+
+/* Model, vendor, microcode and flags of the first processor. */
+static void tp_env_cpuinfo(struct tp_env *e)
+{
+	char path[512], *line = NULL, *v;
+	size_t cap = 0;
+	FILE *f = fopen(tp_path(path, sizeof(path), "/proc/cpuinfo"), "r");
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0 && line[0] != '\n') {
+		line[strcspn(line, "\n")] = '\0';
+		v = strchr(line, ':');
+		if (!v)
+			continue;
+		for (*v++ = '\0'; *v == ' '; v++)
+			;
+		if (!strncmp(line, "model name", 10))
+			snprintf(e->model, sizeof(e->model), "%s", v);
+		else if (!strncmp(line, "vendor_id", 9))
+			snprintf(e->vendor, sizeof(e->vendor), "%s", v);
+		else if (!strncmp(line, "microcode", 9))
+			snprintf(e->microcode, sizeof(e->microcode), "%s", v);
+		else if (!strncmp(line, "flags", 5))
+			tp_env_flags(e, v);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* rcu_nocbs= on the kernel command line ("all" means every CPU). */
+static void tp_env_cmdline(struct tp_env *e)
+{
+	char path[512], line[4096], *p, *end;
+	const char *why;
+
+	if (tp_read_line(tp_path(path, sizeof(path), "/proc/cmdline"), line,
+			 sizeof(line)))
+		return;
+	for (p = line; (p = strstr(p, "rcu_nocbs=")); p++) {
+		if (p != line && p[-1] != ' ')
+			continue;
+		p += strlen("rcu_nocbs=");
+		end = p + strcspn(p, " ");
+		*end = '\0';
+		if (!strcmp(p, "all"))
+			tp_parse_cpus("0-8191", &e->rcu_nocbs, &why);
+		else
+			tp_parse_cpus(p, &e->rcu_nocbs, &why);
+		return;
+	}
+}
+
+/* Turbo/boost: cpufreq's boost switch, or intel_pstate's no_turbo. */
+static int tp_env_boost(void)
+{
+	char path[512];
+	long v;
+
+	v = tp_read_long(tp_path(path, sizeof(path),
+				 "/sys/devices/system/cpu/cpufreq/boost"));
+	if (v >= 0)
+		return v != 0;
+	v = tp_read_long(tp_path(path, sizeof(path),
+				 "/sys/devices/system/cpu/intel_pstate/no_turbo"));
+	return v >= 0 ? v == 0 : -1;
+}
+
+/* How many interrupts may be delivered to each CPU. */
+static void tp_env_irq_affinity(unsigned int *count)
+{
+	char path[512], file[800];
+	struct tp_cpuset set;
+	struct dirent *d;
+	DIR *dir;
+	int cpu;
+
+	dir = opendir(tp_path(path, sizeof(path), "/proc/irq"));
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/smp_affinity_list", path,
+			 d->d_name);
+		if (tp_read_cpuset(file, &set))
+			continue;
+		for (cpu = -1; (cpu = tp_cpuset_next(&set, cpu)) >= 0;)
+			count[cpu]++;
+	}
+	closedir(dir);
+}
+
+static int tp_env_node(unsigned int cpu)
+{
+	char path[512];
+	struct dirent *d;
+	DIR *dir;
+	int node = -1;
+
+	dir = opendir(tp_path(path, sizeof(path), "/sys/devices/system/cpu/cpu%u",
+			      cpu));
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, "node", 4) && isdigit((unsigned char)d->d_name[4]))
+			node = atoi(d->d_name + 4);
+	closedir(dir);
+	return node;
+}
+
+static void tp_env_cstates(struct tp_env_cpu *c)
+{
+	char path[512];
+	unsigned int k;
+
+	for (k = 0; k < TP_ENV_CSTATES; k++) {
+		struct tp_env_cstate *s = &c->cstate[k];
+
+		if (tp_read_line(tp_path(path, sizeof(path),
+					 "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/name",
+					 c->cpu, k), s->name, sizeof(s->name)))
+			break;
+		s->enabled = tp_read_long(tp_path(path, sizeof(path),
+						  "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/disable",
+						  c->cpu, k)) != 1;
+		s->latency_us = tp_read_long(tp_path(path, sizeof(path),
+						     "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/latency",
+						     c->cpu, k));
+		c->ncstates = k + 1;
+	}
+}
+
+static void tp_env_cpufreq(struct tp_env_cpu *c)
+{
+	static const char *const dir = "/sys/devices/system/cpu/cpu%u/cpufreq/%s";
+	char path[512];
+
+	tp_read_line(tp_path(path, sizeof(path), dir, c->cpu, "scaling_driver"),
+		     c->driver, sizeof(c->driver));
+	tp_read_line(tp_path(path, sizeof(path), dir, c->cpu, "scaling_governor"),
+		     c->governor, sizeof(c->governor));
+	c->min_khz = tp_read_long(tp_path(path, sizeof(path), dir, c->cpu,
+					  "scaling_min_freq"));
+	c->max_khz = tp_read_long(tp_path(path, sizeof(path), dir, c->cpu,
+					  "scaling_max_freq"));
+	c->cur_khz = tp_read_long(tp_path(path, sizeof(path), dir, c->cpu,
+					  "scaling_cur_freq"));
+}
+
+static void tp_env_cpu(struct tp_env *e, struct tp_env_cpu *c,
+		       const struct tp_cpuset *online, const unsigned int *irqs)
+{
+	char path[512];
+
+	c->online = tp_cpuset_has(online, c->cpu);
+	c->node = tp_env_node(c->cpu);
+	if (tp_read_cpuset(tp_path(path, sizeof(path),
+				   "/sys/devices/system/cpu/cpu%u/topology/thread_siblings_list",
+				   c->cpu), &c->siblings))
+		tp_cpuset_add(&c->siblings, c->cpu);
+	tp_env_cpufreq(c);
+	c->isolated = tp_cpuset_has(&e->isolated, c->cpu);
+	c->nohz_full = tp_cpuset_has(&e->nohz_full, c->cpu);
+	c->rcu_nocbs = tp_cpuset_has(&e->rcu_nocbs, c->cpu);
+	c->irqs_affine = irqs[c->cpu];
+	tp_env_cstates(c);
+}
+
+static void tp_warn(struct tp_env *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->nwarn == TP_ENV_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->warn[e->nwarn++], sizeof(e->warn[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void tp_env_warn_machine(struct tp_env *e)
+{
+	if (!e->invariant_tsc)
+		tp_warn(e, "the TSC is not invariant (no constant_tsc and nonstop_tsc): cycles are not a fixed unit of time");
+	if (e->hypervisor)
+		tp_warn(e, "this is a virtual machine: the hypervisor's noise is in every figure");
+	if (e->clocksource[0] && strcmp(e->clocksource, "tsc"))
+		tp_warn(e, "the clocksource is %s, not tsc", e->clocksource);
+	if (e->boost == 1)
+		tp_warn(e, "turbo/boost is on: the clock is not held");
+	if (!e->nohz_known)
+		tp_warn(e, "this kernel has no nohz_full: the tick interrupts every CPU");
+}
+
+static void tp_env_warn_cpu(struct tp_env *e, const struct tp_env_cpu *c)
+{
+	unsigned int k;
+	int sib = -1;
+
+	if (!c->online) {
+		tp_warn(e, "CPU %u is offline", c->cpu);
+		return;
+	}
+	if (!c->isolated)
+		tp_warn(e, "CPU %u is not isolated (isolcpus): the scheduler puts other work on it", c->cpu);
+	if (e->nohz_known && !c->nohz_full)
+		tp_warn(e, "CPU %u is not nohz_full: the tick interrupts it", c->cpu);
+	if (!c->rcu_nocbs)
+		tp_warn(e, "CPU %u is not in rcu_nocbs: RCU callbacks may run on it", c->cpu);
+	if (c->governor[0] && strcmp(c->governor, "performance"))
+		tp_warn(e, "CPU %u runs the %s governor, not performance: the clock is not held",
+			c->cpu, c->governor);
+	while ((sib = tp_cpuset_next(&c->siblings, sib)) >= 0)
+		if ((unsigned int)sib != c->cpu)
+			tp_warn(e, "CPU %u shares its core with CPU %d: a busy sibling shows up as noise",
+				c->cpu, sib);
+	if (c->irqs_affine)
+		tp_warn(e, "%u interrupts may be delivered to CPU %u", c->irqs_affine,
+			c->cpu);
+	for (k = 0; k < c->ncstates; k++)
+		if (c->cstate[k].enabled && c->cstate[k].latency_us > TP_CSTATE_WARN_US)
+			tp_warn(e, "CPU %u may enter %s (exit latency %ld us)", c->cpu,
+				c->cstate[k].name, c->cstate[k].latency_us);
+}
+
+/**
+ * tp_env_read() - audit the machine and the chosen CPUs
+ * @e: filled in; free with tp_env_free()
+ * @cpus: the CPUs to audit
+ * @tsc_khz: the TSC rate if known (the module's), else 0 to calibrate
+ *
+ * Return: 0, or -1 when the online CPUs cannot be read.
+ */
+int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
+		uint32_t tsc_khz)
+{
+	unsigned int *irqs = calloc(TP_MAX_CPUS, sizeof(*irqs));
+	struct tp_cpuset online;
+	char path[512];
+	int cpu = -1;
+
+	memset(e, 0, sizeof(*e));
+	if (!irqs || tp_read_cpuset(tp_path(path, sizeof(path),
+					    "/sys/devices/system/cpu/online"), &online)) {
+		free(irqs);
+		return -1;
+	}
+	tp_env_cpuinfo(e);
+	e->tsc_khz = tsc_khz ? tsc_khz : tp_user_tsc_khz();
+	tp_read_line(tp_path(path, sizeof(path),
+			     "/sys/devices/system/clocksource/clocksource0/current_clocksource"),
+		     e->clocksource, sizeof(e->clocksource));
+	e->boost = tp_env_boost();
+	tp_read_cpuset(tp_path(path, sizeof(path), "/sys/devices/system/cpu/isolated"),
+		       &e->isolated);
+	e->nohz_known = !tp_read_cpuset(tp_path(path, sizeof(path),
+						"/sys/devices/system/cpu/nohz_full"),
+					&e->nohz_full);
+	tp_env_cmdline(e);
+	tp_env_irq_affinity(irqs);
+	e->cpu = calloc(tp_cpuset_count(cpus) + 1, sizeof(*e->cpu));
+	if (!e->cpu) {
+		free(irqs);
+		return -1;
+	}
+	tp_env_warn_machine(e);
+	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
+		struct tp_env_cpu *c = &e->cpu[e->ncpus++];
+
+		c->cpu = (unsigned int)cpu;
+		tp_env_cpu(e, c, &online, irqs);
+		tp_env_warn_cpu(e, c);
+	}
+	free(irqs);
+	return 0;
+}
+
+void tp_env_free(struct tp_env *e)
+{
+	free(e->cpu);
+	e->cpu = NULL;
+}
+
+static void tp_khz_text(long khz, char *buf, size_t len)
+{
+	if (khz < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%ld", khz / 1000);
+}
+
+static void tp_env_cpu_text(const struct tp_env_cpu *c, FILE *f)
+{
+	char sib[64], mn[24], mx[24], cur[24], cs[160] = "";
+	unsigned int k;
+	size_t n = 0;
+
+	tp_cpuset_format(&c->siblings, sib, sizeof(sib));
+	tp_khz_text(c->min_khz, mn, sizeof(mn));
+	tp_khz_text(c->max_khz, mx, sizeof(mx));
+	tp_khz_text(c->cur_khz, cur, sizeof(cur));
+	for (k = 0; k < c->ncstates && n < sizeof(cs); k++)
+		n += (size_t)snprintf(cs + n, sizeof(cs) - n, "%s%s%s",
+				      n ? " " : "", c->cstate[k].name,
+				      c->cstate[k].enabled ? "" : "(off)");
+	fprintf(f, "%4u %5d %-9s %-14s %-12s %5s/%5s/%5s  %-4s %-4s %-4s %5u  %s\n",
+		c->cpu, c->node, sib, c->driver[0] ? c->driver : "-",
+		c->governor[0] ? c->governor : "-", mn, mx, cur,
+		c->isolated ? "yes" : "no", c->nohz_full ? "yes" : "no",
+		c->rcu_nocbs ? "yes" : "no", c->irqs_affine, cs[0] ? cs : "-");
+}
+
+/**
+ * tp_env_text() - the audit for people
+ * @e: the audit
+ * @f: where to
+ */
+void tp_env_text(const struct tp_env *e, FILE *f)
+{
+	char set[256];
+	unsigned int i;
+
+	fprintf(f, "cpu:         %s (%s)%s%s\n", e->model[0] ? e->model : "?",
+		e->vendor[0] ? e->vendor : "?",
+		e->microcode[0] ? ", microcode " : "", e->microcode);
+	fprintf(f, "tsc:         %u kHz, %s (%s)\n", e->tsc_khz,
+		e->invariant_tsc ? "invariant" : "not invariant", e->tsc_flags);
+	fprintf(f, "clocksource: %s\n", e->clocksource[0] ? e->clocksource : "?");
+	fprintf(f, "turbo/boost: %s\n", e->boost < 0 ? "unknown" :
+		e->boost ? "on" : "off");
+	tp_cpuset_format(&e->isolated, set, sizeof(set));
+	fprintf(f, "isolated:    %s\n", set[0] ? set : "none");
+	tp_cpuset_format(&e->nohz_full, set, sizeof(set));
+	fprintf(f, "nohz_full:   %s\n", !e->nohz_known ? "not in this kernel" :
+		set[0] ? set : "none");
+	tp_cpuset_format(&e->rcu_nocbs, set, sizeof(set));
+	fprintf(f, "rcu_nocbs:   %s\n", set[0] ? set : "none");
+	fprintf(f, "\n cpu  node siblings  driver         governor     min/  max/  cur MHz isol nohz rcu   irqs  c-states\n");
+	for (i = 0; i < e->ncpus; i++)
+		tp_env_cpu_text(&e->cpu[i], f);
+	if (e->nwarn)
+		fprintf(f, "\nwarnings:\n");
+	for (i = 0; i < e->nwarn; i++)
+		fprintf(f, "  - %s\n", e->warn[i]);
+}
+
+static void tj_cpuset(struct tj *j, const char *key, const struct tp_cpuset *s)
+{
+	int cpu = -1;
+
+	tj_arr(j, key);
+	while ((cpu = tp_cpuset_next(s, cpu)) >= 0)
+		tj_u64(j, NULL, (uint64_t)cpu);
+	tj_arr_end(j);
+}
+
+static void tj_long(struct tj *j, const char *key, long v)
+{
+	if (v < 0)
+		tj_null(j, key);
+	else
+		tj_i64(j, key, v);
+}
+
+static void tp_env_cpu_json(const struct tp_env_cpu *c, struct tj *j)
+{
+	unsigned int k;
+
+	tj_obj(j, NULL);
+	tj_u64(j, "cpu", c->cpu);
+	tj_bool(j, "online", c->online);
+	tj_long(j, "node", c->node);
+	tj_cpuset(j, "siblings", &c->siblings);
+	tj_str(j, "driver", c->driver);
+	tj_str(j, "governor", c->governor);
+	tj_long(j, "min_khz", c->min_khz);
+	tj_long(j, "max_khz", c->max_khz);
+	tj_long(j, "cur_khz", c->cur_khz);
+	tj_bool(j, "isolated", c->isolated);
+	tj_bool(j, "nohz_full", c->nohz_full);
+	tj_bool(j, "rcu_nocbs", c->rcu_nocbs);
+	tj_u64(j, "irqs_affine", c->irqs_affine);
+	tj_arr(j, "cstates");
+	for (k = 0; k < c->ncstates; k++) {
+		tj_obj(j, NULL);
+		tj_str(j, "name", c->cstate[k].name);
+		tj_bool(j, "enabled", c->cstate[k].enabled);
+		tj_long(j, "latency_us", c->cstate[k].latency_us);
+		tj_obj_end(j);
+	}
+	tj_arr_end(j);
+	tj_obj_end(j);
+}
+
+/**
+ * tp_env_json() - the audit as a JSON object
+ * @e: the audit
+ * @j: the writer
+ * @key: the object's key in its parent (NULL at the top level)
+ */
+void tp_env_json(const struct tp_env *e, struct tj *j, const char *key)
+{
+	unsigned int i;
+
+	tj_obj(j, key);
+	tj_u64(j, "tsc_khz", e->tsc_khz);
+	tj_str(j, "cpu_model", e->model);
+	tj_str(j, "vendor", e->vendor);
+	tj_str(j, "microcode", e->microcode);
+	tj_str(j, "tsc_flags", e->tsc_flags);
+	tj_bool(j, "invariant_tsc", e->invariant_tsc);
+	tj_bool(j, "hypervisor", e->hypervisor);
+	tj_str(j, "clocksource", e->clocksource);
+	if (e->boost < 0)
+		tj_null(j, "boost");
+	else
+		tj_bool(j, "boost", e->boost);
+	tj_cpuset(j, "isolated", &e->isolated);
+	if (e->nohz_known)
+		tj_cpuset(j, "nohz_full", &e->nohz_full);
+	else
+		tj_null(j, "nohz_full");
+	tj_cpuset(j, "rcu_nocbs", &e->rcu_nocbs);
+	tj_arr(j, "cpus");
+	for (i = 0; i < e->ncpus; i++)
+		tp_env_cpu_json(&e->cpu[i], j);
+	tj_arr_end(j);
+	tj_arr(j, "warnings");
+	for (i = 0; i < e->nwarn; i++)
+		tj_str(j, NULL, e->warn[i]);
+	tj_arr_end(j);
+	tj_obj_end(j);
+}
+
+/**
+ * tp_cmd_env() - the "env" subcommand
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_env(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tp_cpuset cpus;
+	bool json = false, given = false;
+	const char *why;
+	struct tp_env e;
+	char path[512];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (tp_parse_cpus(optarg, &cpus, &why))
+				return tp_usage_err("env", "-c '%s': %s", optarg, why);
+			given = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(tp_env_usage, stdout);
+			return TP_EXIT_OK;
+		default:
+			return tp_bad_option("env", c, argv);
+		}
+	}
+	if (optind != argc)
+		return tp_usage_err("env", "unexpected argument '%s'", argv[optind]);
+	if (!given && tp_read_cpuset(tp_path(path, sizeof(path),
+					     "/sys/devices/system/cpu/online"), &cpus)) {
+		tp_err("env: cannot read the online CPUs from %s", path);
+		return TP_EXIT_FAIL;
+	}
+	if (tp_env_read(&e, &cpus, tp_module_tsc_khz())) {
+		tp_err("env: cannot read /sys/devices/system/cpu/online");
+		return TP_EXIT_FAIL;
+	}
+	if (json) {
+		struct tj j;
+
+		tj_init(&j, stdout);
+		tp_env_json(&e, &j, NULL);
+		tj_finish(&j);
+	} else {
+		tp_env_text(&e, stdout);
+	}
+	tp_env_free(&e);
+	return TP_EXIT_OK;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The environment audit: what an engineer must check before trusting a
+ * latency figure (frequency driver, governor, turbo, isolation, tick, RCU,
+ * interrupt affinity, C-states, the TSC), read from /proc and /sys only,
+ * with warnings in plain words.
+ */
+#ifndef TSCPROBE_USER_ENV_H
+#define TSCPROBE_USER_ENV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+
+struct tj;
+
+#define TP_ENV_CSTATES	12
+
+/**
+ * struct tp_env_cstate - one idle state of a CPU
+ * @name: its name (C1, C6, ...)
+ * @enabled: not disabled in sysfs
+ * @latency_us: exit latency, -1 unknown
+ */
+struct tp_env_cstate {
+	char name[24];
+	bool enabled;
+	long latency_us;
+};
+
+/**
+ * struct tp_env_cpu - what matters about one CPU
+ * @cpu: the CPU
+ * @online: it is online
+ * @node: NUMA node, -1 unknown
+ * @siblings: SMT siblings (itself included)
+ * @driver: cpufreq driver ("" unknown)
+ * @governor: cpufreq governor ("" unknown)
+ * @min_khz: scaling_min_freq, -1 unknown
+ * @max_khz: scaling_max_freq, -1 unknown
+ * @cur_khz: scaling_cur_freq, -1 unknown
+ * @isolated: in the isolated set (isolcpus)
+ * @nohz_full: in nohz_full
+ * @rcu_nocbs: in rcu_nocbs
+ * @irqs_affine: interrupts whose affinity includes it
+ * @ncstates: entries in @cstate
+ * @cstate: its idle states
+ */
+struct tp_env_cpu {
+	unsigned int cpu;
+	bool online;
+	int node;
+	struct tp_cpuset siblings;
+	char driver[32];
+	char governor[32];
+	long min_khz;
+	long max_khz;
+	long cur_khz;
+	bool isolated;
+	bool nohz_full;
+	bool rcu_nocbs;
+	unsigned int irqs_affine;
+	unsigned int ncstates;
+	struct tp_env_cstate cstate[TP_ENV_CSTATES];
+};
+
+#define TP_ENV_WARNINGS	64
+
+/**
+ * struct tp_env - the machine and the chosen CPUs
+ * @model: CPU model name
+ * @vendor: CPU vendor
+ * @microcode: microcode revision ("" unknown)
+ * @tsc_khz: TSC rate (the module's, else calibrated)
+ * @clocksource: the current clocksource
+ * @tsc_flags: the TSC-related /proc/cpuinfo flags present, space-separated
+ * @invariant_tsc: constant_tsc and nonstop_tsc
+ * @hypervisor: running in a virtual machine
+ * @boost: 1 turbo/boost on, 0 off, -1 unknown
+ * @isolated: the isolated CPUs
+ * @nohz_full: the nohz_full CPUs
+ * @rcu_nocbs: the rcu_nocbs CPUs (from the kernel command line)
+ * @nohz_known: the kernel says which CPUs are nohz_full
+ * @ncpus: entries in @cpu
+ * @cpu: the chosen CPUs
+ * @nwarn: entries in @warn
+ * @warn: the warnings
+ */
+struct tp_env {
+	char model[128];
+	char vendor[32];
+	char microcode[32];
+	uint32_t tsc_khz;
+	char clocksource[32];
+	char tsc_flags[128];
+	bool invariant_tsc;
+	bool hypervisor;
+	int boost;
+	struct tp_cpuset isolated;
+	struct tp_cpuset nohz_full;
+	struct tp_cpuset rcu_nocbs;
+	bool nohz_known;
+	unsigned int ncpus;
+	struct tp_env_cpu *cpu;
+	unsigned int nwarn;
+	char warn[TP_ENV_WARNINGS][160];
+};
+
+int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
+		uint32_t tsc_khz);
+void tp_env_free(struct tp_env *e);
+void tp_env_text(const struct tp_env *e, FILE *f);
+void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);
+int tp_cmd_env(int argc, char **argv);
+
+#endif /* TSCPROBE_USER_ENV_H */
