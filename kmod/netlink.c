@@ -465,6 +465,19 @@ static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
 	return 0;
 }
 
+/* The thread's scheduling counters, once it has finished. */
+static int tp_put_sched(struct sk_buff *skb, const struct tp_cpu *c)
+{
+	if (!test_bit(TP_CPU_DONE, &c->flags))
+		return 0;
+	smp_rmb();	/* pairs with smp_mb__before_atomic() in run.c */
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_CTX_VOLUNTARY, c->nvcsw) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_CTX_INVOLUNTARY, c->nivcsw) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_MIGRATIONS, c->migrations))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * One message of one CPU.  Returns 0 when the CPU is complete, -EMSGSIZE
  * when the message is full (to be continued in the next one).
@@ -489,7 +502,8 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
 	if (!nest || nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
 	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS, READ_ONCE(c->flags) & 3) ||
-	    nla_put_u32(skb, TSCPROBE_CPU_A_NODE, cpu_to_node(c->cpu)))
+	    nla_put_u32(skb, TSCPROBE_CPU_A_NODE, cpu_to_node(c->cpu)) ||
+	    tp_put_sched(skb, c))
 		goto cancel;
 	err = ctx->run->ops->dump_cpu(skb, c, ctx->snap, &ctx->pos);
 	if (err == -EMSGSIZE && ctx->pos == start_pos)

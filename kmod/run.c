@@ -170,12 +170,20 @@ static int tp_cpu_thread(void *data)
 {
 	struct tp_cpu *c = data;
 	struct tp_run *run = c->run;
+	unsigned long nvcsw = current->nvcsw, nivcsw = current->nivcsw;
+	u64 migrations = current->se.nr_migrations;
 	bool complete;
 
 	complete = run->ops->cpu_main(run, c);
+	/* What the scheduler did to the thread, for the report. */
+	c->nvcsw = current->nvcsw - nvcsw;
+	c->nivcsw = current->nivcsw - nivcsw;
+	c->migrations = current->se.nr_migrations - migrations;
 	if (!complete && test_bit(TP_CPU_OFFLINE, &c->flags))
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
 	tp_cpu_publish(c, true);
+	/* Readers that see DONE see the counters above (tp_put_sched()). */
+	smp_mb__before_atomic();
 	set_bit(TP_CPU_DONE, &c->flags);
 	if (atomic_dec_and_test(&run->active))
 		queue_work(tp_wq, &run->finish_work);

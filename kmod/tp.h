@@ -103,6 +103,9 @@ struct tp_kind_ops {
  * @lock: protects @snap
  * @snap: the kind's last published copy of @hot, for readers
  * @published: jiffies of the last publication
+ * @nvcsw: the thread's voluntary context switches during the run
+ * @nivcsw: its involuntary context switches during the run
+ * @migrations: its migrations during the run
  */
 struct tp_cpu {
 	unsigned int cpu;
@@ -113,6 +116,9 @@ struct tp_cpu {
 	struct mutex lock;	/* protects snap */
 	void *snap;
 	unsigned long published;
+	u64 nvcsw;
+	u64 nivcsw;
+	u64 migrations;
 };
 
 /**

@@ -15,7 +15,9 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "context.h"
 #include "engine.h"
+#include "nl.h"
 #include "run.h"
 #include "tsc.h"
 
@@ -67,6 +69,64 @@ uint32_t tp_user_tsc_khz(void)
 	return k[2];
 }
 
+/* The value of "KEY: N" or "KEY : N" in a /proc file; false if absent. */
+static bool tp_proc_value(const char *path, const char *key, uint64_t *v)
+{
+	size_t n = strlen(key);
+	char line[256];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line + n;
+
+		if (strncmp(line, key, n))
+			continue;
+		p += strspn(p, " \t");
+		if (*p++ != ':')
+			continue;
+		*v = strtoull(p, NULL, 10);
+		found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+/**
+ * tp_thread_sched() - read the calling thread's scheduling counters
+ * @s: filled in
+ */
+void tp_thread_sched(struct tp_thread_sched *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ok = tp_proc_value("/proc/thread-self/status",
+			      "voluntary_ctxt_switches", &s->voluntary) &&
+		tp_proc_value("/proc/thread-self/status",
+			      "nonvoluntary_ctxt_switches", &s->involuntary);
+	/* Only with CONFIG_SCHED_DEBUG. */
+	s->migrations_ok = tp_proc_value("/proc/thread-self/sched",
+					 "se.nr_migrations", &s->migrations);
+}
+
+/**
+ * tp_thread_sched_delta() - put a thread's counters over a run in a result
+ * @c: the CPU's result
+ * @before: read when the measurement started
+ * @after: read when it ended
+ */
+void tp_thread_sched_delta(struct tp_cpu_res *c,
+			   const struct tp_thread_sched *before,
+			   const struct tp_thread_sched *after)
+{
+	c->ctx_vol.ok = c->ctx_invol.ok = before->ok && after->ok;
+	c->ctx_vol.v = after->voluntary - before->voluntary;
+	c->ctx_invol.v = after->involuntary - before->involuntary;
+	c->migrations.ok = before->migrations_ok && after->migrations_ok;
+	c->migrations.v = after->migrations - before->migrations;
+}
+
 /**
  * struct tp_noise_thread - one CPU of a userspace noise run
  * @tid: the thread
@@ -80,6 +140,7 @@ uint32_t tp_user_tsc_khz(void)
  * @last_tsc: end of the last window
  * @windows: windows run
  * @complete: ran for the whole duration
+ * @sched: the thread's scheduling counters at the start and the end
  * @ready: passed once warmed up
  * @go: passed to start measuring
  */
@@ -95,6 +156,7 @@ struct tp_noise_thread {
 	uint64_t last_tsc;
 	uint64_t windows;
 	bool complete;
+	struct tp_thread_sched sched[2];
 	pthread_barrier_t *ready;
 	pthread_barrier_t *go;
 };
@@ -110,6 +172,7 @@ static void *tp_noise_thread_main(void *arg)
 	tp_noise_init(t->loop, t->p->threshold_cycles);
 	pthread_barrier_wait(t->ready);
 	pthread_barrier_wait(t->go);
+	tp_thread_sched(&t->sched[0]);
 	t->first_tsc = tp_rdtsc();
 	t->last_tsc = t->first_tsc;
 	end = t->first_tsc + t->duration;
@@ -124,6 +187,7 @@ static void *tp_noise_thread_main(void *arg)
 			break;
 		}
 	}
+	tp_thread_sched(&t->sched[1]);
 	return NULL;
 }
 
@@ -148,9 +212,7 @@ static int tp_noise_spawn(struct tp_noise_thread *t)
 }
 
 static void tp_noise_collect(struct tp_result *res,
-			     const struct tp_noise_thread *t,
-			     const struct tp_irq_counts *before,
-			     const struct tp_irq_counts *after)
+			     const struct tp_noise_thread *t)
 {
 	struct tp_cpu_res *c = tp_result_cpu(res, t->cpu);
 	struct tp_series_res *g = &c->series[TSCPROBE_SERIES_GAP];
@@ -170,11 +232,12 @@ static void tp_noise_collect(struct tp_result *res,
 	g->stats.sum = l->measured;
 	*tp_series_hist(g) = l->hist;
 	/* SMIs, APERF/MPERF: MSRs, out of userspace's reach. */
-	if (before && after && before->seen[t->cpu] && after->seen[t->cpu]) {
+	if (res->ctx->have_irqs) {
 		c->irq.ok = c->nmi.ok = true;
-		c->irq.v = after->irq[t->cpu] - before->irq[t->cpu];
-		c->nmi.v = after->nmi[t->cpu] - before->nmi[t->cpu];
+		c->irq.v = tp_irq_delta_all(res->ctx, t->cpu);
+		c->nmi.v = tp_irq_delta(res->ctx, TP_IRQ_NMI, t->cpu);
 	}
+	tp_thread_sched_delta(c, &t->sched[0], &t->sched[1]);
 }
 
 static void tp_noise_fill(struct tp_result *res, const struct tp_run_params *p,
@@ -195,9 +258,9 @@ static uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz)
 	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
 }
 
-/* Run the threads between the two /proc/interrupts readings. */
+/* Run the threads between the two readings of the machine's state. */
 static int tp_noise_run_threads(struct tp_noise_thread *t, unsigned int n,
-				struct tp_irq_counts *k)
+				struct tp_result *res)
 {
 	pthread_barrier_t ready, go;
 	unsigned int i, started = 0;
@@ -217,13 +280,11 @@ static int tp_noise_run_threads(struct tp_noise_thread *t, unsigned int n,
 		started++;
 	}
 	pthread_barrier_wait(&ready);
-	if (tp_read_proc_interrupts("/proc/interrupts", &k[0]))
-		memset(&k[0], 0, sizeof(k[0]));
+	res->ctx = tp_context_begin();
 	pthread_barrier_wait(&go);
 	for (i = 0; i < started; i++)
 		pthread_join(t[i].tid, NULL);
-	if (tp_read_proc_interrupts("/proc/interrupts", &k[1]))
-		memset(&k[1], 0, sizeof(k[1]));
+	tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
 	pthread_barrier_destroy(&ready);
 	pthread_barrier_destroy(&go);
 	return err;
@@ -242,23 +303,23 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 {
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	struct tp_run_params eff = *p;
-	struct tp_irq_counts *k;
 	struct tp_noise_thread *t;
-	uint32_t khz = tp_user_tsc_khz();
-	uint64_t t0;
+	uint32_t khz = tp_module_tsc_khz();
+	uint64_t wall = 0;
 	int cpu = -1;
 
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		tp_err("warning: cannot lock memory (%s): page faults may show as noise",
 		       strerror(errno));
+	if (!khz)
+		khz = tp_user_tsc_khz();
 	eff.irqs = TSCPROBE_IRQS_ON;
 	if (!eff.threshold_cycles)
 		eff.threshold_cycles = tp_ns_cycles(eff.threshold_ns, khz) ?: 1;
 	else
 		eff.threshold_ns = eff.threshold_cycles * 1000000ULL / khz;
 	t = calloc(n, sizeof(*t));
-	k = calloc(2, sizeof(*k));
-	if (!t || !k) {
+	if (!t) {
 		tp_err("out of memory");
 		return TP_EXIT_FAIL;
 	}
@@ -272,16 +333,19 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		i++;
 	}
 	tp_catch_interrupt();
-	t0 = tp_mono_raw_ns();
-	tp_noise_run_threads(t, n, k);
 	res->cpus = *cpus;
-	tp_noise_fill(res, &eff, khz, tp_mono_raw_ns() - t0);
+	res->tsc_khz = khz;
+	tp_noise_run_threads(t, n, res);
+	for (i = 0; i < n; i++)
+		if (t[i].last_tsc - t[i].first_tsc > wall)
+			wall = t[i].last_tsc - t[i].first_tsc;
+	tp_noise_fill(res, &eff, khz, wall / khz * 1000000 +
+		      wall % khz * 1000000 / khz);
 	res->start_tsc = t[0].first_tsc;
 	for (i = 0; i < n; i++) {
-		tp_noise_collect(res, &t[i], &k[0], &k[1]);
+		tp_noise_collect(res, &t[i]);
 		free(t[i].loop);
 	}
 	free(t);
-	free(k);
 	return tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;
 }

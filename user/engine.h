@@ -8,15 +8,27 @@
 
 #include "result.h"
 
-/* Per-CPU interrupt counts from /proc/interrupts. */
-struct tp_irq_counts {
-	uint64_t irq[TP_MAX_CPUS];	/* every row but NMI, ERR, MIS */
-	uint64_t nmi[TP_MAX_CPUS];
-	bool seen[TP_MAX_CPUS];		/* the CPU has a column */
+/**
+ * struct tp_thread_sched - what the scheduler did to a thread so far
+ * @ok: /proc/thread-self/status could be read
+ * @voluntary: voluntary context switches
+ * @involuntary: involuntary context switches
+ * @migrations_ok: /proc/thread-self/sched has se.nr_migrations
+ * @migrations: migrations
+ */
+struct tp_thread_sched {
+	bool ok;
+	uint64_t voluntary;
+	uint64_t involuntary;
+	bool migrations_ok;
+	uint64_t migrations;
 };
 
 uint32_t tp_user_tsc_khz(void);
-int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k);
+void tp_thread_sched(struct tp_thread_sched *s);
+void tp_thread_sched_delta(struct tp_cpu_res *c,
+			   const struct tp_thread_sched *before,
+			   const struct tp_thread_sched *after);
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		  struct tp_result *res);
 

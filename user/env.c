@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "engine.h"
 #include "env.h"
 #include "json.h"

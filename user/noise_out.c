@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "json.h"
 #include "names.h"
 #include "output.h"
@@ -154,6 +155,7 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	else
 		fprintf(f, ", clock n/a");
 	fprintf(f, "\n");
+	tp_context_cpu_text(r, c, f);
 	tp_noise_table(r, c, f);
 	tp_noise_largest(r, c, f);
 }
@@ -176,6 +178,7 @@ static void tp_noise_text(const struct tp_result *r, FILE *f)
 	fprintf(f, "\n");
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_cpu_text(r, &r->cpu[i], f);
+	tp_context_text(r, f);
 }
 
 static void tj_counter(struct tj *j, const char *key,
@@ -260,6 +263,7 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 		tj_double(j, "effective_mhz", s.effective_khz / 1000.0);
 	else
 		tj_null(j, "effective_mhz");
+	tp_context_cpu_json(r, c, j);
 	tp_noise_json_histogram(j, c);
 	tp_noise_json_events(j, c);
 	tj_obj_end(j);
@@ -290,6 +294,7 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_cpu_json(&j, r, &r->cpu[i]);
 	tj_arr_end(&j);
+	tp_context_json(r, &j);
 	tj_obj_end(&j);
 	tj_finish(&j);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "nl.h"
 #include "result.h"
 
@@ -26,6 +27,8 @@ void tp_result_free(struct tp_result *r)
 	free(r->cpu);
 	r->cpu = NULL;
 	r->ncpus = r->cap = 0;
+	tp_context_free(r->ctx);
+	r->ctx = NULL;
 }
 
 /**
@@ -169,6 +172,9 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_counter(tb[TSCPROBE_CPU_A_IRQ_COUNT], &c->irq);
 	tp_get_counter(tb[TSCPROBE_CPU_A_APERF], &c->aperf);
 	tp_get_counter(tb[TSCPROBE_CPU_A_MPERF], &c->mperf);
+	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_VOLUNTARY], &c->ctx_vol);
+	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_INVOLUNTARY], &c->ctx_invol);
+	tp_get_counter(tb[TSCPROBE_CPU_A_MIGRATIONS], &c->migrations);
 	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_SERIES)
 			tp_parse_series(a, c);

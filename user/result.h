@@ -17,6 +17,7 @@
 #include "tscprobe.h"
 
 struct nlattr;
+struct tp_context;
 struct tp_nl;
 struct tp_nl_error;
 
@@ -87,6 +88,9 @@ struct tp_series_res {
  * @irq: interrupts
  * @aperf: APERF over the windows
  * @mperf: MPERF over the windows
+ * @ctx_vol: voluntary context switches of the measuring thread
+ * @ctx_invol: its involuntary context switches
+ * @migrations: its migrations
  * @series: indexed by enum tscprobe_series
  */
 struct tp_cpu_res {
@@ -105,6 +109,9 @@ struct tp_cpu_res {
 	struct tp_counter_res irq;
 	struct tp_counter_res aperf;
 	struct tp_counter_res mperf;
+	struct tp_counter_res ctx_vol;
+	struct tp_counter_res ctx_invol;
+	struct tp_counter_res migrations;
 	struct tp_series_res series[TSCPROBE_SERIES_MAX + 1];
 };
 
@@ -123,6 +130,7 @@ struct tp_cpu_res {
  * @ncpus: entries in @cpu
  * @cap: allocated entries
  * @cpu: per-CPU results, in the order they arrived (CPU order)
+ * @ctx: the machine around the run (interrupts, environment), or NULL
  */
 struct tp_result {
 	uint32_t kind;
@@ -138,6 +146,7 @@ struct tp_result {
 	unsigned int ncpus;
 	unsigned int cap;
 	struct tp_cpu_res *cpu;
+	struct tp_context *ctx;
 };
 
 void tp_result_init(struct tp_result *r, uint32_t kind);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "context.h"
 #include "nl.h"
 #include "run.h"
 
@@ -282,9 +283,12 @@ int tp_run_kernel(const struct tp_start *st, struct tp_result *res)
 		goto out;
 	}
 	tp_catch_interrupt();
+	res->ctx = tp_context_begin();
 	ret = tp_start_run(req, st, res);
 	if (!ret)
 		ret = tp_wait_finished(ev, req, st, res->run_id);
+	if (!ret)
+		tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
 	if (!ret && tp_result_fetch(req, res->run_id, res, &error))
 		ret = tp_nl_report("results", &error);
 	if (!ret && tp_interrupted())

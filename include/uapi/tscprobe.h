@@ -366,6 +366,10 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_NODE_LAT: nest, enum tscprobe_level_attr; repeated: the
  *	uncached load to each NUMA node's memory (cache --nodes)
  * @TSCPROBE_CPU_A_MEASURED_NS: u64 ns; measured time so far (progress)
+ * @TSCPROBE_CPU_A_CTX_VOLUNTARY: u64; voluntary context switches of the
+ *	CPU's measurement thread during the run (its sleeps between windows)
+ * @TSCPROBE_CPU_A_CTX_INVOLUNTARY: u64; involuntary ones (preemptions)
+ * @TSCPROBE_CPU_A_MIGRATIONS: u64; migrations of the thread (0 when bound)
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -389,6 +393,9 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_LEVEL,
 	TSCPROBE_CPU_A_NODE_LAT,
 	TSCPROBE_CPU_A_MEASURED_NS,
+	TSCPROBE_CPU_A_CTX_VOLUNTARY,
+	TSCPROBE_CPU_A_CTX_INVOLUNTARY,
+	TSCPROBE_CPU_A_MIGRATIONS,
 
 	__TSCPROBE_CPU_A_MAX
 };

@@ -11,6 +11,7 @@
 
 #include "kselftest_harness.h"
 #include "cli.h"
+#include "context.h"
 #include "engine.h"
 #include "json.h"
 #include "names.h"
@@ -202,11 +203,15 @@ TEST(proc_interrupts)
 	ASSERT_EQ(0, tp_read_proc_interrupts(path, k));
 	EXPECT_TRUE(k->seen[0] && k->seen[1] && k->seen[3]);
 	EXPECT_FALSE(k->seen[2]);
-	EXPECT_EQ(10 + 1 + 100 + 1, k->irq[0]);
-	EXPECT_EQ(0 + 2 + 200 + 1, k->irq[1]);
-	EXPECT_EQ(5 + 3 + 300 + 1, k->irq[3]);
-	EXPECT_EQ(4, k->nmi[0]);
-	EXPECT_EQ(7, k->nmi[3]);
+	EXPECT_EQ(10 + 1, k->cat[TP_IRQ_DEV][0]);
+	EXPECT_EQ(0 + 2, k->cat[TP_IRQ_DEV][1]);
+	EXPECT_EQ(5 + 3, k->cat[TP_IRQ_DEV][3]);
+	EXPECT_EQ(100, k->cat[TP_IRQ_LOC][0]);
+	EXPECT_EQ(300, k->cat[TP_IRQ_LOC][3]);
+	EXPECT_EQ(1, k->cat[TP_IRQ_RES][1]);
+	EXPECT_EQ(4, k->cat[TP_IRQ_NMI][0]);
+	EXPECT_EQ(7, k->cat[TP_IRQ_NMI][3]);
+	EXPECT_EQ(0, k->cat[TP_IRQ_OTHER][0]);
 	EXPECT_EQ(-1, tp_read_proc_interrupts("/nonexistent", k));
 	unlink(path);
 	free(k);

@@ -97,6 +97,13 @@ TEST_F_TIMEOUT(noise, one_cpu_irqs_off, 60)
 	EXPECT_JQ(out, ".engine == \"kernel\" and .state == \"done\"");
 	EXPECT_JQ(out, ".cpus[0].cpu == 1 and .cpus[0].incomplete == false");
 	EXPECT_JQ(out, ".duration_ns == 1000000000 and .width_ns == 100000000");
+	/* The machine around the run: interrupts, scheduler, environment. */
+	EXPECT_JQ(out, ".cpus[0].interrupts | keys == [\"CAL\", \"LOC\", \"NMI\", \"RES\", \"TLB\", \"devices\", \"other\"]");
+	EXPECT_JQ(out, ".cpus[0].interrupts.LOC > 0");
+	/* The thread sleeps between windows: one voluntary switch each. */
+	EXPECT_JQ(out, ".cpus[0] | .scheduler.voluntary_switches >= .windows - 1");
+	EXPECT_JQ(out, ".cpus[0].scheduler.migrations == 0");
+	EXPECT_JQ(out, ".environment.cpus[0].cpu == 1 and (.environment.warnings | length) > 0");
 	free(out);
 }
 

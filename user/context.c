@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The machine around a run: /proc/interrupts before and after, per CPU and
+ * by row, and the environment audit; and how every report prints them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "json.h"
+#include "result.h"
+
+static const char *const tp_irq_names[TP_IRQ_CATS] = {
+	[TP_IRQ_LOC] = "LOC", [TP_IRQ_RES] = "RES", [TP_IRQ_TLB] = "TLB",
+	[TP_IRQ_CAL] = "CAL", [TP_IRQ_NMI] = "NMI", [TP_IRQ_DEV] = "devices",
+	[TP_IRQ_OTHER] = "other",
+};
+
+const char *tp_irq_cat_name(enum tp_irq_cat cat)
+{
+	return tp_irq_names[cat];
+}
+
+/* The header names the columns: "CPU0 CPU1 CPU4 ..." (online CPUs). */
+static int tp_irq_columns(char *line, unsigned int *cols, unsigned int max)
+{
+	unsigned int n = 0;
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		unsigned long cpu;
+		char *end;
+
+		if (strncmp(tok, "CPU", 3))
+			return -1;
+		cpu = strtoul(tok + 3, &end, 10);
+		if (*end || cpu >= TP_MAX_CPUS || n == max)
+			return -1;
+		cols[n++] = (unsigned int)cpu;
+	}
+	return (int)n;
+}
+
+static enum tp_irq_cat tp_irq_cat_of(const char *label)
+{
+	unsigned int c;
+
+	if (label[0] >= '0' && label[0] <= '9')
+		return TP_IRQ_DEV;
+	for (c = 0; c < TP_IRQ_DEV; c++)
+		if (!strcmp(label, tp_irq_names[c]))
+			return (enum tp_irq_cat)c;
+	return TP_IRQ_OTHER;
+}
+
+static void tp_irq_row(char *line, const unsigned int *cols, int ncols,
+		       struct tp_irq_counts *k)
+{
+	char *label = line + strspn(line, " ");
+	char *colon = strchr(label, ':');
+	enum tp_irq_cat cat;
+	char *p, *end;
+	int i;
+
+	if (!colon)
+		return;
+	*colon = '\0';
+	/* ERR and MIS are machine-wide, with one column. */
+	if (!strcmp(label, "ERR") || !strcmp(label, "MIS"))
+		return;
+	cat = tp_irq_cat_of(label);
+	p = colon + 1;
+	for (i = 0; i < ncols; i++) {
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p)
+			return;
+		p = end;
+		k->cat[cat][cols[i]] += v;
+	}
+}
+
+/**
+ * tp_read_proc_interrupts() - sum /proc/interrupts per CPU and category
+ * @path: the file (settable for tests)
+ * @k: filled in
+ *
+ * Return: 0, or -1 when the file cannot be read or has no header.
+ */
+int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k)
+{
+	unsigned int *cols = calloc(TP_MAX_CPUS, sizeof(*cols));
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+	int ncols, i;
+
+	memset(k, 0, sizeof(*k));
+	f = cols ? fopen(path, "r") : NULL;
+	if (!f) {
+		free(cols);
+		return -1;
+	}
+	if (getline(&line, &cap, f) < 0 ||
+	    (ncols = tp_irq_columns(line, cols, TP_MAX_CPUS)) <= 0) {
+		free(cols);
+		free(line);
+		fclose(f);
+		return -1;
+	}
+	for (i = 0; i < ncols; i++)
+		k->seen[cols[i]] = true;
+	while (getline(&line, &cap, f) >= 0)
+		tp_irq_row(line, cols, ncols, k);
+	free(cols);
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/**
+ * tp_irq_delta() - interrupts of one category a CPU took during the run
+ * @x: the context
+ * @cat: the category
+ * @cpu: the CPU
+ *
+ * Return: the difference of the two readings (0 when unknown).
+ */
+uint64_t tp_irq_delta(const struct tp_context *x, enum tp_irq_cat cat,
+		      unsigned int cpu)
+{
+	if (!x || !x->have_irqs || cpu >= TP_MAX_CPUS || !x->before.seen[cpu] ||
+	    !x->after.seen[cpu])
+		return 0;
+	return x->after.cat[cat][cpu] - x->before.cat[cat][cpu];
+}
+
+/* Every interrupt but NMIs: what the userspace engine reports as "irq". */
+uint64_t tp_irq_delta_all(const struct tp_context *x, unsigned int cpu)
+{
+	uint64_t sum = 0;
+	unsigned int c;
+
+	for (c = 0; c < TP_IRQ_CATS; c++)
+		if (c != TP_IRQ_NMI)
+			sum += tp_irq_delta(x, (enum tp_irq_cat)c, cpu);
+	return sum;
+}
+
+/**
+ * tp_context_begin() - take the "before" reading of a run
+ *
+ * Return: a new context (the program exits if memory runs out).
+ */
+struct tp_context *tp_context_begin(void)
+{
+	struct tp_context *x = calloc(1, sizeof(*x));
+
+	if (!x) {
+		tp_err("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
+	x->have_irqs = !tp_read_proc_interrupts("/proc/interrupts", &x->before);
+	return x;
+}
+
+/**
+ * tp_context_end() - take the "after" reading and audit the run's CPUs
+ * @x: the context
+ * @cpus: the run's CPUs
+ * @tsc_khz: the TSC rate of the run
+ */
+void tp_context_end(struct tp_context *x, const struct tp_cpuset *cpus,
+		    uint32_t tsc_khz)
+{
+	if (x->have_irqs)
+		x->have_irqs = !tp_read_proc_interrupts("/proc/interrupts",
+							&x->after);
+	x->have_env = !tp_env_read(&x->env, cpus, tsc_khz);
+}
+
+void tp_context_free(struct tp_context *x)
+{
+	if (!x)
+		return;
+	if (x->have_env)
+		tp_env_free(&x->env);
+	free(x);
+}
+
+/**
+ * tp_context_cpu_text() - one CPU's interrupts and scheduling, in a line
+ * @r: the run
+ * @c: the CPU
+ * @f: where to
+ */
+void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
+			 FILE *f)
+{
+	unsigned int k;
+
+	if (r->ctx && r->ctx->have_irqs) {
+		fprintf(f, "  interrupts:");
+		for (k = 0; k < TP_IRQ_CATS; k++)
+			fprintf(f, " %s %llu%s", tp_irq_names[k],
+				(unsigned long long)tp_irq_delta(r->ctx, k, c->cpu),
+				k + 1 < TP_IRQ_CATS ? "," : "");
+		fprintf(f, "\n");
+	}
+	if (c->ctx_vol.ok)
+		fprintf(f, "  scheduler: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
+			(unsigned long long)c->ctx_vol.v,
+			(unsigned long long)c->ctx_invol.v,
+			(unsigned long long)c->migrations.v);
+}
+
+/**
+ * tp_context_text() - the environment warnings of the run's CPUs
+ * @r: the run
+ * @f: where to
+ */
+void tp_context_text(const struct tp_result *r, FILE *f)
+{
+	unsigned int i;
+
+	if (!r->ctx || !r->ctx->have_env || !r->ctx->env.nwarn)
+		return;
+	fprintf(f, "environment (tscprobe env):\n");
+	for (i = 0; i < r->ctx->env.nwarn; i++)
+		fprintf(f, "  - %s\n", r->ctx->env.warn[i]);
+}
+
+static void tj_counter_res(struct tj *j, const char *key,
+			   const struct tp_counter_res *k)
+{
+	if (k->ok)
+		tj_u64(j, key, k->v);
+	else
+		tj_null(j, key);
+}
+
+/**
+ * tp_context_cpu_json() - a CPU's "interrupts" and "scheduler" objects
+ * @r: the run
+ * @c: the CPU
+ * @j: the writer, inside the CPU's object
+ */
+void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
+			 struct tj *j)
+{
+	unsigned int k;
+
+	if (r->ctx && r->ctx->have_irqs) {
+		tj_obj(j, "interrupts");
+		for (k = 0; k < TP_IRQ_CATS; k++)
+			tj_u64(j, tp_irq_names[k],
+			       tp_irq_delta(r->ctx, k, c->cpu));
+		tj_obj_end(j);
+	} else {
+		tj_null(j, "interrupts");
+	}
+	tj_obj(j, "scheduler");
+	tj_counter_res(j, "voluntary_switches", &c->ctx_vol);
+	tj_counter_res(j, "involuntary_switches", &c->ctx_invol);
+	tj_counter_res(j, "migrations", &c->migrations);
+	tj_obj_end(j);
+}
+
+/**
+ * tp_context_json() - the run's "environment" object
+ * @r: the run
+ * @j: the writer, inside the report's top-level object
+ */
+void tp_context_json(const struct tp_result *r, struct tj *j)
+{
+	if (r->ctx && r->ctx->have_env)
+		tp_env_json(&r->ctx->env, j, "environment");
+	else
+		tj_null(j, "environment");
+}
