@@ -10,7 +10,8 @@ set -euo pipefail
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
 # CLI's JSON inside the guest, python3-yaml to check the netlink spec, dkms
-# and man-db to test the packaging.
+# and man-db to test the packaging, the Prometheus parser, PIL and Chromium
+# to parse the reports back and render their SVGs.
 PACKAGES=(
 	build-essential
 	linux-image-cloud-amd64
@@ -24,6 +25,9 @@ PACKAGES=(
 	rt-tests
 	jq
 	python3-yaml
+	python3-prometheus-client
+	python3-pil
+	chromium
 	dkms
 	man-db
 	xz-utils

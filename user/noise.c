@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "names.h"
+#include "noise_cmd.h"
 #include "output.h"
 #include "report.h"
 #include "run.h"
@@ -17,7 +18,7 @@
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
-	"                      [-j] [-q]\n"
+	"                      [--compare] [-j|--csv|--prom] [--svg FILE] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
 	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
@@ -32,32 +33,18 @@ static const char tp_noise_usage[] =
 	"                        (default 10us)\n"
 	"      --clock CLOCK     lfence (default), rdtscp, mfence or plain\n"
 	"      --user            measure in userspace (interrupts on; no module)\n"
-	"  -j, --json            print JSON\n"
+	"      --compare         measure the same CPUs three ways, back to back: the\n"
+	"                        module with interrupts off, with them on, and\n"
+	"                        userspace; print them side by side\n"
+	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
 	"Ctrl-C stops the run and prints what was measured.\n";
 
-enum { OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK, OPT_USER };
-
-/**
- * struct tp_noise_cmd - the parsed command line
- * @cpus: the CPUs
- * @p: the parameters, defaults filled in
- * @width_given: --width was given
- * @threshold_cycles: --threshold was in cycles
- * @user: --user
- * @json: -j
- * @quiet: -q
- */
-struct tp_noise_cmd {
-	struct tp_cpuset cpus;
-	struct tp_run_params p;
-	bool width_given;
-	bool threshold_cycles;
-	bool user;
-	bool json;
-	bool quiet;
+enum {
+	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK, OPT_USER,
+	OPT_COMPARE,
 };
 
 static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
@@ -112,7 +99,10 @@ static int tp_noise_enum(const char *opt, const char *arg,
 static int tp_noise_option(struct tp_noise_cmd *cmd, int c, char **argv)
 {
 	const char *why;
+	int ret;
 
+	if (tp_output_option(&cmd->out, c, optarg, "noise", &ret))
+		return ret;
 	switch (c) {
 	case 'c':
 		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
@@ -140,8 +130,8 @@ static int tp_noise_option(struct tp_noise_cmd *cmd, int c, char **argv)
 	case OPT_USER:
 		cmd->user = true;
 		return TP_EXIT_OK;
-	case 'j':
-		cmd->json = true;
+	case OPT_COMPARE:
+		cmd->compare = true;
 		return TP_EXIT_OK;
 	case 'q':
 		cmd->quiet = true;
@@ -187,7 +177,8 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "user", no_argument, NULL, OPT_USER },
-		{ "json", no_argument, NULL, 'j' },
+		{ "compare", no_argument, NULL, OPT_COMPARE },
+		TP_OUTPUT_OPTIONS,
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -217,6 +208,10 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 	if (optind != argc)
 		return tp_usage_err("noise", "unexpected argument '%s'",
 				    argv[optind]);
+	if (cmd->compare && (cmd->user || irqs_given))
+		return tp_usage_err("noise", "--compare measures every engine and both --irqs; give neither --user nor --irqs");
+	if (cmd->compare && (cmd->out.svg || cmd->out.fmt > TP_FMT_JSON))
+		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
 	if (cmd->user && irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
 		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
 	if (cmd->user)
@@ -224,8 +219,12 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 	return tp_noise_check(cmd, cpus_given);
 }
 
-static void tp_noise_put_attrs(struct nlmsghdr *nlh,
-			       const struct tp_run_params *p)
+/**
+ * tp_noise_put_attrs() - the noise parameters of a START
+ * @nlh: the request
+ * @p: the parameters
+ */
+void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
 {
 	mnl_attr_put_u64(nlh, TSCPROBE_A_DURATION_NS, p->duration_ns);
 	mnl_attr_put_u32(nlh, TSCPROBE_A_IRQS, p->irqs);
@@ -239,9 +238,13 @@ static void tp_noise_put_attrs(struct nlmsghdr *nlh,
 	mnl_attr_put_u32(nlh, TSCPROBE_A_CLOCK, p->clock);
 }
 
-/* "noise 3.2s/10s  worst gap 45000 cycles (21.5us)" */
-static void tp_noise_progress(const struct tp_result *st, char *buf,
-			      size_t len)
+/**
+ * tp_noise_progress() - the progress line of a noise run
+ * @st: a GET_STATUS reply
+ * @buf: the line: "noise 3.2s/10s on 4 CPUs, worst gap 45000 cycles (21.5us)"
+ * @len: its size
+ */
+void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 {
 	char el[32], total[32], worst[32];
 	uint64_t max = 0;
@@ -274,6 +277,8 @@ int tp_cmd_noise(int argc, char **argv)
 	ret = tp_noise_parse(&cmd, argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
+	if (cmd.compare)
+		return tp_noise_compare(&cmd);
 	tp_result_init(&res, TSCPROBE_KIND_NOISE);
 	if (cmd.user) {
 		ret = tp_user_noise(&cmd.cpus, &cmd.p, &res);
@@ -290,8 +295,12 @@ int tp_cmd_noise(int argc, char **argv)
 
 		ret = tp_run_kernel(&st, &res);
 	}
-	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED)
-		tp_noise_report(&res, cmd.json, stdout);
+	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
+		int out = tp_noise_output(&res, &cmd.out, stdout);
+
+		if (out)
+			ret = out;
+	}
 	tp_result_free(&res);
 	return ret;
 }

@@ -4,14 +4,18 @@
  * cycles and ns, events, attribution), the seed's log2 table and the
  * largest events; or the same as JSON (schema in Documentation/).
  */
+#include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
+#include "format.h"
 #include "json.h"
 #include "names.h"
 #include "output.h"
 #include "report.h"
+#include "svg.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
 static const char *const tp_noise_cols[6] = {
@@ -311,4 +315,278 @@ void tp_noise_report(const struct tp_result *r, bool json, FILE *f)
 		tp_noise_json(r, f);
 	else
 		tp_noise_text(r, f);
+}
+
+static const char *const tp_noise_csv_cols[] = {
+	"kind", "engine", "irqs", "run_id", "cpu", "node", "incomplete",
+	"samples", "windows", "coverage", "min_cycles", "p50_cycles",
+	"p99_cycles", "p999_cycles", "p9999_cycles", "max_cycles", "p50_ns",
+	"p9999_ns", "max_ns", "events_total", "events_dropped", "smi_count",
+	"nmi_count", "irq_count", "effective_mhz",
+};
+
+static void tp_csv_counter(struct tp_csv *c, const struct tp_counter_res *k)
+{
+	if (k->ok)
+		tp_csv_u64(c, k->v);
+	else
+		tp_csv_empty(c);
+}
+
+/* One header row, then a row per CPU; unknown values are empty fields. */
+static void tp_noise_csv(const struct tp_result *r, FILE *f)
+{
+	struct tp_noise_summary s;
+	struct tp_csv c = { f, 0 };
+	unsigned int i, k;
+
+	tp_csv_header(f, tp_noise_csv_cols,
+		      sizeof(tp_noise_csv_cols) / sizeof(char *));
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_cpu_res *cpu = &r->cpu[i];
+
+		tp_noise_summarize(r, cpu, &s);
+		tp_csv_str(&c, "noise");
+		tp_csv_str(&c, r->user_engine ? "user" : "kernel");
+		tp_csv_str(&c, tp_irqs_name(r->p.irqs));
+		tp_csv_u64(&c, r->run_id);
+		tp_csv_u64(&c, cpu->cpu);
+		tp_csv_u64(&c, cpu->node);
+		tp_csv_u64(&c, !!(cpu->flags & TSCPROBE_CPU_F_INCOMPLETE));
+		tp_csv_u64(&c, s.samples);
+		tp_csv_u64(&c, cpu->windows);
+		tp_csv_double(&c, s.coverage);
+		for (k = 0; k < 6; k++)
+			tp_csv_u64(&c, s.pct[k]);
+		tp_csv_u64(&c, tp_cycles_to_ns_round(s.pct[1], r->tsc_khz));
+		tp_csv_u64(&c, tp_cycles_to_ns_round(s.pct[4], r->tsc_khz));
+		tp_csv_u64(&c, tp_cycles_to_ns_round(s.pct[5], r->tsc_khz));
+		tp_csv_u64(&c, cpu->events_total);
+		tp_csv_u64(&c, cpu->events_dropped);
+		tp_csv_counter(&c, &cpu->smi);
+		tp_csv_counter(&c, &cpu->nmi);
+		tp_csv_counter(&c, &cpu->irq);
+		if (s.effective_khz)
+			tp_csv_double(&c, s.effective_khz / 1000.0);
+		else
+			tp_csv_empty(&c);
+		tp_csv_end(&c);
+	}
+}
+
+/* The quantiles of the gap summary, as labels and as percentile indexes. */
+static const char *const tp_prom_quantiles[6] = {
+	"0", "0.5", "0.99", "0.999", "0.9999", "1",
+};
+
+static void tp_noise_prom_counter(FILE *f, const struct tp_result *r,
+				  const char *name, const char *help,
+				  size_t off)
+{
+	char labels[128], cpu[16];
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < r->ncpus; i++)
+		any |= ((const struct tp_counter_res *)((const char *)&r->cpu[i] + off))->ok;
+	if (!any)
+		return;
+	tp_prom_family(f, name, "counter", help);
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_counter_res *k =
+			(const void *)((const char *)&r->cpu[i] + off);
+
+		if (!k->ok)
+			continue;	/* unreadable: no sample, never a 0 */
+		snprintf(cpu, sizeof(cpu), "%u", r->cpu[i].cpu);
+		tp_prom_labels(labels, sizeof(labels), 3, "cpu", cpu, "engine",
+			       r->user_engine ? "user" : "kernel", "irqs",
+			       tp_irqs_name(r->p.irqs));
+		tp_prom_u64(f, name, labels, k->v);
+	}
+}
+
+/* The run's series labels of one CPU: cpu, engine, irqs (+ quantile). */
+static void tp_noise_prom_labels(char *buf, size_t len,
+				 const struct tp_result *r, unsigned int cpu,
+				 const char *quantile)
+{
+	char c[16];
+
+	snprintf(c, sizeof(c), "%u", cpu);
+	if (quantile)
+		tp_prom_labels(buf, len, 4, "cpu", c, "engine",
+			       r->user_engine ? "user" : "kernel", "irqs",
+			       tp_irqs_name(r->p.irqs), "quantile", quantile);
+	else
+		tp_prom_labels(buf, len, 3, "cpu", c, "engine",
+			       r->user_engine ? "user" : "kernel", "irqs",
+			       tp_irqs_name(r->p.irqs));
+}
+
+static void tp_noise_prom_gaps(const struct tp_result *r, FILE *f)
+{
+	struct tp_noise_summary s;
+	char labels[160];
+	unsigned int i, k;
+
+	tp_prom_family(f, "tscprobe_noise_gap_cycles", "summary",
+		       "Gap between consecutive TSC reads, in TSC cycles.");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_noise_summarize(r, &r->cpu[i], &s);
+		for (k = 0; k < 6; k++) {
+			tp_noise_prom_labels(labels, sizeof(labels), r,
+					     r->cpu[i].cpu, tp_prom_quantiles[k]);
+			tp_prom_u64(f, "tscprobe_noise_gap_cycles", labels,
+				    s.pct[k]);
+		}
+		tp_noise_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
+				     NULL);
+		tp_prom_u64(f, "tscprobe_noise_gap_cycles_sum", labels,
+			    r->cpu[i].measured_cycles);
+		tp_prom_u64(f, "tscprobe_noise_gap_cycles_count", labels,
+			    s.samples);
+	}
+}
+
+static void tp_noise_prom_gauges(const struct tp_result *r, FILE *f)
+{
+	struct tp_noise_summary s;
+	char labels[160];
+	unsigned int i;
+
+	tp_prom_family(f, "tscprobe_noise_coverage_ratio", "gauge",
+		       "Measured time over wall time, 0 to 1.");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_noise_summarize(r, &r->cpu[i], &s);
+		tp_noise_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
+				     NULL);
+		tp_prom_double(f, "tscprobe_noise_coverage_ratio", labels,
+			       s.coverage);
+	}
+	tp_prom_family(f, "tscprobe_noise_events_total", "counter",
+		       "Gaps at or above the event threshold.");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_noise_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
+				     NULL);
+		tp_prom_u64(f, "tscprobe_noise_events_total", labels,
+			    r->cpu[i].events_total);
+	}
+}
+
+/* Prometheus text exposition, for node_exporter's textfile collector. */
+static void tp_noise_prom(const struct tp_result *r, FILE *f)
+{
+	char labels[160];
+
+	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
+	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_prom_family(f, "tscprobe_noise_threshold_cycles", "gauge",
+		       "Event threshold in TSC cycles.");
+	tp_prom_labels(labels, sizeof(labels), 2, "engine",
+		       r->user_engine ? "user" : "kernel", "irqs",
+		       tp_irqs_name(r->p.irqs));
+	tp_prom_u64(f, "tscprobe_noise_threshold_cycles", labels,
+		    r->p.threshold_cycles);
+	tp_noise_prom_gaps(r, f);
+	tp_noise_prom_gauges(r, f);
+	tp_noise_prom_counter(f, r, "tscprobe_noise_smi_total",
+			      "SMIs during the run (MSR_SMI_COUNT).",
+			      offsetof(struct tp_cpu_res, smi));
+	tp_noise_prom_counter(f, r, "tscprobe_noise_nmi_total",
+			      "NMIs during the run.",
+			      offsetof(struct tp_cpu_res, nmi));
+	tp_noise_prom_counter(f, r, "tscprobe_noise_irq_total",
+			      "Interrupts during the run.",
+			      offsetof(struct tp_cpu_res, irq));
+}
+
+#define TP_SVG_W	760.0
+#define TP_SVG_PANEL	240.0
+
+/* One CPU's fine histogram as bars on log2 x and log10 y axes. */
+static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
+			     const struct tp_cpu_res *c, double top)
+{
+	const struct tp_hist *h = tp_gap(c)->hist;
+	struct tp_plot p = { 70, top + 30, TP_SVG_W - 100, TP_SVG_PANEL - 80,
+			     4, 8, 1 };
+	struct tp_noise_summary sum;
+	uint64_t most = 1;
+	unsigned int k;
+
+	tp_noise_summarize(r, c, &sum);
+	for (k = 0; k < TSCPROBE_HIST_BUCKETS && h; k++)
+		if (h->b[k].calls > most)
+			most = h->b[k].calls;
+	p.xhi = ceil(log2((double)(sum.pct[5] > 256 ? sum.pct[5] : 256) + 1));
+	p.yhi = ceil(log10((double)most + 1));
+	tp_svg_text(s, p.x, top + 18, "start", 13,
+		    "CPU %u: %llu samples, p50 %llu, p99.99 %llu, max %llu cycles, coverage %.2f%%",
+		    c->cpu, (unsigned long long)sum.samples,
+		    (unsigned long long)sum.pct[1], (unsigned long long)sum.pct[4],
+		    (unsigned long long)sum.pct[5], 100.0 * sum.coverage);
+	tp_plot_axes(s, &p, "gap between TSC reads (cycles, log2)",
+		     "gaps (log10)");
+	for (k = 0; k < TSCPROBE_HIST_BUCKETS && h; k++) {
+		double x0, x1, y;
+
+		if (!h->b[k].calls)
+			continue;
+		x0 = tp_plot_x(&p, (double)tp_hist_bucket_lo(k));
+		x1 = tp_plot_x(&p, (double)tp_hist_bucket_hi(k) + 1);
+		y = tp_plot_y(&p, (double)h->b[k].calls + 1);
+		tp_svg_rect(s, x0, y, x1 - x0 > 1.5 ? x1 - x0 : 1.5,
+			    p.y + p.h - y, "#3b528b");
+	}
+	if (r->p.threshold_cycles) {
+		double x = tp_plot_x(&p, (double)r->p.threshold_cycles);
+
+		tp_svg_line(s, x, p.y, x, p.y + p.h, "#d62728", 1.5, true);
+		tp_svg_text(s, x + 4, p.y + 12, "start", 10, "event threshold");
+	}
+}
+
+static int tp_noise_svg(const struct tp_result *r, const char *path)
+{
+	struct tp_svg s;
+	unsigned int i;
+
+	if (tp_svg_open(&s, path, TP_SVG_W, 50 + TP_SVG_PANEL * r->ncpus,
+			"tscprobe noise"))
+		return TP_EXIT_FAIL;
+	tp_svg_text(&s, 20, 26, "start", 15,
+		    "tscprobe noise: %s engine, irqs %s, clock %s, tsc %u kHz",
+		    r->user_engine ? "user" : "kernel", tp_irqs_name(r->p.irqs),
+		    tp_clock_name(r->p.clock), r->tsc_khz);
+	for (i = 0; i < r->ncpus; i++)
+		tp_noise_svg_cpu(&s, r, &r->cpu[i], 40 + TP_SVG_PANEL * i);
+	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
+}
+
+/**
+ * tp_noise_output() - print a noise result as asked
+ * @r: the result
+ * @o: the format, and the SVG file if any
+ * @f: standard output's stream
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_FAIL when the SVG cannot be written.
+ */
+int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
+		    FILE *f)
+{
+	switch (o->fmt) {
+	case TP_FMT_JSON:
+		tp_noise_json(r, f);
+		break;
+	case TP_FMT_CSV:
+		tp_noise_csv(r, f);
+		break;
+	case TP_FMT_PROM:
+		tp_noise_prom(r, f);
+		break;
+	default:
+		tp_noise_text(r, f);
+	}
+	return o->svg ? tp_noise_svg(r, o->svg) : TP_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "format.h"
 #include "result.h"
 
 /**
@@ -27,5 +28,7 @@ struct tp_noise_summary {
 void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_noise_summary *s);
 void tp_noise_report(const struct tp_result *r, bool json, FILE *f);
+int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
+		    FILE *f);
 
 #endif /* TSCPROBE_USER_OUTPUT_H */

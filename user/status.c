@@ -10,7 +10,6 @@
 #include "json.h"
 #include "names.h"
 #include "nl.h"
-#include "output.h"
 #include "run.h"
 
 static const char tp_status_usage[] =
@@ -30,16 +29,6 @@ static const char tp_stop_usage[] =
 	"\n"
 	"  -h, --help   show this help\n";
 
-static const char tp_show_usage[] =
-	"usage: tscprobe show [noise] [-j]\n"
-	"\n"
-	"Print the module's last results again (as the measuring command did).\n"
-	"Naming the measurement makes the command fail (exit 6) when the last\n"
-	"results are of another kind.\n"
-	"\n"
-	"  -j, --json   print JSON\n"
-	"  -h, --help   show this help\n";
-
 /* Parse "-j" and "-h" only; returns -1 after printing help. */
 static int tp_simple_opts(const char *cmd, const char *usage, bool allow_json,
 			  int argc, char **argv, bool *json)
@@ -52,8 +41,7 @@ static int tp_simple_opts(const char *cmd, const char *usage, bool allow_json,
 	int c;
 
 	opterr = 0;
-	/* No "+": options may follow an operand ("show noise -j"). */
-	while ((c = getopt_long(argc, argv, allow_json ? ":jh" : ":h", opts,
+	while ((c = getopt_long(argc, argv, allow_json ? "+:jh" : "+:h", opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage, stdout);
@@ -198,67 +186,6 @@ int tp_cmd_stop(int argc, char **argv)
 	if (tp_nl_talk(&nl, tp_nl_request(&nl, TSCPROBE_CMD_STOP, false),
 		       NULL, NULL, &error))
 		ret = tp_nl_report("stop", &error);
-	tp_nl_close(&nl);
-	return ret;
-}
-
-static void tp_show_report(const struct tp_result *r, bool json)
-{
-	switch (r->kind) {
-	case TSCPROBE_KIND_NOISE:
-		tp_noise_report(r, json, stdout);
-		break;
-	default:
-		tp_err("cannot show results of kind %u", r->kind);
-	}
-}
-
-/**
- * tp_cmd_show() - the "show" subcommand
- * @argc: argument count
- * @argv: arguments: an optional measurement name, -j
- *
- * Return: an enum tp_exit; TP_EXIT_NORESULT when there are no results (of
- * the named kind).
- */
-int tp_cmd_show(int argc, char **argv)
-{
-	struct tp_nl_error error;
-	struct tp_result r;
-	bool json = false;
-	int want = 0;
-	struct tp_nl nl;
-	int ret;
-
-	ret = tp_simple_opts("show", tp_show_usage, true, argc, argv, &json);
-	if (ret)
-		return ret < 0 ? TP_EXIT_OK : ret;
-	if (optind < argc) {
-		want = tp_name_lookup(tp_kind_name, TSCPROBE_KIND_MAX,
-				      argv[optind]);
-		if (want <= 0)
-			return tp_usage_err("show", "unknown measurement '%s'",
-					    argv[optind]);
-		optind++;
-	}
-	if (optind != argc)
-		return tp_usage_err("show", "unexpected argument '%s'",
-				    argv[optind]);
-	ret = tp_nl_open(&nl);
-	if (ret)
-		return ret;
-	tp_result_init(&r, 0);
-	if (tp_result_fetch(&nl, 0, &r, &error)) {
-		ret = tp_nl_report("show", &error);
-	} else if (want && r.kind != (uint32_t)want) {
-		tp_err("show: no %s results (the last run was %s %llu)",
-		       tp_kind_name(want), tp_kind_name(r.kind),
-		       (unsigned long long)r.run_id);
-		ret = TP_EXIT_NORESULT;
-	} else {
-		tp_show_report(&r, json);
-	}
-	tp_result_free(&r);
 	tp_nl_close(&nl);
 	return ret;
 }

@@ -25,6 +25,10 @@ _tscprobe()
 		COMPREPLY=($(compgen -W "$(cat /sys/devices/system/cpu/online 2>/dev/null)" -- "$cur"))
 		return
 		;;
+	--svg)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return
+		;;
 	-d|--duration|--width|--gap|--threshold)
 		return
 		;;
@@ -37,13 +41,13 @@ _tscprobe()
 		opts="--cpus --json --help"
 		;;
 	noise)
-		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --json --quiet --help"
+		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --json --csv --prom --svg --quiet --help"
 		;;
 	stop)
 		opts="--help"
 		;;
 	show)
-		opts="noise --json --help"
+		opts="noise --json --csv --prom --svg --help"
 		;;
 	esac
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -17,9 +17,14 @@ command_of() {
 	sed -n 's/.*"usage: tscprobe \([a-z]*\).*/\1/p' "$1" | head -n 1
 }
 
-# The long options of a source file's getopt table.
+# The long options of a source file's getopt table (TP_OUTPUT_OPTIONS
+# stands for the format options of user/format.h).
 options_of() {
 	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$1"
+	if grep -q "TP_OUTPUT_OPTIONS" "$1"; then
+		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
+			"$REPO/user/format.h"
+	fi
 }
 
 documented() {

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every output format, parsed back by a real parser (jq, Python's csv,
+# prometheus_client's text parser, Chromium rendering the SVG to a PNG
+# that must not be blank), on real measurements of the userspace engine;
+# and noise --compare on the host (the userspace engine alone, since the
+# host cannot load the module).
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+CLI=$REPO/build/tscprobe
+CHECK=$REPO/selftests/host/check_format.py
+# shellcheck source=selftests/host/tap.sh
+source "$REPO/selftests/host/tap.sh"
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+run() {
+	"$CLI" noise --user -c 0-1 -d 200ms -q "$@"
+}
+
+tap_check "noise --json parses" bash -c "'$CLI' noise --user -c 0 -d 100ms -j | jq -e '.cpus[0].samples > 0' >/dev/null"
+tap_check "noise --csv runs" bash -c "$(declare -f run); CLI='$CLI' run --csv > '$OUT/n.csv'"
+tap_check "noise --csv parses: a row per CPU" "$CHECK" csv "$OUT/n.csv" cpu samples \
+	coverage p50_cycles p9999_cycles max_cycles events_total
+tap_check "noise --csv has 2 rows" bash -c "[ \$(wc -l < '$OUT/n.csv') -eq 3 ]"
+tap_check "noise --prom runs" bash -c "$(declare -f run); CLI='$CLI' run --prom > '$OUT/n.prom'"
+tap_check "noise --prom parses and follows the rules" "$CHECK" prom "$OUT/n.prom"
+tap_check "noise --prom: unreadable counters have no sample" \
+	bash -c "! grep -q '^tscprobe_noise_smi_total' '$OUT/n.prom'"
+tap_check "noise --svg runs" bash -c "$(declare -f run); CLI='$CLI' run --svg '$OUT/n.svg' >/dev/null"
+tap_check "noise --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/n.svg" "$OUT/n.png"
+tap_check "--svg with --csv: both" bash -c "$(declare -f run); CLI='$CLI' run --csv --svg '$OUT/b.svg' | head -1 | grep -q ^kind, && test -s '$OUT/b.svg'"
+tap_check "two stdout formats: usage error" bash -c "'$CLI' noise --user -j --csv 2>/dev/null; [ \$? -eq 2 ]"
+tap_check "unwritable --svg: exit 1, one line" bash -c \
+	"e=\$('$CLI' noise --user -c 0 -d 10ms --csv --svg /nonexistent/x.svg 2>&1 >/dev/null); s=\$?; [ \$s -eq 1 ] && [ \$(echo \"\$e\" | wc -l) -eq 1 ]"
+tap_check "noise --compare on the host: the userspace engine" bash -c \
+	"'$CLI' noise --compare -c 0 -d 200ms -j 2>/dev/null | jq -e '[.modes[].mode] == [\"user\"] and .modes[0].p50_cycles <= .modes[0].p99_cycles and .modes[0].coverage > 0.5' >/dev/null"
+tap_check "noise --compare says why the kernel rows are missing" bash -c \
+	"'$CLI' noise --compare -c 0 -d 100ms 2>&1 >/dev/null | grep -q 'module is not loaded'"
+tap_check "noise --compare prints the table" bash -c \
+	"'$CLI' noise --compare -c 0 -d 100ms 2>/dev/null | grep -q '^user (irqs on) '"
+tap_check "noise --compare refuses --csv" bash -c "'$CLI' noise --compare --csv 2>/dev/null; [ \$? -eq 2 ]"
+tap_done

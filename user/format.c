@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CSV (RFC 4180: fields with commas, quotes or line breaks are quoted,
+ * quotes doubled; an unknown value is an empty field) and the Prometheus
+ * text exposition format (HELP and TYPE before a family's samples, label
+ * values escaped, one sample per line).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+#include "format.h"
+
+/**
+ * tp_output_option() - take a format option from getopt_long()
+ * @o: the output choice, updated
+ * @c: what getopt_long() returned
+ * @arg: its optarg
+ * @cmd: the subcommand, for errors
+ * @ret: set to TP_EXIT_USAGE when two stdout formats are asked for
+ *
+ * Return: true when @c was a format option.
+ */
+int tp_output_option(struct tp_output *o, int c, const char *arg,
+		     const char *cmd, int *ret)
+{
+	enum tp_format want;
+
+	switch (c) {
+	case 'j':
+		want = TP_FMT_JSON;
+		break;
+	case TP_OPT_CSV:
+		want = TP_FMT_CSV;
+		break;
+	case TP_OPT_PROM:
+		want = TP_FMT_PROM;
+		break;
+	case TP_OPT_SVG:
+		o->svg = arg;
+		*ret = TP_EXIT_OK;
+		return 1;
+	default:
+		return 0;
+	}
+	*ret = TP_EXIT_OK;
+	if (o->fmt != TP_FMT_TEXT && o->fmt != want)
+		*ret = tp_usage_err(cmd, "give one of -j, --csv and --prom");
+	o->fmt = want;
+	return 1;
+}
+
+static void tp_csv_sep(struct tp_csv *c)
+{
+	if (c->fields++)
+		fputc(',', c->f);
+}
+
+void tp_csv_str(struct tp_csv *c, const char *s)
+{
+	tp_csv_sep(c);
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, c->f);
+		return;
+	}
+	fputc('"', c->f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', c->f);
+		fputc(*s, c->f);
+	}
+	fputc('"', c->f);
+}
+
+void tp_csv_u64(struct tp_csv *c, uint64_t v)
+{
+	tp_csv_sep(c);
+	fprintf(c->f, "%llu", (unsigned long long)v);
+}
+
+void tp_csv_i64(struct tp_csv *c, int64_t v)
+{
+	tp_csv_sep(c);
+	fprintf(c->f, "%lld", (long long)v);
+}
+
+void tp_csv_double(struct tp_csv *c, double v)
+{
+	tp_csv_sep(c);
+	if (isfinite(v))
+		fprintf(c->f, "%.6g", v);
+}
+
+void tp_csv_empty(struct tp_csv *c)
+{
+	tp_csv_sep(c);
+}
+
+void tp_csv_end(struct tp_csv *c)
+{
+	fputs("\r\n", c->f);
+	c->fields = 0;
+}
+
+/* The header row: the column names, in order. */
+void tp_csv_header(FILE *f, const char *const *names, unsigned int n)
+{
+	struct tp_csv c = { f, 0 };
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		tp_csv_str(&c, names[i]);
+	tp_csv_end(&c);
+}
+
+/* HELP and TYPE lines of a metric family. */
+void tp_prom_family(FILE *f, const char *name, const char *type,
+		    const char *help)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void tp_prom_name(FILE *f, const char *name, const char *labels)
+{
+	if (labels && *labels)
+		fprintf(f, "%s{%s} ", name, labels);
+	else
+		fprintf(f, "%s ", name);
+}
+
+void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v)
+{
+	tp_prom_name(f, name, labels);
+	fprintf(f, "%llu\n", (unsigned long long)v);
+}
+
+void tp_prom_double(FILE *f, const char *name, const char *labels, double v)
+{
+	tp_prom_name(f, name, labels);
+	if (isnan(v))
+		fputs("NaN\n", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf\n" : "-Inf\n", f);
+	else
+		fprintf(f, "%.9g\n", v);
+}
+
+/**
+ * tp_prom_labels() - format n label pairs: name="value",...
+ * @buf: the output
+ * @len: its size
+ * @n: how many pairs follow (const char *name, const char *value)
+ *
+ * Values are escaped as the format requires (backslash, quote, newline).
+ *
+ * Return: the length written, or -1 when @buf is too small.
+ */
+int tp_prom_labels(char *buf, size_t len, unsigned int n, ...)
+{
+	size_t used = 0;
+	unsigned int i;
+	va_list ap;
+
+	buf[0] = '\0';
+	va_start(ap, n);
+	for (i = 0; i < n; i++) {
+		const char *name = va_arg(ap, const char *);
+		const char *v = va_arg(ap, const char *);
+		int w = snprintf(buf + used, len - used, "%s%s=\"", i ? "," : "",
+				 name);
+
+		if (w < 0 || (size_t)w >= len - used)
+			goto full;
+		used += (size_t)w;
+		for (; *v; v++) {
+			const char *esc = *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" :
+				*v == '\n' ? "\\n" : NULL;
+
+			if (used + 3 >= len)
+				goto full;
+			if (esc) {
+				memcpy(buf + used, esc, 2);
+				used += 2;
+			} else {
+				buf[used++] = *v;
+			}
+		}
+		if (used + 2 >= len)
+			goto full;
+		buf[used++] = '"';
+		buf[used] = '\0';
+	}
+	va_end(ap);
+	return (int)used;
+full:
+	va_end(ap);
+	return -1;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Output formats shared by every measurement: the command-line options
+ * that choose them, and the small writers for CSV and for the Prometheus
+ * text exposition format (JSON is json.h, SVG is svg.h).
+ */
+#ifndef TSCPROBE_USER_FORMAT_H
+#define TSCPROBE_USER_FORMAT_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/** enum tp_format - what a report prints on standard output */
+enum tp_format {
+	TP_FMT_TEXT,
+	TP_FMT_JSON,
+	TP_FMT_CSV,
+	TP_FMT_PROM,
+};
+
+/**
+ * struct tp_output - how to report
+ * @fmt: the standard-output format
+ * @svg: also write an SVG picture to this file (NULL: no)
+ */
+struct tp_output {
+	enum tp_format fmt;
+	const char *svg;
+};
+
+/* getopt values of the format options, above every command's own. */
+enum { TP_OPT_CSV = 1000, TP_OPT_PROM, TP_OPT_SVG };
+
+/* The format options, for a command's getopt_long table ("-j" is 'j'). */
+#define TP_OUTPUT_OPTIONS						\
+	{ "json", no_argument, NULL, 'j' },				\
+	{ "csv", no_argument, NULL, TP_OPT_CSV },			\
+	{ "prom", no_argument, NULL, TP_OPT_PROM },			\
+	{ "svg", required_argument, NULL, TP_OPT_SVG }
+
+/* The usage lines of the format options. */
+#define TP_OUTPUT_USAGE							\
+	"  -j, --json            print JSON\n"				\
+	"      --csv             print CSV: a header row, then a row per CPU or pair\n" \
+	"      --prom            print Prometheus text exposition (tscprobe_* metrics)\n" \
+	"      --svg FILE        also draw the results into FILE (SVG)\n"
+
+int tp_output_option(struct tp_output *o, int c, const char *arg,
+		     const char *cmd, int *ret);
+
+/**
+ * struct tp_csv - a CSV row being written
+ * @f: where to
+ * @fields: fields written in this row
+ */
+struct tp_csv {
+	FILE *f;
+	unsigned int fields;
+};
+
+void tp_csv_str(struct tp_csv *c, const char *s);
+void tp_csv_u64(struct tp_csv *c, uint64_t v);
+void tp_csv_i64(struct tp_csv *c, int64_t v);
+void tp_csv_double(struct tp_csv *c, double v);
+void tp_csv_empty(struct tp_csv *c);
+void tp_csv_end(struct tp_csv *c);
+void tp_csv_header(FILE *f, const char *const *names, unsigned int n);
+
+void tp_prom_family(FILE *f, const char *name, const char *type,
+		    const char *help);
+void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v);
+void tp_prom_double(FILE *f, const char *name, const char *labels, double v);
+int tp_prom_labels(char *buf, size_t len, unsigned int n, ...);
+
+#endif /* TSCPROBE_USER_FORMAT_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The noise subcommand's pieces shared by its plain run (noise.c) and its
+ * side-by-side comparison of engines (noise_compare.c).
+ */
+#ifndef TSCPROBE_USER_NOISE_CMD_H
+#define TSCPROBE_USER_NOISE_CMD_H
+
+#include "format.h"
+#include "run.h"
+
+/**
+ * struct tp_noise_cmd - the parsed command line
+ * @cpus: the CPUs
+ * @p: the parameters, defaults filled in
+ * @width_given: --width was given
+ * @threshold_cycles: --threshold was in cycles
+ * @user: --user
+ * @compare: --compare
+ * @out: -j, --csv, --prom, --svg
+ * @quiet: -q
+ */
+struct tp_noise_cmd {
+	struct tp_cpuset cpus;
+	struct tp_run_params p;
+	bool width_given;
+	bool threshold_cycles;
+	bool user;
+	bool compare;
+	struct tp_output out;
+	bool quiet;
+};
+
+void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);
+void tp_noise_progress(const struct tp_result *st, char *buf, size_t len);
+int tp_noise_compare(const struct tp_noise_cmd *cmd);
+
+#endif /* TSCPROBE_USER_NOISE_CMD_H */

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe noise --compare: the same CPUs measured three ways, back to back
+ * (the module with interrupts off, with them on, and the userspace engine),
+ * and one table that answers the seed's question: how much of the jitter is
+ * the operating system's?
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "json.h"
+#include "names.h"
+#include "nl.h"
+#include "noise_cmd.h"
+#include "output.h"
+#include "report.h"
+
+enum { TP_CMP_OFF, TP_CMP_ON, TP_CMP_USER, TP_CMP_MODES };
+
+static const char *const tp_cmp_names[TP_CMP_MODES] = {
+	"kernel, irqs off", "kernel, irqs on", "user (irqs on)",
+};
+
+static const char *const tp_cmp_keys[TP_CMP_MODES] = {
+	"kernel_irqs_off", "kernel_irqs_on", "user",
+};
+
+/**
+ * struct tp_cmp_row - one mode, all its CPUs together
+ * @ran: the mode was measured
+ * @samples: gaps measured
+ * @pct: p50, p99, p99.9 (of the merged histogram) and max, in cycles
+ * @events_per_s: events per second and CPU
+ * @coverage: measured over wall time, all CPUs
+ */
+struct tp_cmp_row {
+	bool ran;
+	uint64_t samples;
+	uint64_t pct[4];
+	double events_per_s;
+	double coverage;
+};
+
+static void tp_cmp_aggregate(const struct tp_result *r, struct tp_cmp_row *row)
+{
+	static const uint32_t ppm[3] = { 500000, 990000, 999000 };
+	struct tp_hist *h = calloc(1, sizeof(*h));
+	uint64_t events = 0, measured = 0, wall = 0, max = 0;
+	unsigned int i;
+
+	if (!h) {
+		tp_err("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_cpu_res *c = &r->cpu[i];
+		const struct tp_series_res *g = &c->series[TSCPROBE_SERIES_GAP];
+
+		if (g->hist)
+			tp_hist_merge(h, g->hist);
+		events += c->events_total;
+		measured += c->measured_cycles;
+		wall += c->wall_cycles;
+		if (g->stats.max > max)
+			max = g->stats.max;
+	}
+	row->ran = true;
+	row->samples = tp_hist_count(h);
+	for (i = 0; i < 3; i++)
+		row->pct[i] = tp_hist_percentile(h, ppm[i]);
+	row->pct[3] = max;
+	row->coverage = wall ? (double)measured / (double)wall : 0.0;
+	row->events_per_s = r->elapsed_ns && r->ncpus ?
+		(double)events / (r->elapsed_ns / 1e9) / r->ncpus : 0.0;
+	free(h);
+}
+
+/* Run one mode; its results go to @res. */
+static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
+		      struct tp_result *res)
+{
+	struct tp_run_params p = cmd->p;
+	struct tp_start st = {
+		.kind = TSCPROBE_KIND_NOISE,
+		.cpus = &cmd->cpus,
+		.p = &p,
+		.put_attrs = tp_noise_put_attrs,
+		.expect_ns = p.duration_ns,
+		.progress = tp_noise_progress,
+		.quiet = cmd->quiet,
+	};
+
+	tp_result_init(res, TSCPROBE_KIND_NOISE);
+	if (mode == TP_CMP_USER)
+		return tp_user_noise(&cmd->cpus, &p, res);
+	p.irqs = mode == TP_CMP_OFF ? TSCPROBE_IRQS_OFF : TSCPROBE_IRQS_ON;
+	return tp_run_kernel(&st, res);
+}
+
+static void tp_cmp_ratio(FILE *f, const char *what, double on, double off)
+{
+	if (off > 0)
+		fprintf(f, "%s x%.1f", what, on / off);
+	else
+		fprintf(f, "%s %s", what, on > 0 ? "up from 0" : "0 both ways");
+}
+
+static void tp_cmp_text(const struct tp_noise_cmd *cmd,
+			const struct tp_result *res,
+			const struct tp_cmp_row *row, FILE *f)
+{
+	char cpus[256], dur[32], thr[32];
+	unsigned int m, i;
+
+	tp_cpuset_format(&cmd->cpus, cpus, sizeof(cpus));
+	tp_format_ns(cmd->p.duration_ns, dur, sizeof(dur));
+	tp_format_ns(res[TP_CMP_USER].p.threshold_ns, thr, sizeof(thr));
+	fprintf(f, "noise --compare on CPUs %s, %s each, tsc %u kHz, events are gaps >= %s\n",
+		cpus, dur, res[TP_CMP_USER].tsc_khz, thr);
+	fprintf(f, "%-18s %9s %9s %9s %12s %10s %9s\n", "mode", "p50", "p99",
+		"p99.9", "max", "events/s", "coverage");
+	for (m = 0; m < TP_CMP_MODES; m++) {
+		if (!row[m].ran)
+			continue;
+		fprintf(f, "%-18s", tp_cmp_names[m]);
+		for (i = 0; i < 4; i++)
+			fprintf(f, " %*llu", i == 3 ? 12 : 9,
+				(unsigned long long)row[m].pct[i]);
+		fprintf(f, " %10.2f %8.2f%%\n", row[m].events_per_s,
+			100.0 * row[m].coverage);
+	}
+	fprintf(f, "(cycles; events per second and CPU)\n");
+	if (!row[TP_CMP_OFF].ran || !row[TP_CMP_ON].ran)
+		return;
+	fprintf(f, "the OS's share, interrupts on against off: ");
+	tp_cmp_ratio(f, "p99.9", row[TP_CMP_ON].pct[2], row[TP_CMP_OFF].pct[2]);
+	fprintf(f, ", ");
+	tp_cmp_ratio(f, "max", row[TP_CMP_ON].pct[3], row[TP_CMP_OFF].pct[3]);
+	fprintf(f, ", ");
+	tp_cmp_ratio(f, "events/s", row[TP_CMP_ON].events_per_s,
+		     row[TP_CMP_OFF].events_per_s);
+	fprintf(f, "\n");
+}
+
+static void tp_cmp_json_cpus(struct tj *j, const struct tp_result *r)
+{
+	struct tp_noise_summary s;
+	unsigned int i;
+
+	tj_arr(j, "cpus");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_noise_summarize(r, &r->cpu[i], &s);
+		tj_obj(j, NULL);
+		tj_u64(j, "cpu", r->cpu[i].cpu);
+		tj_u64(j, "samples", s.samples);
+		tj_u64(j, "p50_cycles", s.pct[1]);
+		tj_u64(j, "p99_cycles", s.pct[2]);
+		tj_u64(j, "p999_cycles", s.pct[3]);
+		tj_u64(j, "max_cycles", s.pct[5]);
+		tj_u64(j, "events_total", r->cpu[i].events_total);
+		tj_double(j, "coverage", s.coverage);
+		tj_obj_end(j);
+	}
+	tj_arr_end(j);
+}
+
+static void tp_cmp_json(const struct tp_noise_cmd *cmd,
+			const struct tp_result *res,
+			const struct tp_cmp_row *row, FILE *f)
+{
+	struct tj j;
+	unsigned int m;
+	int cpu = -1;
+
+	tj_init(&j, f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "kind", "noise-compare");
+	tj_u64(&j, "tsc_khz", res[TP_CMP_USER].tsc_khz);
+	tj_u64(&j, "duration_ns", cmd->p.duration_ns);
+	tj_u64(&j, "threshold_cycles", res[TP_CMP_USER].p.threshold_cycles);
+	tj_arr(&j, "cpus");
+	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
+		tj_u64(&j, NULL, (uint64_t)cpu);
+	tj_arr_end(&j);
+	tj_arr(&j, "modes");
+	for (m = 0; m < TP_CMP_MODES; m++) {
+		if (!row[m].ran)
+			continue;
+		tj_obj(&j, NULL);
+		tj_str(&j, "mode", tp_cmp_keys[m]);
+		tj_str(&j, "engine", m == TP_CMP_USER ? "user" : "kernel");
+		tj_str(&j, "irqs", m == TP_CMP_OFF ? "off" : "on");
+		tj_u64(&j, "samples", row[m].samples);
+		tj_u64(&j, "p50_cycles", row[m].pct[0]);
+		tj_u64(&j, "p99_cycles", row[m].pct[1]);
+		tj_u64(&j, "p999_cycles", row[m].pct[2]);
+		tj_u64(&j, "max_cycles", row[m].pct[3]);
+		tj_double(&j, "events_per_second", row[m].events_per_s);
+		tj_double(&j, "coverage", row[m].coverage);
+		tp_cmp_json_cpus(&j, &res[m]);
+		tj_obj_end(&j);
+	}
+	tj_arr_end(&j);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/**
+ * tp_noise_compare() - noise --compare
+ * @cmd: the parsed command line (CPUs, duration, width, gap, threshold,
+ *	clock; --irqs and --user are refused with --compare)
+ *
+ * Without the module, the kernel modes are left out (with a note) and the
+ * userspace engine is measured alone.  A mode that fails ends the
+ * comparison with its exit code; Ctrl-C ends it too, and what was measured
+ * so far is printed.
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_noise_compare(const struct tp_noise_cmd *cmd)
+{
+	struct tp_result res[TP_CMP_MODES];
+	struct tp_cmp_row row[TP_CMP_MODES];
+	unsigned int m = TP_CMP_OFF, ran = 0;
+	int ret = TP_EXIT_OK;
+
+	memset(row, 0, sizeof(row));
+	memset(res, 0, sizeof(res));
+	if (!tp_module_tsc_khz()) {
+		tp_err("the module is not loaded: comparing the userspace engine alone");
+		m = TP_CMP_USER;
+	}
+	for (; m < TP_CMP_MODES && ret == TP_EXIT_OK; m++) {
+		ret = tp_cmp_run(cmd, m, &res[m]);
+		if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
+			tp_cmp_aggregate(&res[m], &row[m]);
+			ran++;
+		}
+	}
+	if (ran && (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED)) {
+		if (cmd->out.fmt == TP_FMT_JSON)
+			tp_cmp_json(cmd, res, row, stdout);
+		else
+			tp_cmp_text(cmd, res, row, stdout);
+	}
+	for (m = 0; m < TP_CMP_MODES; m++)
+		tp_result_free(&res[m]);
+	return ret;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe show: the module's last results, printed again in any format.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "format.h"
+#include "names.h"
+#include "nl.h"
+#include "output.h"
+
+static const char tp_show_usage[] =
+	"usage: tscprobe show [noise] [-j|--csv|--prom] [--svg FILE]\n"
+	"\n"
+	"Print the module's last results again (as the measuring command did).\n"
+	"Naming the measurement makes the command fail (exit 6) when the last\n"
+	"results are of another kind.\n"
+	"\n"
+	TP_OUTPUT_USAGE
+	"  -h, --help            show this help\n";
+
+static int tp_show_report(const struct tp_result *r,
+			  const struct tp_output *o)
+{
+	switch (r->kind) {
+	case TSCPROBE_KIND_NOISE:
+		return tp_noise_output(r, o, stdout);
+	default:
+		tp_err("show: cannot show results of kind %u", r->kind);
+		return TP_EXIT_FAIL;
+	}
+}
+
+/* show's options: the output formats and -h; returns -1 after help. */
+static int tp_show_opts(int argc, char **argv, struct tp_output *o)
+{
+	static const struct option opts[] = {
+		TP_OUTPUT_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	opterr = 0;
+	/* No "+": options may follow the measurement ("show noise -j"). */
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(tp_show_usage, stdout);
+			return -1;
+		}
+		if (!tp_output_option(o, c, optarg, "show", &ret))
+			return tp_bad_option("show", c, argv);
+		if (ret)
+			return ret;
+	}
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_cmd_show() - the "show" subcommand
+ * @argc: argument count
+ * @argv: arguments: an optional measurement name, -j
+ *
+ * Return: an enum tp_exit; TP_EXIT_NORESULT when there are no results (of
+ * the named kind).
+ */
+int tp_cmd_show(int argc, char **argv)
+{
+	struct tp_output out = { TP_FMT_TEXT, NULL };
+	struct tp_nl_error error;
+	struct tp_result r;
+	int want = 0;
+	struct tp_nl nl;
+	int ret;
+
+	ret = tp_show_opts(argc, argv, &out);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	if (optind < argc) {
+		want = tp_name_lookup(tp_kind_name, TSCPROBE_KIND_MAX,
+				      argv[optind]);
+		if (want <= 0)
+			return tp_usage_err("show", "unknown measurement '%s'",
+					    argv[optind]);
+		optind++;
+	}
+	if (optind != argc)
+		return tp_usage_err("show", "unexpected argument '%s'",
+				    argv[optind]);
+	ret = tp_nl_open(&nl);
+	if (ret)
+		return ret;
+	tp_result_init(&r, 0);
+	if (tp_result_fetch(&nl, 0, &r, &error)) {
+		ret = tp_nl_report("show", &error);
+	} else if (want && r.kind != (uint32_t)want) {
+		tp_err("show: no %s results (the last run was %s %llu)",
+		       tp_kind_name(want), tp_kind_name(r.kind),
+		       (unsigned long long)r.run_id);
+		ret = TP_EXIT_NORESULT;
+	} else {
+		ret = tp_show_report(&r, &out);
+	}
+	tp_result_free(&r);
+	tp_nl_close(&nl);
+	return ret;
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SVG primitives: text (escaped), lines, rectangles, a perceptually even
+ * colour scale for heatmaps, and panels with log2 x and log10 y axes for
+ * histograms whose values span many orders of magnitude.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+#include "svg.h"
+
+static void tp_svg_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/**
+ * tp_svg_open() - start a picture
+ * @s: filled in
+ * @path: the file to write
+ * @w: width in pixels
+ * @h: height in pixels
+ * @title: the picture's title (shown by browsers as a tooltip)
+ *
+ * Return: 0, or -1 with a one-line error printed.
+ */
+int tp_svg_open(struct tp_svg *s, const char *path, double w, double h,
+		const char *title)
+{
+	s->f = fopen(path, "w");
+	if (!s->f) {
+		tp_err("--svg %s: %s", path, strerror(errno));
+		return -1;
+	}
+	s->w = w;
+	s->h = h;
+	fprintf(s->f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n<title>",
+		w, h, w, h);
+	tp_svg_escaped(s->f, title);
+	fprintf(s->f, "</title>\n<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+		w, h);
+	return 0;
+}
+
+/**
+ * tp_svg_close() - finish the picture
+ * @s: the picture
+ * @path: its file, for the error message
+ *
+ * Return: 0, or -1 with a one-line error printed when the file could not
+ * be written completely.
+ */
+int tp_svg_close(struct tp_svg *s, const char *path)
+{
+	fputs("</svg>\n", s->f);
+	if (ferror(s->f) | fclose(s->f)) {
+		tp_err("--svg %s: cannot write it", path);
+		return -1;
+	}
+	return 0;
+}
+
+void tp_svg_text(struct tp_svg *s, double x, double y, const char *anchor,
+		 double size, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fprintf(s->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\">",
+		x, y, anchor, size);
+	tp_svg_escaped(s->f, text);
+	fputs("</text>\n", s->f);
+}
+
+void tp_svg_line(struct tp_svg *s, double x1, double y1, double x2, double y2,
+		 const char *stroke, double width, bool dashed)
+{
+	fprintf(s->f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>\n",
+		x1, y1, x2, y2, stroke, width,
+		dashed ? " stroke-dasharray=\"4 3\"" : "");
+}
+
+void tp_svg_rect(struct tp_svg *s, double x, double y, double w, double h,
+		 const char *fill)
+{
+	fprintf(s->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+		x, y, w, h, fill);
+}
+
+/**
+ * tp_svg_color() - a colour for a value between 0 and 1
+ * @v: the value (clamped)
+ * @buf: "#rrggbb"
+ * @len: its size (at least 8)
+ *
+ * Piecewise-linear through five stops of a perceptually even scale, dark
+ * blue (low) to yellow (high), readable on white and in greyscale.
+ */
+void tp_svg_color(double v, char *buf, size_t len)
+{
+	static const double stop[5][3] = {
+		{ 68, 1, 84 }, { 59, 82, 139 }, { 33, 145, 140 },
+		{ 94, 201, 98 }, { 253, 231, 37 },
+	};
+	double t;
+	int i, k;
+	int rgb[3];
+
+	if (!(v > 0))
+		v = 0;
+	if (v > 1)
+		v = 1;
+	t = v * 4;
+	i = t >= 4 ? 3 : (int)t;
+	t -= i;
+	for (k = 0; k < 3; k++)
+		rgb[k] = (int)lround(stop[i][k] + t * (stop[i + 1][k] - stop[i][k]));
+	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
+/* The pixel x of a value on the panel's log2 axis. */
+double tp_plot_x(const struct tp_plot *p, double v)
+{
+	double lv = v > 0 ? log2(v) : p->xlo;
+
+	if (lv < p->xlo)
+		lv = p->xlo;
+	return p->x + (lv - p->xlo) / (p->xhi - p->xlo) * p->w;
+}
+
+/* The pixel y of a count on the panel's log10 axis (1 at the bottom). */
+double tp_plot_y(const struct tp_plot *p, double v)
+{
+	double lv = v > 1 ? log10(v) : 0;
+
+	return p->y + p->h - lv / p->yhi * p->h;
+}
+
+static void tp_plot_xticks(struct tp_svg *s, const struct tp_plot *p)
+{
+	static const char *const suffix[] = { "", "K", "M", "G", "T" };
+	int e;
+
+	for (e = (int)ceil(p->xlo); e <= (int)floor(p->xhi); e++) {
+		double x = tp_plot_x(p, ldexp(1, e));
+
+		tp_svg_line(s, x, p->y + p->h, x, p->y + p->h + 4, "#333333", 1,
+			    false);
+		if ((e - (int)ceil(p->xlo)) % 2)
+			continue;
+		tp_svg_text(s, x, p->y + p->h + 16, "middle", 10, "%.0f%s",
+			    ldexp(1, e % 10), suffix[e / 10 < 5 ? e / 10 : 4]);
+	}
+}
+
+static void tp_plot_yticks(struct tp_svg *s, const struct tp_plot *p)
+{
+	int e;
+
+	for (e = 0; e <= (int)p->yhi; e++) {
+		double y = tp_plot_y(p, pow(10, e));
+
+		tp_svg_line(s, p->x - 4, y, p->x, y, "#333333", 1, false);
+		tp_svg_line(s, p->x, y, p->x + p->w, y, "#e5e5e5", 1, false);
+		tp_svg_text(s, p->x - 6, y + 4, "end", 10, "1e%d", e);
+	}
+}
+
+/**
+ * tp_plot_axes() - draw a panel's frame, ticks and axis labels
+ * @s: the picture
+ * @p: the panel
+ * @xlabel: the x axis' label
+ * @ylabel: the y axis' label
+ */
+void tp_plot_axes(struct tp_svg *s, const struct tp_plot *p,
+		  const char *xlabel, const char *ylabel)
+{
+	tp_plot_yticks(s, p);
+	tp_plot_xticks(s, p);
+	tp_svg_line(s, p->x, p->y + p->h, p->x + p->w, p->y + p->h, "#333333", 1,
+		    false);
+	tp_svg_line(s, p->x, p->y, p->x, p->y + p->h, "#333333", 1, false);
+	tp_svg_text(s, p->x + p->w / 2, p->y + p->h + 32, "middle", 11, "%s",
+		    xlabel);
+	fprintf(s->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>\n",
+		p->x - 44, p->y + p->h / 2, p->x - 44, p->y + p->h / 2, ylabel);
+}

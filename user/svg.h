@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Self-contained SVG pictures: no scripts, no external fonts or images, so
+ * that the file opens in any browser and can be attached to a ticket.
+ */
+#ifndef TSCPROBE_USER_SVG_H
+#define TSCPROBE_USER_SVG_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/**
+ * struct tp_svg - a picture being written
+ * @f: the file
+ * @w: width
+ * @h: height
+ */
+struct tp_svg {
+	FILE *f;
+	double w;
+	double h;
+};
+
+/**
+ * struct tp_plot - a panel with logarithmic axes
+ * @x: left edge of the plotting area
+ * @y: top edge
+ * @w: width
+ * @h: height
+ * @xlo: log2 of the smallest x value shown
+ * @xhi: log2 of the largest
+ * @yhi: log10 of the largest y value shown (the smallest is 1)
+ */
+struct tp_plot {
+	double x, y, w, h;
+	double xlo, xhi;
+	double yhi;
+};
+
+int tp_svg_open(struct tp_svg *s, const char *path, double w, double h,
+		const char *title);
+int tp_svg_close(struct tp_svg *s, const char *path);
+void tp_svg_text(struct tp_svg *s, double x, double y, const char *anchor,
+		 double size, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void tp_svg_line(struct tp_svg *s, double x1, double y1, double x2, double y2,
+		 const char *stroke, double width, bool dashed);
+void tp_svg_rect(struct tp_svg *s, double x, double y, double w, double h,
+		 const char *fill);
+void tp_svg_color(double v, char *buf, size_t len);
+void tp_plot_axes(struct tp_svg *s, const struct tp_plot *p,
+		  const char *xlabel, const char *ylabel);
+double tp_plot_x(const struct tp_plot *p, double v);
+double tp_plot_y(const struct tp_plot *p, double v);
+
+#endif /* TSCPROBE_USER_SVG_H */
