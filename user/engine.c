@@ -14,10 +14,12 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "engine.h"
 #include "nl.h"
+#include "output.h"
 #include "run.h"
 #include "tsc.h"
 
@@ -141,6 +143,9 @@ void tp_thread_sched_delta(struct tp_cpu_res *c,
  * @windows: windows run
  * @complete: ran for the whole duration
  * @sched: the thread's scheduling counters at the start and the end
+ * @seen_cycles: progress for the main thread: cycles measured so far
+ * @seen_max: and the longest gap so far (both written once per window)
+ * @done: the thread has finished
  * @ready: passed once warmed up
  * @go: passed to start measuring
  */
@@ -157,6 +162,9 @@ struct tp_noise_thread {
 	uint64_t windows;
 	bool complete;
 	struct tp_thread_sched sched[2];
+	uint64_t seen_cycles;
+	uint64_t seen_max;
+	bool done;
 	pthread_barrier_t *ready;
 	pthread_barrier_t *go;
 };
@@ -182,12 +190,16 @@ static void *tp_noise_thread_main(void *arg)
 					      now + t->width < end ?
 					      now + t->width : end);
 		t->windows++;
+		__atomic_store_n(&t->seen_cycles, t->last_tsc - t->first_tsc,
+				 __ATOMIC_RELAXED);
+		__atomic_store_n(&t->seen_max, t->loop->max, __ATOMIC_RELAXED);
 		if (t->last_tsc >= end) {
 			t->complete = true;
 			break;
 		}
 	}
 	tp_thread_sched(&t->sched[1]);
+	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -258,9 +270,43 @@ static uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz)
 	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
 }
 
+/*
+ * The progress line, every 250 ms until every thread is done, from what
+ * the threads publish once per window (a single word each: no locks).
+ */
+static void tp_noise_watch(struct tp_noise_thread *t, unsigned int n,
+			   const struct tp_run_params *p, uint32_t khz)
+{
+	struct timespec tick = { 0, 250000000 };
+	uint64_t cycles, worst;
+	unsigned int i, done;
+	char line[160];
+
+	do {
+		nanosleep(&tick, NULL);
+		cycles = worst = 0;
+		done = 0;
+		for (i = 0; i < n; i++) {
+			uint64_t c = __atomic_load_n(&t[i].seen_cycles, __ATOMIC_RELAXED);
+			uint64_t m = __atomic_load_n(&t[i].seen_max, __ATOMIC_RELAXED);
+
+			cycles = c > cycles ? c : cycles;
+			worst = m > worst ? m : worst;
+			done += __atomic_load_n(&t[i].done, __ATOMIC_ACQUIRE);
+		}
+		tp_noise_progress_line(line, sizeof(line), "user",
+				       cycles / khz * 1000000 +
+				       cycles % khz * 1000000 / khz,
+				       p->duration_ns, n, worst, khz);
+		fprintf(stderr, "\r\033[K%s", line);
+		fflush(stderr);
+	} while (done < n);
+	fprintf(stderr, "\r\033[K");
+}
+
 /* Run the threads between the two readings of the machine's state. */
 static int tp_noise_run_threads(struct tp_noise_thread *t, unsigned int n,
-				struct tp_result *res)
+				struct tp_result *res, bool progress)
 {
 	pthread_barrier_t ready, go;
 	unsigned int i, started = 0;
@@ -282,6 +328,8 @@ static int tp_noise_run_threads(struct tp_noise_thread *t, unsigned int n,
 	pthread_barrier_wait(&ready);
 	res->ctx = tp_context_begin();
 	pthread_barrier_wait(&go);
+	if (progress)
+		tp_noise_watch(t, n, t[0].p, res->tsc_khz);
 	for (i = 0; i < started; i++)
 		pthread_join(t[i].tid, NULL);
 	tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
@@ -294,12 +342,14 @@ static int tp_noise_run_threads(struct tp_noise_thread *t, unsigned int n,
  * tp_user_noise() - measure noise in userspace
  * @cpus: the CPUs (online, checked by the caller)
  * @p: the parameters (irqs is "on" whatever it says)
+ * @quiet: no progress line (there is none either when stderr is not a
+ *	terminal)
  * @res: initialised; filled with the results
  *
  * Return: TP_EXIT_OK, or TP_EXIT_INTERRUPTED after Ctrl-C.
  */
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
-		  struct tp_result *res)
+		  bool quiet, struct tp_result *res)
 {
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	struct tp_run_params eff = *p;
@@ -335,7 +385,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	tp_catch_interrupt();
 	res->cpus = *cpus;
 	res->tsc_khz = khz;
-	tp_noise_run_threads(t, n, res);
+	tp_noise_run_threads(t, n, res, !quiet && isatty(STDERR_FILENO));
 	for (i = 0; i < n; i++)
 		if (t[i].last_tsc - t[i].first_tsc > wall)
 			wall = t[i].last_tsc - t[i].first_tsc;

@@ -30,6 +30,6 @@ void tp_thread_sched_delta(struct tp_cpu_res *c,
 			   const struct tp_thread_sched *before,
 			   const struct tp_thread_sched *after);
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
-		  struct tp_result *res);
+		  bool quiet, struct tp_result *res);
 
 #endif /* TSCPROBE_USER_ENGINE_H */

@@ -246,19 +246,14 @@ void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
  */
 void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 {
-	char el[32], total[32], worst[32];
 	uint64_t max = 0;
 	unsigned int i;
 
 	for (i = 0; i < st->ncpus; i++)
 		if (st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max > max)
 			max = st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max;
-	tp_format_ns(st->elapsed_ns, el, sizeof(el));
-	tp_format_ns(st->p.duration_ns, total, sizeof(total));
-	tp_format_ns(tp_cycles_to_ns_round(max, st->tsc_khz), worst,
-		     sizeof(worst));
-	snprintf(buf, len, "noise %s/%s on %u CPUs, worst gap %llu cycles (%s)",
-		 el, total, st->ncpus, (unsigned long long)max, worst);
+	tp_noise_progress_line(buf, len, "", st->elapsed_ns, st->p.duration_ns,
+			       st->ncpus, max, st->tsc_khz);
 }
 
 /**
@@ -281,7 +276,7 @@ int tp_cmd_noise(int argc, char **argv)
 		return tp_noise_compare(&cmd);
 	tp_result_init(&res, TSCPROBE_KIND_NOISE);
 	if (cmd.user) {
-		ret = tp_user_noise(&cmd.cpus, &cmd.p, &res);
+		ret = tp_user_noise(&cmd.cpus, &cmd.p, cmd.quiet, &res);
 	} else {
 		struct tp_start st = {
 			.kind = TSCPROBE_KIND_NOISE,

@@ -93,7 +93,7 @@ static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
 
 	tp_result_init(res, TSCPROBE_KIND_NOISE);
 	if (mode == TP_CMP_USER)
-		return tp_user_noise(&cmd->cpus, &p, res);
+		return tp_user_noise(&cmd->cpus, &p, cmd->quiet, res);
 	p.irqs = mode == TP_CMP_OFF ? TSCPROBE_IRQS_OFF : TSCPROBE_IRQS_ON;
 	return tp_run_kernel(&st, res);
 }

@@ -30,5 +30,9 @@ void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 void tp_noise_report(const struct tp_result *r, bool json, FILE *f);
 int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f);
+void tp_noise_progress_line(char *buf, size_t len, const char *engine,
+			    uint64_t elapsed_ns, uint64_t total_ns,
+			    unsigned int ncpus, uint64_t worst,
+			    uint32_t tsc_khz);
 
 #endif /* TSCPROBE_USER_OUTPUT_H */

@@ -41,4 +41,13 @@ tap_check "noise --compare says why the kernel rows are missing" bash -c \
 tap_check "noise --compare prints the table" bash -c \
 	"'$CLI' noise --compare -c 0 -d 100ms 2>/dev/null | grep -q '^user (irqs on) '"
 tap_check "noise --compare refuses --csv" bash -c "'$CLI' noise --compare --csv 2>/dev/null; [ \$? -eq 2 ]"
+progress_on_tty() {
+	script -qec "'$CLI' noise --user -c 0 -d 700ms $1 >/dev/null" "$OUT/tty" >/dev/null
+}
+tap_check "progress line on a terminal, updated in place" bash -c \
+	"$(declare -f progress_on_tty); CLI='$CLI' OUT='$OUT' progress_on_tty ''; grep -q \$'\\r\\033\\[Knoise user .*/700.0ms on 1 CPUs, worst gap ' '$OUT/tty'"
+tap_check "no progress line with -q" bash -c \
+	"$(declare -f progress_on_tty); CLI='$CLI' OUT='$OUT' progress_on_tty -q; ! grep -q 'worst gap' '$OUT/tty'"
+tap_check "no progress line when stderr is not a terminal" bash -c \
+	"[ -z \"\$('$CLI' noise --user -c 0 -d 300ms 2>&1 >/dev/null)\" ]"
 tap_done
