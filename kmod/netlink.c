@@ -240,6 +240,18 @@ static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 	return run->ops->put_params(skb, run);
 }
 
+/* Send a reply that was built without error, or drop it and fail. */
+static int tp_reply(struct sk_buff *msg, void *hdr, int err,
+		    struct genl_info *info)
+{
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 static int tp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
@@ -250,12 +262,8 @@ static int tp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
 				TSCPROBE_CMD_GET_INFO);
-	if (!hdr || tp_info_fill(msg)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return tp_reply(msg, hdr, !hdr || tp_info_fill(msg) ? -EMSGSIZE : 0,
+			info);
 }
 
 static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
@@ -289,13 +297,8 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 				TSCPROBE_CMD_START);
 	err = hdr ? tp_put_run(msg, run) : -EMSGSIZE;
 	tp_run_put(run);
-	if (err) {
-		/* The run goes on; only the echo of its parameters is lost. */
-		nlmsg_free(msg);
-		return err;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	/* On an error the run goes on; only the echo of it is lost. */
+	return tp_reply(msg, hdr, err, info);
 }
 
 static int tp_nl_stop(struct sk_buff *skb, struct genl_info *info)
@@ -351,12 +354,7 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 	else
 		err = tp_put_run(msg, run) ?: tp_put_progress(msg, run);
 	tp_run_put(run);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return tp_reply(msg, hdr, err, info);
 }
 
 /**

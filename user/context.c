@@ -231,15 +231,6 @@ void tp_context_text(const struct tp_result *r, FILE *f)
 		fprintf(f, "  - %s\n", r->ctx->env.warn[i]);
 }
 
-static void tj_counter_res(struct tj *j, const char *key,
-			   const struct tp_counter_res *k)
-{
-	if (k->ok)
-		tj_u64(j, key, k->v);
-	else
-		tj_null(j, key);
-}
-
 /**
  * tp_context_cpu_json() - a CPU's "interrupts" and "scheduler" objects
  * @r: the run
@@ -261,9 +252,9 @@ void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 		tj_null(j, "interrupts");
 	}
 	tj_obj(j, "scheduler");
-	tj_counter_res(j, "voluntary_switches", &c->ctx_vol);
-	tj_counter_res(j, "involuntary_switches", &c->ctx_invol);
-	tj_counter_res(j, "migrations", &c->migrations);
+	tp_json_counter(j, "voluntary_switches", &c->ctx_vol);
+	tp_json_counter(j, "involuntary_switches", &c->ctx_invol);
+	tp_json_counter(j, "migrations", &c->migrations);
 	tj_obj_end(j);
 }
 

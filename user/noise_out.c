@@ -185,15 +185,6 @@ static void tp_noise_text(const struct tp_result *r, FILE *f)
 	tp_context_text(r, f);
 }
 
-static void tj_counter(struct tj *j, const char *key,
-		       const struct tp_counter_res *k)
-{
-	if (k->ok)
-		tj_u64(j, key, k->v);
-	else
-		tj_null(j, key);
-}
-
 static void tp_noise_json_histogram(struct tj *j, const struct tp_cpu_res *c)
 {
 	uint64_t calls[65], cycles[65];
@@ -260,9 +251,9 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 	}
 	tj_u64(j, "events_total", c->events_total);
 	tj_u64(j, "events_dropped", c->events_dropped);
-	tj_counter(j, "smi_count", &c->smi);
-	tj_counter(j, "nmi_count", &c->nmi);
-	tj_counter(j, "irq_count", &c->irq);
+	tp_json_counter(j, "smi_count", &c->smi);
+	tp_json_counter(j, "nmi_count", &c->nmi);
+	tp_json_counter(j, "irq_count", &c->irq);
 	if (s.effective_khz)
 		tj_double(j, "effective_mhz", s.effective_khz / 1000.0);
 	else

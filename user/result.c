@@ -8,8 +8,24 @@
 #include <string.h>
 
 #include "context.h"
+#include "json.h"
 #include "nl.h"
 #include "result.h"
+
+/**
+ * tp_json_counter() - a counter that may be unreadable: its value or null
+ * @j: the writer
+ * @key: the key
+ * @k: the counter
+ */
+void tp_json_counter(struct tj *j, const char *key,
+		     const struct tp_counter_res *k)
+{
+	if (k->ok)
+		tj_u64(j, key, k->v);
+	else
+		tj_null(j, key);
+}
 
 void tp_result_init(struct tp_result *r, uint32_t kind)
 {

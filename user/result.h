@@ -17,6 +17,7 @@
 #include "tscprobe.h"
 
 struct nlattr;
+struct tj;
 struct tp_context;
 struct tp_nl;
 struct tp_nl_error;
@@ -150,6 +151,8 @@ struct tp_result {
 };
 
 void tp_result_init(struct tp_result *r, uint32_t kind);
+void tp_json_counter(struct tj *j, const char *key,
+		     const struct tp_counter_res *k);
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
 struct tp_hist *tp_series_hist(struct tp_series_res *s);
