@@ -339,7 +339,8 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	size = NLMSG_GOODSIZE + (run ? run->nr_cpus * 128 : 0);
+	/* Each CPU's progress takes about 100 bytes (tp_kind_ops). */
+	size = NLMSG_GOODSIZE + (run ? run->nr_cpus * 160 : 0);
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg) {
 		tp_run_put(run);

@@ -391,6 +391,10 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * A CPU's progress in GET_STATUS: kept small (about 100 bytes), so that
+ * the status of TSCPROBE_MAX_RUN_CPUS CPUs fits one reply.
+ */
 static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
 {
 	const struct tp_noise_cpu *n = c->snap;
@@ -400,15 +404,15 @@ static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
 	mutex_lock(&c->lock);
 	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_NS,
 			   tp_cycles_to_ns(n->loop.measured)) ||
-	    tp_noise_put_scalars(skb, n))
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
+			   n->loop.events.total))
 		goto out;
 	series = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
 	if (!series ||
 	    nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP) ||
 	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, n->loop.samples) ||
-	    (n->loop.samples &&
-	     (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MIN, n->loop.min) ||
-	      tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAX, n->loop.max))))
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAX, n->loop.max))
 		goto out;
 	nla_nest_end(skb, series);
 	err = 0;

@@ -66,7 +66,8 @@ struct tp_params {
  * @cpu_main: the body of a CPU's measurement thread; returns true when
  *	the measurement is complete, false when tp_cpu_should_stop() ended it
  * @put_params: add the kind's parameters to a reply
- * @put_progress: add a CPU's progress (from its snapshot) to a CPU nest
+ * @put_progress: add a CPU's progress (from its snapshot) to a CPU nest;
+ *	keep it under 160 bytes: one GET_STATUS reply holds every CPU
  * @dump_cpu: add a CPU's results to a dump message, resuming at *@pos;
  *	returns 0 when the CPU is complete, -EMSGSIZE when the message is
  *	full (*@pos says where to go on)

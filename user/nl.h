@@ -16,8 +16,11 @@
 
 #include "tscprobe.h"
 
-/* Dumps can carry up to a page-sized skb of attributes per message. */
-#define TP_NL_BUFSIZE	(64 * 1024)
+/*
+ * Dump messages are at most 32 KiB; GET_STATUS of TSCPROBE_MAX_RUN_CPUS
+ * CPUs takes about 160 KiB.
+ */
+#define TP_NL_BUFSIZE	(256 * 1024)
 
 /**
  * struct tp_nl - a netlink socket talking to the tscprobe family

@@ -197,7 +197,10 @@ TEST_F_TIMEOUT(noise, long_all_cpu_irqs_off_run, 120)
 	 * do depends on how fast the emulator wakes a vCPU after each gap.
 	 */
 	EXPECT_JQ(out, "all(.cpus[]; .incomplete == false and .windows >= 10 and .windows <= 301)");
-	EXPECT_JQ(out, ".elapsed_ns >= 30000000000");
+	/*
+	 * No check of elapsed_ns against 30 s: the guest's TSC rate is
+	 * calibrated under emulation and its clocksource is not the TSC.
+	 */
 	free(out);
 }
 
