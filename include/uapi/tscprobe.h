@@ -13,6 +13,10 @@
  * with an extended ack that points at the offending attribute.  Commands that
  * start, stop or clear anything need CAP_NET_ADMIN (GENL_ADMIN_PERM).
  *
+ * Names: every enumeration ends with __NAME_MAX and NAME_MAX (its largest
+ * value), so no member may be called ..._MAX: such attributes are called
+ * MINIMUM and MAXIMUM.
+ *
  * Conventions used in the attribute comments below:
  *  - "u32", "u64", "s64", "string", "flag", "binary", "nest" name the
  *    netlink attribute type; u64/s64 attributes are 64-bit aligned with
@@ -406,8 +410,8 @@ enum tscprobe_cpu_attr {
  * @TSCPROBE_SERIES_A_PAD: padding
  * @TSCPROBE_SERIES_A_ID: u32; enum tscprobe_series
  * @TSCPROBE_SERIES_A_COUNT: u64; values recorded
- * @TSCPROBE_SERIES_A_MIN: u64 cycles
- * @TSCPROBE_SERIES_A_MAX: u64 cycles
+ * @TSCPROBE_SERIES_A_MINIMUM: u64 cycles; the smallest value
+ * @TSCPROBE_SERIES_A_MAXIMUM: u64 cycles; the largest value
  * @TSCPROBE_SERIES_A_SUM: u64 cycles; sum of the values
  * @TSCPROBE_SERIES_A_SUMSQ_HI: u64; high 64 bits of the sum of squares
  * @TSCPROBE_SERIES_A_SUMSQ_LO: u64; low 64 bits of the sum of squares
@@ -421,8 +425,8 @@ enum tscprobe_series_attr {
 	TSCPROBE_SERIES_A_PAD,
 	TSCPROBE_SERIES_A_ID,
 	TSCPROBE_SERIES_A_COUNT,
-	TSCPROBE_SERIES_A_MIN,
-	TSCPROBE_SERIES_A_MAX,
+	TSCPROBE_SERIES_A_MINIMUM,
+	TSCPROBE_SERIES_A_MAXIMUM,
 	TSCPROBE_SERIES_A_SUM,
 	TSCPROBE_SERIES_A_SUMSQ_HI,
 	TSCPROBE_SERIES_A_SUMSQ_LO,
@@ -542,8 +546,8 @@ enum tscprobe_pair_attr {
 /**
  * enum tscprobe_stat_attr - signed statistics of one skew quantity
  * @TSCPROBE_STAT_A_PAD: padding
- * @TSCPROBE_STAT_A_MIN: s64 cycles
- * @TSCPROBE_STAT_A_MAX: s64 cycles
+ * @TSCPROBE_STAT_A_MINIMUM: s64 cycles
+ * @TSCPROBE_STAT_A_MAXIMUM: s64 cycles
  * @TSCPROBE_STAT_A_SUM: s64 cycles; mean = SUM / NR (in half cycles for
  *	SKEW and ONE_WAY: they are sent doubled, see below)
  * @TSCPROBE_STAT_A_SUMSQ: u64 cycles^2
@@ -555,8 +559,8 @@ enum tscprobe_pair_attr {
 enum tscprobe_stat_attr {
 	TSCPROBE_STAT_A_UNSPEC,
 	TSCPROBE_STAT_A_PAD,
-	TSCPROBE_STAT_A_MIN,
-	TSCPROBE_STAT_A_MAX,
+	TSCPROBE_STAT_A_MINIMUM,
+	TSCPROBE_STAT_A_MAXIMUM,
 	TSCPROBE_STAT_A_SUM,
 	TSCPROBE_STAT_A_SUMSQ,
 

@@ -27,6 +27,8 @@ def header_values():
     text = open(HEADER).read()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     values = {}
+    macros = set(re.findall(r"#define\s+(TSCPROBE_\w+)", text))
+    shadowed = []
     for body in re.findall(r"enum\s+\w+\s*\{(.*?)\};", text, flags=re.S):
         nxt = 0
         for item in body.split(","):
@@ -35,6 +37,8 @@ def header_values():
                 continue
             name, _, val = item.partition("=")
             name = name.strip()
+            if name in macros:
+                shadowed.append(name)
             nxt = int(val.strip(), 0) if val.strip() else nxt
             values[name] = nxt
             nxt += 1
@@ -43,7 +47,7 @@ def header_values():
         if m.group(3):
             v <<= int(m.group(3))
         values[m.group(1)] = v
-    return values
+    return values, shadowed
 
 
 def spec_values(spec):
@@ -75,7 +79,7 @@ def spec_values(spec):
 
 def main():
     spec = yaml.safe_load(open(SPEC))
-    values = header_values()
+    values, shadowed = header_values()
     # One test per area of the spec (a definition, an attribute set, the
     # operations), failing with every mismatch listed.
     areas = {}
@@ -86,6 +90,9 @@ def main():
     # And the other way: every name of the header's enumerations of
     # commands, attributes and values is in the spec.
     in_spec = {n for n, _, _ in spec_values(spec)}
+    # A #define of an enum member's name silently replaces it in C.
+    areas["no enum member is shadowed by a macro"] = [
+        f"{n} is both an enum member and a #define" for n in shadowed]
     missing = areas.setdefault("header names missing from the spec", [])
     for n in sorted(values):
         if n.startswith("__") or n.endswith("_MAX") or n.endswith("_UNSPEC"):
