@@ -19,5 +19,8 @@ uint32_t tp_user_tsc_khz(void);
 int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k);
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		  struct tp_result *res);
+int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
+		 bool quiet, struct tp_result *res);
+uint32_t tp_user_relation(unsigned int i, unsigned int j);
 
 #endif /* TSCPROBE_USER_ENGINE_H */

@@ -31,7 +31,7 @@ static const char tp_stop_usage[] =
 	"  -h, --help   show this help\n";
 
 static const char tp_show_usage[] =
-	"usage: tscprobe show [noise] [-j]\n"
+	"usage: tscprobe show [noise|skew] [-j]\n"
 	"\n"
 	"Print the module's last results again (as the measuring command did).\n"
 	"Naming the measurement makes the command fail (exit 6) when the last\n"
@@ -84,6 +84,9 @@ static void tp_status_text(const struct tp_result *st)
 	if (st->kind == TSCPROBE_KIND_NOISE) {
 		tp_format_ns(st->p.duration_ns, total, sizeof(total));
 		printf(", %s of %s", el, total);
+	} else if (st->kind == TSCPROBE_KIND_SKEW) {
+		printf(", %s, %u/%u pairs", el, st->pairs_done,
+		       st->pairs_total);
 	} else {
 		printf(", %s", el);
 	}
@@ -93,6 +96,13 @@ static void tp_status_text(const struct tp_result *st)
 	for (i = 0; i < st->ncpus; i++) {
 		const struct tp_cpu_res *c = &st->cpu[i];
 
+		if (st->kind == TSCPROBE_KIND_SKEW) {
+			printf("cpu %u: %s%s\n", c->cpu,
+			       c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
+			       c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+			       ", went offline" : "");
+			continue;
+		}
 		printf("cpu %u: %s, %llu samples, worst gap %llu cycles%s\n",
 		       c->cpu, c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
 		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
@@ -116,6 +126,10 @@ static void tp_status_json(const struct tp_result *st)
 		tj_str(&j, "stop_reason", tp_stop_reason_name(st->reason));
 		tj_u64(&j, "elapsed_ns", st->elapsed_ns);
 		tj_u64(&j, "duration_ns", st->p.duration_ns);
+		if (st->kind == TSCPROBE_KIND_SKEW) {
+			tj_u64(&j, "pairs_done", st->pairs_done);
+			tj_u64(&j, "pairs_total", st->pairs_total);
+		}
 		tj_arr(&j, "cpus");
 		for (i = 0; i < st->ncpus; i++) {
 			const struct tp_cpu_res *c = &st->cpu[i];
@@ -207,6 +221,9 @@ static void tp_show_report(const struct tp_result *r, bool json)
 	switch (r->kind) {
 	case TSCPROBE_KIND_NOISE:
 		tp_noise_report(r, json, stdout);
+		break;
+	case TSCPROBE_KIND_SKEW:
+		tp_skew_report(r, json, stdout);
 		break;
 	default:
 		tp_err("cannot show results of kind %u", r->kind);
