@@ -82,23 +82,57 @@ static tp_always_inline int tp_skew_wait(struct tp_skew_sync *s,
 }
 
 /**
+ * tp_skew_here() - say this side has arrived
+ * @s: the shared words
+ * @side: TP_SKEW_MASTER or TP_SKEW_SLAVE
+ */
+void tp_skew_here(struct tp_skew_sync *s, unsigned int side)
+{
+	tp_store32(&s->here[side], 1);
+}
+
+/**
+ * tp_skew_partner() - one look for the other side
+ * @s: the shared words
+ * @side: this side
+ *
+ * For a caller that waits for its partner in its own way (the module
+ * waits preemptibly; see kmod/skew.c) and keeps its own deadline.
+ *
+ * Return: TP_SKEW_OK when the partner is here, TP_SKEW_ABORTED when the
+ * pair was given up, -1 when neither (yet).
+ */
+int tp_skew_partner(const struct tp_skew_sync *s, unsigned int side)
+{
+	if (tp_load32(&s->abort))
+		return TP_SKEW_ABORTED;
+	return tp_load32(&s->here[!side]) ? TP_SKEW_OK : -1;
+}
+
+/**
  * tp_skew_arrive() - say this side is here and wait for the other
  * @s: the shared words
  * @side: TP_SKEW_MASTER or TP_SKEW_SLAVE
  * @lim: @lim->arrive bounds the wait
  *
- * The kernel calls it with interrupts still on (and preemption off): the
- * partner may need a wake-up and a context switch to get here, and that
- * wait should not be an interrupts-off one.  Once both have arrived, each
- * disables interrupts and calls tp_skew_side() within microseconds.
+ * Called with interrupts still on: the partner may need a wake-up and a
+ * context switch to get here, and that wait should not be an
+ * interrupts-off one.  Once both have arrived, each disables interrupts
+ * (where it can) and calls tp_skew_side() within microseconds.
  *
  * Return: enum tp_skew_end.
  */
 int tp_skew_arrive(struct tp_skew_sync *s, unsigned int side,
 		   const struct tp_skew_limits *lim)
 {
-	tp_store32(&s->here[side], 1);
-	return tp_skew_wait(s, &s->here[!side], 1, tp_rdtsc() + lim->arrive);
+	int ret;
+
+	tp_skew_here(s, side);
+	ret = tp_skew_wait(s, &s->here[!side], 1, tp_rdtsc() + lim->arrive);
+	/* A partner that arrived and already gave up is not coming back. */
+	if (ret == TP_SKEW_OK && tp_load32(&s->abort))
+		ret = TP_SKEW_ABORTED;
+	return ret;
 }
 
 /**

@@ -110,6 +110,8 @@ struct tp_skew_stats {
 
 void tp_skew_sync_init(struct tp_skew_sync *s);
 void tp_skew_abort(struct tp_skew_sync *s);
+void tp_skew_here(struct tp_skew_sync *s, unsigned int side);
+int tp_skew_partner(const struct tp_skew_sync *s, unsigned int side);
 int tp_skew_arrive(struct tp_skew_sync *s, unsigned int side,
 		   const struct tp_skew_limits *lim);
 int tp_skew_side(struct tp_skew_sync *s, unsigned int side, uint64_t *log,

@@ -12,10 +12,10 @@
  * hand-offs themselves.  The workers persist for the whole run, so no
  * thread is created per pair.
  *
- * A side runs with preemption off: it says it has arrived and waits, with
- * interrupts on, for the other (TP_SKEW_ARRIVE_NS at most); then disables
- * interrupts for the hand-off, every wait of which ends TP_SKEW_WAIT_NS
- * after the last hand-off, and the whole of which ends by TP_SKEW_CAP_NS.
+ * A side says it has arrived and waits, preemptibly and with interrupts
+ * on, for the other (TP_SKEW_ARRIVE_NS at most); then disables interrupts
+ * for the hand-off, every wait of which ends TP_SKEW_WAIT_NS after the
+ * last hand-off, and the whole of which ends by TP_SKEW_CAP_NS.
  * That bounds every interrupts-off stretch to TP_SKEW_CAP_NS plus one
  * wait, as a noise window is bounded by its width: far below the lockup
  * and RCU-stall thresholds.  A side that gives up raises the abort flag,
@@ -23,8 +23,7 @@
  * as OFFLINE if one of its CPUs went away, and never with numbers.
  *
  * Hotplug: the teardown callback (run.c) marks the CPU offline and stops
- * its worker.  It runs on the outgoing CPU, so it waits for a side in
- * progress there to finish (preemption is off during a side).  A worker
+ * its worker, and waits for a side in progress there to finish.  A worker
  * that was handed a side but had not taken it yet leaves without it; the
  * controller takes the side back (atomic_cmpxchg against the worker's own
  * claim, so exactly one of them wins) and aborts the partner.  Pairs with a
@@ -44,6 +43,7 @@
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
+#include <asm/cpufeature.h>
 #include <asm/tsc.h>
 
 #include "tp.h"
@@ -51,12 +51,28 @@
 #include "report.h"
 #include "skew.h"
 
-/* How long a side waits for its partner to arrive (interrupts on). */
-#define TP_SKEW_ARRIVE_NS	(100 * NSEC_PER_MSEC)
-/* How long a side waits for the next hand-off (interrupts off). */
+/*
+ * How long a side waits for its partner to arrive: preemptibly, with
+ * interrupts on, so a generous limit costs nothing but the spin.
+ */
+#define TP_SKEW_ARRIVE_NS	NSEC_PER_SEC
+/*
+ * How long a side waits for the next hand-off, interrupts off.  A hand-off
+ * takes well under a microsecond on hardware.  Under a hypervisor a vCPU
+ * can be descheduled by the host for a time slice or more at any moment,
+ * which is the host's doing, not a partner that is gone: more slack there.
+ */
 #define TP_SKEW_WAIT_NS		(100 * NSEC_PER_MSEC)
-/* The longest a side's log may take: the interrupts-off bound. */
+#define TP_SKEW_WAIT_VM_NS	(500 * NSEC_PER_MSEC)
+/*
+ * The longest a side's log may take: the interrupts-off bound.  Under a
+ * hypervisor the host's descheduling of a vCPU counts too (a loaded host
+ * can make every hand-off wait for a time slice), so 4 s there: still far
+ * from the hard-lockup (10 s), soft-lockup (20 s) and RCU-stall (21 s)
+ * thresholds.  Reported as WIDTH_NS.
+ */
 #define TP_SKEW_CAP_NS		TSCPROBE_MAX_WIDTH_NS
+#define TP_SKEW_CAP_VM_NS	(4 * NSEC_PER_SEC)
 
 /* A worker's side, as the controller and the worker see it. */
 enum {
@@ -114,6 +130,7 @@ struct tp_skew_pair {
  * struct tp_skew_run - the run-wide state (run->priv)
  * @sync: the words the two sides share, on their own cache lines
  * @lim: the sides' time limits in cycles
+ * @side_ns: the longest a side can take, all limits added up
  * @entries: log entries per side
  * @ctl_wq: where the controller waits for the sides
  * @finished: the controller is done; workers leave
@@ -125,6 +142,7 @@ struct tp_skew_pair {
 struct tp_skew_run {
 	struct tp_skew_sync *sync;
 	struct tp_skew_limits lim;
+	u64 side_ns;
 	u32 entries;
 	wait_queue_head_t ctl_wq;
 	bool finished;
@@ -168,8 +186,12 @@ static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
 	p->repeats = attrs[TSCPROBE_A_REPEATS] ?
 		nla_get_u32(attrs[TSCPROBE_A_REPEATS]) :
 		TSCPROBE_DEFAULT_REPEATS;
-	/* Reported as the longest interrupts-off stretch; STOP waits on it. */
-	p->width_ns = TP_SKEW_CAP_NS;
+	/*
+	 * Reported as the longest interrupts-off stretch.  STOP waits up to
+	 * two of it and 2 s: more than a side's every limit added up.
+	 */
+	p->width_ns = boot_cpu_has(X86_FEATURE_HYPERVISOR) ? TP_SKEW_CAP_VM_NS :
+		TP_SKEW_CAP_NS;
 	return 0;
 }
 
@@ -218,6 +240,7 @@ static int tp_skew_alloc(struct tp_run *run)
 	struct tp_skew_run *sk;
 	unsigned int i;
 	size_t bytes;
+	u64 wait_ns;
 
 	sk = kzalloc(sizeof(*sk), GFP_KERNEL);
 	run->priv = sk;
@@ -225,9 +248,12 @@ static int tp_skew_alloc(struct tp_run *run)
 		return -ENOMEM;
 	init_waitqueue_head(&sk->ctl_wq);
 	sk->entries = TP_SKEW_ENTRIES(p->samples);
+	wait_ns = boot_cpu_has(X86_FEATURE_HYPERVISOR) ? TP_SKEW_WAIT_VM_NS :
+		TP_SKEW_WAIT_NS;
 	sk->lim.arrive = tp_ns_to_cycles(TP_SKEW_ARRIVE_NS);
-	sk->lim.wait = tp_ns_to_cycles(TP_SKEW_WAIT_NS);
-	sk->lim.cap = tp_ns_to_cycles(TP_SKEW_CAP_NS);
+	sk->lim.wait = tp_ns_to_cycles(wait_ns);
+	sk->lim.cap = tp_ns_to_cycles(p->width_ns);
+	sk->side_ns = TP_SKEW_ARRIVE_NS + p->width_ns + wait_ns;
 	/* 128 bytes: kmalloc aligns a power-of-two size to itself. */
 	sk->sync = kzalloc(sizeof(*sk->sync), GFP_KERNEL);
 	if (!sk->sync || tp_skew_alloc_pairs(run, sk))
@@ -280,31 +306,61 @@ static bool tp_skew_must_go(const struct tp_cpu *c)
 	return test_bit(TP_CPU_OFFLINE, &c->flags) || kthread_should_stop();
 }
 
-/* A worker's side of a pair, with preemption off from claim to end. */
+/*
+ * Wait for the partner preemptibly: CPU hotplug's stop_machine needs every
+ * CPU, and a side spinning with preemption off for a partner that the
+ * stopper holds up would hold up the stopper in turn, until its limit.
+ * Each look is made with preemption off, and a look that finds the partner
+ * returns with it still off, so that nothing (even on a fully preemptible
+ * kernel) comes between seeing the partner and disabling interrupts.  The
+ * thread is bound to its CPU, so its TSC deadline is one clock's.
+ *
+ * Return: enum tp_skew_end; on TP_SKEW_OK preemption is disabled.
+ */
+static int tp_skew_wait_partner(struct tp_skew_run *sk, unsigned int side)
+{
+	u64 deadline = rdtsc() + sk->lim.arrive;
+	int end;
+
+	tp_skew_here(sk->sync, side);
+	for (;;) {
+		preempt_disable();
+		end = tp_skew_partner(sk->sync, side);
+		if (end == TP_SKEW_OK)
+			return end;
+		preempt_enable();
+		if (end == TP_SKEW_ABORTED)
+			return end;
+		if (rdtsc() >= deadline) {
+			tp_skew_abort(sk->sync);
+			return TP_SKEW_TIMEOUT;
+		}
+		cond_resched();
+		cpu_relax();
+	}
+}
+
+/* A worker's side of a pair. */
 static void tp_skew_run_side(struct tp_skew_run *sk, struct tp_cpu *c,
 			     struct tp_skew_cpu *w)
 {
 	unsigned long flags;
 	int end;
 
-	preempt_disable();
 	if (tp_skew_must_go(c) ||
 	    atomic_cmpxchg(&w->state, TP_SIDE_ASSIGNED, TP_SIDE_RUNNING) !=
-	    TP_SIDE_ASSIGNED) {
-		/* Taken back by the controller, or leaving: not ours. */
-		preempt_enable();
-		return;
-	}
+	    TP_SIDE_ASSIGNED)
+		return;	/* taken back by the controller, or leaving: not ours */
 	/* The seed's refinement: pull the log into L1 right before use. */
 	memset(w->log, 0, sk->entries * sizeof(u64));
-	end = tp_skew_arrive(sk->sync, w->side, &sk->lim);
+	end = tp_skew_wait_partner(sk, w->side);
 	if (end == TP_SKEW_OK) {
 		local_irq_save(flags);
 		end = tp_skew_side(sk->sync, w->side, w->log, sk->entries,
 				   &sk->lim);
 		local_irq_restore(flags);
+		preempt_enable();
 	}
-	preempt_enable();
 	w->end = end;
 	atomic_set_release(&w->state, TP_SIDE_DONE);
 	wake_up(&sk->ctl_wq);
@@ -341,21 +397,27 @@ static bool tp_skew_cpu_gone(const struct tp_cpu *c)
 	       !cpu_online(c->cpu);
 }
 
-/* The controller need not wait for this side any more. */
-static bool tp_skew_side_settled(const struct tp_cpu *c)
-{
-	const struct tp_skew_cpu *w = c->hot;
-	int state = atomic_read(&w->state);
-
-	return state == TP_SIDE_DONE ||
-	       (state == TP_SIDE_ASSIGNED && tp_skew_cpu_gone(c));
-}
-
 static bool tp_skew_side_done(const struct tp_cpu *c)
 {
 	const struct tp_skew_cpu *w = c->hot;
 
 	return atomic_read_acquire(&w->state) == TP_SIDE_DONE;
+}
+
+/*
+ * The controller need not wait for side @c any more: it is done, or it was
+ * never taken and never will be useful (its CPU is going, or its partner
+ * @other has already finished, which without this side means it gave up).
+ */
+static bool tp_skew_side_settled(const struct tp_cpu *c,
+				 const struct tp_cpu *other)
+{
+	const struct tp_skew_cpu *w = c->hot;
+	int state = atomic_read(&w->state);
+
+	return state == TP_SIDE_DONE ||
+	       (state == TP_SIDE_ASSIGNED &&
+		(tp_skew_cpu_gone(c) || tp_skew_side_done(other)));
 }
 
 static void tp_skew_assign(struct tp_cpu *c, unsigned int side)
@@ -368,17 +430,17 @@ static void tp_skew_assign(struct tp_cpu *c, unsigned int side)
 }
 
 /*
- * Take back a side that was handed out but not taken: its worker left, or
- * never came within @deadline.  Returns true when it was taken back (the
- * partner is then told to stop waiting).
+ * Take back a side that was handed out but not taken: it is settled (see
+ * above), or its worker did not come within @deadline.  Returns true when
+ * it was taken back (the partner is then told to stop waiting).
  */
 static bool tp_skew_cancel(struct tp_skew_run *sk, struct tp_cpu *c,
-			   unsigned long deadline)
+			   const struct tp_cpu *other, unsigned long deadline)
 {
 	struct tp_skew_cpu *w = c->hot;
 
 	if (atomic_read(&w->state) != TP_SIDE_ASSIGNED ||
-	    (!tp_skew_cpu_gone(c) && time_before(jiffies, deadline)))
+	    (!tp_skew_side_settled(c, other) && time_before(jiffies, deadline)))
 		return false;
 	if (atomic_cmpxchg(&w->state, TP_SIDE_ASSIGNED, TP_SIDE_IDLE) !=
 	    TP_SIDE_ASSIGNED)
@@ -400,17 +462,17 @@ static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 		return TSCPROBE_PAIR_OFFLINE;
 	tp_skew_sync_init(sk->sync);
 	/* Everything a side can take, and a second for the wake-ups. */
-	deadline = jiffies + nsecs_to_jiffies(TP_SKEW_ARRIVE_NS + TP_SKEW_CAP_NS +
-					      TP_SKEW_WAIT_NS) + HZ;
+	deadline = jiffies + nsecs_to_jiffies(sk->side_ns) + HZ;
 	tp_skew_assign(c[0], TP_SKEW_MASTER);
 	tp_skew_assign(c[1], TP_SKEW_SLAVE);
 	for (;;) {
 		wait_event_interruptible_timeout(sk->ctl_wq,
-						 tp_skew_side_settled(c[0]) &&
-						 tp_skew_side_settled(c[1]),
+						 tp_skew_side_settled(c[0], c[1]) &&
+						 tp_skew_side_settled(c[1], c[0]),
 						 HZ / 10);
 		for (k = 0; k < 2; k++)
-			back[k] = back[k] || tp_skew_cancel(sk, c[k], deadline);
+			back[k] = back[k] ||
+				  tp_skew_cancel(sk, c[k], c[!k], deadline);
 		if ((back[0] || tp_skew_side_done(c[0])) &&
 		    (back[1] || tp_skew_side_done(c[1])))
 			break;
@@ -524,8 +586,8 @@ static int tp_skew_put_stat(struct sk_buff *skb, int type,
 	struct nlattr *nest = nla_nest_start(skb, type);
 
 	if (!nest ||
-	    nla_put_s64(skb, TSCPROBE_STAT_A_MIN, s->min, TSCPROBE_STAT_A_PAD) ||
-	    nla_put_s64(skb, TSCPROBE_STAT_A_MAX, s->max, TSCPROBE_STAT_A_PAD) ||
+	    nla_put_s64(skb, TSCPROBE_STAT_A_MINIMUM, s->min, TSCPROBE_STAT_A_PAD) ||
+	    nla_put_s64(skb, TSCPROBE_STAT_A_MAXIMUM, s->max, TSCPROBE_STAT_A_PAD) ||
 	    nla_put_s64(skb, TSCPROBE_STAT_A_SUM, s->sum, TSCPROBE_STAT_A_PAD) ||
 	    tp_nla_put_u64(skb, TSCPROBE_STAT_A_SUMSQ_HI, s->sumsq_hi) ||
 	    tp_nla_put_u64(skb, TSCPROBE_STAT_A_SUMSQ_LO, s->sumsq_lo))

@@ -218,8 +218,8 @@ static void tp_parse_stat(const struct nlattr *nest, struct tp_sstats *s,
 	if (!nest || tp_nl_parse_nested(nest, tb, TSCPROBE_STAT_A_MAX))
 		return;
 	s->count = nr;
-	s->min = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_MIN], 0);
-	s->max = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_MAX], 0);
+	s->min = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_MINIMUM], 0);
+	s->max = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_MAXIMUM], 0);
 	s->sum = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_SUM], 0);
 	s->sumsq_hi = tp_nl_u64(tb[TSCPROBE_STAT_A_SUMSQ_HI], 0);
 	s->sumsq_lo = tp_nl_u64(tb[TSCPROBE_STAT_A_SUMSQ_LO], 0);

@@ -187,10 +187,10 @@ static void tp_stat_json(struct tj *j, const char *key,
 			 const struct tp_sstats *s, unsigned int k)
 {
 	tj_obj(j, key);
-	tj_double(j, "min", (double)s->min / k);
-	tj_double(j, "avg", s->count ? (double)s->sum / ((double)s->count * k) : 0);
-	tj_double(j, "max", (double)s->max / k);
-	tj_double(j, "sd", (double)tp_sstats_sd_div(s, 1) / k);
+	tj_real(j, "min", (double)s->min / k);
+	tj_real(j, "avg", s->count ? (double)s->sum / ((double)s->count * k) : 0);
+	tj_real(j, "max", (double)s->max / k);
+	tj_real(j, "sd", (double)tp_sstats_sd_div(s, 1) / k);
 	tj_obj_end(j);
 }
 
@@ -213,7 +213,7 @@ static void tp_pair_json(struct tj *j, const struct tp_result *r,
 		tp_stat_json(j, "latji", &p->st.latji, 1);
 		tp_stat_json(j, "skew", &p->st.skew2, 2);
 		tp_stat_json(j, "one_way", &p->st.one_way2, 2);
-		tj_double(j, "one_way_ns", tp_pair_one_way_ns(r, p));
+		tj_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
 		tj_bool(j, "in_sync", tp_skew_in_sync(&p->st));
 	} else {
 		/* No numbers for a pair that did not complete. */
@@ -262,7 +262,7 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 	tj_u64(&j, "pairs_out_of_sync", v.out);
 	tj_bool(&j, "in_sync", v.ok && !v.out);
 	if (v.worst) {
-		tj_double(&j, "max_abs_skew", v.max_abs);
+		tj_real(&j, "max_abs_skew", v.max_abs);
 		tj_u64(&j, "from", v.worst->from);
 		tj_u64(&j, "to", v.worst->to);
 	} else {

@@ -540,8 +540,9 @@ enum tscprobe_pair_attr {
 /**
  * enum tscprobe_stat_attr - signed statistics of one skew quantity
  * @TSCPROBE_STAT_A_PAD: padding
- * @TSCPROBE_STAT_A_MIN: s64 cycles
- * @TSCPROBE_STAT_A_MAX: s64 cycles
+ * @TSCPROBE_STAT_A_MINIMUM: s64 cycles
+ * @TSCPROBE_STAT_A_MAXIMUM: s64 cycles (not ..._MAX: that name is the
+ *	set's last attribute type, below, like every other set's)
  * @TSCPROBE_STAT_A_SUM: s64 cycles; mean = SUM / NR (in half cycles for
  *	SKEW and ONE_WAY: they are sent doubled, see below)
  * @TSCPROBE_STAT_A_SUMSQ_HI: u64; high 64 bits of the sum of squares
@@ -559,8 +560,8 @@ enum tscprobe_pair_attr {
 enum tscprobe_stat_attr {
 	TSCPROBE_STAT_A_UNSPEC,
 	TSCPROBE_STAT_A_PAD,
-	TSCPROBE_STAT_A_MIN,
-	TSCPROBE_STAT_A_MAX,
+	TSCPROBE_STAT_A_MINIMUM,
+	TSCPROBE_STAT_A_MAXIMUM,
 	TSCPROBE_STAT_A_SUM,
 	TSCPROBE_STAT_A_SUMSQ_HI,
 	TSCPROBE_STAT_A_SUMSQ_LO,
