@@ -21,6 +21,7 @@
 #define tp_likely(x)		__builtin_expect(!!(x), 1)
 #define tp_unlikely(x)		__builtin_expect(!!(x), 0)
 #define TP_CACHELINE		64
+#define TP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* UINT64_MAX: <linux/types.h> does not provide it (the kernel has U64_MAX). */
 #define TP_U64_MAX		(~(uint64_t)0)
@@ -33,10 +34,12 @@
 #include <linux/build_bug.h>	/* static_assert() */
 #include <linux/compiler.h>	/* __always_inline, barrier() */
 #define tp_always_inline	__always_inline
+#define tp_aligned(n)		__aligned(n)
 #define tp_barrier()		barrier()
 #define tp_static_assert(e, m)	static_assert(e, m)
 #else
 #define tp_always_inline	inline __attribute__((__always_inline__))
+#define tp_aligned(n)		__attribute__((__aligned__(n)))
 #define tp_barrier()		__asm__ __volatile__("" : : : "memory")
 #define tp_static_assert(e, m)	_Static_assert(e, m)
 #endif

@@ -5,8 +5,6 @@
  */
 #include "names.h"
 
-#define TP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
 static const char *tp_pick(const char *const *names, unsigned int n,
 			   unsigned int i)
 {

@@ -11,6 +11,8 @@
 
 #include "report.h"
 #include "hist.h"
+#include "names.h"
+#include "skew.h"
 
 /**
  * tp_cycles_to_ns_round() - TSC cycles to nanoseconds, rounded to nearest
@@ -85,4 +87,61 @@ int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 			(unsigned long long)(fc / 100), (unsigned long long)(fc % 100),
 			(unsigned long long)cycles,
 			(unsigned long long)(fy / 100), (unsigned long long)(fy % 100));
+}
+
+/* The seed's table: a title, the column names and a rule. */
+static const char *const tp_skew_head[] = {
+	"(min/avg/max/sd, TSC cycles)",
+	"| CPUs    | latij          | latji          | skew            | nr     |",
+	"|---------+----------------+----------------+-----------------+--------|",
+};
+
+/**
+ * tp_skew_header() - a line of the seed's skew table header
+ * @line: 0, 1 or 2
+ *
+ * Return: the line (no newline), or NULL past the last one.
+ */
+const char *tp_skew_header(unsigned int line)
+{
+	return line < TP_ARRAY_SIZE(tp_skew_head) ? tp_skew_head[line] : NULL;
+}
+
+/**
+ * tp_skew_row() - one "i <-> j" row of the seed's skew table
+ * @buf: where to write (NUL-terminated, no newline)
+ * @len: size of @buf
+ * @from: CPU i
+ * @to: CPU j
+ * @status: enum tscprobe_pair_status; a pair that is not OK has no numbers
+ * @st: the pair's statistics (only read when @status is OK)
+ *
+ * The columns are the seed's: min/avg/max/sd of latij, of latji and of the
+ * skew, then nr.  The skew's figures are halves of integers and are
+ * rounded, halves away from zero (the seed truncated min and max).
+ *
+ * Return: what snprintf() returns.
+ */
+int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
+		unsigned int status, const struct tp_skew_stats *st)
+{
+	if (status != TSCPROBE_PAIR_OK)
+		return snprintf(buf, len, "%2u <-> %2u %s", from, to,
+				tp_pair_status_name(status));
+	return snprintf(buf, len,
+			"%2u <-> %2u %3lld/%3lld/%3lld/%2llu %3lld/%3lld/%3lld/%2llu %4lld/%3lld/%3lld/%2llu %6u",
+			from, to,
+			(long long)st->latij.min,
+			(long long)tp_sstats_mean_div(&st->latij, 1),
+			(long long)st->latij.max,
+			(unsigned long long)tp_sstats_sd_div(&st->latij, 1),
+			(long long)st->latji.min,
+			(long long)tp_sstats_mean_div(&st->latji, 1),
+			(long long)st->latji.max,
+			(unsigned long long)tp_sstats_sd_div(&st->latji, 1),
+			(long long)tp_sdiv_round(st->skew2.min, 2),
+			(long long)tp_sstats_mean_div(&st->skew2, 2),
+			(long long)tp_sdiv_round(st->skew2.max, 2),
+			(unsigned long long)tp_sstats_sd_div(&st->skew2, 2),
+			st->nr);
 }

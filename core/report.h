@@ -9,10 +9,15 @@
 
 #include "compat.h"
 
+struct tp_skew_stats;
+
 uint64_t tp_cycles_to_ns_round(uint64_t cycles, uint32_t tsc_khz);
 uint64_t tp_per10k(uint64_t part, uint64_t whole);
 int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 		uint64_t cycles, uint64_t all_calls, uint64_t all_cycles,
 		uint32_t tsc_khz);
+const char *tp_skew_header(unsigned int line);
+int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
+		unsigned int status, const struct tp_skew_stats *st);
 
 #endif /* TSCPROBE_CORE_REPORT_H */

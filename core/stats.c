@@ -188,6 +188,19 @@ static uint64_t tp_sqrt_round(__uint128_t x)
  * tp_stats_sd() - the population standard deviation of the values
  * @s: the statistics
  *
+ * Return: tp_stats_sd_div(@s, 1).
+ */
+uint64_t tp_stats_sd(const struct tp_stats *s)
+{
+	return tp_stats_sd_div(s, 1);
+}
+
+/**
+ * tp_stats_sd_div() - the population standard deviation, divided by @k
+ * @s: the statistics
+ * @k: the divisor (> 0): 2 gives the deviation of halved values exactly,
+ *	where halving a rounded deviation would round twice
+ *
  * sd = sqrt(n * sumsq - sum^2) / n, but sumsq and sum^2 are both up to
  * 2^128 and nearly equal, so the difference is taken around the truncated
  * mean m = sum / n (remainder r) instead, where it is small:
@@ -195,14 +208,15 @@ static uint64_t tp_sqrt_round(__uint128_t x)
  *   D = sum of (x - m)^2 = sumsq - m * (sum + r)
  *   n * sumsq - sum^2   = n * D - r^2
  *
- * and sd = round(sqrt(n * D - r^2) / n), exact.  Only if n * D does not fit
- * in 128 bits (n * variance >= 2^128 / n) is sd = round(sqrt(D / n)) used,
- * off by at most one.  A sum of squares that wrapped (past 2^128) yields 0.
+ * and sd / k = round(sqrt(n * D - r^2) / (n * k)), exact.  Only if n * D
+ * does not fit in 128 bits (n * variance >= 2^128 / n) is
+ * round(sqrt(D / n) / k) used, off by at most one.  A sum of squares that
+ * wrapped (past 2^128) yields 0.
  *
- * Return: the standard deviation rounded to the nearest integer; 0 for
- * fewer than two values.
+ * Return: the standard deviation divided by @k, rounded to the nearest
+ * integer; 0 for fewer than two values.
  */
-uint64_t tp_stats_sd(const struct tp_stats *s)
+uint64_t tp_stats_sd_div(const struct tp_stats *s, uint64_t k)
 {
 	uint64_t n = s->count, m, r;
 	__uint128_t sumsq = tp_stats_sumsq(s), dev, nd;
@@ -218,6 +232,129 @@ uint64_t tp_stats_sd(const struct tp_stats *s)
 	dev = sumsq - dev;
 	if (tp_mul128_64(dev, n, &nd))
 		return nd >= (__uint128_t)r * r ?
-		       tp_sqrt_div_round(nd - (__uint128_t)r * r, n) : 0;
-	return tp_sqrt_round(tp_div128_64(dev, n));
+		       tp_sqrt_div_round(nd - (__uint128_t)r * r, n * k) : 0;
+	if (k == 1)
+		return tp_sqrt_round(tp_div128_64(dev, n));
+	return tp_sqrt_div_round(tp_div128_64(dev, n), k);
+}
+
+/**
+ * tp_sstats_init() - start empty signed statistics
+ * @s: the statistics
+ */
+void tp_sstats_init(struct tp_sstats *s)
+{
+	s->count = 0;
+	s->min = (int64_t)(TP_U64_MAX >> 1);
+	s->max = -s->min - 1;
+	s->sum = 0;
+	s->sumsq_hi = 0;
+	s->sumsq_lo = 0;
+}
+
+static inline __uint128_t tp_sstats_sumsq(const struct tp_sstats *s)
+{
+	return tp_u128_make(s->sumsq_hi, s->sumsq_lo);
+}
+
+static inline void tp_sstats_set_sumsq(struct tp_sstats *s, __uint128_t v)
+{
+	s->sumsq_hi = (uint64_t)(v >> 64);
+	s->sumsq_lo = (uint64_t)v;
+}
+
+/**
+ * tp_sstats_add() - add one signed value
+ * @s: the statistics
+ * @v: the value
+ */
+void tp_sstats_add(struct tp_sstats *s, int64_t v)
+{
+	s->count++;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->sum += v;
+	tp_sstats_set_sumsq(s, tp_sstats_sumsq(s) +
+			    (__uint128_t)((__int128_t)v * v));
+}
+
+/**
+ * tp_sstats_merge() - add the values of one set of signed statistics to
+ *	another
+ * @dst: the statistics added to
+ * @src: the statistics added
+ */
+void tp_sstats_merge(struct tp_sstats *dst, const struct tp_sstats *src)
+{
+	dst->count += src->count;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->sum += src->sum;
+	tp_sstats_set_sumsq(dst, tp_sstats_sumsq(dst) + tp_sstats_sumsq(src));
+}
+
+/**
+ * tp_sdiv_round() - a / b rounded to nearest, halves away from zero
+ * @a: the dividend
+ * @b: the divisor (> 0)
+ *
+ * Return: the quotient.
+ */
+int64_t tp_sdiv_round(int64_t a, uint64_t b)
+{
+	uint64_t m = a < 0 ? -(uint64_t)a : (uint64_t)a;
+	uint64_t q = tp_div_round(m, b);
+
+	return a < 0 ? -(int64_t)q : (int64_t)q;
+}
+
+/**
+ * tp_sstats_mean_div() - the mean of the values divided by @k
+ * @s: the statistics
+ * @k: the divisor (> 0); 2 for the doubled skew quantities
+ *
+ * Return: sum / (count * k), rounded to nearest with halves away from
+ * zero; 0 when empty.
+ */
+int64_t tp_sstats_mean_div(const struct tp_sstats *s, uint64_t k)
+{
+	return s->count ? tp_sdiv_round(s->sum, s->count * k) : 0;
+}
+
+/**
+ * tp_sstats_sd_div() - the population standard deviation divided by @k
+ * @s: the statistics
+ * @k: the divisor (> 0)
+ *
+ * The deviation does not change when every value is shifted, so the
+ * values are taken relative to @s->min, where they are unsigned, and
+ * tp_stats_sd_div() does the rest.  The shifted sums are computed modulo
+ * 2^64 and 2^128: their true values are non-negative and fit, so the
+ * wrapping arithmetic lands on them exactly.
+ *
+ * Return: the deviation divided by @k, rounded to nearest; 0 for fewer
+ * than two values.
+ */
+uint64_t tp_sstats_sd_div(const struct tp_sstats *s, uint64_t k)
+{
+	uint64_t n = s->count, m = (uint64_t)s->min, sum = (uint64_t)s->sum;
+	__uint128_t sumsq = tp_sstats_sumsq(s);
+	struct tp_stats u;
+
+	if (n < 2)
+		return 0;
+	/* sum (v - m)^2 = sumsq - 2 m sum + n m^2, everything modulo 2^128 */
+	sumsq -= 2 * (__uint128_t)(__int128_t)s->min * (__uint128_t)(__int128_t)s->sum;
+	sumsq += (__uint128_t)n * (__uint128_t)((__int128_t)s->min * s->min);
+	u.count = n;
+	u.sum = sum - n * m;
+	u.min = 0;
+	u.max = (uint64_t)s->max - m;
+	u.sumsq_hi = (uint64_t)(sumsq >> 64);
+	u.sumsq_lo = (uint64_t)sumsq;
+	return tp_stats_sd_div(&u, k);
 }

@@ -219,6 +219,8 @@ static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
 	switch (kind) {
 	case TSCPROBE_KIND_NOISE:
 		return &tp_noise_ops;
+	case TSCPROBE_KIND_SKEW:
+		return &tp_skew_ops;
 	default:
 		return NULL;
 	}
@@ -368,6 +370,7 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
  * @pos: the kind's resume position inside that slot
  * @snap: a private copy of the slot's snapshot, taken when the slot's first
  *	message is built, so that every message of one CPU is one moment
+ * @pair: after the slots, the next pair to dump (ops->nr_pairs)
  */
 struct tp_dump_ctx {
 	struct tp_run *run;
@@ -376,6 +379,7 @@ struct tp_dump_ctx {
 	unsigned int idx;
 	unsigned long pos;
 	void *snap;
+	unsigned int pair;
 };
 
 static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
@@ -453,7 +457,7 @@ static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
 {
 	size_t size = ctx->run->ops->snap_size;
 
-	if (ctx->snap)
+	if (ctx->snap || !size)
 		return 0;
 	ctx->snap = kvmalloc(size, GFP_KERNEL);
 	if (!ctx->snap)
@@ -516,6 +520,24 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* One message per pair: RUN_ID and a PAIR nest. */
+static int tp_dump_pair(struct sk_buff *skb, struct netlink_callback *cb,
+			unsigned int idx)
+{
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+	void *hdr = tp_dump_put(skb, cb);
+
+	if (!hdr)
+		return -EMSGSIZE;
+	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, ctx->run->id) ||
+	    ctx->run->ops->put_pair(skb, ctx->run, idx)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
 static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
@@ -541,6 +563,13 @@ static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		ctx->snap = NULL;
 		ctx->pos = 0;
 		ctx->idx++;
+	}
+	if (!run->ops->nr_pairs)
+		return skb->len;
+	while (ctx->pair < run->ops->nr_pairs(run)) {
+		if (tp_dump_pair(skb, cb, ctx->pair))
+			return skb->len ?: -EMSGSIZE;
+		ctx->pair++;
 	}
 	return skb->len;
 }

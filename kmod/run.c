@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The run machinery, shared by every measurement: one run at a time, one
- * measurement thread bound to each chosen CPU, CPU hotplug, STOP, the end of
- * a run and its notification, and the lifetime of results.
+ * measurement thread bound to each chosen CPU (plus, for a measurement that
+ * needs one, an unbound thread that drives them), CPU hotplug, STOP, the end
+ * of a run and its notification, and the lifetime of results.
  *
  * Locking: tp_lock protects tp_current and every run's state, reason and
  * thread pointers.  Where both are needed the CPU hotplug lock is taken
@@ -121,6 +122,17 @@ bool tp_cpu_should_stop(const struct tp_cpu *c)
 }
 
 /**
+ * tp_run_should_stop() - whether a run's driving thread must end now
+ * @run: the run
+ *
+ * Return: true after STOP or on unload.
+ */
+bool tp_run_should_stop(const struct tp_run *run)
+{
+	return READ_ONCE(run->stop);
+}
+
+/**
  * tp_cpu_sleep_gap() - the interrupts-on pause between two windows
  * @run: the run, for its gap parameter
  *
@@ -146,6 +158,8 @@ void tp_cpu_sleep_gap(const struct tp_run *run)
  */
 void tp_cpu_publish(struct tp_cpu *c, bool force)
 {
+	if (!c->run->ops->snap_size)
+		return;		/* a kind without per-CPU snapshots (skew) */
 	if (!force && time_before(jiffies, c->published + HZ / 50))
 		return;
 	mutex_lock(&c->lock);
@@ -191,10 +205,27 @@ static int tp_cpu_thread(void *data)
 	return 0;
 }
 
+/* The ops->run_main thread; counted in run->active like a CPU's. */
+static int tp_run_main_thread(void *data)
+{
+	struct tp_run *run = data;
+
+	run->ops->run_main(run);
+	if (atomic_dec_and_test(&run->active))
+		queue_work(tp_wq, &run->finish_work);
+	tp_cpu_wait_for_reap();
+	return 0;
+}
+
 /* Stop every thread that is still there.  Called with tp_lock held. */
 static void tp_run_reap(struct tp_run *run)
 {
 	unsigned int i;
+
+	if (run->main_task) {
+		kthread_stop(run->main_task);
+		run->main_task = NULL;
+	}
 
 	for (i = 0; i < run->nr_cpus; i++) {
 		if (run->slots[i].task) {
@@ -228,8 +259,13 @@ static void tp_run_finish(struct work_struct *work)
 	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);
-	complete_all(&run->done);
+	/*
+	 * Tell listeners before waking the waiters: on unload a waiter goes
+	 * on to unregister the family, and a notification sent after that
+	 * is lost (the CLI then cannot tell why its run ended).
+	 */
 	tp_notify_finished(run);
+	complete_all(&run->done);
 	tp_run_put(run);	/* the reference of the running run */
 }
 
@@ -319,12 +355,26 @@ static int tp_run_create_threads(struct tp_run *run)
 		}
 		c->task = t;
 	}
+	if (run->ops->run_main) {
+		struct task_struct *t;
+
+		t = kthread_create(tp_run_main_thread, run, "tscprobe/%s",
+				   tp_kind_name(run->ops->kind));
+		if (IS_ERR(t)) {
+			tp_run_reap(run);
+			return PTR_ERR(t);
+		}
+		run->main_task = t;
+	}
 	return 0;
 }
 
 static void tp_run_wake_threads(struct tp_run *run)
 {
 	unsigned int i;
+
+	if (run->main_task)
+		wake_up_process(run->main_task);
 
 	for (i = 0; i < run->nr_cpus; i++)
 		if (run->slots[i].task)
@@ -396,7 +446,8 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 		run->start_ns = ktime_get_ns();
 		run->start_tsc = rdtsc();
 		run->state = TSCPROBE_STATE_RUNNING;
-		atomic_set(&run->active, run->nr_cpus);
+		atomic_set(&run->active,
+			   run->nr_cpus + (run->main_task ? 1 : 0));
 		kref_get(&run->ref);	/* for the finisher */
 		kref_get(&run->ref);	/* for the caller */
 		old = tp_current;
@@ -425,6 +476,8 @@ static struct tp_run *tp_run_request_stop(unsigned int reason)
 	if (run->reason == TSCPROBE_STOP_NONE)
 		run->reason = reason;
 	WRITE_ONCE(run->stop, true);
+	if (run->main_task)
+		wake_up_process(run->main_task);
 	for (i = 0; i < run->nr_cpus; i++)
 		if (run->slots[i].task)
 			wake_up_process(run->slots[i].task);

@@ -65,6 +65,9 @@ struct tp_params {
  * @free: free what @alloc allocated
  * @cpu_main: the body of a CPU's measurement thread; returns true when
  *	the measurement is complete, false when tp_cpu_should_stop() ended it
+ * @run_main: optional; the body of one more, unbound, thread that drives
+ *	the CPU threads (skew: pairs one at a time); returns true when the
+ *	run is complete.  The run ends when it and every CPU thread have.
  * @put_params: add the kind's parameters to a reply
  * @put_progress: add a CPU's progress (from its snapshot) to a CPU nest;
  *	keep it under 160 bytes: one GET_STATUS reply holds every CPU
@@ -73,6 +76,9 @@ struct tp_params {
  *	full (*@pos says where to go on)
  * @snap_size: bytes of a CPU's published snapshot
  * @show: the kind's debugfs view of the current results
+ * @nr_pairs: optional; how many pair messages GET_RESULT sends after the
+ *	CPU messages
+ * @put_pair: add pair @idx (< nr_pairs) to a dump message: 0 or -EMSGSIZE
  */
 struct tp_kind_ops {
 	unsigned int kind;
@@ -81,12 +87,16 @@ struct tp_kind_ops {
 	int (*alloc)(struct tp_run *run);
 	void (*free)(struct tp_run *run);
 	bool (*cpu_main)(struct tp_run *run, struct tp_cpu *c);
+	bool (*run_main)(struct tp_run *run);
 	int (*put_params)(struct sk_buff *skb, const struct tp_run *run);
 	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
 	int (*dump_cpu)(struct sk_buff *skb, struct tp_cpu *c, void *snap,
 			unsigned long *pos);
 	size_t snap_size;
 	void (*show)(struct seq_file *m, struct tp_run *run);
+	unsigned int (*nr_pairs)(const struct tp_run *run);
+	int (*put_pair)(struct sk_buff *skb, const struct tp_run *run,
+			unsigned int idx);
 };
 
 /* Bits of tp_cpu.flags; TSCPROBE_CPU_F_* are the ones that travel. */
@@ -131,6 +141,8 @@ struct tp_cpu {
  * @cpus: the measured CPUs
  * @nr_cpus: how many
  * @slots: the tp_cpu of each measured CPU, in CPU order
+ * @main_task: the ops->run_main thread (NULL: none, or reaped)
+ * @priv: the kind's run-wide state (allocated by ops->alloc)
  * @active: threads still measuring
  * @stop: set to end the run early (READ_ONCE in the threads)
  * @state: enum tscprobe_state (under tp_lock)
@@ -149,6 +161,8 @@ struct tp_run {
 	cpumask_var_t cpus;
 	unsigned int nr_cpus;
 	struct tp_cpu *slots;
+	struct task_struct *main_task;
+	void *priv;
 	atomic_t active;
 	bool stop;
 	unsigned int state;
@@ -174,6 +188,7 @@ void tp_run_put(struct tp_run *run);
 unsigned int tp_run_state(const struct tp_run *run);
 u64 tp_run_elapsed_ns(const struct tp_run *run);
 bool tp_cpu_should_stop(const struct tp_cpu *c);
+bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(const struct tp_run *run);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 
@@ -209,5 +224,8 @@ void tp_debugfs_exit(void);
 
 /* noise.c */
 extern const struct tp_kind_ops tp_noise_ops;
+
+/* skew.c */
+extern const struct tp_kind_ops tp_skew_ops;
 
 #endif /* TSCPROBE_KMOD_TP_H */

@@ -38,4 +38,14 @@ noise_bench() {
 	jq -r '.cpus[0] | "tscprobe --user: p50 \(.p50_cycles) cycles, p99.99 \(.p9999_cycles), max \(.max_cycles), coverage \(.coverage)"' <<<"$ours"
 }
 
+skew_bench() {
+	echo
+	echo "== skew: CPUs 0 <-> 1, the hand-off against a CAS ping-pong (userspace)"
+	"$REPO/build/host/bench_skew" 0 1 11 256
+	echo
+	echo "== skew: the whole matrix, userspace engine"
+	"$CLI" skew --user -q | tail -n 12
+}
+
 noise_bench
+skew_bench

@@ -16,4 +16,5 @@ step() {
 step info
 step noise -d 3s -q
 step noise --irqs on -c 0 -d 1s -q
+step skew -n 64 -q
 step status

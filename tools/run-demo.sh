@@ -67,6 +67,9 @@ run_in_vm() {
 	echo "tscprobe: and this machine, for real, with the userspace engine (interrupts on):"
 	echo "\$ tscprobe noise --user -d 3s"
 	"$CLI" noise --user -d 3s -q
+	echo
+	echo "\$ tscprobe skew --user"
+	"$CLI" skew --user -q
 }
 
 if can_load_modules; then

@@ -52,6 +52,7 @@ int tp_online_cpus(struct tp_cpuset *set);
 /* Subcommands: each returns an enum tp_exit. */
 int tp_cmd_info(int argc, char **argv);
 int tp_cmd_noise(int argc, char **argv);
+int tp_cmd_skew(int argc, char **argv);
 int tp_cmd_status(int argc, char **argv);
 int tp_cmd_stop(int argc, char **argv);
 int tp_cmd_show(int argc, char **argv);

@@ -31,5 +31,8 @@ void tp_thread_sched_delta(struct tp_cpu_res *c,
 			   const struct tp_thread_sched *after);
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		  bool quiet, struct tp_result *res);
+int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
+		 bool quiet, struct tp_result *res);
+uint32_t tp_user_relation(unsigned int i, unsigned int j);
 
 #endif /* TSCPROBE_USER_ENGINE_H */

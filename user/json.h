@@ -33,6 +33,7 @@ void tj_arr_end(struct tj *j);
 void tj_u64(struct tj *j, const char *key, uint64_t v);
 void tj_i64(struct tj *j, const char *key, int64_t v);
 void tj_double(struct tj *j, const char *key, double v);
+void tj_real(struct tj *j, const char *key, double v);
 void tj_str(struct tj *j, const char *key, const char *s);
 void tj_bool(struct tj *j, const char *key, bool v);
 void tj_null(struct tj *j, const char *key);

@@ -35,4 +35,23 @@ void tp_noise_progress_line(char *buf, size_t len, const char *engine,
 			    unsigned int ncpus, uint64_t worst,
 			    uint32_t tsc_khz);
 
+/**
+ * struct tp_skew_verdict - the skew report's last line
+ * @ok: pairs with numbers
+ * @out: of those, pairs not in sync (tp_skew_in_sync())
+ * @max_abs: the largest |avg skew|, cycles
+ * @worst: the pair it belongs to (NULL when @ok is 0)
+ */
+struct tp_skew_verdict {
+	unsigned int ok;
+	unsigned int out;
+	double max_abs;
+	const struct tp_pair_res *worst;
+};
+
+void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v);
+int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
+		   FILE *f);
+void tp_skew_report(const struct tp_result *r, bool json, FILE *f);
+
 #endif /* TSCPROBE_USER_OUTPUT_H */

@@ -45,6 +45,9 @@ void tp_result_free(struct tp_result *r)
 	r->ncpus = r->cap = 0;
 	tp_context_free(r->ctx);
 	r->ctx = NULL;
+	free(r->pair);
+	r->pair = NULL;
+	r->npairs = r->pairs_cap = 0;
 }
 
 /**
@@ -94,6 +97,36 @@ struct tp_hist *tp_series_hist(struct tp_series_res *s)
 		}
 	}
 	return s->hist;
+}
+
+/**
+ * tp_result_add_pair() - append a skew pair (status SKIPPED, no numbers)
+ * @r: the result
+ * @from: CPU i
+ * @to: CPU j
+ *
+ * Return: the entry; the program exits if memory runs out.
+ */
+struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
+				       unsigned int to)
+{
+	struct tp_pair_res *p;
+
+	if (r->npairs == r->pairs_cap) {
+		r->pairs_cap = r->pairs_cap ? 2 * r->pairs_cap : 16;
+		r->pair = realloc(r->pair, r->pairs_cap * sizeof(*r->pair));
+		if (!r->pair) {
+			tp_err("out of memory");
+			exit(TP_EXIT_FAIL);
+		}
+	}
+	p = &r->pair[r->npairs++];
+	memset(p, 0, sizeof(*p));
+	p->from = from;
+	p->to = to;
+	p->status = TSCPROBE_PAIR_SKIPPED;
+	tp_skew_stats_init(&p->st);
+	return p;
 }
 
 static void tp_get_counter(const struct nlattr *a, struct tp_counter_res *k)
@@ -199,6 +232,44 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	}
 }
 
+static void tp_parse_stat(const struct nlattr *nest, struct tp_sstats *s,
+			  uint64_t nr)
+{
+	const struct nlattr *tb[TSCPROBE_STAT_A_MAX + 1];
+
+	if (!nest || tp_nl_parse_nested(nest, tb, TSCPROBE_STAT_A_MAX))
+		return;
+	s->count = nr;
+	s->min = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_MINIMUM], 0);
+	s->max = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_MAXIMUM], 0);
+	s->sum = (int64_t)tp_nl_u64(tb[TSCPROBE_STAT_A_SUM], 0);
+	s->sumsq_hi = tp_nl_u64(tb[TSCPROBE_STAT_A_SUMSQ_HI], 0);
+	s->sumsq_lo = tp_nl_u64(tb[TSCPROBE_STAT_A_SUMSQ_LO], 0);
+}
+
+static void tp_parse_pair(const struct nlattr *nest, struct tp_result *r)
+{
+	const struct nlattr *tb[TSCPROBE_PAIR_A_MAX + 1];
+	struct tp_pair_res *p;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_PAIR_A_MAX) ||
+	    !tb[TSCPROBE_PAIR_A_FROM] || !tb[TSCPROBE_PAIR_A_TO])
+		return;
+	p = tp_result_add_pair(r, tp_nl_u32(tb[TSCPROBE_PAIR_A_FROM], 0),
+			       tp_nl_u32(tb[TSCPROBE_PAIR_A_TO], 0));
+	p->status = tp_nl_u32(tb[TSCPROBE_PAIR_A_STATUS], TSCPROBE_PAIR_SKIPPED);
+	p->relation = tp_nl_u32(tb[TSCPROBE_PAIR_A_RELATION],
+				TSCPROBE_REL_UNKNOWN);
+	p->elapsed_cycles = tp_nl_u64(tb[TSCPROBE_PAIR_A_ELAPSED_CYCLES], 0);
+	if (p->status != TSCPROBE_PAIR_OK)
+		return;
+	p->st.nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
+	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATIJ], &p->st.latij, p->st.nr);
+	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATJI], &p->st.latji, p->st.nr);
+	tp_parse_stat(tb[TSCPROBE_PAIR_A_SKEW], &p->st.skew2, p->st.nr);
+	tp_parse_stat(tb[TSCPROBE_PAIR_A_ONE_WAY], &p->st.one_way2, p->st.nr);
+}
+
 /**
  * tp_result_parse_run() - the run attributes of a message (START's reply,
  *	GET_STATUS, or GET_RESULT's first message)
@@ -234,6 +305,8 @@ void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r)
 	p->nodes = p->nodes || tb[TSCPROBE_A_NODES];
 	p->samples = tp_nl_u32(tb[TSCPROBE_A_SAMPLES], p->samples);
 	p->repeats = tp_nl_u32(tb[TSCPROBE_A_REPEATS], p->repeats);
+	r->pairs_done = tp_nl_u32(tb[TSCPROBE_A_PAIRS_DONE], r->pairs_done);
+	r->pairs_total = tp_nl_u32(tb[TSCPROBE_A_PAIRS_TOTAL], r->pairs_total);
 }
 
 static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
@@ -241,17 +314,20 @@ static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
 	struct tp_result *r = data;
 	const struct nlattr *a;
-	bool has_cpu = false;
+	bool has_item = false;
 
 	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
 		return MNL_CB_ERROR;
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) == TSCPROBE_A_CPU) {
 			tp_parse_cpu(a, r);
-			has_cpu = true;
+			has_item = true;
+		} else if (mnl_attr_get_type(a) == TSCPROBE_A_PAIR) {
+			tp_parse_pair(a, r);
+			has_item = true;
 		}
 	}
-	if (!has_cpu && tb[TSCPROBE_A_KIND])
+	if (!has_item && tb[TSCPROBE_A_KIND])
 		tp_result_parse_run(tb, r);
 	return MNL_CB_OK;
 }

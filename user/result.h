@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "hist.h"
 #include "noise.h"
+#include "skew.h"
 #include "stats.h"
 #include "tscprobe.h"
 
@@ -117,6 +118,24 @@ struct tp_cpu_res {
 };
 
 /**
+ * struct tp_pair_res - one ordered skew pair
+ * @from: CPU i (the side that starts)
+ * @to: CPU j
+ * @status: enum tscprobe_pair_status
+ * @relation: enum tscprobe_relation
+ * @elapsed_cycles: what the pair cost (0: unknown)
+ * @st: nr and the statistics (skew and one-way doubled); only for OK
+ */
+struct tp_pair_res {
+	unsigned int from;
+	unsigned int to;
+	uint32_t status;
+	uint32_t relation;
+	uint64_t elapsed_cycles;
+	struct tp_skew_stats st;
+};
+
+/**
  * struct tp_result - a run and its results
  * @kind: enum tscprobe_kind
  * @user_engine: measured by the userspace engine, not the module
@@ -132,6 +151,11 @@ struct tp_cpu_res {
  * @cap: allocated entries
  * @cpu: per-CPU results, in the order they arrived (CPU order)
  * @ctx: the machine around the run (interrupts, environment), or NULL
+ * @pairs_done: skew: pairs measured (progress)
+ * @pairs_total: skew: pairs in the run
+ * @npairs: entries in @pair
+ * @pairs_cap: allocated entries
+ * @pair: skew: the ordered pairs, in the order they arrived ((i, j) order)
  */
 struct tp_result {
 	uint32_t kind;
@@ -148,6 +172,11 @@ struct tp_result {
 	unsigned int cap;
 	struct tp_cpu_res *cpu;
 	struct tp_context *ctx;
+	uint32_t pairs_done;
+	uint32_t pairs_total;
+	unsigned int npairs;
+	unsigned int pairs_cap;
+	struct tp_pair_res *pair;
 };
 
 void tp_result_init(struct tp_result *r, uint32_t kind);
@@ -156,6 +185,8 @@ void tp_json_counter(struct tj *j, const char *key,
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
 struct tp_hist *tp_series_hist(struct tp_series_res *s);
+struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
+				       unsigned int to);
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error);
 void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r);

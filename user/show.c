@@ -12,7 +12,7 @@
 #include "output.h"
 
 static const char tp_show_usage[] =
-	"usage: tscprobe show [noise] [-j|--csv|--prom] [--svg FILE]\n"
+	"usage: tscprobe show [noise|skew] [-j|--csv|--prom] [--svg FILE]\n"
 	"\n"
 	"Print the module's last results again (as the measuring command did).\n"
 	"Naming the measurement makes the command fail (exit 6) when the last\n"
@@ -27,6 +27,8 @@ static int tp_show_report(const struct tp_result *r,
 	switch (r->kind) {
 	case TSCPROBE_KIND_NOISE:
 		return tp_noise_output(r, o, stdout);
+	case TSCPROBE_KIND_SKEW:
+		return tp_skew_output(r, o, stdout);
 	default:
 		tp_err("show: cannot show results of kind %u", r->kind);
 		return TP_EXIT_FAIL;

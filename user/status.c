@@ -72,6 +72,9 @@ static void tp_status_text(const struct tp_result *st)
 	if (st->kind == TSCPROBE_KIND_NOISE) {
 		tp_format_ns(st->p.duration_ns, total, sizeof(total));
 		printf(", %s of %s", el, total);
+	} else if (st->kind == TSCPROBE_KIND_SKEW) {
+		printf(", %s, %u/%u pairs", el, st->pairs_done,
+		       st->pairs_total);
 	} else {
 		printf(", %s", el);
 	}
@@ -81,6 +84,13 @@ static void tp_status_text(const struct tp_result *st)
 	for (i = 0; i < st->ncpus; i++) {
 		const struct tp_cpu_res *c = &st->cpu[i];
 
+		if (st->kind == TSCPROBE_KIND_SKEW) {
+			printf("cpu %u: %s%s\n", c->cpu,
+			       c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
+			       c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+			       ", went offline" : "");
+			continue;
+		}
 		printf("cpu %u: %s, %llu samples, worst gap %llu cycles%s\n",
 		       c->cpu, c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
 		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
@@ -104,6 +114,10 @@ static void tp_status_json(const struct tp_result *st)
 		tj_str(&j, "stop_reason", tp_stop_reason_name(st->reason));
 		tj_u64(&j, "elapsed_ns", st->elapsed_ns);
 		tj_u64(&j, "duration_ns", st->p.duration_ns);
+		if (st->kind == TSCPROBE_KIND_SKEW) {
+			tj_u64(&j, "pairs_done", st->pairs_done);
+			tj_u64(&j, "pairs_total", st->pairs_total);
+		}
 		tj_arr(&j, "cpus");
 		for (i = 0; i < st->ncpus; i++) {
 			const struct tp_cpu_res *c = &st->cpu[i];

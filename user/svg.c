@@ -75,19 +75,39 @@ int tp_svg_close(struct tp_svg *s, const char *path)
 	return 0;
 }
 
+static void tp_svg_vtext(struct tp_svg *s, double x, double y,
+			 const char *anchor, double size, const char *fill,
+			 const char *fmt, va_list ap)
+{
+	char text[512];
+
+	vsnprintf(text, sizeof(text), fmt, ap);
+	fprintf(s->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\" fill=\"%s\">",
+		x, y, anchor, size, fill);
+	tp_svg_escaped(s->f, text);
+	fputs("</text>\n", s->f);
+}
+
 void tp_svg_text(struct tp_svg *s, double x, double y, const char *anchor,
 		 double size, const char *fmt, ...)
 {
-	char text[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	tp_svg_vtext(s, x, y, anchor, size, "#000000", fmt, ap);
 	va_end(ap);
-	fprintf(s->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%.0f\">",
-		x, y, anchor, size);
-	tp_svg_escaped(s->f, text);
-	fputs("</text>\n", s->f);
+}
+
+/* Text in a colour, e.g. white on a dark heatmap cell. */
+void tp_svg_text_fill(struct tp_svg *s, double x, double y,
+		      const char *anchor, double size, const char *fill,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tp_svg_vtext(s, x, y, anchor, size, fill, fmt, ap);
+	va_end(ap);
 }
 
 void tp_svg_line(struct tp_svg *s, double x1, double y1, double x2, double y2,

@@ -43,6 +43,10 @@ int tp_svg_close(struct tp_svg *s, const char *path);
 void tp_svg_text(struct tp_svg *s, double x, double y, const char *anchor,
 		 double size, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+void tp_svg_text_fill(struct tp_svg *s, double x, double y,
+		      const char *anchor, double size, const char *fill,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 void tp_svg_line(struct tp_svg *s, double x1, double y1, double x2, double y2,
 		 const char *stroke, double width, bool dashed);
 void tp_svg_rect(struct tp_svg *s, double x, double y, double w, double h,

@@ -9,7 +9,7 @@ _tscprobe()
 	cmd=${COMP_WORDS[1]}
 
 	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "info noise status stop show env --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "info noise skew status stop show env --version --help" -- "$cur"))
 		return
 	fi
 	case $prev in
@@ -43,11 +43,14 @@ _tscprobe()
 	noise)
 		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --json --csv --prom --svg --quiet --help"
 		;;
+	skew)
+		opts="--cpus --samples --repeats --user --json --csv --prom --svg --quiet --help"
+		;;
 	stop)
 		opts="--help"
 		;;
 	show)
-		opts="noise --json --csv --prom --svg --help"
+		opts="noise skew --json --csv --prom --svg --help"
 		;;
 	esac
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -91,6 +91,11 @@
 #define TSCPROBE_MIN_REPEATS		1
 #define TSCPROBE_MAX_REPEATS		1000
 #define TSCPROBE_DEFAULT_REPEATS	1
+/*
+ * Most CPUs one skew run may measure: n CPUs make n * (n - 1) ordered pairs
+ * (65280 for 256), each kept in the module until the next run.
+ */
+#define TSCPROBE_MAX_SKEW_CPUS		256
 
 /*
  * Histogram layout, shared by every series: values 0..31 have a bucket each;
@@ -550,11 +555,17 @@ enum tscprobe_pair_attr {
  * @TSCPROBE_STAT_A_MAXIMUM: s64 cycles
  * @TSCPROBE_STAT_A_SUM: s64 cycles; mean = SUM / NR (in half cycles for
  *	SKEW and ONE_WAY: they are sent doubled, see below)
- * @TSCPROBE_STAT_A_SUMSQ: u64 cycles^2
+ * @TSCPROBE_STAT_A_SUMSQ_HI: u64; high 64 bits of the sum of squares
+ * @TSCPROBE_STAT_A_SUMSQ_LO: u64; low 64 bits of the sum of squares
  *
  * SKEW and ONE_WAY are halves of integers; to stay exact they are sent as
  * their doubled values (latij - latji and latij + latji): divide MIN, MAX
- * and SUM by 2 and SUMSQ by 4.
+ * and SUM by 2 and the sum of squares by 4.
+ *
+ * The sum of squares takes 128 bits, as in a series: 4096 samples times
+ * 1000 repeats of a doubled skew of 2^21 cycles (under a millisecond of
+ * TSC offset) already pass 2^64.  SUM is exact while every |value| stays
+ * below 2^41 cycles (about ten minutes of TSC offset at 3.5 GHz).
  */
 enum tscprobe_stat_attr {
 	TSCPROBE_STAT_A_UNSPEC,
@@ -562,7 +573,8 @@ enum tscprobe_stat_attr {
 	TSCPROBE_STAT_A_MINIMUM,
 	TSCPROBE_STAT_A_MAXIMUM,
 	TSCPROBE_STAT_A_SUM,
-	TSCPROBE_STAT_A_SUMSQ,
+	TSCPROBE_STAT_A_SUMSQ_HI,
+	TSCPROBE_STAT_A_SUMSQ_LO,
 
 	__TSCPROBE_STAT_A_MAX
 };

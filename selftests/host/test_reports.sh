@@ -41,6 +41,18 @@ tap_check "noise --compare says why the kernel rows are missing" bash -c \
 tap_check "noise --compare prints the table" bash -c \
 	"'$CLI' noise --compare -c 0 -d 100ms 2>/dev/null | grep -q '^user (irqs on) '"
 tap_check "noise --compare refuses --csv" bash -c "'$CLI' noise --compare --csv 2>/dev/null; [ \$? -eq 2 ]"
+skew() {
+	"$CLI" skew --user -c 0-1 -n 32 -q "$@"
+}
+tap_check "skew --json parses: 2 ordered pairs" bash -c "$(declare -f skew); CLI='$CLI' skew -j | jq -e '.pairs | length == 2' >/dev/null"
+tap_check "skew --csv runs" bash -c "$(declare -f skew); CLI='$CLI' skew --csv > '$OUT/s.csv'"
+tap_check "skew --csv parses: a row per pair" "$CHECK" csv "$OUT/s.csv" from to nr \
+	latij_min skew_avg one_way_avg one_way_ns
+tap_check "skew --prom runs" bash -c "$(declare -f skew); CLI='$CLI' skew --prom > '$OUT/s.prom'"
+tap_check "skew --prom parses and follows the rules" "$CHECK" prom "$OUT/s.prom"
+tap_check "skew --svg runs" bash -c "$(declare -f skew); CLI='$CLI' skew --svg '$OUT/s.svg' >/dev/null"
+tap_check "skew --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/s.svg" "$OUT/s.png"
+
 progress_on_tty() {
 	script -qec "'$CLI' noise --user -c 0 -d 700ms $1 >/dev/null" "$OUT/tty" >/dev/null
 }

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The skew measurement in the kernel: core/'s hand-off on every ordered
+ * pair of the chosen CPUs, one pair at a time, both sides with interrupts
+ * off for that pair only.
+ *
+ * Threads: the run machinery's bound thread on every chosen CPU is a
+ * worker that sleeps until it is given a side of a pair; its unbound
+ * run_main thread is the controller that walks the pairs.  Per pair the
+ * controller resets the shared words, hands out the two sides (a wake-up
+ * each) and sleeps until both are back (a wake-up): three wake-ups and the
+ * hand-offs themselves.  The workers persist for the whole run, so no
+ * thread is created per pair.
+ *
+ * A side says it has arrived and waits, preemptibly and with interrupts
+ * on, for the other (TP_SKEW_ARRIVE_NS at most); then disables interrupts
+ * for the hand-off, every wait of which ends TP_SKEW_WAIT_NS after the
+ * last hand-off, and the whole of which ends by TP_SKEW_CAP_NS.
+ * That bounds every interrupts-off stretch to TP_SKEW_CAP_NS plus one
+ * wait, as a noise window is bounded by its width: far below the lockup
+ * and RCU-stall thresholds.  A side that gives up raises the abort flag,
+ * so its partner stops at once; the pair is then reported as TIMEOUT, or
+ * as OFFLINE if one of its CPUs went away, and never with numbers.
+ *
+ * Hotplug: the teardown callback (run.c) marks the CPU offline and stops
+ * its worker, and waits for a side in progress there to finish.  A worker
+ * that was handed a side but had not taken it yet leaves without it; the
+ * controller takes the side back (atomic_cmpxchg against the worker's own
+ * claim, so exactly one of them wins) and aborts the partner.  Pairs with a
+ * CPU that is gone are OFFLINE.  STOP and unload end the run after the
+ * pair (or repeat) in progress.
+ *
+ * Results: a pair's figures are written once, by the controller, before it
+ * publishes the pair as settled (smp_store_release); readers look only at
+ * settled pairs, so they need no lock.
+ */
+#include <linux/cpu.h>
+#include <linux/gfp.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <linux/vmalloc.h>
+#include <linux/wait.h>
+#include <asm/cpufeature.h>
+#include <asm/tsc.h>
+
+#include "tp.h"
+#include "names.h"
+#include "report.h"
+#include "skew.h"
+
+/*
+ * How long a side waits for its partner to arrive: preemptibly, with
+ * interrupts on, so a generous limit costs nothing but the spin.
+ */
+#define TP_SKEW_ARRIVE_NS	NSEC_PER_SEC
+/*
+ * How long a side waits for the next hand-off, interrupts off.  A hand-off
+ * takes well under a microsecond on hardware.  Under a hypervisor a vCPU
+ * can be descheduled by the host for a time slice or more at any moment,
+ * which is the host's doing, not a partner that is gone: more slack there.
+ */
+#define TP_SKEW_WAIT_NS		(100 * NSEC_PER_MSEC)
+#define TP_SKEW_WAIT_VM_NS	(500 * NSEC_PER_MSEC)
+/*
+ * The longest a side's log may take: the interrupts-off bound.  Under a
+ * hypervisor the host's descheduling of a vCPU counts too (a loaded host
+ * can make every hand-off wait for a time slice), so 4 s there: still far
+ * from the hard-lockup (10 s), soft-lockup (20 s) and RCU-stall (21 s)
+ * thresholds.  Reported as WIDTH_NS.
+ */
+#define TP_SKEW_CAP_NS		TSCPROBE_MAX_WIDTH_NS
+#define TP_SKEW_CAP_VM_NS	(4 * NSEC_PER_SEC)
+
+/* A worker's side, as the controller and the worker see it. */
+enum {
+	TP_SIDE_IDLE,		/* nothing to do */
+	TP_SIDE_ASSIGNED,	/* handed out, not yet taken */
+	TP_SIDE_RUNNING,	/* taken by the worker */
+	TP_SIDE_DONE,		/* finished; @end says how */
+};
+
+/**
+ * struct tp_skew_cpu - one worker (the c->hot of its slot)
+ * @log: its log, TP_SKEW_ENTRIES(samples) entries, on the CPU's node
+ * @order: the log's allocation order
+ * @wq: where the worker sleeps between sides
+ * @state: TP_SIDE_*; IDLE -> ASSIGNED by the controller, ASSIGNED ->
+ *	RUNNING by the worker or back to IDLE by the controller (cmpxchg),
+ *	RUNNING -> DONE by the worker, DONE -> IDLE by the controller
+ * @side: TP_SKEW_MASTER or TP_SKEW_SLAVE, set before ASSIGNED
+ * @end: enum tp_skew_end of the last side, set before DONE
+ * @gone: the worker has returned (CPU going offline, or the run is over)
+ */
+struct tp_skew_cpu {
+	u64 *log;
+	unsigned int order;
+	wait_queue_head_t wq;
+	atomic_t state;
+	unsigned int side;
+	int end;
+	bool gone;
+};
+
+/**
+ * struct tp_skew_pair - one ordered pair and its result
+ * @i: slot of CPU i (the master)
+ * @j: slot of CPU j
+ * @from: CPU i
+ * @to: CPU j
+ * @status: enum tscprobe_pair_status; SKIPPED until measured
+ * @relation: enum tscprobe_relation
+ * @elapsed: cycles the pair cost, controller's view (0: not run)
+ * @st: the statistics, over every repeat (only for OK)
+ */
+struct tp_skew_pair {
+	u32 i;
+	u32 j;
+	u32 from;
+	u32 to;
+	u32 status;
+	u32 relation;
+	u64 elapsed;
+	struct tp_skew_stats st;
+};
+
+/**
+ * struct tp_skew_run - the run-wide state (run->priv)
+ * @sync: the words the two sides share, on their own cache lines
+ * @lim: the sides' time limits in cycles
+ * @side_ns: the longest a side can take, all limits added up
+ * @entries: log entries per side
+ * @ctl_wq: where the controller waits for the sides
+ * @finished: the controller is done; workers leave
+ * @nr_pairs: ordered pairs in the run
+ * @done: pairs measured so far (whatever their status)
+ * @settled: pairs [0, settled) are final and may be read
+ * @pairs: every ordered pair, in (i, j) order
+ */
+struct tp_skew_run {
+	struct tp_skew_sync *sync;
+	struct tp_skew_limits lim;
+	u64 side_ns;
+	u32 entries;
+	wait_queue_head_t ctl_wq;
+	bool finished;
+	unsigned int nr_pairs;
+	unsigned int done;
+	unsigned int settled;
+	struct tp_skew_pair *pairs;
+};
+
+static const unsigned long tp_skew_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
+	BIT(TSCPROBE_A_SAMPLES) | BIT(TSCPROBE_A_REPEATS),
+};
+
+static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
+			 struct netlink_ext_ack *extack)
+{
+	struct tp_params *p = &run->params;
+	int err;
+
+	err = tp_nla_reject(attrs, tp_skew_attrs, "skew", extack);
+	if (err)
+		return err;
+	if (run->nr_cpus < 2) {
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TSCPROBE_A_CPUS],
+				    "skew needs at least two CPUs");
+		return -EINVAL;
+	}
+	if (run->nr_cpus > TSCPROBE_MAX_SKEW_CPUS) {
+		tp_set_err(extack, attrs[TSCPROBE_A_CPUS],
+			   "%u CPUs: a skew run measures at most %u",
+			   run->nr_cpus, TSCPROBE_MAX_SKEW_CPUS);
+		return -E2BIG;
+	}
+	if (!tsc_khz) {
+		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
+		return -EOPNOTSUPP;
+	}
+	p->samples = attrs[TSCPROBE_A_SAMPLES] ?
+		nla_get_u32(attrs[TSCPROBE_A_SAMPLES]) :
+		TSCPROBE_DEFAULT_SAMPLES;
+	p->repeats = attrs[TSCPROBE_A_REPEATS] ?
+		nla_get_u32(attrs[TSCPROBE_A_REPEATS]) :
+		TSCPROBE_DEFAULT_REPEATS;
+	/*
+	 * Reported as the longest interrupts-off stretch.  STOP waits up to
+	 * two of it and 2 s: more than a side's every limit added up.
+	 */
+	p->width_ns = boot_cpu_has(X86_FEATURE_HYPERVISOR) ? TP_SKEW_CAP_VM_NS :
+		TP_SKEW_CAP_NS;
+	return 0;
+}
+
+/* Where CPUs i and j sit relative to each other. */
+static u32 tp_skew_relation(unsigned int i, unsigned int j)
+{
+	if (cpu_to_node(i) != cpu_to_node(j))
+		return TSCPROBE_REL_OTHER_NODE;
+	if (cpumask_test_cpu(j, topology_sibling_cpumask(i)))
+		return TSCPROBE_REL_SMT;
+	if (topology_physical_package_id(i) == topology_physical_package_id(j))
+		return TSCPROBE_REL_PACKAGE;
+	return TSCPROBE_REL_OTHER_PACKAGE;
+}
+
+static int tp_skew_alloc_pairs(struct tp_run *run, struct tp_skew_run *sk)
+{
+	unsigned int i, j, n = 0;
+
+	sk->nr_pairs = run->nr_cpus * (run->nr_cpus - 1);
+	sk->pairs = kvcalloc(sk->nr_pairs, sizeof(*sk->pairs), GFP_KERNEL);
+	if (!sk->pairs)
+		return -ENOMEM;
+	for (i = 0; i < run->nr_cpus; i++) {
+		for (j = 0; j < run->nr_cpus; j++) {
+			struct tp_skew_pair *pr = &sk->pairs[n];
+
+			if (i == j)
+				continue;
+			pr->i = i;
+			pr->j = j;
+			pr->from = run->slots[i].cpu;
+			pr->to = run->slots[j].cpu;
+			pr->status = TSCPROBE_PAIR_SKIPPED;
+			pr->relation = tp_skew_relation(pr->from, pr->to);
+			tp_skew_stats_init(&pr->st);
+			n++;
+		}
+	}
+	return 0;
+}
+
+static int tp_skew_alloc(struct tp_run *run)
+{
+	const struct tp_params *p = &run->params;
+	struct tp_skew_run *sk;
+	unsigned int i;
+	size_t bytes;
+	u64 wait_ns;
+
+	sk = kzalloc(sizeof(*sk), GFP_KERNEL);
+	run->priv = sk;
+	if (!sk)
+		return -ENOMEM;
+	init_waitqueue_head(&sk->ctl_wq);
+	sk->entries = TP_SKEW_ENTRIES(p->samples);
+	wait_ns = boot_cpu_has(X86_FEATURE_HYPERVISOR) ? TP_SKEW_WAIT_VM_NS :
+		TP_SKEW_WAIT_NS;
+	sk->lim.arrive = tp_ns_to_cycles(TP_SKEW_ARRIVE_NS);
+	sk->lim.wait = tp_ns_to_cycles(wait_ns);
+	sk->lim.cap = tp_ns_to_cycles(p->width_ns);
+	sk->side_ns = TP_SKEW_ARRIVE_NS + p->width_ns + wait_ns;
+	/* 128 bytes: kmalloc aligns a power-of-two size to itself. */
+	sk->sync = kzalloc(sizeof(*sk->sync), GFP_KERNEL);
+	if (!sk->sync || tp_skew_alloc_pairs(run, sk))
+		return -ENOMEM;	/* ->free() cleans up */
+	bytes = sk->entries * sizeof(u64);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		int node = cpu_to_node(c->cpu);
+		struct tp_skew_cpu *w;
+		struct page *pg;
+
+		w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
+		c->hot = w;
+		if (!w)
+			return -ENOMEM;
+		init_waitqueue_head(&w->wq);
+		atomic_set(&w->state, TP_SIDE_IDLE);
+		/* Whole pages from the direct map: page-aligned, few TLB entries. */
+		w->order = get_order(bytes);
+		pg = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, w->order);
+		if (!pg)
+			return -ENOMEM;
+		w->log = page_address(pg);
+	}
+	return 0;
+}
+
+static void tp_skew_free(struct tp_run *run)
+{
+	struct tp_skew_run *sk = run->priv;
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_skew_cpu *w = run->slots[i].hot;
+
+		if (w && w->log)
+			free_pages((unsigned long)w->log, w->order);
+		kfree(w);
+	}
+	if (sk) {
+		kvfree(sk->pairs);
+		kfree(sk->sync);
+		kfree(sk);
+	}
+}
+
+/* The worker of @c must leave: its CPU is going down, or it is stopped. */
+static bool tp_skew_must_go(const struct tp_cpu *c)
+{
+	return test_bit(TP_CPU_OFFLINE, &c->flags) || kthread_should_stop();
+}
+
+/*
+ * Wait for the partner preemptibly: CPU hotplug's stop_machine needs every
+ * CPU, and a side spinning with preemption off for a partner that the
+ * stopper holds up would hold up the stopper in turn, until its limit.
+ * Each look is made with preemption off, and a look that finds the partner
+ * returns with it still off, so that nothing (even on a fully preemptible
+ * kernel) comes between seeing the partner and disabling interrupts.  The
+ * thread is bound to its CPU, so its TSC deadline is one clock's.
+ *
+ * Return: enum tp_skew_end; on TP_SKEW_OK preemption is disabled.
+ */
+static int tp_skew_wait_partner(struct tp_skew_run *sk, unsigned int side)
+{
+	u64 deadline = rdtsc() + sk->lim.arrive;
+	int end;
+
+	tp_skew_here(sk->sync, side);
+	for (;;) {
+		preempt_disable();
+		end = tp_skew_partner(sk->sync, side);
+		if (end == TP_SKEW_OK)
+			return end;
+		preempt_enable();
+		if (end == TP_SKEW_ABORTED)
+			return end;
+		if (rdtsc() >= deadline) {
+			tp_skew_abort(sk->sync);
+			return TP_SKEW_TIMEOUT;
+		}
+		cond_resched();
+		cpu_relax();
+	}
+}
+
+/* A worker's side of a pair. */
+static void tp_skew_run_side(struct tp_skew_run *sk, struct tp_cpu *c,
+			     struct tp_skew_cpu *w)
+{
+	unsigned long flags;
+	int end;
+
+	if (tp_skew_must_go(c) ||
+	    atomic_cmpxchg(&w->state, TP_SIDE_ASSIGNED, TP_SIDE_RUNNING) !=
+	    TP_SIDE_ASSIGNED)
+		return;	/* taken back by the controller, or leaving: not ours */
+	/* The seed's refinement: pull the log into L1 right before use. */
+	memset(w->log, 0, sk->entries * sizeof(u64));
+	end = tp_skew_wait_partner(sk, w->side);
+	if (end == TP_SKEW_OK) {
+		local_irq_save(flags);
+		end = tp_skew_side(sk->sync, w->side, w->log, sk->entries,
+				   &sk->lim);
+		local_irq_restore(flags);
+		preempt_enable();
+	}
+	w->end = end;
+	atomic_set_release(&w->state, TP_SIDE_DONE);
+	wake_up(&sk->ctl_wq);
+}
+
+static bool tp_skew_cpu_main(struct tp_run *run, struct tp_cpu *c)
+{
+	struct tp_skew_run *sk = run->priv;
+	struct tp_skew_cpu *w = c->hot;
+
+	for (;;) {
+		wait_event_interruptible(w->wq,
+					 atomic_read(&w->state) == TP_SIDE_ASSIGNED ||
+					 READ_ONCE(sk->finished) ||
+					 tp_skew_must_go(c));
+		if (tp_skew_must_go(c))
+			break;
+		if (atomic_read_acquire(&w->state) == TP_SIDE_ASSIGNED)
+			tp_skew_run_side(sk, c, w);
+		else if (READ_ONCE(sk->finished))
+			break;
+	}
+	WRITE_ONCE(w->gone, true);
+	wake_up(&sk->ctl_wq);
+	return !test_bit(TP_CPU_OFFLINE, &c->flags);
+}
+
+/* The CPU of a slot is gone, or going: no side will run there. */
+static bool tp_skew_cpu_gone(const struct tp_cpu *c)
+{
+	const struct tp_skew_cpu *w = c->hot;
+
+	return test_bit(TP_CPU_OFFLINE, &c->flags) || READ_ONCE(w->gone) ||
+	       !cpu_online(c->cpu);
+}
+
+static bool tp_skew_side_done(const struct tp_cpu *c)
+{
+	const struct tp_skew_cpu *w = c->hot;
+
+	return atomic_read_acquire(&w->state) == TP_SIDE_DONE;
+}
+
+/*
+ * The controller need not wait for side @c any more: it is done, or it was
+ * never taken and never will be useful (its CPU is going, or its partner
+ * @other has already finished, which without this side means it gave up).
+ */
+static bool tp_skew_side_settled(const struct tp_cpu *c,
+				 const struct tp_cpu *other)
+{
+	const struct tp_skew_cpu *w = c->hot;
+	int state = atomic_read(&w->state);
+
+	return state == TP_SIDE_DONE ||
+	       (state == TP_SIDE_ASSIGNED &&
+		(tp_skew_cpu_gone(c) || tp_skew_side_done(other)));
+}
+
+static void tp_skew_assign(struct tp_cpu *c, unsigned int side)
+{
+	struct tp_skew_cpu *w = c->hot;
+
+	w->side = side;
+	atomic_set_release(&w->state, TP_SIDE_ASSIGNED);
+	wake_up(&w->wq);
+}
+
+/*
+ * Take back a side that was handed out but not taken: it is settled (see
+ * above), or its worker did not come within @deadline.  Returns true when
+ * it was taken back (the partner is then told to stop waiting).
+ */
+static bool tp_skew_cancel(struct tp_skew_run *sk, struct tp_cpu *c,
+			   const struct tp_cpu *other, unsigned long deadline)
+{
+	struct tp_skew_cpu *w = c->hot;
+
+	if (atomic_read(&w->state) != TP_SIDE_ASSIGNED ||
+	    (!tp_skew_side_settled(c, other) && time_before(jiffies, deadline)))
+		return false;
+	if (atomic_cmpxchg(&w->state, TP_SIDE_ASSIGNED, TP_SIDE_IDLE) !=
+	    TP_SIDE_ASSIGNED)
+		return false;
+	tp_skew_abort(sk->sync);
+	return true;
+}
+
+/* One repeat of one pair: hand out both sides, wait, read the logs. */
+static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
+			const struct tp_skew_pair *pr, struct tp_skew_stats *st)
+{
+	struct tp_cpu *c[2] = { &run->slots[pr->i], &run->slots[pr->j] };
+	unsigned long deadline;
+	bool back[2] = { false, false };
+	int end[2], k;
+
+	if (tp_skew_cpu_gone(c[0]) || tp_skew_cpu_gone(c[1]))
+		return TSCPROBE_PAIR_OFFLINE;
+	tp_skew_sync_init(sk->sync);
+	/* Everything a side can take, and a second for the wake-ups. */
+	deadline = jiffies + nsecs_to_jiffies(sk->side_ns) + HZ;
+	tp_skew_assign(c[0], TP_SKEW_MASTER);
+	tp_skew_assign(c[1], TP_SKEW_SLAVE);
+	for (;;) {
+		wait_event_interruptible_timeout(sk->ctl_wq,
+						 tp_skew_side_settled(c[0], c[1]) &&
+						 tp_skew_side_settled(c[1], c[0]),
+						 HZ / 10);
+		for (k = 0; k < 2; k++)
+			back[k] = back[k] ||
+				  tp_skew_cancel(sk, c[k], c[!k], deadline);
+		if ((back[0] || tp_skew_side_done(c[0])) &&
+		    (back[1] || tp_skew_side_done(c[1])))
+			break;
+	}
+	for (k = 0; k < 2; k++) {
+		struct tp_skew_cpu *w = c[k]->hot;
+
+		end[k] = back[k] ? TP_SKEW_ABORTED : w->end;
+		atomic_set(&w->state, TP_SIDE_IDLE);
+	}
+	if (end[0] == TP_SKEW_OK && end[1] == TP_SKEW_OK) {
+		const struct tp_skew_cpu *master = c[0]->hot, *slave = c[1]->hot;
+
+		/* Interrupts were off: every sample stands, as in the seed. */
+		tp_skew_analyze(st, master->log, slave->log,
+				run->params.samples, false);
+		return TSCPROBE_PAIR_OK;
+	}
+	if (tp_skew_cpu_gone(c[0]) || tp_skew_cpu_gone(c[1]))
+		return TSCPROBE_PAIR_OFFLINE;
+	return TSCPROBE_PAIR_TIMEOUT;
+}
+
+/* Every repeat of a pair; a failed repeat voids the pair's numbers. */
+static void tp_skew_measure_pair(struct tp_run *run, struct tp_skew_run *sk,
+				 struct tp_skew_pair *pr)
+{
+	u64 t0 = ktime_get_ns();
+	struct tp_skew_stats rep;
+	u32 status = TSCPROBE_PAIR_SKIPPED, r;
+
+	for (r = 0; r < run->params.repeats; r++) {
+		if (r && tp_run_should_stop(run))
+			break;	/* what was measured stands, nr says how much */
+		tp_skew_stats_init(&rep);
+		status = tp_skew_once(run, sk, pr, &rep);
+		if (status != TSCPROBE_PAIR_OK)
+			break;
+		tp_skew_stats_merge(&pr->st, &rep);
+		cond_resched();
+	}
+	if (status != TSCPROBE_PAIR_OK)
+		tp_skew_stats_init(&pr->st);
+	pr->elapsed = max(tp_ns_to_cycles(ktime_get_ns() - t0), 1ULL);
+	pr->status = status;
+}
+
+static bool tp_skew_run_main(struct tp_run *run)
+{
+	struct tp_skew_run *sk = run->priv;
+	bool complete = true;
+	unsigned int p, i;
+
+	for (p = 0; p < sk->nr_pairs; p++) {
+		if (tp_run_should_stop(run)) {
+			complete = false;
+			break;
+		}
+		tp_skew_measure_pair(run, sk, &sk->pairs[p]);
+		WRITE_ONCE(sk->done, p + 1);
+		/* Readers that see settled see the pair's results. */
+		smp_store_release(&sk->settled, p + 1);
+		cond_resched();
+	}
+	/* The pairs not reached stay SKIPPED, and are final too (release:
+	 * pairs with the acquire in tp_skew_settled()).
+	 */
+	smp_store_release(&sk->settled, sk->nr_pairs);
+	WRITE_ONCE(sk->finished, true);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_skew_cpu *w = run->slots[i].hot;
+
+		wake_up(&w->wq);
+	}
+	return complete;
+}
+
+static unsigned int tp_skew_settled(const struct tp_run *run)
+{
+	const struct tp_skew_run *sk = run->priv;
+
+	/* Acquire: the results of every settled pair are visible. */
+	return smp_load_acquire(&sk->settled);
+}
+
+static int tp_skew_put_params(struct sk_buff *skb, const struct tp_run *run)
+{
+	const struct tp_skew_run *sk = run->priv;
+	const struct tp_params *p = &run->params;
+
+	if (nla_put_u32(skb, TSCPROBE_A_SAMPLES, p->samples) ||
+	    nla_put_u32(skb, TSCPROBE_A_REPEATS, p->repeats) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_WIDTH_NS, p->width_ns) ||
+	    nla_put_u32(skb, TSCPROBE_A_PAIRS_DONE, READ_ONCE(sk->done)) ||
+	    nla_put_u32(skb, TSCPROBE_A_PAIRS_TOTAL, sk->nr_pairs))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Per-CPU messages carry only the CPU's identity and flags. */
+static int tp_skew_put_progress(struct sk_buff *skb, struct tp_cpu *c)
+{
+	return 0;
+}
+
+static int tp_skew_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
+			    void *snap, unsigned long *pos)
+{
+	return 0;
+}
+
+static int tp_skew_put_stat(struct sk_buff *skb, int type,
+			    const struct tp_sstats *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest ||
+	    nla_put_s64(skb, TSCPROBE_STAT_A_MINIMUM, s->min, TSCPROBE_STAT_A_PAD) ||
+	    nla_put_s64(skb, TSCPROBE_STAT_A_MAXIMUM, s->max, TSCPROBE_STAT_A_PAD) ||
+	    nla_put_s64(skb, TSCPROBE_STAT_A_SUM, s->sum, TSCPROBE_STAT_A_PAD) ||
+	    tp_nla_put_u64(skb, TSCPROBE_STAT_A_SUMSQ_HI, s->sumsq_hi) ||
+	    tp_nla_put_u64(skb, TSCPROBE_STAT_A_SUMSQ_LO, s->sumsq_lo))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int tp_skew_put_pair(struct sk_buff *skb, const struct tp_run *run,
+			    unsigned int idx)
+{
+	const struct tp_skew_run *sk = run->priv;
+	const struct tp_skew_pair *pr = &sk->pairs[idx];
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, TSCPROBE_A_PAIR);
+	if (!nest ||
+	    nla_put_u32(skb, TSCPROBE_PAIR_A_FROM, pr->from) ||
+	    nla_put_u32(skb, TSCPROBE_PAIR_A_TO, pr->to) ||
+	    nla_put_u32(skb, TSCPROBE_PAIR_A_STATUS, pr->status) ||
+	    nla_put_u32(skb, TSCPROBE_PAIR_A_RELATION, pr->relation) ||
+	    (pr->elapsed &&
+	     tp_nla_put_u64(skb, TSCPROBE_PAIR_A_ELAPSED_CYCLES, pr->elapsed)))
+		return -EMSGSIZE;
+	if (pr->status == TSCPROBE_PAIR_OK &&
+	    (nla_put_u32(skb, TSCPROBE_PAIR_A_NR, pr->st.nr) ||
+	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_LATIJ, &pr->st.latij) ||
+	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_LATJI, &pr->st.latji) ||
+	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_SKEW, &pr->st.skew2) ||
+	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_ONE_WAY, &pr->st.one_way2)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The seed's table, for the settled pairs. */
+static void tp_skew_show(struct seq_file *m, struct tp_run *run)
+{
+	const struct tp_skew_run *sk = run->priv;
+	unsigned int n = tp_skew_settled(run), p, line;
+	const char *head;
+	char row[160];
+
+	seq_printf(m, "skew run %llu: %s, samples %u, repeats %u, pairs %u/%u, cycles_hz=%llu\n",
+		   run->id, tp_state_name(tp_run_state(run)),
+		   run->params.samples, run->params.repeats,
+		   READ_ONCE(sk->done), sk->nr_pairs, (u64)tsc_khz * 1000);
+	for (line = 0; (head = tp_skew_header(line)); line++)
+		seq_printf(m, "%s\n", head);
+	for (p = 0; p < n; p++) {
+		const struct tp_skew_pair *pr = &sk->pairs[p];
+
+		tp_skew_row(row, sizeof(row), pr->from, pr->to, pr->status,
+			    &pr->st);
+		seq_printf(m, "%s\n", row);
+	}
+}
+
+static unsigned int tp_skew_nr_pairs(const struct tp_run *run)
+{
+	return tp_skew_settled(run);
+}
+
+const struct tp_kind_ops tp_skew_ops = {
+	.kind = TSCPROBE_KIND_SKEW,
+	.parse = tp_skew_parse,
+	.alloc = tp_skew_alloc,
+	.free = tp_skew_free,
+	.cpu_main = tp_skew_cpu_main,
+	.run_main = tp_skew_run_main,
+	.put_params = tp_skew_put_params,
+	.put_progress = tp_skew_put_progress,
+	.dump_cpu = tp_skew_dump_cpu,
+	.snap_size = 0,
+	.show = tp_skew_show,
+	.nr_pairs = tp_skew_nr_pairs,
+	.put_pair = tp_skew_put_pair,
+};

@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The skew measurement, in the guest (4 vCPUs): every ordered pair with
+ * sane, ordered statistics and a relation; skew(i, j) against -skew(j, i);
+ * the debugfs table against the JSON; bad input refused at the netlink
+ * level and by the CLI; a partner that cannot run (its CPU starved by a
+ * real-time hog, or taken offline mid-run) times out or is reported
+ * offline, never with numbers; STOP and rmmod mid-run.
+ *
+ * Under TCG the guest's TSCs are not synchronized ("Marking TSC unstable")
+ * and a vCPU can be descheduled by the host at any instant: these tests
+ * check behaviour and arithmetic, never speed or the size of the skew.
+ */
+#include <sched.h>
+#include <signal.h>
+#include <time.h>
+
+#include "kselftest_harness.h"
+#include "tp_test.h"
+#include "cli.h"
+#include "result.h"
+
+#define EXPECT_JQ(json, filter) do { \
+	const char *__f = (filter); \
+	EXPECT_EQ(0, tp_jq(json, __f)) TH_LOG("jq: %s", __f ? __f : "?"); \
+} while (0)
+
+/* What every OK pair of a skew report must satisfy (jq, on -j output). */
+static const char *const tp_skew_invariants[] = {
+	".kind == \"skew\" and .engine == \"kernel\"",
+	"(.cpus | length) as $n | .pairs_total == $n * ($n - 1)"
+	" and (.pairs | length) == .pairs_total",
+	"all(.pairs[]; .from != .to)",
+	"[.pairs[] | [.from, .to]] | unique | length == (. | length)",
+	"all(.pairs[]; .relation as $r |"
+	" [\"smt\", \"package\", \"other-package\", \"other-node\"] | index($r) != null)",
+	"all(.pairs[] | select(.status == \"ok\"); .nr > 0 and"
+	" all(.latij, .latji, .skew, .one_way; .min <= .avg and .avg <= .max"
+	" and .sd >= 0))",
+	/* one-way is half a round trip, read on one CPU: always positive */
+	"all(.pairs[] | select(.status == \"ok\"); .one_way.min > 0)",
+	/* the identities, on the averages: 2 skew = latij - latji, ... */
+	"all(.pairs[] | select(.status == \"ok\");"
+	" ((2 * .skew.avg - (.latij.avg - .latji.avg)) | fabs) < 1e-9 * (1 + (.latij.avg | fabs) + (.latji.avg | fabs))"
+	" and ((2 * .one_way.avg - (.latij.avg + .latji.avg)) | fabs) < 1e-9 * (1 + (.latij.avg | fabs) + (.latji.avg | fabs)))",
+	"all(.pairs[] | select(.status != \"ok\"); .latij == null and .skew == null"
+	" and .one_way == null and .nr == 0)",
+	"all(.pairs[]; .elapsed_cycles >= 0)",
+};
+
+static void tp_check_skew_json(struct __test_metadata *_metadata,
+			       const char *json, unsigned int ncpus)
+{
+	char f[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(tp_skew_invariants) / sizeof(char *); i++)
+		EXPECT_JQ(json, tp_skew_invariants[i]);
+	snprintf(f, sizeof(f), ".cpus | length == %u", ncpus);
+	EXPECT_JQ(json, f);
+}
+
+FIXTURE(skew) {
+	struct tp_nl nl;
+	struct tp_nl st;
+};
+
+FIXTURE_SETUP(skew)
+{
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
+}
+
+FIXTURE_TEARDOWN(skew)
+{
+	tp_nl_close(&self->nl);
+	tp_nl_close(&self->st);
+	tp_sh("tscprobe stop >/dev/null 2>&1", NULL);
+}
+
+static unsigned int tp_nr_online(void)
+{
+	struct tp_cpuset online;
+
+	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
+}
+
+/*
+ * Full matrices until every ordered pair has been OK at least once.  Under
+ * TCG on a loaded host (other guests running) every hand-off may wait for
+ * a host time slice, and a pair then passes the module's 1 s
+ * interrupts-off cap and times out, as it should: that is the host's
+ * doing, not what these tests are about.  So: up to five runs, each one's
+ * timeouts logged; @check runs on every run (on its OK pairs); every
+ * ordered pair must have been OK in some run.  Logs are kept short (few
+ * samples, more repeats) for the same reason.  Returns the last run.
+ */
+static char *tp_full_matrix(struct __test_metadata *_metadata,
+			    const char *args,
+			    void (*check)(struct __test_metadata *, const char *))
+{
+	bool seen[8][8] = { { false } };
+	unsigned int n = tp_nr_online(), i, j, missing = 0;
+	char cmd[128], *out = NULL, *ok, *p;
+	int attempt;
+
+	snprintf(cmd, sizeof(cmd), "tscprobe skew %s -q -j", args);
+	for (attempt = 0; attempt < 5; attempt++) {
+		free(out);
+		out = NULL;
+		if (tp_sh(cmd, &out)) {
+			TH_LOG("run %d: '%s' failed", attempt + 1, cmd);
+			continue;
+		}
+		if (check)
+			check(_metadata, out);
+		ok = tp_jq_str(out, "[.pairs[] | select(.status == \"ok\") |"
+			       " \"\\(.from),\\(.to)\"] | join(\" \")");
+		for (p = ok; p && sscanf(p, "%u,%u", &i, &j) == 2;) {
+			if (i < 8 && j < 8)
+				seen[i][j] = true;
+			p = strchr(p, ' ');
+			p = p ? p + 1 : NULL;
+		}
+		free(ok);
+		missing = 0;
+		for (i = 0; i < n && i < 8; i++)
+			for (j = 0; j < n && j < 8; j++)
+				missing += i != j && !seen[i][j];
+		if (!missing)
+			return out;
+		TH_LOG("run %d: not ok: %s", attempt + 1,
+		       tp_jq_str(out, "[.pairs[] | select(.status != \"ok\") |"
+				 " \"\\(.from)->\\(.to) \\(.status)\"] | join(\", \")"));
+	}
+	EXPECT_EQ(0, missing) TH_LOG("ordered pairs never measured in 5 runs");
+	return out;
+}
+
+static void tp_check_all(struct __test_metadata *_metadata, const char *json)
+{
+	tp_check_skew_json(_metadata, json, tp_nr_online());
+	EXPECT_JQ(json, ".state == \"done\" and .stop_reason == \"completed\"");
+	EXPECT_JQ(json, "all(.pairs[]; .status == \"ok\" or .status == \"timeout\")");
+	EXPECT_JQ(json, ".pairs_done == .pairs_total");
+	/* (i, j) order: i ascending, then j. */
+	EXPECT_JQ(json, "[.pairs[] | [.from, .to]] == ([.pairs[] | [.from, .to]] | sort)");
+}
+
+static void tp_check_nr256(struct __test_metadata *_metadata, const char *json)
+{
+	tp_check_all(_metadata, json);
+	EXPECT_JQ(json, ".samples == 16 and .repeats == 16");
+	EXPECT_JQ(json, "all(.pairs[] | select(.status == \"ok\"); .nr == 256)");
+}
+
+TEST_F_TIMEOUT(skew, every_ordered_pair, 300)
+{
+	unsigned int n = tp_nr_online();
+	char *out;
+
+	if (n < 2)
+		SKIP(return, "needs 2 CPUs");
+	out = tp_full_matrix(_metadata, "-n 16 -r 16", tp_check_nr256);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(n * (n - 1), (unsigned int)tp_jq_num(out, ".pairs | length"));
+	free(out);
+}
+
+/*
+ * skew(i, j) estimates TSC_j - TSC_i, skew(j, i) the opposite: their sum
+ * must be 0 within the noise.  Tolerance: 4 standard errors of the sum
+ * (sqrt(sd_ij^2 / nr_ij + sd_ji^2 / nr_ji)), plus a tenth of the two
+ * one-way latencies (the two runs of a pair are apart in time, and a
+ * direction may cost a little more than the other, which the method
+ * cannot tell from skew), plus 2 cycles of rounding.  A skew computed as
+ * anything but the half difference (say, the half sum) fails it.
+ */
+static void tp_check_antisymmetric(struct __test_metadata *_metadata,
+				   const char *json)
+{
+	tp_check_all(_metadata, json);
+	EXPECT_JQ(json, "all(.pairs[] | select(.status == \"ok\"); .nr == 1024)");
+	EXPECT_JQ(json,
+		  ".pairs as $p | all($p[] | select(.status == \"ok\"); . as $a |"
+		  " ($p[] | select(.from == $a.to and .to == $a.from and"
+		  " .status == \"ok\")) as $b |"
+		  " (($a.skew.avg + $b.skew.avg) | fabs) <="
+		  " 4 * ((($a.skew.sd * $a.skew.sd) / $a.nr +"
+		  "       ($b.skew.sd * $b.skew.sd) / $b.nr) | sqrt)"
+		  " + 0.1 * ($a.one_way.avg + $b.one_way.avg) + 2)");
+	TH_LOG("skew(i, j): %s",
+	       tp_jq_str(json, "[.pairs[] | select(.status == \"ok\") |"
+			 " \"\\(.from)->\\(.to): \\(.skew.avg | floor)\"] | join(\" \")"));
+}
+
+TEST_F_TIMEOUT(skew, skew_is_antisymmetric, 300)
+{
+	if (tp_nr_online() < 2)
+		SKIP(return, "needs 2 CPUs");
+	free(tp_full_matrix(_metadata, "-n 16 -r 64", tp_check_antisymmetric));
+}
+
+TEST_F_TIMEOUT(skew, repeats_add_up_and_show_matches, 180)
+{
+	char *out = NULL, *shown = NULL, *st = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 0,1 -n 16 -r 7 -q -j", &out));
+	tp_check_skew_json(_metadata, out, 2);
+	EXPECT_JQ(out, ".repeats == 7 and all(.pairs[] | select(.status == \"ok\");"
+		  " .nr == 112)");
+	ASSERT_EQ(0, tp_sh("tscprobe show skew -j", &shown));
+	EXPECT_STREQ(out, shown);
+	ASSERT_EQ(0, tp_sh("tscprobe status -j", &st));
+	EXPECT_JQ(st, ".kind == \"skew\" and .pairs_done == 2 and .pairs_total == 2");
+	free(st);
+	free(shown);
+	/* The last run was skew: "show noise" has nothing. */
+	EXPECT_EQ(TP_EXIT_NORESULT, tp_sh("tscprobe show noise 2>/dev/null", NULL));
+	free(out);
+}
+
+TEST_F_TIMEOUT(skew, text_report, 120)
+{
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 0-2 -n 32 -q", &out));
+	EXPECT_NE(NULL, strstr(out, "| CPUs    | latij          | latji          | skew            | nr     |"));
+	EXPECT_NE(NULL, strstr(out, " 0 <->  1 "));
+	EXPECT_NE(NULL, strstr(out, " 2 <->  1 "));
+	EXPECT_NE(NULL, strstr(out, "one-way latency, ns"));
+	EXPECT_NE(NULL, strstr(out, "skew, cycles"));
+	EXPECT_NE(NULL, strstr(out, "verdict: largest |skew| "));
+	EXPECT_NE(NULL, strstr(out, "TSCs in sync within the noise: "));
+	free(out);
+}
+
+/* The debugfs table (the seed's format) says what the JSON says. */
+TEST_F_TIMEOUT(skew, debugfs_table_matches_results, 120)
+{
+	char *json = NULL, *text = NULL, *line, f[256];
+	unsigned int from, to, nr, rows = 0;
+	long long a[4], b[4], c[4];
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -n 16 -r 2 -q -j", &json));
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/skew", &text));
+	EXPECT_NE(NULL, strstr(text, "| CPUs    | latij"));
+	EXPECT_NE(NULL, strstr(text, "cycles_hz="));
+	/* Before strtok() cuts the text into lines. */
+	EXPECT_NE(NULL, strstr(text, " 0 <->  1 "));
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		if (sscanf(line, "%u <-> %u %lld/%lld/%lld/%lld %lld/%lld/%lld/%lld"
+			   " %lld/%lld/%lld/%lld %u", &from, &to, &a[0], &a[1],
+			   &a[2], &a[3], &b[0], &b[1], &b[2], &b[3], &c[0], &c[1],
+			   &c[2], &c[3], &nr) != 15)
+			continue;
+		rows++;
+		snprintf(f, sizeof(f),
+			 ".pairs[] | select(.from == %u and .to == %u) |"
+			 " .nr == %u and .latij.min == %lld and .latij.max == %lld"
+			 " and .latji.min == %lld and .latji.max == %lld"
+			 " and ((.latij.avg - %lld) | fabs) <= 0.5",
+			 from, to, nr, a[0], a[2], b[0], b[2], a[1]);
+		if (strstr(line, "timeout"))
+			continue;
+		EXPECT_JQ(json, f);
+		EXPECT_LE(a[0], a[1]);
+		EXPECT_LE(a[1], a[2]);
+		EXPECT_LE(c[0], c[2]);
+	}
+	EXPECT_EQ((unsigned int)tp_jq_num(json, "[.pairs[] | select(.status == \"ok\")] | length"),
+		  rows);
+	free(json);
+	free(text);
+}
+
+static struct nlmsghdr *tp_start_skew(struct tp_nl *nl)
+{
+	struct nlmsghdr *nlh = tp_nl_request(nl, TSCPROBE_CMD_START, false);
+
+	mnl_attr_put_u32(nlh, TSCPROBE_A_KIND, TSCPROBE_KIND_SKEW);
+	return nlh;
+}
+
+static void tp_put_cpus(struct nlmsghdr *nlh, const char *list)
+{
+	struct tp_cpuset set;
+	const char *why;
+
+	tp_parse_cpus(list, &set, &why);
+	mnl_attr_put(nlh, TSCPROBE_A_CPUS, set.nbytes, set.bits);
+}
+
+static int tp_state_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	uint64_t *r = data;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	r[0] = tp_nl_u32(tb[TSCPROBE_A_STATE], 99);
+	r[1] = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
+	return MNL_CB_OK;
+}
+
+/* A START that must be refused with @err naming @attr, starting nothing. */
+static void tp_expect_refused(struct __test_metadata *_metadata,
+			      struct tp_nl *nl, struct tp_nl *st,
+			      struct nlmsghdr *nlh, int err, unsigned int attr,
+			      const char *what)
+{
+	uint64_t before[2] = { 99, 0 }, after[2] = { 99, 0 };
+	struct tp_nl_error e;
+
+	tp_nl_talk(st, tp_nl_request(st, TSCPROBE_CMD_GET_STATUS, false),
+		   tp_state_cb, before, NULL);
+	EXPECT_EQ(err, tp_talk(nl, nlh, &e)) TH_LOG("%s", what);
+	EXPECT_STRNE("", e.msg) TH_LOG("%s: no extended-ack message", what);
+	EXPECT_EQ(attr, e.attr ? e.attr : e.missing) TH_LOG("%s: %s", what, e.msg);
+	tp_nl_talk(st, tp_nl_request(st, TSCPROBE_CMD_GET_STATUS, false),
+		   tp_state_cb, after, NULL);
+	EXPECT_EQ(before[1], after[1]) TH_LOG("%s started a run", what);
+	EXPECT_NE(TSCPROBE_STATE_RUNNING, after[0]);
+}
+
+TEST_F(skew, bad_netlink_input_starts_nothing)
+{
+	struct tp_nl *nl = &self->nl, *st = &self->st;
+	struct nlmsghdr *nlh;
+
+	nlh = tp_start_skew(nl);
+	tp_put_cpus(nlh, "1");
+	tp_expect_refused(_metadata, nl, st, nlh, -EINVAL, TSCPROBE_A_CPUS,
+			  "one CPU");
+
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_SAMPLES, TSCPROBE_MIN_SAMPLES - 1);
+	tp_expect_refused(_metadata, nl, st, nlh, -ERANGE, TSCPROBE_A_SAMPLES,
+			  "samples below 16");
+
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_SAMPLES, TSCPROBE_MAX_SAMPLES + 1);
+	tp_expect_refused(_metadata, nl, st, nlh, -ERANGE, TSCPROBE_A_SAMPLES,
+			  "samples above 4096");
+
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_REPEATS, 0);
+	tp_expect_refused(_metadata, nl, st, nlh, -ERANGE, TSCPROBE_A_REPEATS,
+			  "repeats 0");
+
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_REPEATS, TSCPROBE_MAX_REPEATS + 1);
+	tp_expect_refused(_metadata, nl, st, nlh, -ERANGE, TSCPROBE_A_REPEATS,
+			  "repeats above 1000");
+
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_DURATION_NS, 1000000000);
+	tp_expect_refused(_metadata, nl, st, nlh, -EINVAL,
+			  TSCPROBE_A_DURATION_NS, "a noise parameter");
+
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_ROUNDS, 1000);
+	tp_expect_refused(_metadata, nl, st, nlh, -EINVAL, TSCPROBE_A_ROUNDS,
+			  "a cache parameter");
+
+	/* SAMPLES is a u32. */
+	nlh = tp_start_skew(nl);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_SAMPLES, 256);
+	tp_expect_refused(_metadata, nl, st, nlh, -EINVAL, TSCPROBE_A_SAMPLES,
+			  "samples as u64");
+}
+
+TEST_F(skew, offline_cpu_is_refused)
+{
+	struct nlmsghdr *nlh;
+	char *out = NULL;
+
+	if (tp_nr_online() < 4)
+		SKIP(return, "needs 4 CPUs");
+	ASSERT_EQ(0, tp_cpu_set_online(3, false));
+	nlh = tp_start_skew(&self->nl);
+	tp_put_cpus(nlh, "0,3");
+	tp_expect_refused(_metadata, &self->nl, &self->st, nlh, -EINVAL,
+			  TSCPROBE_A_CPUS, "offline CPU");
+	EXPECT_EQ(TP_EXIT_USAGE, tp_sh("tscprobe skew -c 0,3 2>&1", &out));
+	EXPECT_NE(NULL, strstr(out, "CPU 3 is not online"));
+	free(out);
+	ASSERT_EQ(0, tp_cpu_set_online(3, true));
+}
+
+TEST_F(skew, bad_cli_input)
+{
+	static const char *const bad[] = {
+		"-c 0", "-c 99", "-c 2-1", "-c x", "-n 15", "-n 4097", "-n x",
+		"-r 0", "-r 1001", "-d 1s", "--irqs off", "--bogus", "-n",
+		"extra",
+	};
+	char cmd[160];
+	char *out = NULL;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(cmd, sizeof(cmd), "tscprobe skew %s 2>&1 >/dev/null",
+			 bad[i]);
+		EXPECT_EQ(TP_EXIT_USAGE, tp_sh(cmd, &out)) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(0, strncmp(out, "tscprobe: ", 10)) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(strlen(out) - 1, strcspn(out, "\n")) TH_LOG("%s", bad[i]);
+		free(out);
+	}
+	EXPECT_EQ(TP_EXIT_USAGE, tp_sh("tscprobe skew -c 1 2>&1", &out));
+	EXPECT_NE(NULL, strstr(out, "at least two CPUs"));
+	free(out);
+	EXPECT_EQ(TP_EXIT_OK, tp_sh("tscprobe skew --help", &out));
+	EXPECT_EQ(0, strncmp(out, "usage: tscprobe skew", 20));
+	free(out);
+}
+
+/*
+ * A partner that never runs: CPU 3 is taken by a SCHED_FIFO hog (RT
+ * throttling off), so its worker thread cannot get there.  The side on
+ * CPU 2 gives up after its arrival limit, the controller takes back CPU
+ * 3's side; both pairs are TIMEOUT, without numbers, and the run ends
+ * once the hog is gone.  The CLI runs on CPU 0.
+ */
+TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
+{
+	char *out = NULL, *rt = NULL;
+	struct sched_param sp = { .sched_priority = 50 };
+	struct timespec t0, t;
+	cpu_set_t set;
+	pid_t hog;
+	int status;
+
+	if (tp_nr_online() < 4)
+		SKIP(return, "needs 4 CPUs");
+	ASSERT_EQ(0, tp_sh("cat /proc/sys/kernel/sched_rt_runtime_us", &rt));
+	ASSERT_EQ(0, tp_sh("echo -1 > /proc/sys/kernel/sched_rt_runtime_us", NULL));
+	hog = fork();
+	ASSERT_GE(hog, 0);
+	if (!hog) {
+		CPU_ZERO(&set);
+		CPU_SET(3, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) ||
+		    sched_setscheduler(0, SCHED_FIFO, &sp))
+			_exit(9);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		while (t.tv_sec - t0.tv_sec < 8);
+		_exit(0);
+	}
+	usleep(200000);
+	EXPECT_EQ(0, tp_sh("taskset -c 0 tscprobe skew -c 2,3 -n 16 -q -j", &out));
+	waitpid(hog, &status, 0);
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	tp_check_skew_json(_metadata, out, 2);
+	EXPECT_JQ(out, "all(.pairs[]; .status == \"timeout\")");
+	EXPECT_JQ(out, ".state == \"done\"");
+	free(out);
+	rt[strcspn(rt, "\n")] = '\0';
+	{
+		char cmd[96];
+
+		snprintf(cmd, sizeof(cmd),
+			 "echo %s > /proc/sys/kernel/sched_rt_runtime_us", rt);
+		EXPECT_EQ(0, tp_sh(cmd, NULL));
+	}
+	free(rt);
+	/* Once the CPU is free again, the same pairs measure (host permitting). */
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 2,3 -n 16 -q -j", &out));
+	EXPECT_JQ(out, "all(.pairs[]; .status == \"ok\" or .status == \"timeout\")");
+	free(out);
+}
+
+/* CPU 2 goes offline mid-run: its pairs end OFFLINE (or TIMEOUT), the rest OK. */
+TEST_F_TIMEOUT(skew, hotplug_mid_run, 180)
+{
+	char *out = NULL;
+
+	if (tp_nr_online() < 4)
+		SKIP(return, "needs 4 CPUs");
+	ASSERT_EQ(0, tp_sh("tscprobe skew -n 16 -r 1000 -q -j > /tmp/hp.json & pid=$!;"
+			   " sleep 2; echo 0 > /sys/devices/system/cpu/cpu2/online"
+			   " || exit 9; wait $pid", NULL));
+	EXPECT_EQ(0, tp_cpu_set_online(2, true));
+	ASSERT_EQ(0, tp_sh("cat /tmp/hp.json", &out));
+	tp_check_skew_json(_metadata, out, 4);
+	EXPECT_JQ(out, ".state == \"done\"");
+	/* Pairs without CPU 2 are unaffected (a loaded host may time them out). */
+	EXPECT_JQ(out, "all(.pairs[] | select(.from != 2 and .to != 2);"
+		  " .status == \"ok\" or .status == \"timeout\")");
+	TH_LOG("pairs without CPU 2: %s",
+	       tp_jq_str(out, "[.pairs[] | select(.from != 2 and .to != 2) |"
+			 " \"\\(.from)->\\(.to) \\(.status)\"] | join(\", \")"));
+	/* Pairs with CPU 2: measured before, offline after; no numbers then. */
+	EXPECT_JQ(out, "all(.pairs[] | select(.from == 2 or .to == 2);"
+		  " .status == \"ok\" or .status == \"offline\" or .status == \"timeout\")");
+	EXPECT_JQ(out, "any(.pairs[]; .status == \"offline\")");
+	TH_LOG("pairs with CPU 2: %s",
+	       tp_jq_str(out, "[.pairs[] | select(.from == 2 or .to == 2) |"
+			 " \"\\(.from)->\\(.to) \\(.status)\"] | join(\", \")"));
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
+	EXPECT_JQ(out, ".kind == \"skew\" and .state == \"done\"");
+	free(out);
+}
+
+TEST_F_TIMEOUT(skew, stop_mid_run, 120)
+{
+	struct timespec a, b;
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -n 4096 -r 200 -q -j > /tmp/stop.json &"
+			   " echo $! > /tmp/stop.pid; sleep 2", NULL));
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	EXPECT_EQ(0, tp_sh("tscprobe stop", NULL));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	/* Within one pair: a repeat takes well under a second here. */
+	EXPECT_LT(b.tv_sec - a.tv_sec, 5);
+	ASSERT_EQ(0, tp_sh("wait $(cat /tmp/stop.pid) 2>/dev/null;"
+			   " while kill -0 $(cat /tmp/stop.pid) 2>/dev/null; do sleep 0.1; done;"
+			   " cat /tmp/stop.json", &out));
+	tp_check_skew_json(_metadata, out, tp_nr_online());
+	EXPECT_JQ(out, ".state == \"stopped\" and .stop_reason == \"stop requested\"");
+	EXPECT_JQ(out, "any(.pairs[]; .status == \"skipped\")");
+	EXPECT_JQ(out, ".pairs_done < .pairs_total");
+	free(out);
+	EXPECT_EQ(TP_EXIT_NORESULT, tp_sh("tscprobe stop 2>/dev/null", NULL));
+}
+
+TEST_F_TIMEOUT(skew, rmmod_mid_run, 120)
+{
+	char *out = NULL;
+	int cli;
+
+	tp_nl_close(&self->nl);
+	tp_nl_close(&self->st);
+	cli = tp_sh("tscprobe skew -n 4096 -r 200 -q > /dev/null 2>/tmp/rm.err &"
+		    " pid=$!; sleep 2; rmmod tscprobe || exit 9; wait $pid", NULL);
+	EXPECT_FALSE(tp_module_loaded());
+	EXPECT_EQ(TP_EXIT_FAIL, cli);
+	ASSERT_EQ(0, tp_sh("cat /tmp/rm.err", &out));
+	EXPECT_NE(NULL, strstr(out, "module was unloaded")) TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
+}
+
+TEST_F_TIMEOUT(skew, show_in_every_format, 120)
+{
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 0-1 -n 16 -q >/dev/null", NULL));
+	ASSERT_EQ(0, tp_sh("tscprobe show skew --csv", &out));
+	EXPECT_EQ(0, strncmp(out, "kind,engine,run_id,from,to,relation,status,nr,", 46));
+	EXPECT_NE(NULL, strstr(out, "\r\nskew,kernel,"));
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show skew --prom", &out));
+	EXPECT_NE(NULL, strstr(out, "# TYPE tscprobe_skew_pair_ok gauge\n"));
+	EXPECT_NE(NULL, strstr(out, "tscprobe_skew_in_sync "));
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show --svg /tmp/skew.svg >/dev/null && head -c 300 /tmp/skew.svg", &out));
+	EXPECT_NE(NULL, strstr(out, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
+	free(out);
+}
+
+TEST_HARNESS_MAIN

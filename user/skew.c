@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe skew: TSC skew and core-to-core hand-off latency for every
+ * ordered pair of the chosen CPUs, measured by the module with interrupts
+ * off, or by the userspace engine with --user.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "output.h"
+#include "run.h"
+
+static const char tp_skew_usage[] =
+	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"
+	"                     [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"\n"
+	"For every ordered pair (i, j) of the chosen CPUs, hand a cache line back\n"
+	"and forth between i and j with interrupts off, logging the TSC at every\n"
+	"hand-off; report the one-way latency and the skew TSC_j - TSC_i.\n"
+	"\n"
+	"  -c, --cpus CPUS       at least two CPUs, like 0-3,8 (default: all online)\n"
+	"  -n, --samples N       hand-offs used per pair and repeat, 16..4096\n"
+	"                        (default 256; 16 more warm the caches first)\n"
+	"  -r, --repeats N       times each pair is measured, 1..1000 (default 1)\n"
+	"      --user            measure in userspace (interrupts on; no module;\n"
+	"                        interrupted samples are dropped)\n"
+	TP_OUTPUT_USAGE
+	"  -q, --quiet           no progress line\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"Ctrl-C stops after the pair in progress and prints what was measured.\n";
+
+enum { OPT_USER = 256 };
+
+/**
+ * struct tp_skew_cmd - the parsed command line
+ * @cpus: the CPUs
+ * @p: the parameters, defaults filled in
+ * @user: --user
+ * @out: -j, --csv, --prom, --svg
+ * @quiet: -q
+ */
+struct tp_skew_cmd {
+	struct tp_cpuset cpus;
+	struct tp_run_params p;
+	bool user;
+	struct tp_output out;
+	bool quiet;
+};
+
+static int tp_skew_number(const char *opt, const char *arg, uint64_t min,
+			  uint64_t max, uint32_t *v)
+{
+	const char *why;
+	uint64_t n;
+
+	if (tp_parse_u64(arg, min, max, &n, &why))
+		return tp_usage_err("skew", "%s '%s': %s", opt, arg, why);
+	*v = (uint32_t)n;
+	return TP_EXIT_OK;
+}
+
+static int tp_skew_option(struct tp_skew_cmd *cmd, int c, char **argv)
+{
+	const char *why;
+	int ret;
+
+	if (tp_output_option(&cmd->out, c, optarg, "skew", &ret))
+		return ret;
+	switch (c) {
+	case 'c':
+		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
+			return tp_usage_err("skew", "-c '%s': %s", optarg, why);
+		return TP_EXIT_OK;
+	case 'n':
+		return tp_skew_number("-n", optarg, TSCPROBE_MIN_SAMPLES,
+				      TSCPROBE_MAX_SAMPLES, &cmd->p.samples);
+	case 'r':
+		return tp_skew_number("-r", optarg, TSCPROBE_MIN_REPEATS,
+				      TSCPROBE_MAX_REPEATS, &cmd->p.repeats);
+	case OPT_USER:
+		cmd->user = true;
+		return TP_EXIT_OK;
+	case 'q':
+		cmd->quiet = true;
+		return TP_EXIT_OK;
+	default:
+		return tp_bad_option("skew", c, argv);
+	}
+}
+
+/* Everything the kernel would refuse is refused here first: exit 2. */
+static int tp_skew_check(struct tp_skew_cmd *cmd, bool cpus_given)
+{
+	struct tp_cpuset online;
+	unsigned int n;
+	int cpu = -1;
+
+	if (tp_online_cpus(&online)) {
+		tp_err("cannot read the online CPUs from /sys");
+		return TP_EXIT_FAIL;
+	}
+	if (!cpus_given)
+		cmd->cpus = online;
+	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
+		if (!tp_cpuset_has(&online, (unsigned int)cpu))
+			return tp_usage_err("skew", "-c: CPU %d is not online", cpu);
+	n = tp_cpuset_count(&cmd->cpus);
+	if (n < 2)
+		return tp_usage_err("skew", "-c: skew needs at least two CPUs");
+	if (n > TSCPROBE_MAX_SKEW_CPUS)
+		return tp_usage_err("skew", "-c: at most %d CPUs per skew run",
+				    TSCPROBE_MAX_SKEW_CPUS);
+	return TP_EXIT_OK;
+}
+
+static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "repeats", required_argument, NULL, 'r' },
+		{ "user", no_argument, NULL, OPT_USER },
+		TP_OUTPUT_OPTIONS,
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool cpus_given = false;
+	int c, ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->p.samples = TSCPROBE_DEFAULT_SAMPLES;
+	cmd->p.repeats = TSCPROBE_DEFAULT_REPEATS;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:c:n:r:jqh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(tp_skew_usage, stdout);
+			return -1;
+		}
+		cpus_given |= c == 'c';
+		ret = tp_skew_option(cmd, c, argv);
+		if (ret)
+			return ret;
+	}
+	if (optind != argc)
+		return tp_usage_err("skew", "unexpected argument '%s'",
+				    argv[optind]);
+	return tp_skew_check(cmd, cpus_given);
+}
+
+static void tp_skew_put_attrs(struct nlmsghdr *nlh,
+			      const struct tp_run_params *p)
+{
+	mnl_attr_put_u32(nlh, TSCPROBE_A_SAMPLES, p->samples);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_REPEATS, p->repeats);
+}
+
+/* "skew: 12/56 pairs, 1.2s" */
+static void tp_skew_progress(const struct tp_result *st, char *buf,
+			     size_t len)
+{
+	char el[32];
+
+	tp_format_ns(st->elapsed_ns, el, sizeof(el));
+	snprintf(buf, len, "skew: %u/%u pairs, %s", st->pairs_done,
+		 st->pairs_total, el);
+}
+
+/**
+ * tp_cmd_skew() - the "skew" subcommand
+ * @argc: argument count (argv[0] is "skew")
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_skew(int argc, char **argv)
+{
+	struct tp_skew_cmd cmd;
+	struct tp_result res;
+	unsigned int n;
+	int ret;
+
+	ret = tp_skew_parse(&cmd, argc, argv);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	tp_result_init(&res, TSCPROBE_KIND_SKEW);
+	n = tp_cpuset_count(&cmd.cpus);
+	if (cmd.user) {
+		ret = tp_user_skew(&cmd.cpus, &cmd.p, cmd.quiet, &res);
+	} else {
+		struct tp_start st = {
+			.kind = TSCPROBE_KIND_SKEW,
+			.cpus = &cmd.cpus,
+			.p = &cmd.p,
+			.put_attrs = tp_skew_put_attrs,
+			/* ~1 ms per pair and repeat is generous on hardware. */
+			.expect_ns = (uint64_t)n * (n - 1) * cmd.p.repeats * 1000000ULL,
+			.progress = tp_skew_progress,
+			.quiet = cmd.quiet,
+		};
+
+		ret = tp_run_kernel(&st, &res);
+	}
+	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
+		int out = tp_skew_output(&res, &cmd.out, stdout);
+
+		if (out)
+			ret = out;
+	}
+	tp_result_free(&res);
+	return ret;
+}

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The userspace skew engine: core/'s hand-off (tp_skew_arrive(),
+ * tp_skew_side(), tp_skew_analyze()) on one thread per chosen CPU, created
+ * pinned, driven pair by pair by the main thread exactly as the module's
+ * controller drives its workers.  Interrupts stay on, so a hand-off may be
+ * interrupted or preempted: such samples are dropped by the analysis (its
+ * round-trip filter, see core/skew.c) and counted as "discarded".
+ *
+ * Per pair: two condition-variable wake-ups and one back, then the
+ * hand-offs.  The limits are looser than the module's: a preempted thread
+ * may legitimately be away for a while, and nothing runs with interrupts
+ * off here.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "run.h"
+#include "skew.h"
+#include "tsc.h"
+
+#define TP_USER_ARRIVE_NS	1000000000ULL	/* 1 s */
+#define TP_USER_WAIT_NS		1000000000ULL	/* 1 s */
+#define TP_USER_CAP_NS		10000000000ULL	/* 10 s */
+
+enum { TP_W_IDLE, TP_W_ASSIGNED, TP_W_DONE, TP_W_QUIT };
+
+struct tp_skew_user;
+
+/**
+ * struct tp_skew_worker - one pinned thread
+ * @tid: the thread
+ * @cpu: its CPU
+ * @log: its log, page-aligned
+ * @cond: signalled when it is given a side (or told to quit)
+ * @state: TP_W_*, under @u->lock
+ * @side: TP_SKEW_MASTER or TP_SKEW_SLAVE
+ * @end: enum tp_skew_end of its last side
+ * @u: the engine
+ */
+struct tp_skew_worker {
+	pthread_t tid;
+	unsigned int cpu;
+	uint64_t *log;
+	pthread_cond_t cond;
+	int state;
+	unsigned int side;
+	int end;
+	struct tp_skew_user *u;
+};
+
+/**
+ * struct tp_skew_user - the engine
+ * @sync: the shared words, cache-line aligned
+ * @lim: the sides' limits in cycles
+ * @entries: log entries per side
+ * @lock: protects every worker's @state
+ * @done: signalled when a worker finishes a side
+ */
+struct tp_skew_user {
+	struct tp_skew_sync *sync;
+	struct tp_skew_limits lim;
+	uint32_t entries;
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+};
+
+static uint64_t tp_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tp_ns_to_cyc(uint64_t ns, uint32_t khz)
+{
+	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
+}
+
+static void *tp_skew_worker_main(void *arg)
+{
+	struct tp_skew_worker *w = arg;
+	struct tp_skew_user *u = w->u;
+	int end;
+
+	pthread_mutex_lock(&u->lock);
+	for (;;) {
+		while (w->state != TP_W_ASSIGNED && w->state != TP_W_QUIT)
+			pthread_cond_wait(&w->cond, &u->lock);
+		if (w->state == TP_W_QUIT)
+			break;
+		pthread_mutex_unlock(&u->lock);
+		/* The seed's refinement: the log in L1 right before use. */
+		memset(w->log, 0, u->entries * sizeof(uint64_t));
+		end = tp_skew_arrive(u->sync, w->side, &u->lim);
+		if (end == TP_SKEW_OK)
+			end = tp_skew_side(u->sync, w->side, w->log, u->entries,
+					   &u->lim);
+		pthread_mutex_lock(&u->lock);
+		w->end = end;
+		w->state = TP_W_DONE;
+		pthread_cond_signal(&u->done);
+	}
+	pthread_mutex_unlock(&u->lock);
+	return NULL;
+}
+
+static int tp_skew_worker_start(struct tp_skew_worker *w)
+{
+	size_t bytes = (w->u->entries * sizeof(uint64_t) + 4095) & ~(size_t)4095;
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	w->log = aligned_alloc(4096, bytes);
+	if (!w->log)
+		return ENOMEM;
+	pthread_cond_init(&w->cond, NULL);
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	pthread_attr_init(&attr);
+	/* Created pinned: the thread never runs anywhere else. */
+	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	if (!err)
+		err = pthread_create(&w->tid, &attr, tp_skew_worker_main, w);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+/* One repeat of pair (i, j); 0 when both sides completed. */
+static uint32_t tp_skew_user_once(struct tp_skew_user *u,
+				  struct tp_skew_worker *i,
+				  struct tp_skew_worker *j, uint32_t samples,
+				  struct tp_skew_stats *st)
+{
+	tp_skew_sync_init(u->sync);
+	pthread_mutex_lock(&u->lock);
+	i->side = TP_SKEW_MASTER;
+	j->side = TP_SKEW_SLAVE;
+	i->state = j->state = TP_W_ASSIGNED;
+	pthread_cond_signal(&i->cond);
+	pthread_cond_signal(&j->cond);
+	/* Both sides end by their own deadlines: this wait is bounded. */
+	while (i->state != TP_W_DONE || j->state != TP_W_DONE)
+		pthread_cond_wait(&u->done, &u->lock);
+	i->state = j->state = TP_W_IDLE;
+	pthread_mutex_unlock(&u->lock);
+	if (i->end != TP_SKEW_OK || j->end != TP_SKEW_OK)
+		return TSCPROBE_PAIR_TIMEOUT;
+	tp_skew_analyze(st, i->log, j->log, samples, true);
+	return TSCPROBE_PAIR_OK;
+}
+
+static void tp_skew_user_pair(struct tp_skew_user *u, struct tp_pair_res *pr,
+			      struct tp_skew_worker *i,
+			      struct tp_skew_worker *j,
+			      const struct tp_run_params *p, uint32_t khz)
+{
+	uint64_t t0 = tp_mono_ns();
+	struct tp_skew_stats rep;
+	uint32_t r, status = TSCPROBE_PAIR_SKIPPED;
+
+	for (r = 0; r < p->repeats; r++) {
+		if (r && tp_interrupted())
+			break;
+		tp_skew_stats_init(&rep);
+		status = tp_skew_user_once(u, i, j, p->samples, &rep);
+		if (status != TSCPROBE_PAIR_OK)
+			break;
+		tp_skew_stats_merge(&pr->st, &rep);
+	}
+	if (status != TSCPROBE_PAIR_OK)
+		tp_skew_stats_init(&pr->st);
+	pr->status = status;
+	pr->elapsed_cycles = tp_ns_to_cyc(tp_mono_ns() - t0, khz);
+}
+
+/* Read one integer from a sysfs file of a CPU; -1 when unreadable. */
+static long tp_cpu_sysfs_long(unsigned int cpu, const char *file)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/%s", cpu,
+		 file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* The CPU's NUMA node (its "nodeN" link in sysfs); -1 when unknown. */
+static long tp_cpu_node(unsigned int cpu)
+{
+	char path[96];
+	struct dirent *d;
+	long node = -1;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, "node", 4) && d->d_name[4] >= '0' &&
+		    d->d_name[4] <= '9')
+			node = strtol(d->d_name + 4, NULL, 10);
+	closedir(dir);
+	return node;
+}
+
+static bool tp_cpu_is_sibling(unsigned int i, unsigned int j)
+{
+	char path[128], list[256];
+	struct tp_cpuset set;
+	const char *why;
+	bool ret = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", i);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fgets(list, sizeof(list), f)) {
+		list[strcspn(list, "\n")] = '\0';
+		ret = !tp_parse_cpus(list, &set, &why) && tp_cpuset_has(&set, j);
+	}
+	fclose(f);
+	return ret;
+}
+
+/**
+ * tp_user_relation() - where two CPUs sit, from sysfs
+ * @i: a CPU
+ * @j: another
+ *
+ * The module's rule (kmod/skew.c) on sysfs's view of the same topology.
+ *
+ * Return: an enum tscprobe_relation; UNKNOWN when sysfs does not say.
+ */
+uint32_t tp_user_relation(unsigned int i, unsigned int j)
+{
+	long ni = tp_cpu_node(i), nj = tp_cpu_node(j), pi, pj;
+
+	if (ni >= 0 && nj >= 0 && ni != nj)
+		return TSCPROBE_REL_OTHER_NODE;
+	if (tp_cpu_is_sibling(i, j))
+		return TSCPROBE_REL_SMT;
+	pi = tp_cpu_sysfs_long(i, "topology/physical_package_id");
+	pj = tp_cpu_sysfs_long(j, "topology/physical_package_id");
+	if (pi < 0 || pj < 0)
+		return TSCPROBE_REL_UNKNOWN;
+	return pi == pj ? TSCPROBE_REL_PACKAGE : TSCPROBE_REL_OTHER_PACKAGE;
+}
+
+static void tp_skew_user_progress(const struct tp_result *res, bool show)
+{
+	if (!show)
+		return;
+	fprintf(stderr, "\r\033[Kskew --user: %u/%u pairs", res->pairs_done,
+		res->pairs_total);
+	fflush(stderr);
+}
+
+static void tp_skew_user_stop(struct tp_skew_user *u, struct tp_skew_worker *w,
+			      unsigned int n)
+{
+	unsigned int k;
+
+	pthread_mutex_lock(&u->lock);
+	for (k = 0; k < n; k++) {
+		w[k].state = TP_W_QUIT;
+		pthread_cond_signal(&w[k].cond);
+	}
+	pthread_mutex_unlock(&u->lock);
+	for (k = 0; k < n; k++) {
+		pthread_join(w[k].tid, NULL);
+		pthread_cond_destroy(&w[k].cond);
+		free(w[k].log);
+	}
+}
+
+/**
+ * tp_user_skew() - measure skew in userspace
+ * @cpus: the CPUs (at least two, online; checked by the caller)
+ * @p: samples and repeats
+ * @quiet: no progress line
+ * @res: initialised; filled with the results
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_INTERRUPTED after Ctrl-C, or TP_EXIT_FAIL.
+ */
+int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
+		 bool quiet, struct tp_result *res)
+{
+	unsigned int n = tp_cpuset_count(cpus), a, b, k = 0;
+	bool show = !quiet && isatty(STDERR_FILENO);
+	struct tp_skew_worker *w;
+	struct tp_skew_user u;
+	uint64_t t0;
+	int cpu = -1, err;
+
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		tp_err("warning: cannot lock memory (%s): page faults may land in samples",
+		       strerror(errno));
+	memset(&u, 0, sizeof(u));
+	res->user_engine = true;
+	res->tsc_khz = tp_user_tsc_khz();
+	res->p = *p;
+	res->cpus = *cpus;
+	res->pairs_total = n * (n - 1);
+	u.entries = TP_SKEW_ENTRIES(p->samples);
+	u.lim.arrive = tp_ns_to_cyc(TP_USER_ARRIVE_NS, res->tsc_khz);
+	u.lim.wait = tp_ns_to_cyc(TP_USER_WAIT_NS, res->tsc_khz);
+	u.lim.cap = tp_ns_to_cyc(TP_USER_CAP_NS, res->tsc_khz);
+	u.sync = aligned_alloc(TP_CACHELINE, sizeof(*u.sync));
+	w = calloc(n, sizeof(*w));
+	if (!u.sync || !w) {
+		tp_err("out of memory");
+		return TP_EXIT_FAIL;
+	}
+	pthread_mutex_init(&u.lock, NULL);
+	pthread_cond_init(&u.done, NULL);
+	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
+		w[k].cpu = (unsigned int)cpu;
+		w[k].u = &u;
+		err = tp_skew_worker_start(&w[k]);
+		if (err) {
+			tp_err("cannot start a thread on CPU %d: %s", cpu,
+			       strerror(err));
+			exit(TP_EXIT_FAIL);	/* pinned threads cannot be unwound */
+		}
+		k++;
+	}
+	tp_catch_interrupt();
+	t0 = tp_mono_ns();
+	for (a = 0; a < n; a++) {
+		for (b = 0; b < n; b++) {
+			struct tp_pair_res *pr;
+
+			if (a == b)
+				continue;
+			pr = tp_result_add_pair(res, w[a].cpu, w[b].cpu);
+			pr->relation = tp_user_relation(w[a].cpu, w[b].cpu);
+			if (tp_interrupted())
+				continue;	/* stays SKIPPED */
+			tp_skew_user_pair(&u, pr, &w[a], &w[b], p, res->tsc_khz);
+			res->pairs_done++;
+			tp_skew_user_progress(res, show);
+		}
+	}
+	if (show)
+		fprintf(stderr, "\r\033[K");
+	res->elapsed_ns = tp_mono_ns() - t0;
+	res->state = tp_interrupted() ? TSCPROBE_STATE_STOPPED :
+		TSCPROBE_STATE_DONE;
+	res->reason = tp_interrupted() ? TSCPROBE_STOP_REQUESTED :
+		TSCPROBE_STOP_COMPLETED;
+	tp_skew_user_stop(&u, w, n);
+	pthread_cond_destroy(&u.done);
+	pthread_mutex_destroy(&u.lock);
+	free(u.sync);
+	free(w);
+	return tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;
+}

@@ -1,0 +1,603 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The skew report: the seed's table (the rows the module's debugfs file
+ * prints, from core/report.c), two matrices with the CPUs as rows (i) and
+ * columns (j) -- one-way latency in ns and skew in cycles -- and a verdict;
+ * or the same as JSON (schema in Documentation/skew.rst).
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "json.h"
+#include "names.h"
+#include "output.h"
+#include "report.h"
+#include "svg.h"
+
+/* avg one-way in ns; the one-way is kept doubled. */
+static double tp_pair_one_way_ns(const struct tp_result *r,
+				 const struct tp_pair_res *p)
+{
+	const struct tp_sstats *s = &p->st.one_way2;
+
+	if (!s->count || !r->tsc_khz)
+		return 0;
+	return (double)s->sum / (2.0 * (double)s->count) * 1e6 / r->tsc_khz;
+}
+
+static double tp_pair_skew(const struct tp_pair_res *p)
+{
+	const struct tp_sstats *s = &p->st.skew2;
+
+	return s->count ? (double)s->sum / (2.0 * (double)s->count) : 0;
+}
+
+/**
+ * tp_skew_verdict() - the largest |skew| and whether every pair is in sync
+ * @r: the result
+ * @v: the verdict
+ *
+ * Only OK pairs count; the rule per pair is tp_skew_in_sync()'s.
+ */
+void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
+{
+	unsigned int i;
+
+	memset(v, 0, sizeof(*v));
+	for (i = 0; i < r->npairs; i++) {
+		const struct tp_pair_res *p = &r->pair[i];
+		double mag;
+
+		if (p->status != TSCPROBE_PAIR_OK || !p->st.nr)
+			continue;
+		v->ok++;
+		if (!tp_skew_in_sync(&p->st))
+			v->out++;
+		mag = tp_pair_skew(p) < 0 ? -tp_pair_skew(p) : tp_pair_skew(p);
+		if (v->ok == 1 || mag > v->max_abs) {
+			v->max_abs = mag;
+			v->worst = p;
+		}
+	}
+}
+
+/* What a matrix cell holds when the pair has no numbers. */
+static const char *tp_cell_status(uint32_t status)
+{
+	switch (status) {
+	case TSCPROBE_PAIR_TIMEOUT:
+		return "tmo";
+	case TSCPROBE_PAIR_OFFLINE:
+		return "off";
+	default:
+		return "skip";
+	}
+}
+
+static const struct tp_pair_res *tp_find_pair(const struct tp_result *r,
+					      unsigned int i, unsigned int j)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->npairs; k++)
+		if (r->pair[k].from == i && r->pair[k].to == j)
+			return &r->pair[k];
+	return NULL;
+}
+
+static void tp_matrix_cell(const struct tp_result *r, unsigned int i,
+			   unsigned int j, bool skew, char *buf, size_t len)
+{
+	const struct tp_pair_res *p = tp_find_pair(r, i, j);
+
+	if (i == j)
+		snprintf(buf, len, "-");
+	else if (!p)
+		snprintf(buf, len, "?");
+	else if (p->status != TSCPROBE_PAIR_OK || !p->st.nr)
+		snprintf(buf, len, "%s", tp_cell_status(p->status));
+	else if (skew)
+		snprintf(buf, len, "%.1f", tp_pair_skew(p));
+	else
+		snprintf(buf, len, "%.0f", tp_pair_one_way_ns(r, p));
+}
+
+/* Rows: CPU i (the side that starts); columns: CPU j. */
+static void tp_matrix(const struct tp_result *r, bool skew, FILE *f)
+{
+	char cell[48];
+	int i, j, w = 4;
+
+	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0;)
+		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;) {
+			tp_matrix_cell(r, i, j, skew, cell, sizeof(cell));
+			if ((int)strlen(cell) + 1 > w)
+				w = (int)strlen(cell) + 1;
+		}
+	fprintf(f, "%5s", "i\\j");
+	for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;)
+		fprintf(f, " %*d", w, j);
+	fprintf(f, "\n");
+	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0;) {
+		fprintf(f, "%5d", i);
+		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;) {
+			tp_matrix_cell(r, i, j, skew, cell, sizeof(cell));
+			fprintf(f, " %*s", w, cell);
+		}
+		fprintf(f, "\n");
+	}
+}
+
+static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
+{
+	struct tp_skew_verdict v;
+	const struct tp_pair_res *p;
+
+	tp_skew_verdict(r, &v);
+	if (!v.ok) {
+		fprintf(f, "verdict: no pair was measured\n");
+		return;
+	}
+	p = v.worst;
+	fprintf(f, "verdict: largest |skew| %.1f cycles, %u -> %u (sd %.1f, one-way %.0f cycles, %s); ",
+		v.max_abs, p->from, p->to,
+		tp_sstats_sd_div(&p->st.skew2, 1) / 2.0,
+		(double)p->st.one_way2.sum / (2.0 * p->st.one_way2.count),
+		tp_relation_name(p->relation));
+	if (!v.out)
+		fprintf(f, "TSCs in sync within the noise: yes, all %u pairs\n",
+			v.ok);
+	else
+		fprintf(f, "TSCs in sync within the noise: NO, %u of %u pairs out\n",
+			v.out, v.ok);
+	fprintf(f, "  (a pair is in sync when min latij > 0, min latji > 0 and |avg skew| <= 3 sd + 1 cycle)\n");
+}
+
+static void tp_skew_text(const struct tp_result *r, FILE *f)
+{
+	const char *head;
+	char cpus[256], row[192];
+	unsigned int i, line;
+
+	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
+	fprintf(f, "skew: %s engine, CPUs %s, samples %u, repeats %u, tsc %u kHz, pairs %u/%u",
+		r->user_engine ? "user" : "kernel", cpus, r->p.samples,
+		r->p.repeats, r->tsc_khz, r->pairs_done, r->pairs_total);
+	if (!r->user_engine)
+		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
+			tp_state_name(r->state), tp_stop_reason_name(r->reason));
+	fprintf(f, "\n");
+	for (line = 0; (head = tp_skew_header(line)); line++)
+		fprintf(f, "%s\n", head);
+	for (i = 0; i < r->npairs; i++) {
+		const struct tp_pair_res *p = &r->pair[i];
+
+		tp_skew_row(row, sizeof(row), p->from, p->to, p->status, &p->st);
+		fprintf(f, "%s\n", row);
+	}
+	fprintf(f, "\none-way latency, ns (row: CPU i, column: CPU j)\n");
+	tp_matrix(r, false, f);
+	fprintf(f, "\nskew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)\n");
+	tp_matrix(r, true, f);
+	fprintf(f, "\n");
+	tp_skew_verdict_text(r, f);
+}
+
+/* {min, avg, max, sd}, divided by @k (2 for the doubled quantities). */
+static void tp_stat_json(struct tj *j, const char *key,
+			 const struct tp_sstats *s, unsigned int k)
+{
+	tj_obj(j, key);
+	tj_real(j, "min", (double)s->min / k);
+	tj_real(j, "avg", s->count ? (double)s->sum / ((double)s->count * k) : 0);
+	tj_real(j, "max", (double)s->max / k);
+	tj_real(j, "sd", (double)tp_sstats_sd_div(s, 1) / k);
+	tj_obj_end(j);
+}
+
+static void tp_pair_json(struct tj *j, const struct tp_result *r,
+			 const struct tp_pair_res *p)
+{
+	bool ok = p->status == TSCPROBE_PAIR_OK && p->st.nr;
+
+	tj_obj(j, NULL);
+	tj_u64(j, "from", p->from);
+	tj_u64(j, "to", p->to);
+	tj_str(j, "status", tp_pair_status_name(p->status));
+	tj_str(j, "relation", tp_relation_name(p->relation));
+	tj_u64(j, "elapsed_cycles", p->elapsed_cycles);
+	if (ok) {
+		tj_u64(j, "nr", p->st.nr);
+		if (r->user_engine)
+			tj_u64(j, "discarded", p->st.discarded);
+		tp_stat_json(j, "latij", &p->st.latij, 1);
+		tp_stat_json(j, "latji", &p->st.latji, 1);
+		tp_stat_json(j, "skew", &p->st.skew2, 2);
+		tp_stat_json(j, "one_way", &p->st.one_way2, 2);
+		tj_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
+		tj_bool(j, "in_sync", tp_skew_in_sync(&p->st));
+	} else {
+		/* No numbers for a pair that did not complete. */
+		tj_u64(j, "nr", 0);
+		tj_null(j, "latij");
+		tj_null(j, "latji");
+		tj_null(j, "skew");
+		tj_null(j, "one_way");
+		tj_null(j, "one_way_ns");
+		tj_null(j, "in_sync");
+	}
+	tj_obj_end(j);
+}
+
+static void tp_skew_json(const struct tp_result *r, FILE *f)
+{
+	struct tp_skew_verdict v;
+	unsigned int i;
+	struct tj j;
+	int cpu = -1;
+
+	tp_skew_verdict(r, &v);
+	tj_init(&j, f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "kind", "skew");
+	tj_str(&j, "engine", r->user_engine ? "user" : "kernel");
+	tj_u64(&j, "run_id", r->run_id);
+	tj_str(&j, "state", tp_state_name(r->state));
+	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
+	tj_u64(&j, "tsc_khz", r->tsc_khz);
+	tj_u64(&j, "samples", r->p.samples);
+	tj_u64(&j, "repeats", r->p.repeats);
+	tj_u64(&j, "elapsed_ns", r->elapsed_ns);
+	tj_u64(&j, "pairs_done", r->pairs_done);
+	tj_u64(&j, "pairs_total", r->pairs_total);
+	tj_arr(&j, "cpus");
+	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0)
+		tj_u64(&j, NULL, (uint64_t)cpu);
+	tj_arr_end(&j);
+	tj_arr(&j, "pairs");
+	for (i = 0; i < r->npairs; i++)
+		tp_pair_json(&j, r, &r->pair[i]);
+	tj_arr_end(&j);
+	tj_obj(&j, "verdict");
+	tj_u64(&j, "pairs_ok", v.ok);
+	tj_u64(&j, "pairs_out_of_sync", v.out);
+	tj_bool(&j, "in_sync", v.ok && !v.out);
+	if (v.worst) {
+		tj_real(&j, "max_abs_skew", v.max_abs);
+		tj_u64(&j, "from", v.worst->from);
+		tj_u64(&j, "to", v.worst->to);
+	} else {
+		tj_null(&j, "max_abs_skew");
+	}
+	tj_obj_end(&j);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/**
+ * tp_skew_report() - print a skew result
+ * @r: the result
+ * @json: JSON instead of text
+ * @f: where to
+ */
+void tp_skew_report(const struct tp_result *r, bool json, FILE *f)
+{
+	if (json)
+		tp_skew_json(r, f);
+	else
+		tp_skew_text(r, f);
+}
+
+/* The four statistics of a pair, as value/divisor: skew and one-way are
+ * kept doubled.
+ */
+static const struct {
+	const char *name;
+	size_t off;
+	unsigned int div;
+} tp_pair_stats[4] = {
+	{ "latij", offsetof(struct tp_skew_stats, latij), 1 },
+	{ "latji", offsetof(struct tp_skew_stats, latji), 1 },
+	{ "skew", offsetof(struct tp_skew_stats, skew2), 2 },
+	{ "one_way", offsetof(struct tp_skew_stats, one_way2), 2 },
+};
+
+static const struct tp_sstats *tp_pair_stat(const struct tp_pair_res *p,
+					    unsigned int k)
+{
+	return (const void *)((const char *)&p->st + tp_pair_stats[k].off);
+}
+
+/* min, avg, max, sd of statistic @k of an OK pair, in cycles. */
+static void tp_pair_values(const struct tp_pair_res *p, unsigned int k,
+			   double v[4])
+{
+	const struct tp_sstats *s = tp_pair_stat(p, k);
+	double d = tp_pair_stats[k].div;
+
+	v[0] = (double)s->min / d;
+	v[1] = s->count ? (double)s->sum / ((double)s->count * d) : 0;
+	v[2] = (double)s->max / d;
+	v[3] = (double)tp_sstats_sd_div(s, 1) / d;
+}
+
+static bool tp_pair_ok(const struct tp_pair_res *p)
+{
+	return p->status == TSCPROBE_PAIR_OK && p->st.nr;
+}
+
+static const char *const tp_stat_names[4] = { "min", "avg", "max", "sd" };
+
+/* One header row, then a row per ordered pair; no numbers for a pair that
+ * did not complete (empty fields).
+ */
+static void tp_skew_csv(const struct tp_result *r, FILE *f)
+{
+	static const char *const lead[] = {
+		"kind", "engine", "run_id", "from", "to", "relation", "status",
+		"nr",
+	};
+	struct tp_csv c = { f, 0 };
+	char name[32];
+	unsigned int i, k, s;
+	double v[4];
+
+	for (i = 0; i < sizeof(lead) / sizeof(lead[0]); i++)
+		tp_csv_str(&c, lead[i]);
+	for (k = 0; k < 4; k++)
+		for (s = 0; s < 4; s++) {
+			snprintf(name, sizeof(name), "%s_%s", tp_pair_stats[k].name,
+				 tp_stat_names[s]);
+			tp_csv_str(&c, name);
+		}
+	tp_csv_str(&c, "one_way_ns");
+	tp_csv_str(&c, "in_sync");
+	tp_csv_end(&c);
+	for (i = 0; i < r->npairs; i++) {
+		const struct tp_pair_res *p = &r->pair[i];
+
+		tp_csv_str(&c, "skew");
+		tp_csv_str(&c, r->user_engine ? "user" : "kernel");
+		tp_csv_u64(&c, r->run_id);
+		tp_csv_u64(&c, p->from);
+		tp_csv_u64(&c, p->to);
+		tp_csv_str(&c, tp_relation_name(p->relation));
+		tp_csv_str(&c, tp_pair_status_name(p->status));
+		tp_csv_u64(&c, tp_pair_ok(p) ? p->st.nr : 0);
+		for (k = 0; k < 4; k++) {
+			tp_pair_values(p, k, v);
+			for (s = 0; s < 4; s++) {
+				if (tp_pair_ok(p))
+					tp_csv_double(&c, v[s]);
+				else
+					tp_csv_empty(&c);
+			}
+		}
+		if (tp_pair_ok(p)) {
+			tp_csv_double(&c, tp_pair_one_way_ns(r, p));
+			tp_csv_u64(&c, tp_skew_in_sync(&p->st));
+		} else {
+			tp_csv_empty(&c);
+			tp_csv_empty(&c);
+		}
+		tp_csv_end(&c);
+	}
+}
+
+static void tp_pair_labels(char *buf, size_t len, const struct tp_result *r,
+			   const struct tp_pair_res *p, const char *stat)
+{
+	char from[16], to[16];
+
+	snprintf(from, sizeof(from), "%u", p->from);
+	snprintf(to, sizeof(to), "%u", p->to);
+	if (stat)
+		tp_prom_labels(buf, len, 5, "from", from, "to", to, "relation",
+			       tp_relation_name(p->relation), "engine",
+			       r->user_engine ? "user" : "kernel", "stat", stat);
+	else
+		tp_prom_labels(buf, len, 4, "from", from, "to", to, "relation",
+			       tp_relation_name(p->relation), "engine",
+			       r->user_engine ? "user" : "kernel");
+}
+
+/* One gauge family per statistic, a series per pair and min/avg/max/sd. */
+static void tp_skew_prom_stat(const struct tp_result *r, FILE *f,
+			      unsigned int k)
+{
+	char name[64], help[128], labels[192];
+	unsigned int i, s;
+	double v[4];
+
+	snprintf(name, sizeof(name), "tscprobe_skew_%s_cycles",
+		 tp_pair_stats[k].name);
+	snprintf(help, sizeof(help),
+		 "%s of an ordered CPU pair, in TSC cycles (stat: min, avg, max, sd).",
+		 tp_pair_stats[k].name);
+	tp_prom_family(f, name, "gauge", help);
+	for (i = 0; i < r->npairs; i++) {
+		if (!tp_pair_ok(&r->pair[i]))
+			continue;	/* no numbers for an incomplete pair */
+		tp_pair_values(&r->pair[i], k, v);
+		for (s = 0; s < 4; s++) {
+			tp_pair_labels(labels, sizeof(labels), r, &r->pair[i],
+				       tp_stat_names[s]);
+			tp_prom_double(f, name, labels, v[s]);
+		}
+	}
+}
+
+static void tp_skew_prom(const struct tp_result *r, FILE *f)
+{
+	struct tp_skew_verdict v;
+	char labels[192];
+	unsigned int i, k;
+
+	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
+	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_prom_family(f, "tscprobe_skew_pair_ok", "gauge",
+		       "1 when the pair completed, 0 on timeout, offline or skipped.");
+	for (i = 0; i < r->npairs; i++) {
+		tp_pair_labels(labels, sizeof(labels), r, &r->pair[i], NULL);
+		tp_prom_u64(f, "tscprobe_skew_pair_ok", labels,
+			    tp_pair_ok(&r->pair[i]));
+	}
+	for (k = 0; k < 4; k++)
+		tp_skew_prom_stat(r, f, k);
+	tp_skew_verdict(r, &v);
+	tp_prom_family(f, "tscprobe_skew_in_sync", "gauge",
+		       "1 when every measured pair is in sync within its noise.");
+	tp_prom_u64(f, "tscprobe_skew_in_sync", NULL, v.ok && !v.out);
+}
+
+#define TP_HEAT_CELL	34.0
+#define TP_HEAT_GAP	60.0
+
+/* The value a heatmap cell shows; false when the pair has no numbers. */
+static bool tp_heat_value(const struct tp_result *r, unsigned int i,
+			  unsigned int j, bool skew, double *v)
+{
+	const struct tp_pair_res *p = tp_find_pair(r, i, j);
+
+	if (!p || !tp_pair_ok(p))
+		return false;
+	*v = skew ? tp_pair_skew(p) : tp_pair_one_way_ns(r, p);
+	return true;
+}
+
+/* The colour scale's range: [lo, hi], symmetric around 0 for skew. */
+static void tp_heat_range(const struct tp_result *r, bool skew, double *lo,
+			  double *hi)
+{
+	bool any = false;
+	double v;
+	int i, j;
+
+	*lo = *hi = 0;
+	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0;)
+		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;) {
+			if (i == j || !tp_heat_value(r, i, j, skew, &v))
+				continue;
+			if (!any || v < *lo)
+				*lo = v;
+			if (!any || v > *hi)
+				*hi = v;
+			any = true;
+		}
+	if (skew) {
+		*hi = fabs(*lo) > fabs(*hi) ? fabs(*lo) : fabs(*hi);
+		*lo = -*hi;
+	}
+	if (*hi <= *lo)
+		*hi = *lo + 1;
+}
+
+static void tp_heat_cell(struct tp_svg *s, const struct tp_result *r, int i,
+			 int j, bool skew, double x, double y, double lo,
+			 double hi, unsigned int ncpus)
+{
+	const struct tp_pair_res *p = tp_find_pair(r, i, j);
+	char colour[8];
+	double v;
+
+	if (i == j) {
+		tp_svg_rect(s, x, y, TP_HEAT_CELL - 1, TP_HEAT_CELL - 1, "#f2f2f2");
+		return;
+	}
+	if (!tp_heat_value(r, i, j, skew, &v)) {
+		tp_svg_rect(s, x, y, TP_HEAT_CELL - 1, TP_HEAT_CELL - 1, "#bdbdbd");
+		tp_svg_text(s, x + TP_HEAT_CELL / 2, y + TP_HEAT_CELL / 2 + 4,
+			    "middle", 9, "%s", p ? tp_cell_status(p->status) : "?");
+		return;
+	}
+	tp_svg_color((v - lo) / (hi - lo), colour, sizeof(colour));
+	tp_svg_rect(s, x, y, TP_HEAT_CELL - 1, TP_HEAT_CELL - 1, colour);
+	/* Values in the cells while they are big enough to read. */
+	if (ncpus <= 16)
+		tp_svg_text_fill(s, x + TP_HEAT_CELL / 2,
+				 y + TP_HEAT_CELL / 2 + 4, "middle", 9,
+				 (v - lo) / (hi - lo) < 0.5 ? "#ffffff" : "#000000",
+				 "%.0f", v);
+}
+
+/* One matrix as a heatmap, with its legend below it. */
+static void tp_heatmap(struct tp_svg *s, const struct tp_result *r, bool skew,
+		       double x0, double y0, const char *title)
+{
+	unsigned int n = tp_cpuset_count(&r->cpus), k = 0, l = 0;
+	double lo, hi, size = n * TP_HEAT_CELL;
+	char colour[8];
+	int i, j;
+
+	tp_heat_range(r, skew, &lo, &hi);
+	tp_svg_text(s, x0, y0 - 28, "start", 13, "%s", title);
+	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0; k++) {
+		tp_svg_text(s, x0 - 6, y0 + k * TP_HEAT_CELL + TP_HEAT_CELL / 2 + 4,
+			    "end", 10, "%d", i);
+		tp_svg_text(s, x0 + k * TP_HEAT_CELL + TP_HEAT_CELL / 2, y0 - 6,
+			    "middle", 10, "%d", i);
+		l = 0;
+		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0; l++)
+			tp_heat_cell(s, r, i, j, skew, x0 + l * TP_HEAT_CELL,
+				     y0 + k * TP_HEAT_CELL, lo, hi, n);
+	}
+	/* The legend: the scale from lo to hi. */
+	for (k = 0; k < 50; k++) {
+		tp_svg_color(k / 49.0, colour, sizeof(colour));
+		tp_svg_rect(s, x0 + k * size / 50, y0 + size + 14, size / 50 + 0.5,
+			    10, colour);
+	}
+	tp_svg_text(s, x0, y0 + size + 38, "start", 10, "%.1f", lo);
+	tp_svg_text(s, x0 + size, y0 + size + 38, "end", 10, "%.1f", hi);
+	tp_svg_text(s, x0 + size / 2, y0 + size + 54, "middle", 10,
+		    "%s", skew ? "cycles" : "ns");
+}
+
+/* The one-way and skew matrices as heatmaps, rows i, columns j. */
+static int tp_skew_svg(const struct tp_result *r, const char *path)
+{
+	unsigned int n = tp_cpuset_count(&r->cpus);
+	double size = (n < 4 ? 4 : n) * TP_HEAT_CELL;
+	double w = 2 * size + 3 * TP_HEAT_GAP + 40;
+	struct tp_svg s;
+
+	if (tp_svg_open(&s, path, w < 520 ? 520 : w, size + 170, "tscprobe skew"))
+		return TP_EXIT_FAIL;
+	tp_svg_text(&s, 20, 24, "start", 15,
+		    "tscprobe skew: %s engine, %u CPUs, rows i, columns j",
+		    r->user_engine ? "user" : "kernel", n);
+	tp_heatmap(&s, r, false, TP_HEAT_GAP, 80, "one-way latency (ns)");
+	tp_heatmap(&s, r, true, 2 * TP_HEAT_GAP + size + 20, 80,
+		   "skew: TSC_j - TSC_i (cycles)");
+	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
+}
+
+/**
+ * tp_skew_output() - print a skew result as asked
+ * @r: the result
+ * @o: the format, and the SVG file if any
+ * @f: standard output's stream
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_FAIL when the SVG cannot be written.
+ */
+int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
+		   FILE *f)
+{
+	switch (o->fmt) {
+	case TP_FMT_JSON:
+		tp_skew_json(r, f);
+		break;
+	case TP_FMT_CSV:
+		tp_skew_csv(r, f);
+		break;
+	case TP_FMT_PROM:
+		tp_skew_prom(r, f);
+		break;
+	default:
+		tp_skew_text(r, f);
+	}
+	return o->svg ? tp_skew_svg(r, o->svg) : TP_EXIT_OK;
+}
