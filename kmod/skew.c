@@ -65,14 +65,13 @@
 #define TP_SKEW_WAIT_NS		(100 * NSEC_PER_MSEC)
 #define TP_SKEW_WAIT_VM_NS	(500 * NSEC_PER_MSEC)
 /*
- * The longest a side's log may take: the interrupts-off bound.  Under a
- * hypervisor the host's descheduling of a vCPU counts too (a loaded host
- * can make every hand-off wait for a time slice), so 4 s there: still far
- * from the hard-lockup (10 s), soft-lockup (20 s) and RCU-stall (21 s)
- * thresholds.  Reported as WIDTH_NS.
+ * The longest a side's log may take: the interrupts-off bound, the same
+ * 1 s cap as every other measurement's windows (far from the hard-lockup,
+ * soft-lockup and RCU-stall thresholds), under a hypervisor too: a pair
+ * that a loaded host slows past it is reported as a timeout rather than
+ * bought with a longer stretch of interrupts off.  Reported as WIDTH_NS.
  */
 #define TP_SKEW_CAP_NS		TSCPROBE_MAX_WIDTH_NS
-#define TP_SKEW_CAP_VM_NS	(4 * NSEC_PER_SEC)
 
 /* A worker's side, as the controller and the worker see it. */
 enum {
@@ -190,8 +189,7 @@ static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
 	 * Reported as the longest interrupts-off stretch.  STOP waits up to
 	 * two of it and 2 s: more than a side's every limit added up.
 	 */
-	p->width_ns = boot_cpu_has(X86_FEATURE_HYPERVISOR) ? TP_SKEW_CAP_VM_NS :
-		TP_SKEW_CAP_NS;
+	p->width_ns = TP_SKEW_CAP_NS;
 	return 0;
 }
 
