@@ -407,8 +407,8 @@ static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
 	    nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP) ||
 	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, n->loop.samples) ||
 	    (n->loop.samples &&
-	     (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MIN, n->loop.min) ||
-	      tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAX, n->loop.max))))
+	     (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MINIMUM, n->loop.min) ||
+	      tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, n->loop.max))))
 		goto out;
 	nla_nest_end(skb, series);
 	err = 0;
@@ -455,8 +455,8 @@ static int tp_noise_put_series(struct sk_buff *skb,
 	    (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, l->samples) ||
 	     tp_nla_put_u64(skb, TSCPROBE_SERIES_A_SUM, l->measured) ||
 	     (l->samples &&
-	      (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MIN, l->min) ||
-	       tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAX, l->max))))) {
+	      (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MINIMUM, l->min) ||
+	       tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, l->max))))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

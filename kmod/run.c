@@ -219,8 +219,13 @@ static void tp_run_finish(struct work_struct *work)
 	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);
-	complete_all(&run->done);
+	/*
+	 * Tell listeners before waking the waiters: on unload a waiter goes
+	 * on to unregister the family, and a notification sent after that
+	 * is lost (the CLI then cannot tell why its run ended).
+	 */
 	tp_notify_finished(run);
+	complete_all(&run->done);
 	tp_run_put(run);	/* the reference of the running run */
 }
 

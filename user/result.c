@@ -124,8 +124,8 @@ static void tp_parse_series(const struct nlattr *nest, struct tp_cpu_res *c)
 	s = &c->series[id];
 	s->present = true;
 	tp_get_u64(tb[TSCPROBE_SERIES_A_COUNT], &s->stats.count);
-	tp_get_u64(tb[TSCPROBE_SERIES_A_MIN], &s->stats.min);
-	tp_get_u64(tb[TSCPROBE_SERIES_A_MAX], &s->stats.max);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_MINIMUM], &s->stats.min);
+	tp_get_u64(tb[TSCPROBE_SERIES_A_MAXIMUM], &s->stats.max);
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUM], &s->stats.sum);
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_HI], &s->stats.sumsq_hi);
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_LO], &s->stats.sumsq_lo);

@@ -93,7 +93,7 @@ static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
 			cr->series[id].stats.count =
 				tp_nl_u64(st[TSCPROBE_SERIES_A_COUNT], 0);
 			cr->series[id].stats.max =
-				tp_nl_u64(st[TSCPROBE_SERIES_A_MAX], 0);
+				tp_nl_u64(st[TSCPROBE_SERIES_A_MAXIMUM], 0);
 		}
 	}
 	return MNL_CB_OK;

@@ -399,8 +399,9 @@ enum tscprobe_cpu_attr {
  * @TSCPROBE_SERIES_A_PAD: padding
  * @TSCPROBE_SERIES_A_ID: u32; enum tscprobe_series
  * @TSCPROBE_SERIES_A_COUNT: u64; values recorded
- * @TSCPROBE_SERIES_A_MIN: u64 cycles
- * @TSCPROBE_SERIES_A_MAX: u64 cycles
+ * @TSCPROBE_SERIES_A_MINIMUM: u64 cycles
+ * @TSCPROBE_SERIES_A_MAXIMUM: u64 cycles (not ..._MAX: that name is the
+ *	set's last attribute type, below, like every other set's)
  * @TSCPROBE_SERIES_A_SUM: u64 cycles; sum of the values
  * @TSCPROBE_SERIES_A_SUMSQ_HI: u64; high 64 bits of the sum of squares
  * @TSCPROBE_SERIES_A_SUMSQ_LO: u64; low 64 bits of the sum of squares
@@ -414,8 +415,8 @@ enum tscprobe_series_attr {
 	TSCPROBE_SERIES_A_PAD,
 	TSCPROBE_SERIES_A_ID,
 	TSCPROBE_SERIES_A_COUNT,
-	TSCPROBE_SERIES_A_MIN,
-	TSCPROBE_SERIES_A_MAX,
+	TSCPROBE_SERIES_A_MINIMUM,
+	TSCPROBE_SERIES_A_MAXIMUM,
 	TSCPROBE_SERIES_A_SUM,
 	TSCPROBE_SERIES_A_SUMSQ_HI,
 	TSCPROBE_SERIES_A_SUMSQ_LO,
