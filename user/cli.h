@@ -48,6 +48,8 @@ int tp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
 		 const char **why);
 void tp_format_ns(uint64_t ns, char *buf, size_t len);
 int tp_online_cpus(struct tp_cpuset *set);
+int tp_read_list(const char *path, struct tp_cpuset *set);
+int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given);
 
 /* Subcommands: each returns an enum tp_exit. */
 int tp_cmd_info(int argc, char **argv);

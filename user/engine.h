@@ -6,6 +6,8 @@
 #ifndef TSCPROBE_USER_ENGINE_H
 #define TSCPROBE_USER_ENGINE_H
 
+#include <pthread.h>
+
 #include "result.h"
 
 /* Per-CPU interrupt counts from /proc/interrupts. */
@@ -19,5 +21,13 @@ uint32_t tp_user_tsc_khz(void);
 int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k);
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		  struct tp_result *res);
+
+/* Shared by the engines. */
+uint64_t tp_mono_raw_ns(void);
+uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz);
+int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
+		    void *arg);
+void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
+		  uint32_t khz, uint64_t elapsed_ns);
 
 #endif /* TSCPROBE_USER_ENGINE_H */

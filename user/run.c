@@ -298,3 +298,29 @@ out:
 	free(req);
 	return ret;
 }
+
+/**
+ * tp_run_cmd() - run a measurement subcommand and print its report
+ * @st: the measurement, its CPUs and parameters, as for tp_run_kernel()
+ * @user: run @engine in userspace instead of the module
+ * @engine: the measurement's userspace engine
+ * @report: its report
+ * @json: JSON instead of text
+ *
+ * What was measured is printed also after Ctrl-C.
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
+	       tp_report_fn report, bool json)
+{
+	struct tp_result res;
+	int ret;
+
+	tp_result_init(&res, st->kind);
+	ret = user ? engine(st->cpus, st->p, &res) : tp_run_kernel(st, &res);
+	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED)
+		report(&res, json, stdout);
+	tp_result_free(&res);
+	return ret;
+}

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <libmnl/libmnl.h>
 
 #include "result.h"
@@ -36,7 +37,15 @@ struct tp_start {
 	bool quiet;
 };
 
+/* A measurement's userspace engine and its report. */
+typedef int (*tp_user_engine_fn)(const struct tp_cpuset *cpus,
+				 const struct tp_run_params *p,
+				 struct tp_result *res);
+typedef void (*tp_report_fn)(const struct tp_result *r, bool json, FILE *f);
+
 int tp_run_kernel(const struct tp_start *st, struct tp_result *res);
+int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
+	       tp_report_fn report, bool json);
 void tp_catch_interrupt(void);
 bool tp_interrupted(void);
 int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
