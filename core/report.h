@@ -8,11 +8,15 @@
 #define TSCPROBE_CORE_REPORT_H
 
 #include "compat.h"
+#include "stats.h"
 
 uint64_t tp_cycles_to_ns_round(uint64_t cycles, uint32_t tsc_khz);
 uint64_t tp_per10k(uint64_t part, uint64_t whole);
 int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 		uint64_t cycles, uint64_t all_calls, uint64_t all_cycles,
 		uint32_t tsc_khz);
+int tp_cache_seed_line(char *buf, size_t len, unsigned int series,
+		       const struct tp_stats *s,
+		       const struct tp_stats *overhead);
 
 #endif /* TSCPROBE_CORE_REPORT_H */

@@ -81,7 +81,7 @@ u32 tp_info_features(void)
  */
 u32 tp_info_kinds(void)
 {
-	return BIT(TSCPROBE_KIND_NOISE);
+	return BIT(TSCPROBE_KIND_NOISE) | BIT(TSCPROBE_KIND_CACHE);
 }
 
 /**

@@ -244,6 +244,8 @@ static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
 	switch (kind) {
 	case TSCPROBE_KIND_NOISE:
 		return &tp_noise_ops;
+	case TSCPROBE_KIND_CACHE:
+		return &tp_cache_ops;
 	default:
 		return NULL;
 	}

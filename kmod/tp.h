@@ -214,4 +214,7 @@ void tp_show_cpus(struct seq_file *m, struct tp_run *run,
 /* noise.c */
 extern const struct tp_kind_ops tp_noise_ops;
 
+/* cache.c */
+extern const struct tp_kind_ops tp_cache_ops;
+
 #endif /* TSCPROBE_KMOD_TP_H */

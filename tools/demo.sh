@@ -16,4 +16,5 @@ step() {
 step info
 step noise -d 3s -q
 step noise --irqs on -c 0 -d 1s -q
+step cache -c 0 -n 1e5 --nodes -q
 step status

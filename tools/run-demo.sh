@@ -67,6 +67,8 @@ run_in_vm() {
 	echo "tscprobe: and this machine, for real, with the userspace engine (interrupts on):"
 	echo "\$ tscprobe noise --user -d 3s"
 	"$CLI" noise --user -d 3s -q
+	echo "\$ tscprobe cache --user -n 1e6"
+	"$CLI" cache --user -n 1e6 -q
 }
 
 if can_load_modules; then

@@ -54,6 +54,7 @@ int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given);
 /* Subcommands: each returns an enum tp_exit. */
 int tp_cmd_info(int argc, char **argv);
 int tp_cmd_noise(int argc, char **argv);
+int tp_cmd_cache(int argc, char **argv);
 int tp_cmd_status(int argc, char **argv);
 int tp_cmd_stop(int argc, char **argv);
 int tp_cmd_show(int argc, char **argv);

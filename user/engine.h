@@ -30,4 +30,8 @@ int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
 void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
 		  uint32_t khz, uint64_t elapsed_ns);
 
+/* cache_engine.c */
+int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
+		  struct tp_result *res);
+
 #endif /* TSCPROBE_USER_ENGINE_H */

@@ -79,6 +79,7 @@ static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
 		cr->wall_cycles = tp_nl_u64(c[TSCPROBE_CPU_A_WALL_CYCLES], 0);
 		cr->windows = tp_nl_u64(c[TSCPROBE_CPU_A_WINDOWS], 0);
 		cr->events_total = tp_nl_u64(c[TSCPROBE_CPU_A_EVENTS_TOTAL], 0);
+		cr->rounds = tp_nl_u64(c[TSCPROBE_CPU_A_ROUNDS], 0);
 		mnl_attr_for_each_nested(s, a) {
 			const struct nlattr *st[TSCPROBE_SERIES_A_MAX + 1];
 			uint32_t id;

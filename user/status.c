@@ -31,7 +31,7 @@ static const char tp_stop_usage[] =
 	"  -h, --help   show this help\n";
 
 static const char tp_show_usage[] =
-	"usage: tscprobe show [noise] [-j]\n"
+	"usage: tscprobe show [noise|cache] [-j]\n"
 	"\n"
 	"Print the module's last results again (as the measuring command did).\n"
 	"Naming the measurement makes the command fail (exit 6) when the last\n"
@@ -93,11 +93,16 @@ static void tp_status_text(const struct tp_result *st)
 	for (i = 0; i < st->ncpus; i++) {
 		const struct tp_cpu_res *c = &st->cpu[i];
 
-		printf("cpu %u: %s, %llu samples, worst gap %llu cycles%s\n",
-		       c->cpu, c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
-		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
-		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max,
-		       c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+		printf("cpu %u: %s", c->cpu,
+		       c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running");
+		if (st->kind == TSCPROBE_KIND_CACHE)
+			printf(", %llu of %llu rounds", (unsigned long long)c->rounds,
+			       (unsigned long long)st->p.rounds);
+		else
+			printf(", %llu samples, worst gap %llu cycles",
+			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
+			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max);
+		printf("%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
 		       ", incomplete (went offline)" : "");
 	}
 }
@@ -129,6 +134,8 @@ static void tp_status_json(const struct tp_result *st)
 			       c->series[TSCPROBE_SERIES_GAP].stats.count);
 			tj_u64(&j, "max_cycles",
 			       c->series[TSCPROBE_SERIES_GAP].stats.max);
+			if (st->kind == TSCPROBE_KIND_CACHE)
+				tj_u64(&j, "rounds", c->rounds);
 			tj_obj_end(&j);
 		}
 		tj_arr_end(&j);
@@ -207,6 +214,9 @@ static void tp_show_report(const struct tp_result *r, bool json)
 	switch (r->kind) {
 	case TSCPROBE_KIND_NOISE:
 		tp_noise_report(r, json, stdout);
+		break;
+	case TSCPROBE_KIND_CACHE:
+		tp_cache_report(r, json, stdout);
 		break;
 	default:
 		tp_err("cannot show results of kind %u", r->kind);

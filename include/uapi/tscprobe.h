@@ -289,7 +289,8 @@ enum tscprobe_pair_status {
  *	takes one of the two; replies carry both)
  * @TSCPROBE_A_CLOCK: u32; enum tscprobe_clock
  * @TSCPROBE_A_ROUNDS: u64; cache: rounds per CPU
- * @TSCPROBE_A_BATCH: u32; cache: rounds between two deadline checks
+ * @TSCPROBE_A_BATCH: u32; cache: rounds between two deadline checks (at
+ *	most: fewer when fewer fit before the window's deadline); <= ROUNDS
  * @TSCPROBE_A_LEVELS: flag; cache: also measure the memory-level curve
  * @TSCPROBE_A_NODES: flag; cache: also measure every NUMA node's memory
  * @TSCPROBE_A_SAMPLES: u32; skew: hand-offs logged per pair and repeat
@@ -347,9 +348,11 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_FLAGS: u32; TSCPROBE_CPU_F_* bits
  * @TSCPROBE_CPU_A_NODE: u32; the CPU's NUMA node
  * @TSCPROBE_CPU_A_WINDOWS: u64; interrupts-off windows run
- * @TSCPROBE_CPU_A_MEASURED_CYCLES: u64 cycles; inside windows (noise)
+ * @TSCPROBE_CPU_A_MEASURED_CYCLES: u64 cycles; inside windows (noise;
+ *	cache: the rounds' windows, so rounds/s = ROUNDS * tsc_hz / this)
  * @TSCPROBE_CPU_A_WALL_CYCLES: u64 cycles; from the first window's start
- *	to the last one's end; coverage = MEASURED / WALL
+ *	to the last one's end; coverage = MEASURED / WALL (cache: of the
+ *	rounds)
  * @TSCPROBE_CPU_A_EVENTS_TOTAL: u64; gaps at or above the threshold
  * @TSCPROBE_CPU_A_EVENTS_DROPPED: u64; of those, not kept (ring full)
  * @TSCPROBE_CPU_A_EVENT: nest, enum tscprobe_event_attr; repeated
@@ -362,9 +365,13 @@ enum tscprobe_attr {
  *	clock = tsc_khz * APERF / MPERF
  * @TSCPROBE_CPU_A_SERIES: nest, enum tscprobe_series_attr; repeated
  * @TSCPROBE_CPU_A_ROUNDS: u64; cache: rounds completed
- * @TSCPROBE_CPU_A_LEVEL: nest, enum tscprobe_level_attr; repeated (cache)
+ * @TSCPROBE_CPU_A_LEVEL: nest, enum tscprobe_level_attr; repeated (cache
+ *	--levels): load-to-use latency by pointer chasing, one per working
+ *	set measured, ascending powers of two from 4 KiB to 256 MiB or to
+ *	what the CPU's node had free
  * @TSCPROBE_CPU_A_NODE_LAT: nest, enum tscprobe_level_attr; repeated: the
- *	uncached load to each NUMA node's memory (cache --nodes)
+ *	uncached load to each NUMA node's memory (cache --nodes); its cycles
+ *	are gross like the UNCACHED series' (subtract the overhead's mean)
  * @TSCPROBE_CPU_A_MEASURED_NS: u64 ns; measured time so far (progress)
  */
 enum tscprobe_cpu_attr {
