@@ -49,6 +49,7 @@ void tp_chase_init(struct tp_chase *ch, void *const *chunks,
 	ch->step = 0;
 	ch->rng = seed | 1;
 	ch->pos = NULL;
+	ch->fastest = TP_U64_MAX;
 	tp_chase_reset_counts(ch);
 	ch->pace.units = 0;
 	ch->pace.cycles = 0;
@@ -99,11 +100,14 @@ bool tp_chase_build(struct tp_chase *ch, uint64_t steps)
 /**
  * tp_chase_reset_counts() - forget the loads timed so far (after warm-up)
  * @ch: the chase
+ *
+ * The fastest unit is remembered: the warm-up has found it already.
  */
 void tp_chase_reset_counts(struct tp_chase *ch)
 {
 	ch->loads = 0;
 	ch->cycles = 0;
+	ch->disturbed = 0;
 }
 
 /**
@@ -127,25 +131,39 @@ uint64_t tp_chase_warmup_units(const struct tp_chase *ch)
  * @chase: the struct tp_chase, built
  * @units: how many units, at least 1
  *
- * A tp_batch_fn.  The whole batch is one bracket: "lfence; rdtsc" waits
- * for the load before it, so the cycles are the chain's, plus one bracket
- * per batch (well under 0.1 cycle per load).  The "memory" clobber of the
- * TSC reads keeps the compiler from moving loads across them.
+ * A tp_batch_fn.  Each unit is one bracket: "lfence; rdtsc" waits for the
+ * load before it, so the cycles are the chain's plus one TSC read per
+ * TP_CHASE_UNIT loads (well under 0.1 cycle per load).  The "memory"
+ * clobber of the TSC reads keeps the compiler from moving loads across
+ * them.  A unit slower than TP_CHASE_DISTURBED times the fastest was
+ * interrupted, preempted or hit by an SMI: a single one would dominate a
+ * curve point (one 4 ms preemption quadruples an L1 figure), so it is left
+ * out and counted; latency varies far less than that between units of one
+ * working set.
  *
  * Return: the TSC at the end.
  */
 uint64_t tp_chase_batch(void *chase, uint64_t units)
 {
 	struct tp_chase *ch = chase;
-	uint64_t loads = units * TP_CHASE_UNIT, i, t0, t1;
+	uint64_t i, t0, t1 = 0, cycles;
 	void **p = ch->pos;
 
-	t0 = tp_rdtsc_lfence();
-	for (i = 0; i < loads; i++)
-		p = (void **)*p;
-	t1 = tp_rdtsc_lfence();
+	while (units--) {
+		t0 = tp_rdtsc_lfence();
+		for (i = 0; i < TP_CHASE_UNIT; i++)
+			p = (void **)*p;
+		t1 = tp_rdtsc_lfence();
+		cycles = t1 - t0;
+		if (cycles < ch->fastest)
+			ch->fastest = cycles;
+		if (cycles / TP_CHASE_DISTURBED > ch->fastest) {
+			ch->disturbed++;
+			continue;
+		}
+		ch->loads += TP_CHASE_UNIT;
+		ch->cycles += cycles;
+	}
 	ch->pos = p;
-	ch->loads += loads;
-	ch->cycles += t1 - t0;
 	return t1;
 }

@@ -24,6 +24,11 @@
 
 /* Loads per unit of a chase batch, timed together: one bracket each. */
 #define TP_CHASE_UNIT		1024
+/*
+ * A unit that takes more than this many times the fastest unit was
+ * disturbed (an interrupt, an SMI, a preemption) and is left out.
+ */
+#define TP_CHASE_DISTURBED	8
 /* Loads timed per working set (and at most this many warm it up). */
 #define TP_CHASE_LOADS		(1U << 20)
 /* Build steps per call of tp_chase_build() in the module. */
@@ -38,8 +43,10 @@
  * @rng: the permutation's random state (never 0)
  * @pos: where the chase stands (a line of the cycle) once built
  * @pace: units (of TP_CHASE_UNIT loads) chased, for the windows
- * @loads: loads timed
+ * @loads: loads timed and kept
  * @cycles: TSC cycles they took
+ * @fastest: cycles of the fastest unit so far (kept across a counts reset)
+ * @disturbed: units left out, slower than TP_CHASE_DISTURBED x @fastest
  */
 struct tp_chase {
 	void *const *chunks;
@@ -51,6 +58,8 @@ struct tp_chase {
 	struct tp_pace pace;
 	uint64_t loads;
 	uint64_t cycles;
+	uint64_t fastest;
+	uint64_t disturbed;
 };
 
 void tp_chase_init(struct tp_chase *ch, void *const *chunks,

@@ -493,7 +493,9 @@ enum tscprobe_event_attr {
  * @TSCPROBE_LEVEL_A_PAD: padding
  * @TSCPROBE_LEVEL_A_SIZE: u64 bytes; working set (LEVEL)
  * @TSCPROBE_LEVEL_A_NODE: u32; the memory's NUMA node (NODE_LAT)
- * @TSCPROBE_LEVEL_A_LOADS: u64; dependent loads timed
+ * @TSCPROBE_LEVEL_A_LOADS: u64; dependent loads timed (LEVEL: 2^20 less
+ *	any block of 1024 that took over 8x the fastest block, disturbed by
+ *	an interrupt, an SMI or a preemption)
  * @TSCPROBE_LEVEL_A_CYCLES: u64 cycles; their total (mean = CYCLES/LOADS)
  */
 enum tscprobe_level_attr {

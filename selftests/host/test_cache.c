@@ -310,6 +310,30 @@ TEST(chase_is_random_but_reproducible)
 	free(b);
 }
 
+TEST(chase_leaves_out_disturbed_units)
+{
+	void *mem = aligned_alloc(4096, 4096), *chunks[1] = { mem };
+	struct tp_chase ch;
+
+	ASSERT_NE(NULL, mem);
+	tp_chase_init(&ch, chunks, 6, 64, 3);
+	ASSERT_TRUE(tp_chase_build(&ch, 3 * 64));
+	/* every unit far slower than a "fastest" of 1 cycle: none kept */
+	ch.fastest = 1;
+	tp_chase_batch(&ch, 10);
+	EXPECT_EQ(0, ch.loads);
+	EXPECT_EQ(0, ch.cycles);
+	EXPECT_EQ(10, ch.disturbed);
+	/* an honest fastest: a unit is kept or left out, never lost */
+	ch.fastest = TP_U64_MAX;
+	tp_chase_reset_counts(&ch);
+	tp_chase_batch(&ch, 100);
+	EXPECT_EQ(100 * TP_CHASE_UNIT, ch.loads + ch.disturbed * TP_CHASE_UNIT);
+	EXPECT_LE(ch.disturbed, 10);
+	EXPECT_GT(ch.cycles, 0);
+	free(mem);
+}
+
 /* ---- this machine: timing ------------------------------------------------- */
 
 static int pin_last_cpu(void)

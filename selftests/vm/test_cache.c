@@ -155,8 +155,10 @@ static const char *const tp_level_invariants[] = {
 	"all(.cpus[]; .levels | . as $l | [range(1; length)] |"
 	" all($l[.].size == 2 * $l[. - 1].size))",
 	"all(.cpus[]; .levels | last | .size <= 268435456)",
-	"all(.cpus[].levels[]; .loads == 1048576 and .cycles > 0 and"
-	" .cycles_per_load > 0 and .ns_per_load > 0)",
+	/* 2^20 loads timed, less blocks of 1024 a host preemption disturbed */
+	"all(.cpus[].levels[]; .loads > 0 and .loads <= 1048576 and"
+	" .loads % 1024 == 0 and .cycles > 0 and .cycles_per_load > 0 and"
+	" .ns_per_load > 0)",
 };
 
 TEST_F_TIMEOUT(cache, levels_one_cpu, 180)
