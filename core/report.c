@@ -13,6 +13,7 @@
 #include "hist.h"
 #include "names.h"
 #include "skew.h"
+#include "tscprobe.h"
 
 /**
  * tp_cycles_to_ns_round() - TSC cycles to nanoseconds, rounded to nearest
@@ -144,4 +145,34 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 			(long long)tp_sdiv_round(st->skew2.max, 2),
 			(unsigned long long)tp_sstats_sd_div(&st->skew2, 2),
 			st->nr);
+}
+
+/**
+ * tp_cache_seed_line() - a cache series' mean in seed 002's words
+ * @buf: where to write (NUL-terminated, no newline)
+ * @len: size of @buf
+ * @series: TSCPROBE_SERIES_OVERHEAD, _UNCACHED or _CACHED
+ * @s: the series' statistics (gross cycles)
+ * @overhead: the overhead series' statistics
+ *
+ * "Average measurement overhead: N cycles", "Average uncached memory
+ * access: N cycles", "Average cached memory access: N cycles".  As in the
+ * seed, the loads are net of the overhead's average: both means are
+ * rounded to whole cycles and subtracted, so N may be negative where the
+ * overhead varies more than a cached load costs.
+ *
+ * Return: what snprintf() returns.
+ */
+int tp_cache_seed_line(char *buf, size_t len, unsigned int series,
+		       const struct tp_stats *s,
+		       const struct tp_stats *overhead)
+{
+	int64_t ov = (int64_t)tp_stats_mean(overhead);
+
+	if (series == TSCPROBE_SERIES_OVERHEAD)
+		return snprintf(buf, len, "Average measurement overhead: %lld cycles",
+				(long long)ov);
+	return snprintf(buf, len, "Average %s memory access: %lld cycles",
+			series == TSCPROBE_SERIES_CACHED ? "cached" : "uncached",
+			(long long)((int64_t)tp_stats_mean(s) - ov));
 }

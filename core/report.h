@@ -8,6 +8,7 @@
 #define TSCPROBE_CORE_REPORT_H
 
 #include "compat.h"
+#include "stats.h"
 
 struct tp_skew_stats;
 
@@ -19,5 +20,8 @@ int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 const char *tp_skew_header(unsigned int line);
 int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 		unsigned int status, const struct tp_skew_stats *st);
+int tp_cache_seed_line(char *buf, size_t len, unsigned int series,
+		       const struct tp_stats *s,
+		       const struct tp_stats *overhead);
 
 #endif /* TSCPROBE_CORE_REPORT_H */

@@ -6,6 +6,7 @@
  * files are root-only (0400): debugfs is a debugging interface.
  */
 #include <linux/debugfs.h>
+#include <linux/slab.h>
 
 #include "tp.h"
 #include "names.h"
@@ -44,6 +45,35 @@ static int status_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(status);
+
+/**
+ * tp_show_cpus() - show every CPU of a run from a copy of its snapshot
+ * @m: the seq_file being written
+ * @run: the run
+ * @show_cpu: the kind's view of one CPU; @snap is a private copy of the
+ *	CPU's last published snapshot, so the thread can go on publishing
+ */
+void tp_show_cpus(struct seq_file *m, struct tp_run *run,
+		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
+				   const void *snap))
+{
+	size_t size = run->ops->snap_size;
+	unsigned int i;
+	void *copy;
+
+	copy = kvmalloc(size, GFP_KERNEL);
+	if (!copy)
+		return;
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+
+		mutex_lock(&c->lock);
+		memcpy(copy, c->snap, size);
+		mutex_unlock(&c->lock);
+		show_cpu(m, c, copy);
+	}
+	kvfree(copy);
+}
 
 /* One file per measurement; the file's private data is the kind. */
 static int tp_kind_show(struct seq_file *m, void *unused)

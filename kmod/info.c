@@ -81,7 +81,8 @@ u32 tp_info_features(void)
  */
 u32 tp_info_kinds(void)
 {
-	return BIT(TSCPROBE_KIND_NOISE) | BIT(TSCPROBE_KIND_SKEW);
+	return BIT(TSCPROBE_KIND_NOISE) | BIT(TSCPROBE_KIND_CACHE) |
+	       BIT(TSCPROBE_KIND_SKEW);
 }
 
 /**

@@ -130,6 +130,31 @@ int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value)
 }
 
 /**
+ * tp_nla_put_bucket() - put one histogram bucket as a BUCKET nest
+ * @skb: the message
+ * @idx: the bucket's index
+ * @b: the bucket
+ *
+ * Return: 0, or -EMSGSIZE with nothing added.
+ */
+int tp_nla_put_bucket(struct sk_buff *skb, unsigned int idx,
+		      const struct tp_bucket *b)
+{
+	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_SERIES_A_BUCKET);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TSCPROBE_BUCKET_A_INDEX, idx) ||
+	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CALLS, b->calls) ||
+	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CYCLES, b->cycles)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
  * tp_nla_put_cpumask() - put a CPU set as the contract's byte bitmap
  * @skb: the message
  * @type: the attribute type
@@ -221,6 +246,8 @@ static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
 		return &tp_noise_ops;
 	case TSCPROBE_KIND_SKEW:
 		return &tp_skew_ops;
+	case TSCPROBE_KIND_CACHE:
+		return &tp_cache_ops;
 	default:
 		return NULL;
 	}

@@ -421,28 +421,8 @@ out:
 	return err;
 }
 
-/* Where a CPU's dump stands: a phase in the high bits, an index below. */
+/* The phases of a CPU's dump (see TP_POS()). */
 enum { TP_NOISE_SCALARS, TP_NOISE_BUCKETS, TP_NOISE_EVENTS, TP_NOISE_END };
-#define TP_POS(phase, idx)	(((unsigned long)(phase) << 32) | (idx))
-#define TP_POS_PHASE(pos)	((pos) >> 32)
-#define TP_POS_IDX(pos)		((u32)(pos))
-
-static int tp_put_bucket(struct sk_buff *skb, unsigned int idx,
-			 const struct tp_bucket *b)
-{
-	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_SERIES_A_BUCKET);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, TSCPROBE_BUCKET_A_INDEX, idx) ||
-	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CALLS, b->calls) ||
-	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CYCLES, b->cycles)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
 
 /* The gap series: statistics once, then non-empty buckets from *idx. */
 static int tp_noise_put_series(struct sk_buff *skb,
@@ -467,7 +447,7 @@ static int tp_noise_put_series(struct sk_buff *skb,
 	for (; *idx < TSCPROBE_HIST_BUCKETS; (*idx)++) {
 		if (!l->hist.b[*idx].calls)
 			continue;
-		err = tp_put_bucket(skb, *idx, &l->hist.b[*idx]);
+		err = tp_nla_put_bucket(skb, *idx, &l->hist.b[*idx]);
 		if (err)
 			break;
 	}
@@ -528,8 +508,9 @@ static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 
 /* The seed's table for one CPU, preceded by a summary line. */
 static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
-			      const struct tp_noise_cpu *n)
+			      const void *snap)
 {
+	const struct tp_noise_cpu *n = snap;
 	u64 calls[65], cycles[65];
 	u64 cov = tp_per10k(n->loop.measured, tp_noise_wall(n));
 	char row[256];
@@ -554,25 +535,11 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 
 static void tp_noise_show(struct seq_file *m, struct tp_run *run)
 {
-	struct tp_noise_cpu *copy;
-	unsigned int i;
-
-	copy = kvmalloc(sizeof(*copy), GFP_KERNEL);
-	if (!copy)
-		return;
 	seq_printf(m, "noise run %llu: %s, irqs %s, clock %s, cycles_hz=%llu\n",
 		   run->id, tp_state_name(tp_run_state(run)),
 		   tp_irqs_name(run->params.irqs),
 		   tp_clock_name(run->params.clock), (u64)tsc_khz * 1000);
-	for (i = 0; i < run->nr_cpus; i++) {
-		struct tp_cpu *c = &run->slots[i];
-
-		mutex_lock(&c->lock);
-		memcpy(copy, c->snap, sizeof(*copy));
-		mutex_unlock(&c->lock);
-		tp_noise_show_cpu(m, c, copy);
-	}
-	kvfree(copy);
+	tp_show_cpus(m, run, tp_noise_show_cpu);
 }
 
 const struct tp_kind_ops tp_noise_ops = {

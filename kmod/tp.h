@@ -20,9 +20,15 @@
 /* Every attribute set in the contract pads 64-bit values with type 1. */
 #define TP_PAD	1
 
+/* Where a CPU's dump stands (tp_kind_ops.dump_cpu): a phase, an index. */
+#define TP_POS(phase, idx)	(((unsigned long)(phase) << 32) | (idx))
+#define TP_POS_PHASE(pos)	((pos) >> 32)
+#define TP_POS_IDX(pos)		((u32)(pos))
+
 struct tp_run;
 struct tp_cpu;
 struct tp_event;
+struct tp_bucket;
 
 /**
  * struct tp_params - the parameters of a run, after validation
@@ -200,6 +206,8 @@ __printf(3, 4)
 void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
 		const char *fmt, ...);
 int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value);
+int tp_nla_put_bucket(struct sk_buff *skb, unsigned int idx,
+		      const struct tp_bucket *b);
 int tp_nla_put_cpumask(struct sk_buff *skb, int type,
 		       const struct cpumask *mask);
 int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
@@ -221,11 +229,16 @@ u64 tp_cycles_to_ns(u64 cycles);
 /* debugfs.c */
 void tp_debugfs_init(void);
 void tp_debugfs_exit(void);
+void tp_show_cpus(struct seq_file *m, struct tp_run *run,
+		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
+				   const void *snap));
 
 /* noise.c */
 extern const struct tp_kind_ops tp_noise_ops;
 
 /* skew.c */
 extern const struct tp_kind_ops tp_skew_ops;
+/* cache.c */
+extern const struct tp_kind_ops tp_cache_ops;
 
 #endif /* TSCPROBE_KMOD_TP_H */

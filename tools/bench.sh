@@ -3,8 +3,8 @@
 #
 # bench.sh - "make bench": benchmarks, not tests.  They print figures and
 # ratios measured side by side in one run on this machine; nothing here
-# passes or fails.  BENCH_CPU (default 1) and BENCH_SECONDS (default 5)
-# choose where and for how long.
+# passes or fails.  BENCH_CPU (default 1) and BENCH_SECONDS (default 5,
+# noise) choose where and for how long.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,5 +47,32 @@ skew_bench() {
 	"$CLI" skew --user -q | tail -n 12
 }
 
+cache_bench() {
+	local ours
+	echo
+	echo "== cache: what each fence of the bracket does, and core's loop (CPU $CPU)"
+	"$REPO/build/host/bench_cache" "$CPU"
+
+	echo
+	echo "== cache: tscprobe cache --user next to the pointer chase (CPU $CPU, 1e6 rounds, --levels)"
+	ours=$("$CLI" cache --user -q -c "$CPU" -n 1e6 --levels -j)
+	jq -r '.tsc_khz as $k | .cpus[0] |
+		def ns: . * 1e6 / $k;
+		def row($name; $c): "\($name | . + " " * (34 - length))\($c * 100 | round / 100 | tostring | " " * (10 - length) + .)\($c | ns * 100 | round / 100 | tostring | " " * (10 - length) + .)";
+		"figure                                cycles        ns",
+		row("overhead, avg"; .overhead.avg),
+		row("cached load, avg net of overhead"; .cached.avg),
+		row("uncached load, avg net of overhead"; .uncached.avg),
+		row("cached load, p50 gross"; .cached.gross.p50),
+		row("uncached load, p50 gross"; .uncached.gross.p50),
+		row("L1 pointer chase (4 KiB)"; .levels[0].cycles_per_load),
+		row("DRAM pointer chase (\(.levels[-1].size / 1048576) MiB)"; .levels[-1].cycles_per_load),
+		"rounds/s                          \(.rounds_per_s | round)",
+		"cached net / L1 chase: x\(.cached.avg / .levels[0].cycles_per_load * 100 | round / 100), uncached net / DRAM chase: x\(.uncached.avg / .levels[-1].cycles_per_load * 100 | round / 100)",
+		"(averages take every round, interrupts and preemptions included; the quiet means are in the fence table above)"' <<<"$ours"
+}
+
+
 noise_bench
+cache_bench
 skew_bench

@@ -17,4 +17,5 @@ step info
 step noise -d 3s -q
 step noise --irqs on -c 0 -d 1s -q
 step skew -n 64 -q
+step cache -c 0 -n 1e5 --nodes -q
 step status

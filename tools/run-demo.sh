@@ -70,6 +70,9 @@ run_in_vm() {
 	echo
 	echo "\$ tscprobe skew --user"
 	"$CLI" skew --user -q
+	echo
+	echo "\$ tscprobe cache --user -n 1e6"
+	"$CLI" cache --user -n 1e6 -q
 }
 
 if can_load_modules; then

@@ -48,11 +48,14 @@ int tp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
 		 const char **why);
 void tp_format_ns(uint64_t ns, char *buf, size_t len);
 int tp_online_cpus(struct tp_cpuset *set);
+int tp_read_list(const char *path, struct tp_cpuset *set);
+int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given);
 
 /* Subcommands: each returns an enum tp_exit. */
 int tp_cmd_info(int argc, char **argv);
 int tp_cmd_noise(int argc, char **argv);
 int tp_cmd_skew(int argc, char **argv);
+int tp_cmd_cache(int argc, char **argv);
 int tp_cmd_status(int argc, char **argv);
 int tp_cmd_stop(int argc, char **argv);
 int tp_cmd_show(int argc, char **argv);

@@ -180,6 +180,29 @@ void tp_context_end(struct tp_context *x, const struct tp_cpuset *cpus,
 	x->have_env = !tp_env_read(&x->env, cpus, tsc_khz);
 }
 
+/**
+ * tp_context_env() - a context with the environment audit only
+ * @cpus: the CPUs to audit
+ * @tsc_khz: the TSC rate
+ *
+ * For results shown again later (tscprobe show): the machine is audited
+ * now, and the interrupts of the run are not known any more.
+ *
+ * Return: a new context (the program exits if memory runs out).
+ */
+struct tp_context *tp_context_env(const struct tp_cpuset *cpus,
+				  uint32_t tsc_khz)
+{
+	struct tp_context *x = calloc(1, sizeof(*x));
+
+	if (!x) {
+		tp_err("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
+	x->have_env = !tp_env_read(&x->env, cpus, tsc_khz);
+	return x;
+}
+
 void tp_context_free(struct tp_context *x)
 {
 	if (!x)
@@ -187,6 +210,18 @@ void tp_context_free(struct tp_context *x)
 	if (x->have_env)
 		tp_env_free(&x->env);
 	free(x);
+}
+
+static void tp_context_irqs_line(const struct tp_context *x, unsigned int cpu,
+				 FILE *f)
+{
+	unsigned int k;
+
+	for (k = 0; k < TP_IRQ_CATS; k++)
+		fprintf(f, " %s %llu%s", tp_irq_names[k],
+			(unsigned long long)tp_irq_delta(x, k, cpu),
+			k + 1 < TP_IRQ_CATS ? "," : "");
+	fprintf(f, "\n");
 }
 
 /**
@@ -198,21 +233,60 @@ void tp_context_free(struct tp_context *x)
 void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
 			 FILE *f)
 {
-	unsigned int k;
-
 	if (r->ctx && r->ctx->have_irqs) {
 		fprintf(f, "  interrupts:");
-		for (k = 0; k < TP_IRQ_CATS; k++)
-			fprintf(f, " %s %llu%s", tp_irq_names[k],
-				(unsigned long long)tp_irq_delta(r->ctx, k, c->cpu),
-				k + 1 < TP_IRQ_CATS ? "," : "");
-		fprintf(f, "\n");
+		tp_context_irqs_line(r->ctx, c->cpu, f);
 	}
 	if (c->ctx_vol.ok)
 		fprintf(f, "  scheduler: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
 			(unsigned long long)c->ctx_vol.v,
 			(unsigned long long)c->ctx_invol.v,
 			(unsigned long long)c->migrations.v);
+}
+
+/**
+ * tp_context_cpus_text() - the interrupts of every CPU of the run, a line
+ *	each, for reports that are not per CPU (skew)
+ * @r: the run
+ * @f: where to
+ */
+void tp_context_cpus_text(const struct tp_result *r, FILE *f)
+{
+	int cpu = -1;
+
+	if (!r->ctx || !r->ctx->have_irqs)
+		return;
+	fprintf(f, "interrupts during the run:\n");
+	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
+		fprintf(f, "  cpu %d:", cpu);
+		tp_context_irqs_line(r->ctx, (unsigned int)cpu, f);
+	}
+}
+
+/**
+ * tp_context_cpus_json() - "interrupts": a list of {cpu, LOC, ...}
+ * @r: the run
+ * @j: the writer, inside the report's top-level object
+ */
+void tp_context_cpus_json(const struct tp_result *r, struct tj *j)
+{
+	unsigned int k;
+	int cpu = -1;
+
+	if (!r->ctx || !r->ctx->have_irqs) {
+		tj_null(j, "interrupts");
+		return;
+	}
+	tj_arr(j, "interrupts");
+	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
+		tj_obj(j, NULL);
+		tj_u64(j, "cpu", (uint64_t)cpu);
+		for (k = 0; k < TP_IRQ_CATS; k++)
+			tj_u64(j, tp_irq_names[k],
+			       tp_irq_delta(r->ctx, k, (unsigned int)cpu));
+		tj_obj_end(j);
+	}
+	tj_arr_end(j);
 }
 
 /**

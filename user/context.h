@@ -58,10 +58,14 @@ uint64_t tp_irq_delta_all(const struct tp_context *x, unsigned int cpu);
 struct tp_context *tp_context_begin(void);
 void tp_context_end(struct tp_context *x, const struct tp_cpuset *cpus,
 		    uint32_t tsc_khz);
+struct tp_context *tp_context_env(const struct tp_cpuset *cpus,
+				  uint32_t tsc_khz);
 void tp_context_free(struct tp_context *x);
 void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
 			 FILE *f);
 void tp_context_text(const struct tp_result *r, FILE *f);
+void tp_context_cpus_text(const struct tp_result *r, FILE *f);
+void tp_context_cpus_json(const struct tp_result *r, struct tj *j);
 void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 			 struct tj *j);
 void tp_context_json(const struct tp_result *r, struct tj *j);

@@ -23,7 +23,12 @@
 #include "run.h"
 #include "tsc.h"
 
-static uint64_t tp_mono_raw_ns(void)
+/**
+ * tp_mono_raw_ns() - CLOCK_MONOTONIC_RAW in nanoseconds
+ *
+ * Return: the time.
+ */
+uint64_t tp_mono_raw_ns(void)
 {
 	struct timespec ts;
 
@@ -203,24 +208,39 @@ static void *tp_noise_thread_main(void *arg)
 	return NULL;
 }
 
-static int tp_noise_spawn(struct tp_noise_thread *t)
+/**
+ * tp_spawn_pinned() - start a thread that runs on one CPU only
+ * @tid: set to the thread
+ * @cpu: its CPU
+ * @fn: what it runs
+ * @arg: passed to @fn
+ *
+ * Return: 0 or a positive errno.
+ */
+int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
+		    void *arg)
 {
 	pthread_attr_t attr;
 	cpu_set_t set;
 	int err;
 
-	t->loop = aligned_alloc(64, (sizeof(*t->loop) + 63) / 64 * 64);
-	if (!t->loop)
-		return ENOMEM;
 	CPU_ZERO(&set);
-	CPU_SET(t->cpu, &set);
+	CPU_SET(cpu, &set);
 	pthread_attr_init(&attr);
 	/* Created pinned: the thread never runs anywhere else. */
 	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 	if (!err)
-		err = pthread_create(&t->tid, &attr, tp_noise_thread_main, t);
+		err = pthread_create(tid, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return err;
+}
+
+static int tp_noise_spawn(struct tp_noise_thread *t)
+{
+	t->loop = aligned_alloc(64, (sizeof(*t->loop) + 63) / 64 * 64);
+	if (!t->loop)
+		return ENOMEM;
+	return tp_spawn_pinned(&t->tid, t->cpu, tp_noise_thread_main, t);
 }
 
 static void tp_noise_collect(struct tp_result *res,
@@ -252,8 +272,15 @@ static void tp_noise_collect(struct tp_result *res,
 	tp_thread_sched_delta(c, &t->sched[0], &t->sched[1]);
 }
 
-static void tp_noise_fill(struct tp_result *res, const struct tp_run_params *p,
-			  uint32_t khz, uint64_t elapsed_ns)
+/**
+ * tp_user_fill() - the run fields of a userspace engine's result
+ * @res: the result
+ * @p: the effective parameters
+ * @khz: the TSC rate used
+ * @elapsed_ns: how long the run took
+ */
+void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
+		  uint32_t khz, uint64_t elapsed_ns)
 {
 	res->user_engine = true;
 	res->tsc_khz = khz;
@@ -265,7 +292,14 @@ static void tp_noise_fill(struct tp_result *res, const struct tp_run_params *p,
 		TSCPROBE_STOP_COMPLETED;
 }
 
-static uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz)
+/**
+ * tp_ns_cycles() - nanoseconds to TSC cycles, rounded down
+ * @ns: nanoseconds
+ * @khz: the TSC rate
+ *
+ * Return: cycles.
+ */
+uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz)
 {
 	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
 }
@@ -389,7 +423,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	for (i = 0; i < n; i++)
 		if (t[i].last_tsc - t[i].first_tsc > wall)
 			wall = t[i].last_tsc - t[i].first_tsc;
-	tp_noise_fill(res, &eff, khz, wall / khz * 1000000 +
+	tp_user_fill(res, &eff, khz, wall / khz * 1000000 +
 		      wall % khz * 1000000 / khz);
 	res->start_tsc = t[0].first_tsc;
 	for (i = 0; i < n; i++) {

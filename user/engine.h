@@ -6,6 +6,8 @@
 #ifndef TSCPROBE_USER_ENGINE_H
 #define TSCPROBE_USER_ENGINE_H
 
+#include <pthread.h>
+
 #include "result.h"
 
 /**
@@ -34,5 +36,17 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		 bool quiet, struct tp_result *res);
 uint32_t tp_user_relation(unsigned int i, unsigned int j);
+
+/* Shared by the engines. */
+uint64_t tp_mono_raw_ns(void);
+uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz);
+int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
+		    void *arg);
+void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
+		  uint32_t khz, uint64_t elapsed_ns);
+
+/* cache_engine.c */
+int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
+		  bool quiet, struct tp_result *res);
 
 #endif /* TSCPROBE_USER_ENGINE_H */

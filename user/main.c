@@ -21,6 +21,7 @@ static const struct tp_command tp_commands[] = {
 	{ "info", tp_cmd_info, "the module, the TSC and the CPUs" },
 	{ "noise", tp_cmd_noise, "TSC noise histogram, interrupts off (or on)" },
 	{ "skew", tp_cmd_skew, "TSC skew and core-to-core hand-off, every CPU pair" },
+	{ "cache", tp_cmd_cache, "cached and flushed load timing, net of overhead" },
 	{ "status", tp_cmd_status, "the module's current run and its progress" },
 	{ "stop", tp_cmd_stop, "end the current run" },
 	{ "show", tp_cmd_show, "print the last results again" },

@@ -144,26 +144,11 @@ static int tp_noise_option(struct tp_noise_cmd *cmd, int c, char **argv)
 /* Everything the kernel would refuse is refused here first: exit 2. */
 static int tp_noise_check(struct tp_noise_cmd *cmd, bool cpus_given)
 {
-	struct tp_cpuset online;
-	int cpu = -1;
-
 	if (!cmd->width_given && cmd->p.width_ns > cmd->p.duration_ns)
 		cmd->p.width_ns = cmd->p.duration_ns;
 	if (cmd->p.width_ns > cmd->p.duration_ns)
 		return tp_usage_err("noise", "--width is longer than the duration");
-	if (tp_online_cpus(&online)) {
-		tp_err("cannot read the online CPUs from /sys");
-		return TP_EXIT_FAIL;
-	}
-	if (!cpus_given)
-		cmd->cpus = online;
-	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
-		if (!tp_cpuset_has(&online, (unsigned int)cpu))
-			return tp_usage_err("noise", "-c: CPU %d is not online", cpu);
-	if (tp_cpuset_count(&cmd->cpus) > TSCPROBE_MAX_RUN_CPUS)
-		return tp_usage_err("noise", "-c: at most %d CPUs per run",
-				    TSCPROBE_MAX_RUN_CPUS);
-	return TP_EXIT_OK;
+	return tp_check_cpus("noise", &cmd->cpus, cpus_given);
 }
 
 static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
@@ -266,7 +251,13 @@ void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 int tp_cmd_noise(int argc, char **argv)
 {
 	struct tp_noise_cmd cmd;
-	struct tp_result res;
+	struct tp_start st = {
+		.kind = TSCPROBE_KIND_NOISE,
+		.cpus = &cmd.cpus,
+		.p = &cmd.p,
+		.put_attrs = tp_noise_put_attrs,
+		.progress = tp_noise_progress,
+	};
 	int ret;
 
 	ret = tp_noise_parse(&cmd, argc, argv);
@@ -274,28 +265,8 @@ int tp_cmd_noise(int argc, char **argv)
 		return ret < 0 ? TP_EXIT_OK : ret;
 	if (cmd.compare)
 		return tp_noise_compare(&cmd);
-	tp_result_init(&res, TSCPROBE_KIND_NOISE);
-	if (cmd.user) {
-		ret = tp_user_noise(&cmd.cpus, &cmd.p, cmd.quiet, &res);
-	} else {
-		struct tp_start st = {
-			.kind = TSCPROBE_KIND_NOISE,
-			.cpus = &cmd.cpus,
-			.p = &cmd.p,
-			.put_attrs = tp_noise_put_attrs,
-			.expect_ns = cmd.p.duration_ns,
-			.progress = tp_noise_progress,
-			.quiet = cmd.quiet,
-		};
-
-		ret = tp_run_kernel(&st, &res);
-	}
-	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
-		int out = tp_noise_output(&res, &cmd.out, stdout);
-
-		if (out)
-			ret = out;
-	}
-	tp_result_free(&res);
-	return ret;
+	st.expect_ns = cmd.p.duration_ns;
+	st.quiet = cmd.quiet;
+	return tp_run_cmd(&st, cmd.user, tp_user_noise, tp_noise_output,
+			  &cmd.out);
 }

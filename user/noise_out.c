@@ -320,19 +320,6 @@ void tp_noise_progress_line(char *buf, size_t len, const char *engine,
 		 (unsigned long long)worst, w);
 }
 
-/**
- * tp_noise_report() - print a noise result
- * @r: the result
- * @json: JSON instead of text
- * @f: where to
- */
-void tp_noise_report(const struct tp_result *r, bool json, FILE *f)
-{
-	if (json)
-		tp_noise_json(r, f);
-	else
-		tp_noise_text(r, f);
-}
 
 static const char *const tp_noise_csv_cols[] = {
 	"kind", "engine", "irqs", "run_id", "cpu", "node", "incomplete",

@@ -27,7 +27,6 @@ struct tp_noise_summary {
 
 void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_noise_summary *s);
-void tp_noise_report(const struct tp_result *r, bool json, FILE *f);
 int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f);
 void tp_noise_progress_line(char *buf, size_t len, const char *engine,
@@ -52,6 +51,35 @@ struct tp_skew_verdict {
 void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v);
 int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		   FILE *f);
-void tp_skew_report(const struct tp_result *r, bool json, FILE *f);
+
+/* min, avg, p50, p99, max, sd */
+#define TP_FIGS	6
+
+/**
+ * struct tp_cache_summary - the figures of one CPU's cache report
+ * @rounds: rounds measured
+ * @rounds_per_s: rounds per second inside the windows
+ * @overhead_avg: the overhead's mean, subtracted for net figures
+ * @overhead_min: the overhead's minimum, the other net
+ * @gross: per series (TP_CACHE_IDX), cycles as measured
+ * @net: the same minus @overhead_avg (the overhead itself: gross)
+ * @net_min: the same minus @overhead_min (the overhead itself: gross)
+ *
+ * A standard deviation is the same gross or net.
+ */
+struct tp_cache_summary {
+	uint64_t rounds;
+	double rounds_per_s;
+	double overhead_avg;
+	double overhead_min;
+	double gross[TP_CACHE_SERIES][TP_FIGS];
+	double net[TP_CACHE_SERIES][TP_FIGS];
+	double net_min[TP_CACHE_SERIES][TP_FIGS];
+};
+
+void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
+			struct tp_cache_summary *s);
+int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
+		    FILE *f);
 
 #endif /* TSCPROBE_USER_OUTPUT_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tscprobe.h"
 
 /**
  * tp_err() - print "tscprobe: MESSAGE" on stderr
@@ -367,16 +368,17 @@ void tp_format_ns(uint64_t ns, char *buf, size_t len)
 }
 
 /**
- * tp_online_cpus() - the online CPUs, from sysfs
+ * tp_read_list() - a list like "0-3,8" from a file (sysfs)
+ * @path: the file
  * @set: the result
  *
- * Return: 0, or -1 when sysfs cannot be read.
+ * Return: 0, or -1 when the file cannot be read or parsed.
  */
-int tp_online_cpus(struct tp_cpuset *set)
+int tp_read_list(const char *path, struct tp_cpuset *set)
 {
 	char line[4096];
 	const char *why;
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	FILE *f = fopen(path, "r");
 	int ret = -1;
 
 	if (!f)
@@ -387,4 +389,46 @@ int tp_online_cpus(struct tp_cpuset *set)
 	}
 	fclose(f);
 	return ret;
+}
+
+/**
+ * tp_online_cpus() - the online CPUs, from sysfs
+ * @set: the result
+ *
+ * Return: 0, or -1 when sysfs cannot be read.
+ */
+int tp_online_cpus(struct tp_cpuset *set)
+{
+	return tp_read_list("/sys/devices/system/cpu/online", set);
+}
+
+/**
+ * tp_check_cpus() - settle a subcommand's CPU set before anything starts
+ * @cmd: the subcommand, for messages
+ * @cpus: the CPUs from -c, or set to every online CPU
+ * @given: -c was given
+ *
+ * Everything the module would refuse about the set is refused here first.
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_USAGE (one line printed), or TP_EXIT_FAIL
+ * when sysfs cannot be read.
+ */
+int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given)
+{
+	struct tp_cpuset online;
+	int cpu = -1;
+
+	if (tp_online_cpus(&online)) {
+		tp_err("cannot read the online CPUs from /sys");
+		return TP_EXIT_FAIL;
+	}
+	if (!given)
+		*cpus = online;
+	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0)
+		if (!tp_cpuset_has(&online, (unsigned int)cpu))
+			return tp_usage_err(cmd, "-c: CPU %d is not online", cpu);
+	if (tp_cpuset_count(cpus) > TSCPROBE_MAX_RUN_CPUS)
+		return tp_usage_err(cmd, "-c: at most %d CPUs per run",
+				    TSCPROBE_MAX_RUN_CPUS);
+	return TP_EXIT_OK;
 }

@@ -161,6 +161,26 @@ static void tp_parse_bucket(const struct nlattr *nest,
 	h->b[idx].cycles = tp_nl_u64(tb[TSCPROBE_BUCKET_A_CYCLES], 0);
 }
 
+/* A WINDOW nest: filed under the block length it names. */
+static void tp_parse_window(const struct nlattr *nest,
+			    struct tp_series_res *s)
+{
+	const struct nlattr *tb[TSCPROBE_WINDOW_A_MAX + 1];
+	uint64_t rounds;
+	unsigned int k;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_WINDOW_A_MAX))
+		return;
+	rounds = tp_nl_u64(tb[TSCPROBE_WINDOW_A_ROUNDS], 0);
+	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+		if (rounds != tp_cache_window_rounds(k))
+			continue;
+		s->win[k].rounds = rounds;
+		s->win[k].sum = tp_nl_u64(tb[TSCPROBE_WINDOW_A_SUM], 0);
+		s->win[k].blocks = tp_nl_u64(tb[TSCPROBE_WINDOW_A_BLOCKS], 0);
+	}
+}
+
 static void tp_parse_series(const struct nlattr *nest, struct tp_cpu_res *c)
 {
 	const struct nlattr *tb[TSCPROBE_SERIES_A_MAX + 1];
@@ -181,9 +201,28 @@ static void tp_parse_series(const struct nlattr *nest, struct tp_cpu_res *c)
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUM], &s->stats.sum);
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_HI], &s->stats.sumsq_hi);
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_LO], &s->stats.sumsq_lo);
-	mnl_attr_for_each_nested(a, nest)
+	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) == TSCPROBE_SERIES_A_BUCKET)
 			tp_parse_bucket(a, s);
+		else if (mnl_attr_get_type(a) == TSCPROBE_SERIES_A_WINDOW)
+			tp_parse_window(a, s);
+	}
+}
+
+/* A LEVEL or NODE_LAT nest, appended to its curve (dumps send each once). */
+static void tp_parse_latency(const struct nlattr *nest, struct tp_latency *lat,
+			     unsigned int *n, unsigned int max)
+{
+	const struct nlattr *tb[TSCPROBE_LEVEL_A_MAX + 1];
+	struct tp_latency *l;
+
+	if (*n >= max || tp_nl_parse_nested(nest, tb, TSCPROBE_LEVEL_A_MAX))
+		return;
+	l = &lat[(*n)++];
+	l->size = tp_nl_u64(tb[TSCPROBE_LEVEL_A_SIZE], 0);
+	l->node = tp_nl_u32(tb[TSCPROBE_LEVEL_A_NODE], 0);
+	l->loads = tp_nl_u64(tb[TSCPROBE_LEVEL_A_LOADS], 0);
+	l->cycles = tp_nl_u64(tb[TSCPROBE_LEVEL_A_CYCLES], 0);
 }
 
 static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
@@ -216,6 +255,7 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_u64(tb[TSCPROBE_CPU_A_WALL_CYCLES], &c->wall_cycles);
 	tp_get_u64(tb[TSCPROBE_CPU_A_EVENTS_TOTAL], &c->events_total);
 	tp_get_u64(tb[TSCPROBE_CPU_A_EVENTS_DROPPED], &c->events_dropped);
+	tp_get_u64(tb[TSCPROBE_CPU_A_ROUNDS], &c->rounds);
 	tp_get_counter(tb[TSCPROBE_CPU_A_SMI_COUNT], &c->smi);
 	tp_get_counter(tb[TSCPROBE_CPU_A_NMI_COUNT], &c->nmi);
 	tp_get_counter(tb[TSCPROBE_CPU_A_IRQ_COUNT], &c->irq);
@@ -229,6 +269,12 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 			tp_parse_series(a, c);
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_EVENT)
 			tp_parse_event(a, c);
+		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_LEVEL)
+			tp_parse_latency(a, c->levels, &c->nlevels,
+					 TP_CACHE_MAX_LEVELS);
+		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_NODE_LAT)
+			tp_parse_latency(a, c->nodes, &c->nnodes,
+					 TP_CACHE_MAX_NODES);
 	}
 }
 

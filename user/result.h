@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "cache.h"
 #include "hist.h"
 #include "noise.h"
 #include "skew.h"
@@ -62,15 +63,29 @@ struct tp_counter_res {
 };
 
 /**
+ * struct tp_window_res - a cache series' most recent complete block
+ * @rounds: the block length (1e3, 1e5, 1e6); 0 while no block is complete
+ * @sum: the block's sum, gross cycles
+ * @blocks: complete blocks so far
+ */
+struct tp_window_res {
+	uint64_t rounds;
+	uint64_t sum;
+	uint64_t blocks;
+};
+
+/**
  * struct tp_series_res - one series of one CPU
  * @present: the series was reported
  * @stats: count, min, max, sum, sum of squares
  * @hist: the histogram, allocated when buckets arrive (NULL: none)
+ * @win: cache: the windows, indexed like core's (1e3, 1e5, 1e6)
  */
 struct tp_series_res {
 	bool present;
 	struct tp_stats stats;
 	struct tp_hist *hist;
+	struct tp_window_res win[TP_CACHE_WINDOWS];
 };
 
 /**
@@ -94,6 +109,11 @@ struct tp_series_res {
  * @ctx_invol: its involuntary context switches
  * @migrations: its migrations
  * @series: indexed by enum tscprobe_series
+ * @rounds: cache: rounds completed
+ * @nlevels: cache: points in @levels
+ * @nnodes: cache: points in @nodes
+ * @levels: cache: the memory-level curve (size, loads, cycles)
+ * @nodes: cache: the uncached load per NUMA node (node, loads, cycles)
  */
 struct tp_cpu_res {
 	unsigned int cpu;
@@ -115,6 +135,11 @@ struct tp_cpu_res {
 	struct tp_counter_res ctx_invol;
 	struct tp_counter_res migrations;
 	struct tp_series_res series[TSCPROBE_SERIES_MAX + 1];
+	uint64_t rounds;
+	unsigned int nlevels;
+	unsigned int nnodes;
+	struct tp_latency levels[TP_CACHE_MAX_LEVELS];
+	struct tp_latency nodes[TP_CACHE_MAX_NODES];
 };
 
 /**

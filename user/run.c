@@ -80,6 +80,7 @@ static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
 		cr->wall_cycles = tp_nl_u64(c[TSCPROBE_CPU_A_WALL_CYCLES], 0);
 		cr->windows = tp_nl_u64(c[TSCPROBE_CPU_A_WINDOWS], 0);
 		cr->events_total = tp_nl_u64(c[TSCPROBE_CPU_A_EVENTS_TOTAL], 0);
+		cr->rounds = tp_nl_u64(c[TSCPROBE_CPU_A_ROUNDS], 0);
 		mnl_attr_for_each_nested(s, a) {
 			const struct nlattr *st[TSCPROBE_SERIES_A_MAX + 1];
 			uint32_t id;
@@ -300,5 +301,47 @@ out:
 		tp_nl_close(ev);
 	free(ev);
 	free(req);
+	return ret;
+}
+
+/**
+ * tp_run_cmd() - run a measurement subcommand and print its report
+ * @st: the measurement, its CPUs and parameters, as for tp_run_kernel()
+ * @user: run @engine in userspace instead of the module
+ * @engine: the measurement's userspace engine
+ * @output: its report, in every format
+ * @out: the format asked for (and the SVG file, if any)
+ *
+ * What was measured is printed also after Ctrl-C.
+ *
+ * Return: an enum tp_exit (TP_EXIT_FAIL when the report cannot be written).
+ */
+int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
+	       tp_output_fn output, const struct tp_output *out)
+{
+	struct tp_result res;
+	int ret, printed;
+
+	tp_result_init(&res, st->kind);
+	if (user) {
+		/* Engines that take their own readings closer in keep them. */
+		struct tp_context *ctx = tp_context_begin();
+
+		ret = engine(st->cpus, st->p, st->quiet, &res);
+		if (!res.ctx) {
+			tp_context_end(ctx, st->cpus, res.tsc_khz);
+			res.ctx = ctx;
+		} else {
+			tp_context_free(ctx);
+		}
+	} else {
+		ret = tp_run_kernel(st, &res);
+	}
+	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
+		printed = output(&res, out, stdout);
+		if (printed)
+			ret = printed;
+	}
+	tp_result_free(&res);
 	return ret;
 }

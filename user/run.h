@@ -10,8 +10,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <libmnl/libmnl.h>
 
+#include "format.h"
 #include "result.h"
 
 /**
@@ -36,7 +38,16 @@ struct tp_start {
 	bool quiet;
 };
 
+/* A measurement's userspace engine and its report in every format. */
+typedef int (*tp_user_engine_fn)(const struct tp_cpuset *cpus,
+				 const struct tp_run_params *p, bool quiet,
+				 struct tp_result *res);
+typedef int (*tp_output_fn)(const struct tp_result *r,
+			    const struct tp_output *o, FILE *f);
+
 int tp_run_kernel(const struct tp_start *st, struct tp_result *res);
+int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
+	       tp_output_fn output, const struct tp_output *out);
 void tp_catch_interrupt(void);
 bool tp_interrupted(void);
 int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,

@@ -6,13 +6,14 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "context.h"
 #include "format.h"
 #include "names.h"
 #include "nl.h"
 #include "output.h"
 
 static const char tp_show_usage[] =
-	"usage: tscprobe show [noise|skew] [-j|--csv|--prom] [--svg FILE]\n"
+	"usage: tscprobe show [noise|cache|skew] [-j|--csv|--prom] [--svg FILE]\n"
 	"\n"
 	"Print the module's last results again (as the measuring command did).\n"
 	"Naming the measurement makes the command fail (exit 6) when the last\n"
@@ -27,6 +28,8 @@ static int tp_show_report(const struct tp_result *r,
 	switch (r->kind) {
 	case TSCPROBE_KIND_NOISE:
 		return tp_noise_output(r, o, stdout);
+	case TSCPROBE_KIND_CACHE:
+		return tp_cache_output(r, o, stdout);
 	case TSCPROBE_KIND_SKEW:
 		return tp_skew_output(r, o, stdout);
 	default:
@@ -103,6 +106,7 @@ int tp_cmd_show(int argc, char **argv)
 		       (unsigned long long)r.run_id);
 		ret = TP_EXIT_NORESULT;
 	} else {
+		r.ctx = tp_context_env(&r.cpus, r.tsc_khz);
 		ret = tp_show_report(&r, &out);
 	}
 	tp_result_free(&r);

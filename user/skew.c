@@ -180,37 +180,22 @@ static void tp_skew_progress(const struct tp_result *st, char *buf,
 int tp_cmd_skew(int argc, char **argv)
 {
 	struct tp_skew_cmd cmd;
-	struct tp_result res;
+	struct tp_start st = {
+		.kind = TSCPROBE_KIND_SKEW,
+		.cpus = &cmd.cpus,
+		.p = &cmd.p,
+		.put_attrs = tp_skew_put_attrs,
+		.progress = tp_skew_progress,
+	};
 	unsigned int n;
 	int ret;
 
 	ret = tp_skew_parse(&cmd, argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	tp_result_init(&res, TSCPROBE_KIND_SKEW);
 	n = tp_cpuset_count(&cmd.cpus);
-	if (cmd.user) {
-		ret = tp_user_skew(&cmd.cpus, &cmd.p, cmd.quiet, &res);
-	} else {
-		struct tp_start st = {
-			.kind = TSCPROBE_KIND_SKEW,
-			.cpus = &cmd.cpus,
-			.p = &cmd.p,
-			.put_attrs = tp_skew_put_attrs,
-			/* ~1 ms per pair and repeat is generous on hardware. */
-			.expect_ns = (uint64_t)n * (n - 1) * cmd.p.repeats * 1000000ULL,
-			.progress = tp_skew_progress,
-			.quiet = cmd.quiet,
-		};
-
-		ret = tp_run_kernel(&st, &res);
-	}
-	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
-		int out = tp_skew_output(&res, &cmd.out, stdout);
-
-		if (out)
-			ret = out;
-	}
-	tp_result_free(&res);
-	return ret;
+	/* ~1 ms per pair and repeat is generous on hardware. */
+	st.expect_ns = (uint64_t)n * (n - 1) * cmd.p.repeats * 1000000ULL;
+	st.quiet = cmd.quiet;
+	return tp_run_cmd(&st, cmd.user, tp_user_skew, tp_skew_output, &cmd.out);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "format.h"
 #include "json.h"
 #include "names.h"
@@ -184,6 +185,8 @@ static void tp_skew_text(const struct tp_result *r, FILE *f)
 	tp_matrix(r, true, f);
 	fprintf(f, "\n");
 	tp_skew_verdict_text(r, f);
+	tp_context_cpus_text(r, f);
+	tp_context_text(r, f);
 }
 
 /* {min, avg, max, sd}, divided by @k (2 for the doubled quantities). */
@@ -273,23 +276,12 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 		tj_null(&j, "max_abs_skew");
 	}
 	tj_obj_end(&j);
+	tp_context_cpus_json(r, &j);
+	tp_context_json(r, &j);
 	tj_obj_end(&j);
 	tj_finish(&j);
 }
 
-/**
- * tp_skew_report() - print a skew result
- * @r: the result
- * @json: JSON instead of text
- * @f: where to
- */
-void tp_skew_report(const struct tp_result *r, bool json, FILE *f)
-{
-	if (json)
-		tp_skew_json(r, f);
-	else
-		tp_skew_text(r, f);
-}
 
 /* The four statistics of a pair, as value/divisor: skew and one-way are
  * kept doubled.

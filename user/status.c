@@ -91,11 +91,16 @@ static void tp_status_text(const struct tp_result *st)
 			       ", went offline" : "");
 			continue;
 		}
-		printf("cpu %u: %s, %llu samples, worst gap %llu cycles%s\n",
-		       c->cpu, c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running",
-		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
-		       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max,
-		       c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+		printf("cpu %u: %s", c->cpu,
+		       c->flags & TSCPROBE_CPU_F_DONE ? "done" : "running");
+		if (st->kind == TSCPROBE_KIND_CACHE)
+			printf(", %llu of %llu rounds", (unsigned long long)c->rounds,
+			       (unsigned long long)st->p.rounds);
+		else
+			printf(", %llu samples, worst gap %llu cycles",
+			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
+			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max);
+		printf("%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
 		       ", incomplete (went offline)" : "");
 	}
 }
@@ -131,6 +136,8 @@ static void tp_status_json(const struct tp_result *st)
 			       c->series[TSCPROBE_SERIES_GAP].stats.count);
 			tj_u64(&j, "max_cycles",
 			       c->series[TSCPROBE_SERIES_GAP].stats.max);
+			if (st->kind == TSCPROBE_KIND_CACHE)
+				tj_u64(&j, "rounds", c->rounds);
 			tj_obj_end(&j);
 		}
 		tj_arr_end(&j);

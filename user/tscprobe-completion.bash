@@ -9,7 +9,7 @@ _tscprobe()
 	cmd=${COMP_WORDS[1]}
 
 	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "info noise skew status stop show env --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "info noise cache skew status stop show env --version --help" -- "$cur"))
 		return
 	fi
 	case $prev in
@@ -43,6 +43,9 @@ _tscprobe()
 	noise)
 		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --json --csv --prom --svg --quiet --help"
 		;;
+	cache)
+		opts="--cpus --rounds --batch --levels --nodes --user --json --csv --prom --svg --quiet --help"
+		;;
 	skew)
 		opts="--cpus --samples --repeats --user --json --csv --prom --svg --quiet --help"
 		;;
@@ -50,7 +53,7 @@ _tscprobe()
 		opts="--help"
 		;;
 	show)
-		opts="noise skew --json --csv --prom --svg --help"
+		opts="noise cache skew --json --csv --prom --svg --help"
 		;;
 	esac
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))

@@ -298,7 +298,8 @@ enum tscprobe_pair_status {
  *	takes one of the two; replies carry both)
  * @TSCPROBE_A_CLOCK: u32; enum tscprobe_clock
  * @TSCPROBE_A_ROUNDS: u64; cache: rounds per CPU
- * @TSCPROBE_A_BATCH: u32; cache: rounds between two deadline checks
+ * @TSCPROBE_A_BATCH: u32; cache: rounds between two deadline checks (at
+ *	most: fewer when fewer fit before the window's deadline); <= ROUNDS
  * @TSCPROBE_A_LEVELS: flag; cache: also measure the memory-level curve
  * @TSCPROBE_A_NODES: flag; cache: also measure every NUMA node's memory
  * @TSCPROBE_A_SAMPLES: u32; skew: hand-offs logged per pair and repeat
@@ -356,9 +357,11 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_FLAGS: u32; TSCPROBE_CPU_F_* bits
  * @TSCPROBE_CPU_A_NODE: u32; the CPU's NUMA node
  * @TSCPROBE_CPU_A_WINDOWS: u64; interrupts-off windows run
- * @TSCPROBE_CPU_A_MEASURED_CYCLES: u64 cycles; inside windows (noise)
+ * @TSCPROBE_CPU_A_MEASURED_CYCLES: u64 cycles; inside windows (noise;
+ *	cache: the rounds' windows, so rounds/s = ROUNDS * tsc_hz / this)
  * @TSCPROBE_CPU_A_WALL_CYCLES: u64 cycles; from the first window's start
- *	to the last one's end; coverage = MEASURED / WALL
+ *	to the last one's end; coverage = MEASURED / WALL (cache: of the
+ *	rounds)
  * @TSCPROBE_CPU_A_EVENTS_TOTAL: u64; gaps at or above the threshold
  * @TSCPROBE_CPU_A_EVENTS_DROPPED: u64; of those, not kept (ring full)
  * @TSCPROBE_CPU_A_EVENT: nest, enum tscprobe_event_attr; repeated
@@ -371,9 +374,13 @@ enum tscprobe_attr {
  *	clock = tsc_khz * APERF / MPERF
  * @TSCPROBE_CPU_A_SERIES: nest, enum tscprobe_series_attr; repeated
  * @TSCPROBE_CPU_A_ROUNDS: u64; cache: rounds completed
- * @TSCPROBE_CPU_A_LEVEL: nest, enum tscprobe_level_attr; repeated (cache)
+ * @TSCPROBE_CPU_A_LEVEL: nest, enum tscprobe_level_attr; repeated (cache
+ *	--levels): load-to-use latency by pointer chasing, one per working
+ *	set measured, ascending powers of two from 4 KiB to 256 MiB or to
+ *	what the CPU's node had free
  * @TSCPROBE_CPU_A_NODE_LAT: nest, enum tscprobe_level_attr; repeated: the
- *	uncached load to each NUMA node's memory (cache --nodes)
+ *	uncached load to each NUMA node's memory (cache --nodes); its cycles
+ *	are gross like the UNCACHED series' (subtract the overhead's mean)
  * @TSCPROBE_CPU_A_MEASURED_NS: u64 ns; measured time so far (progress)
  * @TSCPROBE_CPU_A_CTX_VOLUNTARY: u64; voluntary context switches of the
  *	CPU's measurement thread during the run (its sleeps between windows)
@@ -501,7 +508,9 @@ enum tscprobe_event_attr {
  * @TSCPROBE_LEVEL_A_PAD: padding
  * @TSCPROBE_LEVEL_A_SIZE: u64 bytes; working set (LEVEL)
  * @TSCPROBE_LEVEL_A_NODE: u32; the memory's NUMA node (NODE_LAT)
- * @TSCPROBE_LEVEL_A_LOADS: u64; dependent loads timed
+ * @TSCPROBE_LEVEL_A_LOADS: u64; dependent loads timed (LEVEL: 2^20 less
+ *	any block of 1024 that took over 8x the fastest block, disturbed by
+ *	an interrupt, an SMI or a preemption)
  * @TSCPROBE_LEVEL_A_CYCLES: u64 cycles; their total (mean = CYCLES/LOADS)
  */
 enum tscprobe_level_attr {

@@ -53,6 +53,20 @@ tap_check "skew --prom parses and follows the rules" "$CHECK" prom "$OUT/s.prom"
 tap_check "skew --svg runs" bash -c "$(declare -f skew); CLI='$CLI' skew --svg '$OUT/s.svg' >/dev/null"
 tap_check "skew --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/s.svg" "$OUT/s.png"
 
+cache() {
+	"$CLI" cache --user -c 0-1 -n 2e4 -q "$@"
+}
+tap_check "cache --json parses: 2 CPUs" bash -c "$(declare -f cache); CLI='$CLI' cache -j | jq -e '.cpus | length == 2' >/dev/null"
+tap_check "cache --csv runs" bash -c "$(declare -f cache); CLI='$CLI' cache --csv > '$OUT/c.csv'"
+tap_check "cache --csv parses: a row per CPU" "$CHECK" csv "$OUT/c.csv" cpu rounds \
+	overhead_avg cached_avg uncached_p99 cached_avg_last_1e3
+tap_check "cache --csv: no 1e5 window after 2e4 rounds (empty field)" bash -c \
+	"python3 -c \"import csv,sys; r=list(csv.DictReader(open('$OUT/c.csv'))); sys.exit(any(x['cached_avg_last_1e5'] for x in r))\""
+tap_check "cache --prom runs" bash -c "$(declare -f cache); CLI='$CLI' cache --prom > '$OUT/c.prom'"
+tap_check "cache --prom parses and follows the rules" "$CHECK" prom "$OUT/c.prom"
+tap_check "cache --svg runs (with levels)" bash -c "'$CLI' cache --user -c 0 -n 1e4 --levels -q --svg '$OUT/c.svg' >/dev/null"
+tap_check "cache --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/c.svg" "$OUT/c.png"
+
 progress_on_tty() {
 	script -qec "'$CLI' noise --user -c 0 -d 700ms $1 >/dev/null" "$OUT/tty" >/dev/null
 }

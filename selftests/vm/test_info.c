@@ -84,6 +84,7 @@ TEST_F(info, get_info_tells_the_truth)
 	EXPECT_EQ((unsigned int)sysconf(_SC_NPROCESSORS_CONF), r.nr_cpu_ids);
 	EXPECT_STREQ(tp_read_file("/sys/module/tscprobe/version"), r.version);
 	EXPECT_TRUE(r.kinds & (1u << TSCPROBE_KIND_NOISE));
+	EXPECT_TRUE(r.kinds & (1u << TSCPROBE_KIND_CACHE));
 	EXPECT_TRUE(r.has_features);
 	EXPECT_LE(r.state, TSCPROBE_STATE_MAX);
 }

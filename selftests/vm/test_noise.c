@@ -269,32 +269,6 @@ TEST_F_TIMEOUT(noise, rmmod_mid_run, 90)
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
 }
 
-struct tp_status_reply {
-	uint32_t state;
-	uint64_t run_id;
-};
-
-static int tp_status_reply_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
-	struct tp_status_reply *r = data;
-
-	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
-		return MNL_CB_ERROR;
-	r->state = tp_nl_u32(tb[TSCPROBE_A_STATE], 99);
-	r->run_id = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
-	return MNL_CB_OK;
-}
-
-static struct tp_status_reply tp_get_status(struct tp_nl *nl)
-{
-	struct tp_status_reply r = { 99, 0 };
-
-	tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, false),
-		   tp_status_reply_cb, &r, NULL);
-	return r;
-}
-
 static struct nlmsghdr *tp_start_noise(struct tp_nl *nl)
 {
 	struct nlmsghdr *nlh = tp_nl_request(nl, TSCPROBE_CMD_START, false);
@@ -574,39 +548,6 @@ static int tp_dump_count_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* A GET_RESULT dump read with a 4 KiB buffer on a socket that never read more. */
-static int tp_small_dump(struct tp_nl *nl, struct tp_dump_count *d)
-{
-	struct mnl_socket *sock = mnl_socket_open(NETLINK_GENERIC);
-	char buf[4096];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-	unsigned int portid;
-	ssize_t n;
-	int ret;
-
-	if (!sock || mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0)
-		return -1;
-	portid = mnl_socket_get_portid(sock);
-	nlh->nlmsg_type = nl->family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = 7;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = TSCPROBE_CMD_GET_RESULT;
-	g->version = TSCPROBE_GENL_VERSION;
-	ret = mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ? -1 : 1;
-	while (ret > MNL_CB_STOP) {
-		n = mnl_socket_recvfrom(sock, buf, sizeof(buf));
-		if (n <= 0) {
-			ret = -1;
-			break;
-		}
-		ret = mnl_cb_run(buf, n, 7, portid, tp_dump_count_cb, d);
-	}
-	mnl_socket_close(sock);
-	return ret;
-}
-
 TEST_F_TIMEOUT(noise, dump_spans_messages_and_resumes, 60)
 {
 	struct tp_dump_count d = { 0 };
@@ -624,7 +565,7 @@ TEST_F_TIMEOUT(noise, dump_spans_messages_and_resumes, 60)
 	 * The kernel sizes dump messages by the largest read the socket has
 	 * done: with 4 KiB reads no CPU's results fit one message.
 	 */
-	ASSERT_EQ(0, tp_small_dump(&self->nl, &d));
+	ASSERT_EQ(0, tp_small_dump(&self->nl, tp_dump_count_cb, &d));
 	EXPECT_GE(d.cpu_messages, 3 * tp_nr_online());
 
 	/* Merged, the pieces give what the CLI printed. */

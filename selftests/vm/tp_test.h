@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "nl.h"
 
 #define TP_MODULE_PATH	"/lib/tscprobe/tscprobe.ko"
@@ -174,11 +175,89 @@ static inline int tp_cpu_set_online(unsigned int cpu, bool online)
 	return fclose(f) ? -1 : ret;
 }
 
+/* How many CPUs are online (0 if sysfs cannot tell). */
+static inline unsigned int tp_online_count(void)
+{
+	struct tp_cpuset online;
+
+	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
+}
+
+/* The state and run id GET_STATUS reports (99: no answer). */
+struct tp_status_reply {
+	uint32_t state;
+	uint64_t run_id;
+};
+
+static inline int tp_status_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	struct tp_status_reply *r = data;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	r->state = tp_nl_u32(tb[TSCPROBE_A_STATE], 99);
+	r->run_id = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
+	return MNL_CB_OK;
+}
+
+static inline struct tp_status_reply tp_get_status(struct tp_nl *nl)
+{
+	struct tp_status_reply r = { 99, 0 };
+
+	tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, false),
+		   tp_status_reply_cb, &r, NULL);
+	return r;
+}
+
 /* A request of the tscprobe family, answered with error decoded. */
 static inline int tp_talk(struct tp_nl *nl, struct nlmsghdr *req,
 			  struct tp_nl_error *e)
 {
 	return tp_nl_talk(nl, req, NULL, NULL, e);
+}
+
+/**
+ * tp_small_dump() - a GET_RESULT dump read with 4 KiB reads
+ * @nl: a socket of the family (for its id)
+ * @cb: called for every message
+ * @data: passed to @cb
+ *
+ * On a fresh socket that never read more: the kernel sizes dump messages
+ * by the largest read, so a CPU's results must continue across messages.
+ *
+ * Return: 0 at the end of the dump, -1 on an error.
+ */
+static inline int tp_small_dump(struct tp_nl *nl, mnl_cb_t cb, void *data)
+{
+	struct mnl_socket *sock = mnl_socket_open(NETLINK_GENERIC);
+	char buf[4096];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+	unsigned int portid;
+	ssize_t n;
+	int ret;
+
+	if (!sock || mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID) < 0)
+		return -1;
+	portid = mnl_socket_get_portid(sock);
+	nlh->nlmsg_type = nl->family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = 7;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = TSCPROBE_CMD_GET_RESULT;
+	g->version = TSCPROBE_GENL_VERSION;
+	ret = mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ? -1 : 1;
+	while (ret > MNL_CB_STOP) {
+		n = mnl_socket_recvfrom(sock, buf, sizeof(buf));
+		if (n <= 0) {
+			ret = -1;
+			break;
+		}
+		ret = mnl_cb_run(buf, n, 7, portid, cb, data);
+	}
+	mnl_socket_close(sock);
+	return ret;
 }
 
 #endif /* TSCPROBE_SELFTEST_H */

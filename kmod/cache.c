@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cache measurement in the kernel: core/'s cache rounds on every chosen
+ * CPU with interrupts off, in windows bounded by a TSC deadline (the run's
+ * width, at most TSCPROBE_MAX_WIDTH_NS) and separated by the same short
+ * sleeps as the noise measurement; then, when asked, the uncached load to
+ * every NUMA node's memory (--nodes) and the memory-level curve by pointer
+ * chasing (--levels), in windows too.
+ *
+ * Memory comes from each CPU's own node: the state with its victim line,
+ * and the level buffers, which are large (up to 256 MiB per CPU).  These
+ * are sized to what the node has free, shared among the run's CPUs on it,
+ * allocated when a CPU reaches its levels and freed as soon as it is done.
+ * They are physically contiguous chunks of the direct map, which the
+ * kernel maps with huge pages, so that the large working sets measure
+ * the memory and not also page walks.
+ *
+ * Nothing runs long with interrupts off: every loop of core/ checks the
+ * window's deadline between batches whose size follows the measured pace
+ * (core/pace.c), and building a working set (seconds for 256 MiB under
+ * emulation) runs with interrupts on, in steps between which the thread
+ * reschedules and looks for STOP.
+ */
+#include <linux/gfp.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/nodemask.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/topology.h>
+#include <linux/vmstat.h>
+#include <asm/tsc.h>
+
+#include "tp.h"
+#include "cache.h"
+#include "chase.h"
+#include "hist.h"
+#include "names.h"
+#include "report.h"
+
+/* Units (of TP_CHASE_UNIT loads) between two deadline checks of a chase. */
+#define TP_CACHE_CHASE_BATCH	64
+
+/**
+ * struct tp_cache_cpu - one CPU's cache state (working copy and snapshot)
+ * @loop: core's state: the victim line, the rounds and their series
+ * @windows: interrupts-off windows run, in every phase
+ * @first_tsc: TSC when the rounds started
+ * @last_tsc: TSC when their last window ended
+ * @nlevels: points in @levels
+ * @nnodes: points in @nodes
+ * @levels: the memory-level curve, ascending working sets
+ * @nodes: the uncached load to each NUMA node's memory
+ */
+struct tp_cache_cpu {
+	struct tp_cache loop;
+	u64 windows;
+	u64 first_tsc;
+	u64 last_tsc;
+	u32 nlevels;
+	u32 nnodes;
+	struct tp_latency levels[TP_CACHE_MAX_LEVELS];
+	struct tp_latency nodes[TP_CACHE_MAX_NODES];
+};
+
+/**
+ * struct tp_levels_mem - the memory of one CPU's working sets
+ * @chunks: base addresses of the chunks (direct map)
+ * @nchunks: how many are allocated
+ * @order: each is 2^@order pages
+ */
+struct tp_levels_mem {
+	void **chunks;
+	unsigned int nchunks;
+	unsigned int order;
+};
+
+static const unsigned long tp_cache_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
+	BIT(TSCPROBE_A_ROUNDS) | BIT(TSCPROBE_A_BATCH) |
+	BIT(TSCPROBE_A_LEVELS) | BIT(TSCPROBE_A_NODES) |
+	BIT(TSCPROBE_A_WIDTH_NS) | BIT(TSCPROBE_A_GAP_NS),
+};
+
+static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
+			  struct netlink_ext_ack *extack)
+{
+	struct nlattr *batch = attrs[TSCPROBE_A_BATCH];
+	struct tp_params *p = &run->params;
+	int err;
+
+	err = tp_nla_reject(attrs, tp_cache_attrs, "cache", extack);
+	if (err)
+		return err;
+	p->rounds = attrs[TSCPROBE_A_ROUNDS] ?
+		nla_get_u64(attrs[TSCPROBE_A_ROUNDS]) : TSCPROBE_DEFAULT_ROUNDS;
+	p->batch = batch ? nla_get_u32(batch) :
+		min_t(u64, TSCPROBE_DEFAULT_BATCH, p->rounds);
+	p->width_ns = attrs[TSCPROBE_A_WIDTH_NS] ?
+		nla_get_u64(attrs[TSCPROBE_A_WIDTH_NS]) :
+		TSCPROBE_DEFAULT_WIDTH_NS;
+	p->gap_ns = attrs[TSCPROBE_A_GAP_NS] ?
+		nla_get_u64(attrs[TSCPROBE_A_GAP_NS]) : TSCPROBE_DEFAULT_GAP_NS;
+	p->levels = nla_get_flag(attrs[TSCPROBE_A_LEVELS]);
+	p->nodes = nla_get_flag(attrs[TSCPROBE_A_NODES]);
+	p->clock = TSCPROBE_CLOCK_LFENCE;
+	if (p->batch > p->rounds) {
+		tp_set_err(extack, batch, "batch %u is more than the %llu rounds",
+			   p->batch, p->rounds);
+		return -EINVAL;
+	}
+	if (!boot_cpu_has(X86_FEATURE_CLFLUSH)) {
+		NL_SET_ERR_MSG(extack, "this CPU has no clflush");
+		return -EOPNOTSUPP;
+	}
+	if (!tsc_khz) {
+		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static int tp_cache_alloc(struct tp_run *run)
+{
+	unsigned int i;
+
+	/*
+	 * Above KMALLOC_MAX_CACHE_SIZE kvzalloc_node() returns whole pages
+	 * (kmalloc_large or vmalloc): the victim line's 128-byte alignment.
+	 */
+	BUILD_BUG_ON(sizeof(struct tp_cache_cpu) <= KMALLOC_MAX_CACHE_SIZE);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		int node = cpu_to_node(c->cpu);
+		struct tp_cache_cpu *n;
+
+		n = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
+		c->hot = n;
+		c->snap = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
+		if (!n || !c->snap)
+			return -ENOMEM;	/* ->free() cleans up */
+		tp_cache_init(&n->loop);
+		memcpy(c->snap, n, sizeof(*n));
+	}
+	return 0;
+}
+
+static void tp_cache_free(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		kvfree(run->slots[i].hot);
+		kvfree(run->slots[i].snap);
+	}
+}
+
+/**
+ * tp_cache_windows() - run units of a paced loop in interrupts-off windows
+ * @run: the run, for the window width and the gap
+ * @c: the measuring CPU's slot
+ * @fn: the loop's batch (core/)
+ * @state: its state
+ * @pace: its pace
+ * @units: units to run
+ * @batch: the most units between two deadline checks
+ * @last_end: set to the TSC after every window (may be NULL)
+ *
+ * Every window does at least one unit, so the loop ends after at most
+ * @units windows; the thread sleeps a gap after each window, so that two
+ * windows never run back to back, and it looks for STOP, unload and
+ * hotplug before each.
+ *
+ * Return: true when every unit ran, false when the thread must stop.
+ */
+static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
+			     tp_batch_fn fn, void *state, struct tp_pace *pace,
+			     u64 units, u32 batch, u64 *last_end)
+{
+	u64 width = max(tp_ns_to_cycles(run->params.width_ns), 1ULL);
+	struct tp_cache_cpu *n = c->hot;
+
+	while (units) {
+		if (tp_cpu_should_stop(c))
+			return false;
+		local_irq_disable();
+		units -= tp_paced_window(pace, fn, state, units, batch,
+					 rdtsc() + width);
+		local_irq_enable();
+		if (last_end)
+			*last_end = rdtsc();
+		n->windows++;
+		tp_cpu_publish(c, false);
+		tp_cpu_sleep_gap(run);
+	}
+	return true;
+}
+
+/* --nodes: the uncached load to one line of every node's memory. */
+static bool tp_cache_nodes(struct tp_run *run, struct tp_cpu *c)
+{
+	u64 rounds = min_t(u64, run->params.rounds, TP_CACHE_NODE_ROUNDS);
+	struct tp_cache_cpu *n = c->hot;
+	struct tp_node_probe probe;
+	struct page *page;
+	bool ok;
+	int nid;
+
+	for_each_node_state(nid, N_MEMORY) {
+		if (n->nnodes == TP_CACHE_MAX_NODES)
+			break;
+		page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE |
+					__GFP_NOWARN, 0);
+		if (!page)
+			continue;	/* no free page there: left out */
+		memset(&probe, 0, sizeof(probe));
+		probe.line = page_address(page);
+		probe.lat.node = nid;
+		ok = tp_cache_windows(run, c, tp_cache_node_batch, &probe,
+				      &probe.pace, rounds, run->params.batch,
+				      NULL);
+		__free_page(page);
+		if (!ok)
+			return false;
+		n->nodes[n->nnodes++] = probe.lat;
+	}
+	return true;
+}
+
+/* Free pages of a node, every zone. */
+static u64 tp_node_free_bytes(int nid)
+{
+	pg_data_t *pgdat = NODE_DATA(nid);
+	unsigned long pages = 0;
+	int z;
+
+	for (z = 0; z < MAX_NR_ZONES; z++)
+		pages += zone_page_state(&pgdat->node_zones[z], NR_FREE_PAGES);
+	return (u64)pages << PAGE_SHIFT;
+}
+
+/*
+ * The largest working set a CPU may take on @nid: a power of two, at most
+ * 256 MiB, and at most half the node's free memory shared out among the
+ * run's CPUs that take theirs from the same node.  0: not even 4 KiB.
+ */
+static u64 tp_cache_levels_target(const struct tp_run *run, int nid)
+{
+	unsigned int cpu, share = 0;
+	u64 bytes;
+
+	for_each_cpu(cpu, run->cpus)
+		if (cpu_to_mem(cpu) == nid)
+			share++;
+	bytes = div_u64(tp_node_free_bytes(nid), 2 * max(share, 1U));
+	bytes = min_t(u64, bytes, 1ULL << TP_CACHE_LEVEL_MAX_SHIFT);
+	if (bytes < 1ULL << TP_CACHE_LEVEL_MIN_SHIFT)
+		return 0;
+	return rounddown_pow_of_two(bytes);
+}
+
+static void tp_levels_free(struct tp_levels_mem *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nchunks; i++)
+		free_pages((unsigned long)m->chunks[i], m->order);
+	kvfree(m->chunks);
+	m->chunks = NULL;
+	m->nchunks = 0;
+}
+
+/* @bytes on @nid in chunks of 2^@order pages, all or nothing. */
+static bool tp_levels_alloc_order(struct tp_levels_mem *m, int nid,
+				  u64 bytes, unsigned int order)
+{
+	unsigned int i, n = bytes >> (PAGE_SHIFT + order);
+	struct page *page;
+
+	m->chunks = kvcalloc(n, sizeof(*m->chunks), GFP_KERNEL);
+	if (!m->chunks)
+		return false;
+	m->order = order;
+	for (i = 0; i < n; i++) {
+		page = alloc_pages_node(nid, GFP_KERNEL | __GFP_THISNODE |
+					__GFP_NORETRY | __GFP_NOWARN, order);
+		if (!page) {
+			tp_levels_free(m);
+			return false;
+		}
+		m->chunks[m->nchunks++] = page_address(page);
+		cond_resched();
+	}
+	return true;
+}
+
+/**
+ * tp_levels_alloc() - the memory of the largest working set to be had
+ * @m: filled in
+ * @nid: the node
+ * @bytes: the working set wanted: a power of two, or 0
+ *
+ * Chunks as large as the page allocator gives (4 MiB), smaller when it
+ * cannot, and then a smaller working set: the allocations never retry
+ * hard or warn, since running short is expected on a small node.  Bounded:
+ * at most 17 sizes times MAX_ORDER chunk sizes.
+ *
+ * Return: the working set's bytes (0: nothing allocated).
+ */
+static u64 tp_levels_alloc(struct tp_levels_mem *m, int nid, u64 bytes)
+{
+	int order;
+
+	for (; bytes >= 1ULL << TP_CACHE_LEVEL_MIN_SHIFT; bytes >>= 1)
+		for (order = min(MAX_ORDER - 1, get_order(bytes)); order >= 0;
+		     order--)
+			if (tp_levels_alloc_order(m, nid, bytes, order))
+				return bytes;
+	return 0;
+}
+
+/* One point of the curve: build the cycle, warm it, time the chase. */
+static bool tp_cache_level(struct tp_run *run, struct tp_cpu *c,
+			   const struct tp_levels_mem *m, u64 bytes)
+{
+	struct tp_cache_cpu *n = c->hot;
+	struct tp_chase ch;
+
+	tp_chase_init(&ch, m->chunks, m->order + PAGE_SHIFT - 6, bytes >> 6,
+		      0x9e3779b97f4a7c15ULL * (c->cpu + 1) + bytes);
+	while (!tp_chase_build(&ch, TP_CHASE_BUILD_STEPS)) {
+		if (tp_cpu_should_stop(c))
+			return false;
+		cond_resched();
+	}
+	if (!tp_cache_windows(run, c, tp_chase_batch, &ch, &ch.pace,
+			      tp_chase_warmup_units(&ch),
+			      TP_CACHE_CHASE_BATCH, NULL))
+		return false;
+	tp_chase_reset_counts(&ch);
+	if (!tp_cache_windows(run, c, tp_chase_batch, &ch, &ch.pace,
+			      TP_CHASE_LOADS / TP_CHASE_UNIT,
+			      TP_CACHE_CHASE_BATCH, NULL))
+		return false;
+	n->levels[n->nlevels].size = bytes;
+	n->levels[n->nlevels].loads = ch.loads;
+	n->levels[n->nlevels].cycles = ch.cycles;
+	n->nlevels++;
+	return true;
+}
+
+/* --levels: every working set from 4 KiB to the largest to be had. */
+static bool tp_cache_levels(struct tp_run *run, struct tp_cpu *c)
+{
+	int nid = cpu_to_mem(c->cpu);
+	struct tp_levels_mem m = {};
+	bool ok = true;
+	u64 max, bytes;
+
+	max = tp_levels_alloc(&m, nid, tp_cache_levels_target(run, nid));
+	for (bytes = 1ULL << TP_CACHE_LEVEL_MIN_SHIFT; ok && bytes <= max;
+	     bytes <<= 1)
+		ok = tp_cache_level(run, c, &m, bytes);
+	tp_levels_free(&m);
+	return ok;
+}
+
+static bool tp_cache_cpu_main(struct tp_run *run, struct tp_cpu *c)
+{
+	const struct tp_params *p = &run->params;
+	struct tp_cache_cpu *n = c->hot;
+	bool ok;
+
+	n->first_tsc = rdtsc();
+	n->last_tsc = n->first_tsc;
+	ok = tp_cache_windows(run, c, tp_cache_batch, &n->loop, &n->loop.pace,
+			      p->rounds, p->batch, &n->last_tsc);
+	if (ok && p->nodes)
+		ok = tp_cache_nodes(run, c);
+	if (ok && p->levels)
+		ok = tp_cache_levels(run, c);
+	return ok;
+}
+
+static int tp_cache_put_params(struct sk_buff *skb, const struct tp_run *run)
+{
+	const struct tp_params *p = &run->params;
+
+	if (tp_nla_put_u64(skb, TSCPROBE_A_ROUNDS, p->rounds) ||
+	    nla_put_u32(skb, TSCPROBE_A_BATCH, p->batch) ||
+	    (p->levels && nla_put_flag(skb, TSCPROBE_A_LEVELS)) ||
+	    (p->nodes && nla_put_flag(skb, TSCPROBE_A_NODES)) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_WIDTH_NS, p->width_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_GAP_NS, p->gap_ns))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int tp_cache_put_progress(struct sk_buff *skb, struct tp_cpu *c)
+{
+	const struct tp_cache_cpu *n = c->snap;
+	int err = 0;
+
+	mutex_lock(&c->lock);
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_ROUNDS, n->loop.pace.units) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows))
+		err = -EMSGSIZE;
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+#define TP_CACHE_POS_STRIDE	1024	/* > TSCPROBE_HIST_BUCKETS */
+
+/* Phase 0 of a CPU's dump: counts and times; sent once. */
+static int tp_cache_put_scalars(struct sk_buff *skb,
+				const struct tp_cache_cpu *n, u32 *idx)
+{
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_ROUNDS, n->loop.pace.units) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_CYCLES,
+			   n->loop.pace.cycles) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WALL_CYCLES,
+			   n->last_tsc - n->first_tsc))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Statistics and complete windows: the head of a series, sent once. */
+static int tp_cache_put_head(struct sk_buff *skb,
+			     const struct tp_cache_series *s)
+{
+	const struct tp_stats *st = &s->stats;
+	struct nlattr *nest;
+	unsigned int k;
+
+	if (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, st->count) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_SUM, st->sum) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_SUMSQ_HI, st->sumsq_hi) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_SUMSQ_LO, st->sumsq_lo) ||
+	    (st->count &&
+	     (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MINIMUM, st->min) ||
+	      tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, st->max))))
+		return -EMSGSIZE;
+	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+		if (!s->win[k].blocks)
+			continue;	/* not that many rounds yet */
+		nest = nla_nest_start(skb, TSCPROBE_SERIES_A_WINDOW);
+		if (!nest)
+			return -EMSGSIZE;
+		if (tp_nla_put_u64(skb, TSCPROBE_WINDOW_A_ROUNDS,
+				   tp_cache_window_rounds(k)) ||
+		    tp_nla_put_u64(skb, TSCPROBE_WINDOW_A_SUM, s->win[k].sum) ||
+		    tp_nla_put_u64(skb, TSCPROBE_WINDOW_A_BLOCKS,
+				   s->win[k].blocks)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* One series: its head (at bucket 0), then non-empty buckets from *idx. */
+static int tp_cache_put_series(struct sk_buff *skb,
+			       const struct tp_cache_series *s,
+			       unsigned int id, u32 *idx)
+{
+	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
+	int err = 0;
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TSCPROBE_SERIES_A_ID, id) ||
+	    (*idx == 0 && tp_cache_put_head(skb, s))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	for (; *idx < TSCPROBE_HIST_BUCKETS; (*idx)++) {
+		if (!s->hist.b[*idx].calls)
+			continue;
+		err = tp_nla_put_bucket(skb, *idx, &s->hist.b[*idx]);
+		if (err)
+			break;
+	}
+	nla_nest_end(skb, nest);
+	return err;
+}
+
+/* Phase 1: the three series; *idx is series * STRIDE + bucket. */
+static int tp_cache_put_all_series(struct sk_buff *skb,
+				   const struct tp_cache_cpu *n, u32 *idx)
+{
+	u32 s, b;
+	int err;
+
+	while (*idx < TP_CACHE_SERIES * TP_CACHE_POS_STRIDE) {
+		s = *idx / TP_CACHE_POS_STRIDE;
+		b = *idx % TP_CACHE_POS_STRIDE;
+		err = tp_cache_put_series(skb, &n->loop.s[s], TP_CACHE_ID(s),
+					  &b);
+		*idx = s * TP_CACHE_POS_STRIDE + b;
+		if (err)
+			return err;
+		*idx = (s + 1) * TP_CACHE_POS_STRIDE;
+	}
+	return 0;
+}
+
+/* LEVEL or NODE_LAT nests from *idx on. */
+static int tp_cache_put_curve(struct sk_buff *skb, int type,
+			      const struct tp_latency *lat, u32 n, u32 *idx)
+{
+	struct nlattr *nest;
+
+	for (; *idx < n; (*idx)++) {
+		const struct tp_latency *l = &lat[*idx];
+
+		nest = nla_nest_start(skb, type);
+		if (!nest)
+			return -EMSGSIZE;
+		if ((type == TSCPROBE_CPU_A_LEVEL ?
+		     tp_nla_put_u64(skb, TSCPROBE_LEVEL_A_SIZE, l->size) :
+		     nla_put_u32(skb, TSCPROBE_LEVEL_A_NODE, l->node)) ||
+		    tp_nla_put_u64(skb, TSCPROBE_LEVEL_A_LOADS, l->loads) ||
+		    tp_nla_put_u64(skb, TSCPROBE_LEVEL_A_CYCLES, l->cycles)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* Phase 2: the memory levels. */
+static int tp_cache_put_levels(struct sk_buff *skb,
+			       const struct tp_cache_cpu *n, u32 *idx)
+{
+	return tp_cache_put_curve(skb, TSCPROBE_CPU_A_LEVEL, n->levels,
+				  n->nlevels, idx);
+}
+
+/* Phase 3: the nodes. */
+static int tp_cache_put_nodes(struct sk_buff *skb,
+			      const struct tp_cache_cpu *n, u32 *idx)
+{
+	return tp_cache_put_curve(skb, TSCPROBE_CPU_A_NODE_LAT, n->nodes,
+				  n->nnodes, idx);
+}
+
+/* The phases of a CPU's dump, in order (see TP_POS()). */
+static int (*const tp_cache_dump_phases[])(struct sk_buff *skb,
+					   const struct tp_cache_cpu *n,
+					   u32 *idx) = {
+	tp_cache_put_scalars,
+	tp_cache_put_all_series,
+	tp_cache_put_levels,
+	tp_cache_put_nodes,
+};
+
+/*
+ * Each phase adds what fits from *idx on; a full message ends the call
+ * with the position saved, and the next message resumes there.
+ */
+static int tp_cache_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
+			     void *snap, unsigned long *pos)
+{
+	unsigned int phase = TP_POS_PHASE(*pos);
+	u32 idx = TP_POS_IDX(*pos);
+	int err = 0;
+
+	for (; phase < ARRAY_SIZE(tp_cache_dump_phases); phase++, idx = 0) {
+		err = tp_cache_dump_phases[phase](skb, snap, &idx);
+		if (err)
+			break;
+	}
+	*pos = TP_POS(phase, idx);
+	return err;
+}
+
+/* a - b over @n rounds, in whole cycles (signed: a net may be negative). */
+static s64 tp_cache_net(u64 a, u64 b, u64 n)
+{
+	return n ? div64_s64((s64)(a - b), n) : 0;
+}
+
+static void tp_cache_show_series(struct seq_file *m,
+				 const struct tp_cache_series *s,
+				 unsigned int id)
+{
+	const struct tp_stats *st = &s->stats;
+
+	seq_printf(m, "  %-8s gross cycles: min=%llu avg=%llu p50=%llu p99=%llu max=%llu sd=%llu\n",
+		   tp_series_name(id), st->count ? st->min : 0,
+		   tp_stats_mean(st), tp_hist_percentile(&s->hist, 500000),
+		   tp_hist_percentile(&s->hist, 990000), st->max,
+		   tp_stats_sd(st));
+}
+
+/* "last 1e5 rounds": the most recent complete block of that many. */
+static void tp_cache_show_windows(struct seq_file *m,
+				  const struct tp_cache *l)
+{
+	const struct tp_cache_series *ov, *ca, *un;
+	u64 rounds;
+	unsigned int k;
+
+	ov = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_OVERHEAD)];
+	ca = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_CACHED)];
+	un = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_UNCACHED)];
+	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+		if (!ov->win[k].blocks)
+			continue;
+		rounds = tp_cache_window_rounds(k);
+		seq_printf(m, "  last %llu rounds (block %llu): overhead=%llu cached=%lld uncached=%lld (net)\n",
+			   rounds, ov->win[k].blocks,
+			   div64_u64(ov->win[k].sum, rounds),
+			   tp_cache_net(ca->win[k].sum, ov->win[k].sum, rounds),
+			   tp_cache_net(un->win[k].sum, ov->win[k].sum, rounds));
+	}
+}
+
+/* Cycles per load with two decimals, as "N.NN". */
+static void tp_cache_show_curve(struct seq_file *m, const char *what,
+				const struct tp_latency *lat, u32 n)
+{
+	u64 hundredths;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		hundredths = lat[i].loads ?
+			div64_u64(lat[i].cycles * 100, lat[i].loads) : 0;
+		if (lat[i].size)
+			seq_printf(m, "  %s %llu bytes: %llu.%02llu cycles/load (loads=%llu cycles=%llu)\n",
+				   what, lat[i].size, hundredths / 100,
+				   hundredths % 100, lat[i].loads,
+				   lat[i].cycles);
+		else
+			seq_printf(m, "  %s %u: %llu.%02llu cycles/load, gross (loads=%llu cycles=%llu)\n",
+				   what, lat[i].node, hundredths / 100,
+				   hundredths % 100, lat[i].loads,
+				   lat[i].cycles);
+	}
+}
+
+/* Seed 002's three lines, then distributions, windows and curves. */
+static void tp_cache_show_cpu(struct seq_file *m, const struct tp_cpu *c,
+			      const void *snap)
+{
+	const struct tp_cache_cpu *n = snap;
+	static const unsigned int seed_order[] = {
+		TSCPROBE_SERIES_OVERHEAD, TSCPROBE_SERIES_UNCACHED,
+		TSCPROBE_SERIES_CACHED,
+	};
+	const struct tp_cache *l = &n->loop;
+	const struct tp_stats *ov;
+	char row[128];
+	unsigned int i;
+
+	ov = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_OVERHEAD)].stats;
+	seq_printf(m, "cpu %u: rounds=%llu windows=%llu%s\n", c->cpu,
+		   l->pace.units, n->windows,
+		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
+	for (i = 0; i < ARRAY_SIZE(seed_order); i++) {
+		tp_cache_seed_line(row, sizeof(row), seed_order[i],
+				   &l->s[TP_CACHE_IDX(seed_order[i])].stats, ov);
+		seq_printf(m, "  %s\n", row);
+	}
+	for (i = 0; i < TP_CACHE_SERIES; i++)
+		tp_cache_show_series(m, &l->s[i], TP_CACHE_ID(i));
+	tp_cache_show_windows(m, l);
+	tp_cache_show_curve(m, "level", n->levels, n->nlevels);
+	tp_cache_show_curve(m, "node", n->nodes, n->nnodes);
+}
+
+static void tp_cache_show(struct seq_file *m, struct tp_run *run)
+{
+	const struct tp_params *p = &run->params;
+
+	seq_printf(m, "cache run %llu: %s, rounds %llu, batch %u, levels %s, nodes %s, cycles_hz=%llu\n",
+		   run->id, tp_state_name(tp_run_state(run)), p->rounds,
+		   p->batch, p->levels ? "yes" : "no", p->nodes ? "yes" : "no",
+		   (u64)tsc_khz * 1000);
+	tp_show_cpus(m, run, tp_cache_show_cpu);
+}
+
+const struct tp_kind_ops tp_cache_ops = {
+	.kind = TSCPROBE_KIND_CACHE,
+	.parse = tp_cache_parse,
+	.alloc = tp_cache_alloc,
+	.free = tp_cache_free,
+	.cpu_main = tp_cache_cpu_main,
+	.put_params = tp_cache_put_params,
+	.put_progress = tp_cache_put_progress,
+	.dump_cpu = tp_cache_dump_cpu,
+	.snap_size = sizeof(struct tp_cache_cpu),
+	.show = tp_cache_show,
+};

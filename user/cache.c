@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe cache: cached and flushed load timing net of the measurement's
+ * overhead, measured by the module with interrupts off, or by the
+ * userspace engine with --user.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "output.h"
+#include "run.h"
+
+static const char tp_cache_usage[] =
+	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
+	"                      [--user] [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"\n"
+	"Time one load on every chosen CPU, with its line cached and just flushed\n"
+	"(clflush), and an empty measurement, in rounds of the three; report them\n"
+	"net of the empty one's cost, as distributions and as the averages of the\n"
+	"last 1e3, 1e5 and 1e6 rounds.  Interrupts are off in the module.\n"
+	"\n"
+	"  -c, --cpus CPUS   CPUs to measure, like 0-3,8 (default: all online)\n"
+	"  -n, --rounds N    rounds per CPU, 1 to 1e9 (default 1e6); 1e5 works\n"
+	"      --batch N     rounds between two deadline checks, 1 to 1e6 and at\n"
+	"                    most the rounds (default 1000)\n"
+	"      --levels      also load-to-use latency of working sets from 4 KiB\n"
+	"                    to 256 MiB, by pointer chasing (takes seconds)\n"
+	"      --nodes       also the uncached load to every NUMA node's memory\n"
+	"      --user        measure in userspace (interrupts on; no module)\n"
+	TP_OUTPUT_USAGE
+	"  -q, --quiet           no progress line\n"
+	"  -h, --help            show this help\n"
+	"\n"
+	"Ctrl-C stops the run and prints what was measured.\n";
+
+enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES, OPT_USER };
+
+/**
+ * struct tp_cache_cmd - the parsed command line
+ * @cpus: the CPUs
+ * @p: the parameters, defaults filled in
+ * @batch_given: --batch was given
+ * @user: --user
+ * @out: -j, --csv, --prom, --svg
+ * @quiet: -q
+ */
+struct tp_cache_cmd {
+	struct tp_cpuset cpus;
+	struct tp_run_params p;
+	bool batch_given;
+	bool user;
+	struct tp_output out;
+	bool quiet;
+};
+
+static int tp_cache_number(const char *opt, const char *arg, uint64_t min,
+			   uint64_t max, uint64_t *v)
+{
+	const char *why;
+
+	if (tp_parse_u64(arg, min, max, v, &why))
+		return tp_usage_err("cache", "%s '%s': %s (%llu to %llu)", opt,
+				    arg, why, (unsigned long long)min,
+				    (unsigned long long)max);
+	return TP_EXIT_OK;
+}
+
+static int tp_cache_option(struct tp_cache_cmd *cmd, int c, char **argv)
+{
+	const char *why;
+	uint64_t v;
+	int ret;
+
+	if (tp_output_option(&cmd->out, c, optarg, "cache", &ret))
+		return ret;
+	switch (c) {
+	case 'c':
+		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
+			return tp_usage_err("cache", "-c '%s': %s", optarg, why);
+		return TP_EXIT_OK;
+	case 'n':
+		return tp_cache_number("-n", optarg, TSCPROBE_MIN_ROUNDS,
+				       TSCPROBE_MAX_ROUNDS, &cmd->p.rounds);
+	case OPT_BATCH:
+		cmd->batch_given = true;
+		ret = tp_cache_number("--batch", optarg, TSCPROBE_MIN_BATCH,
+				      TSCPROBE_MAX_BATCH, &v);
+		cmd->p.batch = (uint32_t)v;
+		return ret;
+	case OPT_LEVELS:
+		cmd->p.levels = true;
+		return TP_EXIT_OK;
+	case OPT_NODES:
+		cmd->p.nodes = true;
+		return TP_EXIT_OK;
+	case OPT_USER:
+		cmd->user = true;
+		return TP_EXIT_OK;
+	case 'q':
+		cmd->quiet = true;
+		return TP_EXIT_OK;
+	default:
+		return tp_bad_option("cache", c, argv);
+	}
+}
+
+static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "levels", no_argument, NULL, OPT_LEVELS },
+		{ "nodes", no_argument, NULL, OPT_NODES },
+		{ "user", no_argument, NULL, OPT_USER },
+		TP_OUTPUT_OPTIONS,
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool cpus_given = false;
+	int c, ret;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->p.rounds = TSCPROBE_DEFAULT_ROUNDS;
+	cmd->p.batch = TSCPROBE_DEFAULT_BATCH;
+	cmd->p.width_ns = TSCPROBE_DEFAULT_WIDTH_NS;
+	cmd->p.gap_ns = TSCPROBE_DEFAULT_GAP_NS;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:c:n:jqh", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(tp_cache_usage, stdout);
+			return -1;
+		}
+		cpus_given |= c == 'c';
+		ret = tp_cache_option(cmd, c, argv);
+		if (ret)
+			return ret;
+	}
+	if (optind != argc)
+		return tp_usage_err("cache", "unexpected argument '%s'",
+				    argv[optind]);
+	if (cmd->batch_given && cmd->p.batch > cmd->p.rounds)
+		return tp_usage_err("cache", "--batch %u is more than the %llu rounds",
+				    cmd->p.batch,
+				    (unsigned long long)cmd->p.rounds);
+	if (cmd->p.batch > cmd->p.rounds)
+		cmd->p.batch = (uint32_t)cmd->p.rounds;
+	return tp_check_cpus("cache", &cmd->cpus, cpus_given);
+}
+
+static void tp_cache_put_attrs(struct nlmsghdr *nlh,
+			       const struct tp_run_params *p)
+{
+	mnl_attr_put_u64(nlh, TSCPROBE_A_ROUNDS, p->rounds);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_BATCH, p->batch);
+	if (p->levels)
+		mnl_attr_put(nlh, TSCPROBE_A_LEVELS, 0, NULL);
+	if (p->nodes)
+		mnl_attr_put(nlh, TSCPROBE_A_NODES, 0, NULL);
+}
+
+/* "cache 412000/1000000 rounds on 4 CPUs (41%), 3.2s" */
+static void tp_cache_progress(const struct tp_result *st, char *buf,
+			      size_t len)
+{
+	uint64_t done = 0, total = st->p.rounds * st->ncpus;
+	unsigned int i;
+	char el[32];
+
+	for (i = 0; i < st->ncpus; i++)
+		done += st->cpu[i].rounds;
+	tp_format_ns(st->elapsed_ns, el, sizeof(el));
+	snprintf(buf, len, "cache %llu/%llu rounds on %u CPUs (%llu%%), %s%s",
+		 (unsigned long long)done, (unsigned long long)total,
+		 st->ncpus, (unsigned long long)(total ? done * 100 / total : 0),
+		 el, done == total && (st->p.levels || st->p.nodes) ?
+		 ", now levels/nodes" : "");
+}
+
+/**
+ * tp_cmd_cache() - the "cache" subcommand
+ * @argc: argument count (argv[0] is "cache")
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_cache(int argc, char **argv)
+{
+	struct tp_cache_cmd cmd;
+	struct tp_start st = {
+		.kind = TSCPROBE_KIND_CACHE,
+		.cpus = &cmd.cpus,
+		.p = &cmd.p,
+		.put_attrs = tp_cache_put_attrs,
+		.progress = tp_cache_progress,
+	};
+	int ret;
+
+	ret = tp_cache_parse(&cmd, argc, argv);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	st.quiet = cmd.quiet;
+	return tp_run_cmd(&st, cmd.user, tp_user_cache, tp_cache_output,
+			  &cmd.out);
+}

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The userspace cache engine: core/'s cache rounds, node probe and pointer
+ * chase on one thread per CPU, each created already pinned to its CPU,
+ * in the same paced windows as the module but with interrupts on, so an
+ * interrupt that lands inside a measurement shows in its maximum (and
+ * slightly in its average; the percentiles do not mind).
+ *
+ * Memory: each thread's state (with its victim line) is allocated and
+ * touched by the thread itself, so it sits on the CPU's node, and locked
+ * once every thread has it (mlockall(MCL_CURRENT)).  Not MCL_FUTURE: the
+ * level buffers are large, and under MCL_FUTURE an unprivileged user's
+ * RLIMIT_MEMLOCK would refuse them; they are advised to use transparent
+ * huge pages instead, so that large working sets are not also measuring
+ * TLB misses.  --nodes binds one page per node with mbind(2).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/mempolicy.h>
+
+#include "chase.h"
+#include "engine.h"
+#include "run.h"
+#include "tsc.h"
+
+/* Rounds run and forgotten before measuring: page faults, cold caches. */
+#define TP_CACHE_WARMUP_ROUNDS	10000
+/* Units (of TP_CHASE_UNIT loads) between two deadline checks of a chase. */
+#define TP_CACHE_CHASE_BATCH	64
+
+/**
+ * struct tp_cache_thread - one CPU of a userspace cache run
+ * @tid: the thread
+ * @cpu: its CPU
+ * @p: the run's parameters
+ * @width: window length, cycles (only the deadline checks use it here)
+ * @level_bytes: the largest working set to try (--levels)
+ * @nodes: the NUMA nodes with memory (--nodes)
+ * @loop: core's state, allocated by the thread (page aligned)
+ * @first_tsc: start of the rounds
+ * @last_tsc: end of their last window
+ * @windows: windows run, every phase
+ * @nlevels: points in @levels
+ * @nnodes: points in @node_lat
+ * @levels: the memory-level curve
+ * @node_lat: the uncached load per node
+ * @complete: every phase ran to its end
+ * @ready: passed once the state is allocated and warm
+ * @go: passed once memory is locked
+ */
+struct tp_cache_thread {
+	pthread_t tid;
+	unsigned int cpu;
+	const struct tp_run_params *p;
+	uint64_t width;
+	size_t level_bytes;
+	const struct tp_cpuset *nodes;
+	struct tp_cache *loop;
+	uint64_t first_tsc;
+	uint64_t last_tsc;
+	uint64_t windows;
+	unsigned int nlevels;
+	unsigned int nnodes;
+	struct tp_latency levels[TP_CACHE_MAX_LEVELS];
+	struct tp_latency node_lat[TP_CACHE_MAX_NODES];
+	bool complete;
+	pthread_barrier_t *ready;
+	pthread_barrier_t *go;
+};
+
+/* Windows of a paced loop until @units are done; false on Ctrl-C. */
+static bool tp_user_windows(struct tp_cache_thread *t, tp_batch_fn fn,
+			    void *state, struct tp_pace *pace, uint64_t units,
+			    uint32_t batch)
+{
+	while (units) {
+		if (tp_interrupted())
+			return false;
+		units -= tp_paced_window(pace, fn, state, units, batch,
+					 tp_rdtsc() + t->width);
+		t->windows++;
+	}
+	return true;
+}
+
+/* mbind(2) without libnuma: bind [addr, addr + len) to @node. */
+static int tp_bind_node(void *addr, size_t len, unsigned int node)
+{
+	unsigned long mask[TP_CACHE_MAX_NODES / (8 * sizeof(long))] = { 0 };
+
+	mask[node / (8 * sizeof(long))] |= 1UL << (node % (8 * sizeof(long)));
+	return (int)syscall(SYS_mbind, addr, len, MPOL_BIND, mask,
+			    TP_CACHE_MAX_NODES + 1, MPOL_MF_STRICT);
+}
+
+static bool tp_user_nodes(struct tp_cache_thread *t)
+{
+	uint64_t rounds = t->p->rounds < TP_CACHE_NODE_ROUNDS ?
+		t->p->rounds : TP_CACHE_NODE_ROUNDS;
+	struct tp_node_probe probe;
+	long page = sysconf(_SC_PAGESIZE);
+	int node = -1;
+	void *mem;
+	bool ok;
+
+	while ((node = tp_cpuset_next(t->nodes, node)) >= 0 &&
+	       node < TP_CACHE_MAX_NODES && t->nnodes < TP_CACHE_MAX_NODES) {
+		mem = mmap(NULL, page, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED)
+			continue;
+		if (tp_bind_node(mem, page, node)) {
+			munmap(mem, page);
+			continue;	/* no such node here: left out */
+		}
+		memset(mem, 0, page);	/* fault it in, on that node */
+		memset(&probe, 0, sizeof(probe));
+		probe.line = mem;
+		probe.lat.node = node;
+		ok = tp_user_windows(t, tp_cache_node_batch, &probe,
+				     &probe.pace, rounds, t->p->batch);
+		munmap(mem, page);
+		if (!ok)
+			return false;
+		t->node_lat[t->nnodes++] = probe.lat;
+	}
+	return true;
+}
+
+/* One point of the curve: build the cycle, warm it, time the chase. */
+static bool tp_user_level(struct tp_cache_thread *t, void *const *chunks,
+			  unsigned int shift, size_t bytes)
+{
+	struct tp_chase ch;
+
+	tp_chase_init(&ch, chunks, shift, bytes >> 6,
+		      0x9e3779b97f4a7c15ULL * (t->cpu + 1) + bytes);
+	while (!tp_chase_build(&ch, TP_CHASE_BUILD_STEPS))
+		if (tp_interrupted())
+			return false;
+	if (!tp_user_windows(t, tp_chase_batch, &ch, &ch.pace,
+			     tp_chase_warmup_units(&ch), TP_CACHE_CHASE_BATCH))
+		return false;
+	tp_chase_reset_counts(&ch);
+	if (!tp_user_windows(t, tp_chase_batch, &ch, &ch.pace,
+			     TP_CHASE_LOADS / TP_CHASE_UNIT,
+			     TP_CACHE_CHASE_BATCH))
+		return false;
+	t->levels[t->nlevels].size = bytes;
+	t->levels[t->nlevels].loads = ch.loads;
+	t->levels[t->nlevels].cycles = ch.cycles;
+	t->nlevels++;
+	return true;
+}
+
+/* One mapping, halved until the system grants it; huge pages advised. */
+static void *tp_user_level_mem(size_t *bytes)
+{
+	void *mem;
+
+	for (; *bytes >= (size_t)1 << TP_CACHE_LEVEL_MIN_SHIFT; *bytes >>= 1) {
+		mem = mmap(NULL, *bytes, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem != MAP_FAILED) {
+			madvise(mem, *bytes, MADV_HUGEPAGE);
+			return mem;
+		}
+	}
+	return NULL;
+}
+
+static bool tp_user_levels(struct tp_cache_thread *t)
+{
+	size_t max = t->level_bytes, bytes;
+	unsigned int shift = 0;
+	void *chunks[1];
+	bool ok = true;
+
+	chunks[0] = tp_user_level_mem(&max);
+	if (!chunks[0])
+		return true;	/* no memory: no curve */
+	while (((size_t)64 << shift) < max)
+		shift++;
+	for (bytes = (size_t)1 << TP_CACHE_LEVEL_MIN_SHIFT; ok && bytes <= max;
+	     bytes <<= 1)
+		ok = tp_user_level(t, chunks, shift, bytes);
+	munmap(chunks[0], max);
+	return ok;
+}
+
+static void *tp_cache_thread_main(void *arg)
+{
+	struct tp_cache_thread *t = arg;
+	const struct tp_run_params *p = t->p;
+	uint64_t warm = p->rounds < TP_CACHE_WARMUP_ROUNDS ?
+		p->rounds : TP_CACHE_WARMUP_ROUNDS;
+	bool ok;
+
+	t->loop = aligned_alloc(4096, (sizeof(*t->loop) + 4095) & ~4095UL);
+	if (t->loop) {
+		/* Warm-up: fault in, warm caches and predictors; forget it. */
+		tp_cache_init(t->loop);
+		tp_paced_window(&t->loop->pace, tp_cache_batch, t->loop, warm,
+				p->batch, TP_U64_MAX);
+		tp_cache_init(t->loop);
+	}
+	pthread_barrier_wait(t->ready);
+	pthread_barrier_wait(t->go);
+	if (!t->loop)
+		return NULL;
+	t->first_tsc = tp_rdtsc();
+	ok = tp_user_windows(t, tp_cache_batch, t->loop, &t->loop->pace,
+			     p->rounds, p->batch);
+	t->last_tsc = tp_rdtsc();
+	if (ok && p->nodes)
+		ok = tp_user_nodes(t);
+	if (ok && p->levels)
+		ok = tp_user_levels(t);
+	t->complete = ok;
+	return NULL;
+}
+
+/* The CPU's NUMA node: the nodeN entry of its sysfs directory (0: none). */
+static uint32_t tp_cpu_node(unsigned int cpu)
+{
+	char path[64];
+	struct dirent *d;
+	unsigned int node = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir)))
+		if (sscanf(d->d_name, "node%u", &node) == 1)
+			break;
+	closedir(dir);
+	return node;
+}
+
+/* Bytes of MemAvailable in /proc/meminfo; 0 when unknown. */
+static uint64_t tp_mem_available(void)
+{
+	unsigned long long kib = 0;
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kib << 10;
+}
+
+/*
+ * The largest working set per thread: a power of two, at most 256 MiB and
+ * at most half the available memory shared among the threads.
+ */
+static size_t tp_level_target(unsigned int threads)
+{
+	uint64_t bytes = tp_mem_available() / (2 * (threads ? threads : 1));
+	size_t target = (size_t)1 << TP_CACHE_LEVEL_MAX_SHIFT;
+
+	while (target > bytes && target >= (size_t)2 << TP_CACHE_LEVEL_MIN_SHIFT)
+		target >>= 1;
+	return target > bytes ? 0 : target;
+}
+
+static void tp_cache_collect(struct tp_result *res,
+			     const struct tp_cache_thread *t)
+{
+	struct tp_cpu_res *c = tp_result_cpu(res, t->cpu);
+	const struct tp_cache *l = t->loop;
+	const struct tp_cache_series *s;
+	struct tp_series_res *r;
+	unsigned int i, k;
+
+	c->node = tp_cpu_node(t->cpu);
+	c->flags = TSCPROBE_CPU_F_DONE;
+	c->windows = t->windows;
+	c->wall_cycles = t->last_tsc - t->first_tsc;
+	c->nlevels = t->nlevels;
+	c->nnodes = t->nnodes;
+	memcpy(c->levels, t->levels, sizeof(c->levels));
+	memcpy(c->nodes, t->node_lat, sizeof(c->nodes));
+	if (!l)
+		return;
+	c->rounds = l->pace.units;
+	c->measured_cycles = l->pace.cycles;
+	for (i = 0; i < TP_CACHE_SERIES; i++) {
+		s = &l->s[i];
+		r = &c->series[TP_CACHE_ID(i)];
+		r->present = true;
+		r->stats = s->stats;
+		*tp_series_hist(r) = s->hist;
+		for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+			if (!s->win[k].blocks)
+				continue;
+			r->win[k].rounds = tp_cache_window_rounds(k);
+			r->win[k].sum = s->win[k].sum;
+			r->win[k].blocks = s->win[k].blocks;
+		}
+	}
+}
+
+/* Start every thread, lock memory once they have theirs, wait for them. */
+static void tp_cache_run_threads(struct tp_cache_thread *t, unsigned int n)
+{
+	pthread_barrier_t ready, go;
+	unsigned int i;
+	int err;
+
+	pthread_barrier_init(&ready, NULL, n + 1);
+	pthread_barrier_init(&go, NULL, n + 1);
+	for (i = 0; i < n; i++) {
+		t[i].ready = &ready;
+		t[i].go = &go;
+		err = tp_spawn_pinned(&t[i].tid, t[i].cpu, tp_cache_thread_main,
+				      &t[i]);
+		if (err) {
+			tp_err("cannot start a thread on CPU %u: %s", t[i].cpu,
+			       strerror(err));
+			exit(TP_EXIT_FAIL);	/* pinned threads cannot be unwound */
+		}
+	}
+	pthread_barrier_wait(&ready);
+	if (mlockall(MCL_CURRENT))
+		tp_err("warning: cannot lock memory (%s): page faults may show in the maximum",
+		       strerror(errno));
+	pthread_barrier_wait(&go);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i].tid, NULL);
+	pthread_barrier_destroy(&ready);
+	pthread_barrier_destroy(&go);
+}
+
+/**
+ * tp_user_cache() - measure cache timing in userspace
+ * @cpus: the CPUs (online, checked by the caller)
+ * @p: the parameters
+ * @quiet: no progress line (the engine shows none: a run of 1e6 rounds
+ *	takes a fraction of a second)
+ * @res: initialised; filled with the results
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_INTERRUPTED after Ctrl-C, TP_EXIT_FAIL when
+ * memory ran out.
+ */
+int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
+		  bool quiet, struct tp_result *res)
+{
+	(void)quiet;
+	unsigned int n = tp_cpuset_count(cpus), i = 0;
+	uint32_t khz = tp_user_tsc_khz();
+	size_t level_bytes = p->levels ? tp_level_target(n) : 0;
+	struct tp_cache_thread *t;
+	struct tp_cpuset nodes;
+	const char *why;
+	uint64_t t0;
+	int cpu = -1, ret;
+
+	/* Without NUMA in the kernel there is no such file: node 0 only. */
+	if (tp_read_list("/sys/devices/system/node/has_memory", &nodes))
+		tp_parse_cpus("0", &nodes, &why);
+	t = calloc(n, sizeof(*t));
+	if (!t) {
+		tp_err("out of memory");
+		return TP_EXIT_FAIL;
+	}
+	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
+		t[i].cpu = (unsigned int)cpu;
+		t[i].p = p;
+		t[i].width = tp_ns_cycles(p->width_ns, khz);
+		t[i].level_bytes = level_bytes;
+		t[i].nodes = &nodes;
+		i++;
+	}
+	tp_catch_interrupt();
+	t0 = tp_mono_raw_ns();
+	tp_cache_run_threads(t, n);
+	res->cpus = *cpus;
+	tp_user_fill(res, p, khz, tp_mono_raw_ns() - t0);
+	res->start_tsc = t[0].first_tsc;
+	ret = tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;
+	for (i = 0; i < n; i++) {
+		if (!t[i].loop) {
+			tp_err("out of memory on CPU %u", t[i].cpu);
+			ret = TP_EXIT_FAIL;
+		}
+		tp_cache_collect(res, &t[i]);
+		free(t[i].loop);
+	}
+	free(t);
+	return ret;
+}

@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cache report: per CPU the three series (overhead, cached, uncached)
+ * as min/avg/p50/p99/max/sd, the loads net of the overhead (of its mean,
+ * as seed 002, and of its minimum), seed 002's three lines, the block
+ * averages of the last 1e3, 1e5 and 1e6 rounds, and the level and node
+ * curves when measured; or the same as JSON (Documentation/cache.rst).
+ *
+ * Everything travels gross; every net figure is made here, once, by
+ * tp_cache_summarize().
+ */
+#include <math.h>
+#include <string.h>
+
+#include "context.h"
+#include "format.h"
+#include "json.h"
+#include "names.h"
+#include "output.h"
+#include "report.h"
+#include "svg.h"
+
+static const char *const tp_fig_keys[TP_FIGS] = {
+	"min", "avg", "p50", "p99", "max", "sd",
+};
+static const char *const tp_window_keys[TP_CACHE_WINDOWS] = {
+	"1e3", "1e5", "1e6",
+};
+
+static const struct tp_series_res *tp_series(const struct tp_cpu_res *c,
+					     unsigned int id)
+{
+	return &c->series[id];
+}
+
+/* The six figures of a series, gross, minus @sub (sd stays as it is). */
+static void tp_cache_figs(const struct tp_series_res *s, double sub,
+			  double f[TP_FIGS])
+{
+	const struct tp_stats *st = &s->stats;
+	unsigned int i;
+
+	memset(f, 0, TP_FIGS * sizeof(f[0]));
+	if (!st->count)
+		return;
+	f[0] = (double)st->min;
+	f[1] = (double)st->sum / (double)st->count;
+	f[2] = s->hist ? (double)tp_hist_percentile(s->hist, 500000) : 0;
+	f[3] = s->hist ? (double)tp_hist_percentile(s->hist, 990000) : 0;
+	f[4] = (double)st->max;
+	for (i = 0; i < 5; i++)
+		f[i] -= sub;
+	f[5] = (double)tp_stats_sd(st);
+}
+
+/**
+ * tp_cache_summarize() - compute one CPU's report figures
+ * @r: the run
+ * @c: the CPU
+ * @s: the figures
+ */
+void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
+			struct tp_cache_summary *s)
+{
+	const struct tp_series_res *ov = tp_series(c, TSCPROBE_SERIES_OVERHEAD);
+	unsigned int i, id;
+
+	memset(s, 0, sizeof(*s));
+	s->rounds = c->rounds;
+	s->rounds_per_s = c->measured_cycles ? (double)c->rounds * r->tsc_khz *
+		1000.0 / (double)c->measured_cycles : 0;
+	if (!ov->stats.count)
+		return;
+	s->overhead_avg = (double)ov->stats.sum / (double)ov->stats.count;
+	s->overhead_min = (double)ov->stats.min;
+	for (i = 0; i < TP_CACHE_SERIES; i++) {
+		id = TP_CACHE_ID(i);
+		tp_cache_figs(tp_series(c, id), 0, s->gross[i]);
+		tp_cache_figs(tp_series(c, id),
+			      id == TSCPROBE_SERIES_OVERHEAD ? 0 : s->overhead_avg,
+			      s->net[i]);
+		tp_cache_figs(tp_series(c, id),
+			      id == TSCPROBE_SERIES_OVERHEAD ? 0 : s->overhead_min,
+			      s->net_min[i]);
+	}
+}
+
+/* A block's average of series @id, net of the same block's overhead. */
+static double tp_window_avg(const struct tp_cpu_res *c, unsigned int id,
+			    unsigned int k, bool net)
+{
+	const struct tp_window_res *w = &tp_series(c, id)->win[k];
+	const struct tp_window_res *o =
+		&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
+	double v;
+
+	if (!w->rounds)
+		return 0;
+	v = (double)w->sum;
+	if (net && id != TSCPROBE_SERIES_OVERHEAD)
+		v -= (double)o->sum;
+	return v / (double)w->rounds;
+}
+
+static double tp_lat_per_load(const struct tp_latency *l)
+{
+	return l->loads ? (double)l->cycles / (double)l->loads : 0;
+}
+
+static double tp_cycles_ns(double cycles, uint32_t khz)
+{
+	return khz ? cycles * 1e6 / khz : 0;
+}
+
+static void tp_cache_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= 1 << 20)
+		snprintf(buf, len, "%llu MiB", (unsigned long long)(bytes >> 20));
+	else
+		snprintf(buf, len, "%llu KiB", (unsigned long long)(bytes >> 10));
+}
+
+static void tp_cache_text_row(FILE *f, const char *label,
+			      const double v[TP_FIGS], bool ints)
+{
+	unsigned int i;
+
+	fprintf(f, "  %-15s", label);
+	for (i = 0; i < TP_FIGS; i++)
+		fprintf(f, ints && i != 1 ? " %9.0f" : " %9.2f", v[i]);
+	fprintf(f, "\n");
+}
+
+static void tp_cache_text_seed(const struct tp_cpu_res *c, FILE *f)
+{
+	static const unsigned int order[] = {
+		TSCPROBE_SERIES_OVERHEAD, TSCPROBE_SERIES_UNCACHED,
+		TSCPROBE_SERIES_CACHED,
+	};
+	char row[128];
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		tp_cache_seed_line(row, sizeof(row), order[i],
+				   &tp_series(c, order[i])->stats,
+				   &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
+		fprintf(f, "  %s\n", row);
+	}
+}
+
+static void tp_cache_text_windows(const struct tp_cpu_res *c, FILE *f)
+{
+	unsigned int k;
+
+	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+		const struct tp_window_res *w =
+			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
+
+		if (!w->rounds)
+			continue;
+		fprintf(f, "  last %s rounds: overhead %.2f, cached %.2f, uncached %.2f (net; block %llu)\n",
+			tp_window_keys[k],
+			tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, true),
+			tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, true),
+			tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, true),
+			(unsigned long long)w->blocks);
+	}
+}
+
+static void tp_cache_text_curves(const struct tp_result *r,
+				 const struct tp_cpu_res *c,
+				 const struct tp_cache_summary *s, FILE *f)
+{
+	char size[32];
+	unsigned int i;
+	double v;
+
+	if (c->nlevels)
+		fprintf(f, "  levels: load-to-use latency, pointer chase\n");
+	for (i = 0; i < c->nlevels; i++) {
+		v = tp_lat_per_load(&c->levels[i]);
+		tp_cache_size(c->levels[i].size, size, sizeof(size));
+		fprintf(f, "    %8s %9.2f cycles %8.2f ns\n", size, v,
+			tp_cycles_ns(v, r->tsc_khz));
+	}
+	for (i = 0; i < c->nnodes; i++) {
+		v = tp_lat_per_load(&c->nodes[i]) - s->overhead_avg;
+		fprintf(f, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
+			c->nodes[i].node, v, tp_cycles_ns(v, r->tsc_khz));
+	}
+}
+
+static void tp_cache_cpu_text(const struct tp_result *r,
+			      const struct tp_cpu_res *c, FILE *f)
+{
+	struct tp_cache_summary s;
+	unsigned int i;
+
+	tp_cache_summarize(r, c, &s);
+	fprintf(f, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s\n",
+		c->cpu, (unsigned long long)c->rounds,
+		(unsigned long long)c->windows, s.rounds_per_s / 1e6,
+		c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+		", INCOMPLETE (went offline)" : "");
+	if (c->rounds) {
+		tp_cache_text_seed(c, f);
+		fprintf(f, "  %-15s", "cycles");
+		for (i = 0; i < TP_FIGS; i++)
+			fprintf(f, " %9s", tp_fig_keys[i]);
+		fprintf(f, "\n");
+		tp_cache_text_row(f, "overhead", s.net[0], true);
+		tp_cache_text_row(f, "cached net", s.net[1], false);
+		tp_cache_text_row(f, "uncached net", s.net[2], false);
+		tp_cache_text_row(f, "cached gross", s.gross[1], true);
+		tp_cache_text_row(f, "uncached gross", s.gross[2], true);
+		fprintf(f, "  net: minus the overhead's mean (%.2f); minus its min (%.0f) instead: cached %.2f, uncached %.2f on average\n",
+			s.overhead_avg, s.overhead_min, s.net_min[1][1],
+			s.net_min[2][1]);
+		tp_cache_text_windows(c, f);
+	}
+	tp_cache_text_curves(r, c, &s, f);
+	tp_context_cpu_text(r, c, f);
+}
+
+static void tp_cache_text(const struct tp_result *r, FILE *f)
+{
+	char cpus[256], dur[32];
+	unsigned int i;
+
+	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
+	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
+	fprintf(f, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s, tsc %u kHz; cycles are TSC cycles",
+		r->user_engine ? "user" : "kernel",
+		(unsigned long long)r->p.rounds, cpus, r->p.batch, dur,
+		r->tsc_khz);
+	if (!r->user_engine)
+		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
+			tp_state_name(r->state), tp_stop_reason_name(r->reason));
+	fprintf(f, "\n");
+	for (i = 0; i < r->ncpus; i++)
+		tp_cache_cpu_text(r, &r->cpu[i], f);
+	tp_context_text(r, f);
+}
+
+static void tp_cache_json_figs(struct tj *j, const double v[TP_FIGS])
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_FIGS; i++)
+		tj_double(j, tp_fig_keys[i], v[i]);
+}
+
+static void tp_cache_json_hist(struct tj *j, const struct tp_series_res *s)
+{
+	unsigned int i;
+
+	tj_arr(j, "histogram");
+	for (i = 0; s->hist && i < TSCPROBE_HIST_BUCKETS; i++) {
+		if (!s->hist->b[i].calls)
+			continue;
+		tj_obj(j, NULL);
+		tj_u64(j, "lo", tp_hist_bucket_lo(i));
+		tj_u64(j, "hi", tp_hist_bucket_hi(i));
+		tj_u64(j, "calls", s->hist->b[i].calls);
+		tj_obj_end(j);
+	}
+	tj_arr_end(j);
+}
+
+/* overhead: gross figures; cached, uncached: net of the overhead's mean. */
+static void tp_cache_json_series(struct tj *j, const struct tp_cpu_res *c,
+				 const struct tp_cache_summary *s,
+				 unsigned int i)
+{
+	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(i));
+
+	tj_obj(j, tp_series_name(TP_CACHE_ID(i)));
+	tp_cache_json_figs(j, s->net[i]);
+	if (TP_CACHE_ID(i) == TSCPROBE_SERIES_OVERHEAD) {
+		tp_cache_json_hist(j, sr);
+		tj_obj_end(j);
+		return;
+	}
+	tj_str(j, "net_of", "overhead_avg");
+	tj_double(j, "overhead_avg", s->overhead_avg);
+	tj_obj(j, "net_of_overhead_min");
+	tj_double(j, "overhead_min", s->overhead_min);
+	tp_cache_json_figs(j, s->net_min[i]);
+	tj_obj_end(j);
+	tj_obj(j, "gross");
+	tp_cache_json_figs(j, s->gross[i]);
+	tp_cache_json_hist(j, sr);
+	tj_obj_end(j);
+	tj_obj_end(j);
+}
+
+static void tp_cache_json_windows(struct tj *j, const struct tp_cpu_res *c)
+{
+	unsigned int k;
+
+	tj_obj(j, "windows");
+	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+		const struct tp_window_res *w =
+			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
+
+		if (!w->rounds)
+			continue;
+		tj_obj(j, tp_window_keys[k]);
+		tj_u64(j, "rounds", w->rounds);
+		tj_u64(j, "blocks", w->blocks);
+		tj_double(j, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, true));
+		tj_double(j, "cached", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, true));
+		tj_double(j, "uncached", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, true));
+		tj_double(j, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, false));
+		tj_double(j, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, false));
+		tj_obj_end(j);
+	}
+	tj_obj_end(j);
+}
+
+static void tp_cache_json_curves(struct tj *j, const struct tp_result *r,
+				 const struct tp_cpu_res *c,
+				 const struct tp_cache_summary *s)
+{
+	unsigned int i;
+	double v;
+
+	if (r->p.levels) {
+		tj_arr(j, "levels");
+		for (i = 0; i < c->nlevels; i++) {
+			v = tp_lat_per_load(&c->levels[i]);
+			tj_obj(j, NULL);
+			tj_u64(j, "size", c->levels[i].size);
+			tj_u64(j, "loads", c->levels[i].loads);
+			tj_u64(j, "cycles", c->levels[i].cycles);
+			tj_double(j, "cycles_per_load", v);
+			tj_double(j, "ns_per_load", tp_cycles_ns(v, r->tsc_khz));
+			tj_obj_end(j);
+		}
+		tj_arr_end(j);
+	}
+	if (r->p.nodes) {
+		tj_arr(j, "nodes");
+		for (i = 0; i < c->nnodes; i++) {
+			v = tp_lat_per_load(&c->nodes[i]);
+			tj_obj(j, NULL);
+			tj_u64(j, "node", c->nodes[i].node);
+			tj_u64(j, "loads", c->nodes[i].loads);
+			tj_u64(j, "cycles", c->nodes[i].cycles);
+			tj_double(j, "gross", v);
+			tj_double(j, "net", v - s->overhead_avg);
+			tj_double(j, "net_ns", tp_cycles_ns(v - s->overhead_avg, r->tsc_khz));
+			tj_obj_end(j);
+		}
+		tj_arr_end(j);
+	}
+}
+
+static void tp_cache_cpu_json(struct tj *j, const struct tp_result *r,
+			      const struct tp_cpu_res *c)
+{
+	struct tp_cache_summary s;
+	unsigned int i;
+
+	tp_cache_summarize(r, c, &s);
+	tj_obj(j, NULL);
+	tj_u64(j, "cpu", c->cpu);
+	tj_u64(j, "node", c->node);
+	tj_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	tj_u64(j, "rounds", c->rounds);
+	tj_u64(j, "window_count", c->windows);
+	tj_u64(j, "measured_cycles", c->measured_cycles);
+	tj_double(j, "rounds_per_s", s.rounds_per_s);
+	for (i = 0; i < TP_CACHE_SERIES; i++)
+		tp_cache_json_series(j, c, &s, i);
+	tp_cache_json_windows(j, c);
+	tp_cache_json_curves(j, r, c, &s);
+	tp_context_cpu_json(r, c, j);
+	tj_obj_end(j);
+}
+
+static void tp_cache_json(const struct tp_result *r, FILE *f)
+{
+	struct tj j;
+	unsigned int i;
+
+	tj_init(&j, f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "kind", "cache");
+	tj_str(&j, "engine", r->user_engine ? "user" : "kernel");
+	tj_u64(&j, "run_id", r->run_id);
+	tj_str(&j, "state", tp_state_name(r->state));
+	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
+	tj_u64(&j, "tsc_khz", r->tsc_khz);
+	tj_u64(&j, "rounds", r->p.rounds);
+	tj_u64(&j, "batch", r->p.batch);
+	tj_bool(&j, "levels", r->p.levels);
+	tj_bool(&j, "nodes", r->p.nodes);
+	tj_u64(&j, "width_ns", r->p.width_ns);
+	tj_u64(&j, "gap_ns", r->p.gap_ns);
+	tj_u64(&j, "elapsed_ns", r->elapsed_ns);
+	tj_arr(&j, "cpus");
+	for (i = 0; i < r->ncpus; i++)
+		tp_cache_cpu_json(&j, r, &r->cpu[i]);
+	tj_arr_end(&j);
+	tp_context_json(r, &j);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+
+static const char *const tp_cache_series_keys[TP_CACHE_SERIES] = {
+	"overhead", "cached", "uncached",
+};
+
+/* One header row, then a row per CPU: the three series, net of the
+ * overhead's mean (the overhead itself gross), and the block averages.
+ */
+static void tp_cache_csv(const struct tp_result *r, FILE *f)
+{
+	static const char *const lead[] = {
+		"kind", "engine", "run_id", "cpu", "node", "incomplete", "rounds",
+		"rounds_per_s", "overhead_min_base",
+	};
+	struct tp_cache_summary s;
+	struct tp_csv c = { f, 0 };
+	unsigned int i, k, x;
+	char name[40];
+
+	for (i = 0; i < TP_ARRAY_SIZE(lead); i++)
+		tp_csv_str(&c, lead[i]);
+	for (k = 0; k < TP_CACHE_SERIES; k++)
+		for (x = 0; x < TP_FIGS; x++) {
+			snprintf(name, sizeof(name), "%s_%s", tp_cache_series_keys[k],
+				 tp_fig_keys[x]);
+			tp_csv_str(&c, name);
+		}
+	for (k = 1; k < TP_CACHE_SERIES; k++)
+		for (x = 0; x < TP_CACHE_WINDOWS; x++) {
+			snprintf(name, sizeof(name), "%s_avg_last_%s",
+				 tp_cache_series_keys[k], tp_window_keys[x]);
+			tp_csv_str(&c, name);
+		}
+	tp_csv_end(&c);
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_cpu_res *cpu = &r->cpu[i];
+
+		tp_cache_summarize(r, cpu, &s);
+		tp_csv_str(&c, "cache");
+		tp_csv_str(&c, r->user_engine ? "user" : "kernel");
+		tp_csv_u64(&c, r->run_id);
+		tp_csv_u64(&c, cpu->cpu);
+		tp_csv_u64(&c, cpu->node);
+		tp_csv_u64(&c, !!(cpu->flags & TSCPROBE_CPU_F_INCOMPLETE));
+		tp_csv_u64(&c, s.rounds);
+		tp_csv_double(&c, s.rounds_per_s);
+		tp_csv_double(&c, s.overhead_min);
+		for (k = 0; k < TP_CACHE_SERIES; k++)
+			for (x = 0; x < TP_FIGS; x++)
+				tp_csv_double(&c, s.net[k][x]);
+		for (k = 1; k < TP_CACHE_SERIES; k++)
+			for (x = 0; x < TP_CACHE_WINDOWS; x++) {
+				unsigned int id = TP_CACHE_ID(k);
+
+				if (tp_series(cpu, id)->win[x].rounds)
+					tp_csv_double(&c, tp_window_avg(cpu, id, x, true));
+				else
+					tp_csv_empty(&c);	/* not that many rounds */
+			}
+		tp_csv_end(&c);
+	}
+}
+
+static void tp_cache_prom_labels(char *buf, size_t len,
+				 const struct tp_result *r, unsigned int cpu,
+				 const char *k1, const char *v1,
+				 const char *k2, const char *v2)
+{
+	char c[16];
+
+	snprintf(c, sizeof(c), "%u", cpu);
+	if (k2)
+		tp_prom_labels(buf, len, 4, "cpu", c, "engine",
+			       r->user_engine ? "user" : "kernel", k1, v1, k2, v2);
+	else
+		tp_prom_labels(buf, len, 3, "cpu", c, "engine",
+			       r->user_engine ? "user" : "kernel", k1, v1);
+}
+
+static void tp_cache_prom_figs(const struct tp_result *r, FILE *f)
+{
+	struct tp_cache_summary s;
+	char labels[192];
+	unsigned int i, k, x;
+
+	tp_prom_family(f, "tscprobe_cache_cycles", "gauge",
+		       "One load in TSC cycles: the overhead gross, cached and uncached net of the overhead's mean.");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_cache_summarize(r, &r->cpu[i], &s);
+		if (!s.rounds)
+			continue;
+		for (k = 0; k < TP_CACHE_SERIES; k++)
+			for (x = 0; x < TP_FIGS; x++) {
+				tp_cache_prom_labels(labels, sizeof(labels), r,
+						     r->cpu[i].cpu, "series",
+						     tp_cache_series_keys[k], "stat",
+						     tp_fig_keys[x]);
+				tp_prom_double(f, "tscprobe_cache_cycles", labels,
+					       s.net[k][x]);
+			}
+	}
+	tp_prom_family(f, "tscprobe_cache_rounds_total", "counter",
+		       "Rounds measured.");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_cache_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
+				     "series", "all", NULL, NULL);
+		tp_prom_u64(f, "tscprobe_cache_rounds_total", labels,
+			    r->cpu[i].rounds);
+	}
+}
+
+static void tp_cache_prom_curves(const struct tp_result *r, FILE *f)
+{
+	bool levels = false, nodes = false;
+	char labels[192], v[32];
+	unsigned int i, k;
+
+	for (i = 0; i < r->ncpus; i++) {
+		levels |= r->cpu[i].nlevels > 0;
+		nodes |= r->cpu[i].nnodes > 0;
+	}
+	if (levels)
+		tp_prom_family(f, "tscprobe_cache_level_cycles_per_load", "gauge",
+			       "Load-to-use latency of a working set, pointer chase.");
+	for (i = 0; i < r->ncpus; i++)
+		for (k = 0; k < r->cpu[i].nlevels; k++) {
+			snprintf(v, sizeof(v), "%llu",
+				 (unsigned long long)r->cpu[i].levels[k].size);
+			tp_cache_prom_labels(labels, sizeof(labels), r,
+					     r->cpu[i].cpu, "size_bytes", v,
+					     NULL, NULL);
+			tp_prom_double(f, "tscprobe_cache_level_cycles_per_load",
+				       labels, tp_lat_per_load(&r->cpu[i].levels[k]));
+		}
+	if (nodes)
+		tp_prom_family(f, "tscprobe_cache_node_cycles_per_load", "gauge",
+			       "Uncached load from the CPU to a NUMA node's memory, gross.");
+	for (i = 0; i < r->ncpus; i++)
+		for (k = 0; k < r->cpu[i].nnodes; k++) {
+			snprintf(v, sizeof(v), "%u", r->cpu[i].nodes[k].node);
+			tp_cache_prom_labels(labels, sizeof(labels), r,
+					     r->cpu[i].cpu, "node", v, NULL, NULL);
+			tp_prom_double(f, "tscprobe_cache_node_cycles_per_load",
+				       labels, tp_lat_per_load(&r->cpu[i].nodes[k]));
+		}
+}
+
+static void tp_cache_prom(const struct tp_result *r, FILE *f)
+{
+	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
+	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_cache_prom_figs(r, f);
+	tp_cache_prom_curves(r, f);
+}
+
+#define TP_CACHE_SVG_W		760.0
+#define TP_CACHE_SVG_PANEL	250.0
+
+static const char *const tp_cache_colours[TP_CACHE_SERIES] = {
+	"#7f7f7f", "#1f77b4", "#d62728",
+};
+
+/* The three distributions of one CPU, as steps on log axes. */
+static void tp_cache_svg_dist(struct tp_svg *s, const struct tp_cpu_res *c,
+			      double top)
+{
+	struct tp_plot p = { 70, top + 30, TP_CACHE_SVG_W - 230,
+			     TP_CACHE_SVG_PANEL - 80, 4, 8, 1 };
+	uint64_t most = 1, max = 64;
+	unsigned int k, b;
+
+	for (k = 0; k < TP_CACHE_SERIES; k++) {
+		const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
+
+		if (sr->stats.max > max)
+			max = sr->stats.max;
+		for (b = 0; sr->hist && b < TSCPROBE_HIST_BUCKETS; b++)
+			if (sr->hist->b[b].calls > most)
+				most = sr->hist->b[b].calls;
+	}
+	p.xhi = ceil(log2((double)max + 1));
+	p.yhi = ceil(log10((double)most + 1));
+	tp_svg_text(s, p.x, top + 18, "start", 13,
+		    "CPU %u: %llu rounds, one load (gross cycles)", c->cpu,
+		    (unsigned long long)c->rounds);
+	tp_plot_axes(s, &p, "cycles (log2)", "rounds (log10)");
+	for (k = 0; k < TP_CACHE_SERIES; k++) {
+		const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
+
+		for (b = 0; sr->hist && b < TSCPROBE_HIST_BUCKETS; b++) {
+			double x0, x1, y;
+
+			if (!sr->hist->b[b].calls)
+				continue;
+			x0 = tp_plot_x(&p, (double)tp_hist_bucket_lo(b));
+			x1 = tp_plot_x(&p, (double)tp_hist_bucket_hi(b) + 1);
+			y = tp_plot_y(&p, (double)sr->hist->b[b].calls + 1);
+			tp_svg_rect(s, x0, y, x1 - x0 > 1.5 ? x1 - x0 : 1.5,
+				    p.y + p.h - y, tp_cache_colours[k]);
+		}
+		tp_svg_rect(s, p.x + p.w + 20, p.y + 10 + 18 * k, 12, 12,
+			    tp_cache_colours[k]);
+		tp_svg_text(s, p.x + p.w + 38, p.y + 21 + 18 * k, "start", 11,
+			    "%s", tp_cache_series_keys[k]);
+	}
+}
+
+/* The memory-level curve of one CPU: cycles per load against size. */
+static void tp_cache_svg_levels(struct tp_svg *s, const struct tp_cpu_res *c,
+				double top)
+{
+	struct tp_plot p = { 70, top + 30, TP_CACHE_SVG_W - 230,
+			     TP_CACHE_SVG_PANEL - 80, 12, 28, 1 };
+	double most = 1, x, y, px = 0, py = 0;
+	unsigned int k;
+
+	for (k = 0; k < c->nlevels; k++)
+		if (tp_lat_per_load(&c->levels[k]) > most)
+			most = tp_lat_per_load(&c->levels[k]);
+	p.xlo = log2((double)c->levels[0].size);
+	p.xhi = log2((double)c->levels[c->nlevels - 1].size) + 0.5;
+	p.yhi = ceil(log10(most + 1));
+	tp_svg_text(s, p.x, top + 18, "start", 13,
+		    "CPU %u: load-to-use latency by working set (pointer chase)",
+		    c->cpu);
+	tp_plot_axes(s, &p, "working set (bytes, log2)", "cycles/load (log10)");
+	for (k = 0; k < c->nlevels; k++) {
+		x = tp_plot_x(&p, (double)c->levels[k].size);
+		y = tp_plot_y(&p, tp_lat_per_load(&c->levels[k]));
+		if (k)
+			tp_svg_line(s, px, py, x, y, "#1f77b4", 2, false);
+		tp_svg_rect(s, x - 3, y - 3, 6, 6, "#1f77b4");
+		px = x;
+		py = y;
+	}
+}
+
+static int tp_cache_svg(const struct tp_result *r, const char *path)
+{
+	unsigned int i, panels = 0;
+	struct tp_svg s;
+	double top = 40;
+
+	for (i = 0; i < r->ncpus; i++)
+		panels += 1 + (r->cpu[i].nlevels > 1);
+	if (tp_svg_open(&s, path, TP_CACHE_SVG_W, 50 + TP_CACHE_SVG_PANEL * panels,
+			"tscprobe cache"))
+		return TP_EXIT_FAIL;
+	tp_svg_text(&s, 20, 26, "start", 15,
+		    "tscprobe cache: %s engine, tsc %u kHz",
+		    r->user_engine ? "user" : "kernel", r->tsc_khz);
+	for (i = 0; i < r->ncpus; i++) {
+		tp_cache_svg_dist(&s, &r->cpu[i], top);
+		top += TP_CACHE_SVG_PANEL;
+		if (r->cpu[i].nlevels > 1) {
+			tp_cache_svg_levels(&s, &r->cpu[i], top);
+			top += TP_CACHE_SVG_PANEL;
+		}
+	}
+	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
+}
+
+/**
+ * tp_cache_output() - print a cache result as asked
+ * @r: the result
+ * @o: the format, and the SVG file if any
+ * @f: standard output's stream
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_FAIL when the SVG cannot be written.
+ */
+int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
+		    FILE *f)
+{
+	switch (o->fmt) {
+	case TP_FMT_JSON:
+		tp_cache_json(r, f);
+		break;
+	case TP_FMT_CSV:
+		tp_cache_csv(r, f);
+		break;
+	case TP_FMT_PROM:
+		tp_cache_prom(r, f);
+		break;
+	default:
+		tp_cache_text(r, f);
+	}
+	return o->svg ? tp_cache_svg(r, o->svg) : TP_EXIT_OK;
+}
