@@ -166,19 +166,25 @@ static void tp_cpu_wait_for_reap(void)
 	__set_current_state(TASK_RUNNING);
 }
 
-static int tp_cpu_thread(void *data)
+/* A CPU's measurement has ended: publish it; the last one ends the run. */
+static void tp_cpu_end(struct tp_cpu *c, bool complete)
 {
-	struct tp_cpu *c = data;
 	struct tp_run *run = c->run;
-	bool complete;
 
-	complete = run->ops->cpu_main(run, c);
 	if (!complete && test_bit(TP_CPU_OFFLINE, &c->flags))
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
 	tp_cpu_publish(c, true);
 	set_bit(TP_CPU_DONE, &c->flags);
 	if (atomic_dec_and_test(&run->active))
 		queue_work(tp_wq, &run->finish_work);
+}
+
+static int tp_cpu_thread(void *data)
+{
+	struct tp_cpu *c = data;
+	struct tp_run *run = c->run;
+
+	tp_cpu_end(c, run->ops->cpu_main(run, c));
 	tp_cpu_wait_for_reap();
 	return 0;
 }
@@ -220,8 +226,14 @@ static void tp_run_finish(struct work_struct *work)
 	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);
-	complete_all(&run->done);
+	/*
+	 * Notify before completing: unload waits for the completion and then
+	 * unregisters the family, so a notification sent after it could find
+	 * the family gone and the listeners would never hear that the module
+	 * went away (found by selftests/vm/test_faults.c, rmmod_mid_run).
+	 */
 	tp_notify_finished(run);
+	complete_all(&run->done);
 	tp_run_put(run);	/* the reference of the running run */
 }
 
@@ -494,6 +506,15 @@ static int tp_cpu_offline(unsigned int cpu)
 			/* The thread ends within a window and a gap. */
 			kthread_stop(c->task);
 			c->task = NULL;
+			/*
+			 * A thread woken by START but stopped before it first
+			 * ran never enters tp_cpu_thread(): kthread() checks
+			 * for a stop before calling it.  Without this its CPU
+			 * would never count as ended, and the run, STOP and
+			 * unload would wait for it forever.
+			 */
+			if (!test_bit(TP_CPU_DONE, &c->flags))
+				tp_cpu_end(c, false);
 		}
 	}
 	mutex_unlock(&tp_lock);
