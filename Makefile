@@ -5,6 +5,8 @@
 #   make            the module, the CLI and the selftests
 #   make deps       install what is missing (apt, as root)
 #   make test       host tests, kernel gates, then the VM suite  (= make check)
+#   make soak       the measurements on every CPU in the VM for SOAK_MINUTES
+#                   (default 10), checking that the kernel stays healthy
 #   make run        build, load the module (or boot the test VM) and measure
 #   make bench      userspace benchmarks against a bare loop and peers
 #   make install    module, CLI, man page, bash completion (DESTDIR, PREFIX)
@@ -162,6 +164,10 @@ run: deps
 bench: all
 	@tools/bench.sh
 
+SOAK_MINUTES ?= 10
+soak: all
+	@tools/soak.sh --minutes $(SOAK_MINUTES) --kernel $(VM_KERNEL) --smp $(VM_SMP)
+
 # ---- installation ---------------------------------------------------------
 
 PREFIX ?= /usr/local
@@ -200,5 +206,5 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all cli module selftests check-kernel deps host-test host-test-asan \
-	host-test-programs vm-test check test run bench install uninstall \
+	host-test-programs vm-test check test run bench soak install uninstall \
 	dkms-source dkms clean

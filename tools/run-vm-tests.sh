@@ -62,6 +62,9 @@ trap 'rm -rf "$work"' EXIT
 adds=(--add "$REPO/kmod/tscprobe.ko:/lib/tscprobe/tscprobe.ko"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq")
+# The soak's timer (selftests/vm/timerlat.c), for any program that wants it.
+[[ -x $BUILD/vm-tests/timerlat ]] &&
+	adds+=(--add "$BUILD/vm-tests/timerlat:/usr/bin/timerlat")
 for t in "${TESTS[@]}"; do
 	adds+=(--add "$BUILD/vm-tests/$t:/selftests/$t")
 done
