@@ -20,7 +20,7 @@
  * which is short).  Under QEMU TCG every vCPU is a host thread; on a busy
  * host one waits for a host CPU for hundreds of milliseconds: an idle
  * guest already shows wake-ups 90 ms late, with 100 ms windows on every
- * vCPU we measured up to 0.67 s, with 1 s windows up to 1.8 s (a 2-CPU
+ * vCPU we measured up to 0.67 s, with 1 s windows up to 2.0 s (a 2-CPU
  * host running other guests too).  TP_SLACK_MS (default 750) is that
  * allowance: the bound is 2.75 s for 1 s windows, 0.95 s for 100 ms ones.
  * A CPU stuck with interrupts off shows as many seconds or no wake-ups; a
