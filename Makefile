@@ -5,6 +5,8 @@
 #   make            the module, the CLI and the selftests
 #   make deps       install what is missing (apt, as root)
 #   make test       host tests, kernel gates, then the VM suite  (= make check)
+#   make soak       the measurements on every CPU in the VM for SOAK_MINUTES
+#                   (default 10), checking that the kernel stays healthy
 #   make run        build, load the module (or boot the test VM) and measure
 #   make bench      userspace benchmarks against a bare loop and peers
 #   make install    module, CLI, man page, bash completion (DESTDIR, PREFIX)
@@ -77,7 +79,7 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 
 $(CLI): $(BUILD)/obj/user/main.o $(USER_LIB_OBJS) $(CORE_OBJS)
 	$(quiet) "  LD      $@"
-	$(Q)$(CC) -o $@ $^ $(LDLIBS_CLI)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLI)
 
 cli: $(CLI)
 
@@ -94,12 +96,12 @@ $(KSELFTEST_H):
 $(BUILD)/host/%: selftests/host/%.c $(wildcard selftests/host/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $@"
-	$(Q)$(CC) $(TEST_CFLAGS) -Iselftests/host -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/host -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
 $(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $@"
-	$(Q)$(CC) $(TEST_CFLAGS) -Iselftests/vm -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/vm -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
 selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
 
@@ -128,8 +130,21 @@ deps:
 
 # ---- tests ------------------------------------------------------------------
 
-host-test: $(HOST_TESTS)
+host-test: $(HOST_TESTS) $(CLI)
 	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
+
+# The CLI and the host test programs again, built with AddressSanitizer and
+# UBSan in build/asan (any report fails the test that caused it).
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+host-test-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		EXTRA_CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" host-test-programs
+
+host-test-programs: $(HOST_TESTS) $(CLI)
+	@ASAN_OPTIONS=detect_leaks=1:exitcode=97 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
+		tools/run-host-tests.sh $(HOST_TESTS)
 
 vm-test: all
 	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
@@ -148,6 +163,10 @@ run: deps
 
 bench: all
 	@tools/bench.sh
+
+SOAK_MINUTES ?= 10
+soak: all
+	@tools/soak.sh --minutes $(SOAK_MINUTES) --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
 # ---- installation ---------------------------------------------------------
 
@@ -186,5 +205,6 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD)
 
-.PHONY: all cli module selftests check-kernel deps host-test vm-test check \
-	test run bench install uninstall dkms-source dkms clean
+.PHONY: all cli module selftests check-kernel deps host-test host-test-asan \
+	host-test-programs vm-test check test run bench soak install uninstall \
+	dkms-source dkms clean

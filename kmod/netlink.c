@@ -6,6 +6,7 @@
  * that change state need CAP_NET_ADMIN.  Reading (info, status, results) is
  * open to every user: the figures describe the machine, not other users.
  */
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/vmalloc.h>
@@ -360,6 +361,17 @@ static int tp_put_progress(struct sk_buff *skb, struct tp_run *run)
 	return 0;
 }
 
+/*
+ * Room for a GET_STATUS reply: the run's attributes, then each CPU's
+ * progress, which is 160 to 200 bytes for noise (more for a kind with
+ * several series).  A reply that does not fit is built again in a buffer
+ * twice as large.  (The first version reserved 128 bytes a CPU and no
+ * retry: on a machine with 80 to 96 CPUs and every counter readable,
+ * GET_STATUS of a run on all of them failed with EMSGSIZE.)
+ */
+#define TP_STATUS_CPU_GUESS	256
+#define TP_STATUS_MAX		SZ_1M
+
 static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tp_run *run = tp_run_get_current();
@@ -368,8 +380,8 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	/* Each CPU's progress takes about 100 bytes (tp_kind_ops). */
-	size = NLMSG_GOODSIZE + (run ? run->nr_cpus * 160 : 0);
+	size = NLMSG_GOODSIZE + (run ? run->nr_cpus * TP_STATUS_CPU_GUESS : 0);
+retry:
 	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg) {
 		tp_run_put(run);
@@ -383,8 +395,18 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 		err = nla_put_u32(msg, TSCPROBE_A_STATE, TSCPROBE_STATE_IDLE);
 	else
 		err = tp_put_run(msg, run) ?: tp_put_progress(msg, run);
+	if (err) {
+		nlmsg_free(msg);
+		if (err == -EMSGSIZE && size < TP_STATUS_MAX) {
+			size *= 2;
+			goto retry;
+		}
+		tp_run_put(run);
+		return err;
+	}
 	tp_run_put(run);
-	return tp_reply(msg, hdr, err, info);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 /**

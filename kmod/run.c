@@ -180,6 +180,21 @@ static void tp_cpu_wait_for_reap(void)
 	__set_current_state(TASK_RUNNING);
 }
 
+/* A CPU's measurement has ended: publish it; the last one ends the run. */
+static void tp_cpu_end(struct tp_cpu *c, bool complete)
+{
+	struct tp_run *run = c->run;
+
+	if (!complete && test_bit(TP_CPU_OFFLINE, &c->flags))
+		set_bit(TP_CPU_INCOMPLETE, &c->flags);
+	tp_cpu_publish(c, true);
+	/* Readers that see DONE see the counters above (tp_put_sched()). */
+	smp_mb__before_atomic();
+	set_bit(TP_CPU_DONE, &c->flags);
+	if (atomic_dec_and_test(&run->active))
+		queue_work(tp_wq, &run->finish_work);
+}
+
 static int tp_cpu_thread(void *data)
 {
 	struct tp_cpu *c = data;
@@ -193,14 +208,7 @@ static int tp_cpu_thread(void *data)
 	c->nvcsw = current->nvcsw - nvcsw;
 	c->nivcsw = current->nivcsw - nivcsw;
 	c->migrations = current->se.nr_migrations - migrations;
-	if (!complete && test_bit(TP_CPU_OFFLINE, &c->flags))
-		set_bit(TP_CPU_INCOMPLETE, &c->flags);
-	tp_cpu_publish(c, true);
-	/* Readers that see DONE see the counters above (tp_put_sched()). */
-	smp_mb__before_atomic();
-	set_bit(TP_CPU_DONE, &c->flags);
-	if (atomic_dec_and_test(&run->active))
-		queue_work(tp_wq, &run->finish_work);
+	tp_cpu_end(c, complete);
 	tp_cpu_wait_for_reap();
 	return 0;
 }
@@ -210,7 +218,8 @@ static int tp_run_main_thread(void *data)
 {
 	struct tp_run *run = data;
 
-	run->ops->run_main(run);
+	if (!run->ops->run_main(run))
+		WRITE_ONCE(run->main_incomplete, true);
 	if (atomic_dec_and_test(&run->active))
 		queue_work(tp_wq, &run->finish_work);
 	tp_cpu_wait_for_reap();
@@ -241,6 +250,9 @@ static unsigned int tp_run_end_reason(struct tp_run *run)
 
 	if (run->reason != TSCPROBE_STOP_NONE)
 		return run->reason;
+	/* Not stopped, yet incomplete: CPUs going offline left it nothing. */
+	if (READ_ONCE(run->main_incomplete))
+		return TSCPROBE_STOP_HOTPLUG;
 	for (i = 0; i < run->nr_cpus; i++)
 		if (!test_bit(TP_CPU_INCOMPLETE, &run->slots[i].flags))
 			return TSCPROBE_STOP_COMPLETED;
@@ -260,9 +272,10 @@ static void tp_run_finish(struct work_struct *work)
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);
 	/*
-	 * Tell listeners before waking the waiters: on unload a waiter goes
-	 * on to unregister the family, and a notification sent after that
-	 * is lost (the CLI then cannot tell why its run ended).
+	 * Notify before completing: unload waits for the completion and then
+	 * unregisters the family, so a notification sent after it could find
+	 * the family gone and the listeners would never hear that the module
+	 * went away (found by selftests/vm/test_faults.c, rmmod_mid_run).
 	 */
 	tp_notify_finished(run);
 	complete_all(&run->done);
@@ -555,6 +568,15 @@ static int tp_cpu_offline(unsigned int cpu)
 			/* The thread ends within a window and a gap. */
 			kthread_stop(c->task);
 			c->task = NULL;
+			/*
+			 * A thread woken by START but stopped before it first
+			 * ran never enters tp_cpu_thread(): kthread() checks
+			 * for a stop before calling it.  Without this its CPU
+			 * would never count as ended, and the run, STOP and
+			 * unload would wait for it forever.
+			 */
+			if (!test_bit(TP_CPU_DONE, &c->flags))
+				tp_cpu_end(c, false);
 		}
 	}
 	mutex_unlock(&tp_lock);

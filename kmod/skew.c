@@ -518,6 +518,21 @@ static void tp_skew_measure_pair(struct tp_run *run, struct tp_skew_run *sk,
 	pr->status = status;
 }
 
+/*
+ * Whether any pair could be measured at all: when every pair ended offline,
+ * every CPU that mattered went away, and the run ends as "cpus went
+ * offline" (like a noise run whose every CPU went offline).
+ */
+static bool tp_skew_any_pair_ran(const struct tp_skew_run *sk)
+{
+	unsigned int p;
+
+	for (p = 0; p < sk->nr_pairs; p++)
+		if (sk->pairs[p].status != TSCPROBE_PAIR_OFFLINE)
+			return true;
+	return false;
+}
+
 static bool tp_skew_run_main(struct tp_run *run)
 {
 	struct tp_skew_run *sk = run->priv;
@@ -545,7 +560,7 @@ static bool tp_skew_run_main(struct tp_run *run)
 
 		wake_up(&w->wq);
 	}
-	return complete;
+	return complete && tp_skew_any_pair_ran(sk);
 }
 
 static unsigned int tp_skew_settled(const struct tp_run *run)

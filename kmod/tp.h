@@ -73,7 +73,9 @@ struct tp_params {
  *	the measurement is complete, false when tp_cpu_should_stop() ended it
  * @run_main: optional; the body of one more, unbound, thread that drives
  *	the CPU threads (skew: pairs one at a time); returns true when the
- *	run is complete.  The run ends when it and every CPU thread have.
+ *	run is complete, false when it was stopped or CPUs going offline
+ *	left nothing to measure.  The run ends when it and every CPU thread
+ *	have.
  * @put_params: add the kind's parameters to a reply
  * @put_progress: add a CPU's progress (from its snapshot) to a CPU nest;
  *	keep it under 160 bytes: one GET_STATUS reply holds every CPU
@@ -151,6 +153,7 @@ struct tp_cpu {
  * @priv: the kind's run-wide state (allocated by ops->alloc)
  * @active: threads still measuring
  * @stop: set to end the run early (READ_ONCE in the threads)
+ * @main_incomplete: run_main returned false
  * @state: enum tscprobe_state (under tp_lock)
  * @reason: enum tscprobe_stop_reason (under tp_lock)
  * @start_ns: ktime_get_ns() at START
@@ -171,6 +174,7 @@ struct tp_run {
 	void *priv;
 	atomic_t active;
 	bool stop;
+	bool main_incomplete;
 	unsigned int state;
 	unsigned int reason;
 	u64 start_ns;

@@ -6,8 +6,10 @@
 # usage: run-vm-tests.sh [--kernel PATH] [--smp N] [--keep DIR] [TEST...]
 #
 # Boots the Debian cloud kernel once (tools/vm/run-vm.sh) with the module,
-# the CLI, jq and the test programs, runs every program (or the named ones)
-# and prints their TAP.  The last line is "vm: N passed, N failed"; the exit
+# the CLI, jq and the test programs, runs every program (or the named ones;
+# by default every test_* and fuzz_*) and prints their TAP.  Environment
+# variables named TP_* (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to
+# the programs in the guest.  The last line is "vm: N passed, N failed"; the exit
 # status is non-zero when anything failed, including a guest that panicked,
 # hung, or left a WARNING, lockup or stall in its kernel log.
 set -euo pipefail
@@ -34,8 +36,8 @@ while (($#)); do
 	esac
 done
 if ((${#TESTS[@]} == 0)); then
-	for t in "$BUILD"/vm-tests/test_*; do
-		TESTS+=("$(basename "$t")")
+	for t in "$BUILD"/vm-tests/test_* "$BUILD"/vm-tests/fuzz_*; do
+		[[ -e $t ]] && TESTS+=("$(basename "$t")")
 	done
 fi
 
@@ -46,9 +48,13 @@ trap 'rm -rf "$work"' EXIT
 # the CLI behaves as it does in scripts), separated by a header line.
 {
 	echo 'mkdir -p /tmp && cd /tmp'
+	for v in $(compgen -v TP_ || true); do
+		printf 'export %s=%q\n' "$v" "${!v}"
+	done
 	for t in "${TESTS[@]}"; do
-		echo "echo '# program: $t'"
+		echo "echo '# program: $t'; t0=\$(cut -d. -f1 /proc/uptime)"
 		echo "/selftests/$t 2>&1 | cat"
+		echo "echo \"# program: $t took \$((\$(cut -d. -f1 /proc/uptime) - t0)) s\""
 	done
 	echo 'lsmod 2>/dev/null | grep -q "^tscprobe " && rmmod tscprobe'
 	echo 'exit 0'
@@ -57,13 +63,20 @@ trap 'rm -rf "$work"' EXIT
 adds=(--add "$REPO/kmod/tscprobe.ko:/lib/tscprobe/tscprobe.ko"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq")
+# The soak's timer (selftests/vm/timerlat.c), for any program that wants it.
+[[ -x $BUILD/vm-tests/timerlat ]] &&
+	adds+=(--add "$BUILD/vm-tests/timerlat:/usr/bin/timerlat")
 for t in "${TESTS[@]}"; do
 	adds+=(--add "$BUILD/vm-tests/$t:/selftests/$t")
 done
 
+# slub_debug=U on the kmalloc caches: every live object keeps its
+# allocation's stack trace, so test_faults can tell an object the module
+# leaked from anything else (a few per cent slower allocations).
 status=0
-"$REPO/tools/vm/run-vm.sh" --timeout 900 "${VM_ARGS[@]}" "${adds[@]}" \
-	"$work/guest.sh" | tee "$work/tap.log" || status=$?
+"$REPO/tools/vm/run-vm.sh" --timeout 900 --append "slub_debug=U,kmalloc-*" \
+	"${VM_ARGS[@]}" "${adds[@]}" "$work/guest.sh" | tee "$work/tap.log" ||
+	status=$?
 
 read -r pass fail < <("$REPO/tools/tap-count.sh" "$work/tap.log" "${#TESTS[@]}")
 if ((status != 0)); then

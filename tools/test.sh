@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test.sh - the whole suite, as "make test" runs it: the kernel gates (W=1,
-# sparse), the host unit tests, then the VM suite.  Every part runs even if
+# sparse, checkpatch), the host unit tests (plain, then built with ASan and
+# UBSan), then the VM suite.  Every part runs even if
 # an earlier one failed; the last line is "N passed, N failed" over all of
 # them and the exit status is non-zero when anything failed.
 set -uo pipefail
@@ -52,6 +53,8 @@ gates() {
 start=$SECONDS
 part "kernel gates: W=1, sparse, checkpatch --strict" gates
 part "host tests" "$MAKE" --no-print-directory -C "$REPO" host-test
+part "host tests with AddressSanitizer and UBSan" \
+	"$MAKE" --no-print-directory -C "$REPO" host-test-asan
 part "VM tests" "$MAKE" --no-print-directory -C "$REPO" vm-test
 echo "== $((SECONDS - start)) s"
 echo "$pass passed, $fail failed"

@@ -41,10 +41,12 @@ static void tp_usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	size_t i;
+	char names[128];
+	size_t i, n;
 
+	/* Every refusal is one line (the full usage is --help's). */
 	if (argc < 2 || argv[1][0] == '\0') {
-		tp_usage(stderr);
+		fprintf(stderr, "tscprobe: no command; usage: tscprobe [--version] [-h] COMMAND [OPTIONS] (see 'tscprobe --help')\n");
 		return TP_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
@@ -58,10 +60,11 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
 		if (!strcmp(argv[1], tp_commands[i].name))
 			return tp_commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "tscprobe: unknown command '%s'\nusage: tscprobe [--version] [-h] COMMAND [OPTIONS]; commands:",
-		argv[1]);
+	n = 0;
 	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
-		fprintf(stderr, " %s", tp_commands[i].name);
-	fputc('\n', stderr);
+		n += snprintf(names + n, sizeof(names) - n, " %s",
+			      tp_commands[i].name);
+	tp_err("unknown command '%s'; usage: tscprobe [--version] [-h] COMMAND [OPTIONS]; commands:%s",
+	       argv[1], names);
 	return TP_EXIT_USAGE;
 }

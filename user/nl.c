@@ -487,6 +487,18 @@ int tp_nl_wait_event(struct tp_nl *nl, int timeout_ms, tp_nl_cb cb,
 	return ret == MNL_CB_STOP ? 1 : 0;
 }
 
+/*
+ * What to say when the kernel gave no extended-ack message.  Linux 6.1's
+ * GENL_ADMIN_PERM check refuses with a bare EPERM, before the module sees
+ * the request: the CLI names the missing capability itself.
+ */
+static const char *tp_nl_default_msg(int err)
+{
+	if (err == EPERM)
+		return "not permitted: starting, stopping and resetting runs need CAP_NET_ADMIN (root)";
+	return "refused";
+}
+
 /**
  * tp_nl_report() - print a refusal in one line, return its exit code
  * @what: what was being done ("start", "stop", ...)
@@ -516,7 +528,8 @@ int tp_nl_report(const char *what, const struct tp_nl_error *e)
 	if (n > 0)
 		snprintf(attr + n, sizeof(attr) - n, "]");
 	tp_err("%s: %s%s%s (%s)", what, e->msg,
-	       e->msg[0] ? "" : "refused", attr, strerror(e->err));
+	       e->msg[0] ? "" : tp_nl_default_msg(e->err), attr,
+	       strerror(e->err));
 	switch (e->err) {
 	case EBUSY:
 		return TP_EXIT_BUSY;

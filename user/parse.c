@@ -15,19 +15,42 @@
 #include "cli.h"
 #include "tscprobe.h"
 
+/*
+ * Print "tscprobe: MESSAGE" and a newline on stderr, in one line whatever
+ * the message quotes from the command line: control characters (a newline,
+ * an escape sequence) are written as \xNN, and a message longer than a
+ * screenful is cut with "...".
+ */
+static void tp_verr(const char *fmt, va_list ap, const char *tail)
+{
+	char msg[1024];
+	const unsigned char *p;
+	int n;
+
+	n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (n >= (int)sizeof(msg))
+		memcpy(msg + sizeof(msg) - 4, "...", 4);
+	fputs("tscprobe: ", stderr);
+	for (p = (const unsigned char *)msg; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(stderr, "\\x%02x", *p);
+		else
+			fputc(*p, stderr);
+	}
+	fputs(tail, stderr);
+}
+
 /**
- * tp_err() - print "tscprobe: MESSAGE" on stderr
+ * tp_err() - print "tscprobe: MESSAGE" on stderr, in one line
  * @fmt: printf-style format
  */
 void tp_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("tscprobe: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tp_verr(fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /**
@@ -39,13 +62,14 @@ void tp_err(const char *fmt, ...)
  */
 int tp_usage_err(const char *cmd, const char *fmt, ...)
 {
+	char tail[64];
 	va_list ap;
 
-	fputs("tscprobe: ", stderr);
+	snprintf(tail, sizeof(tail), " (see 'tscprobe %s --help')\n",
+		 cmd ? cmd : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	tp_verr(fmt, ap, tail);
 	va_end(ap);
-	fprintf(stderr, " (see 'tscprobe %s --help')\n", cmd ? cmd : "");
 	return TP_EXIT_USAGE;
 }
 

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Faults during every kind of run (tp_kinds.h), in the guest:
+ *
+ *  - CPUs going offline and online mid-run, repeatedly, right after START
+ *    too, and every measured CPU going away;
+ *  - kill -9 of the CLI: the run goes on in the module until its end,
+ *    "status" and "stop" still work;
+ *  - rmmod mid-run at random moments (right after START included): the run
+ *    stops, listeners hear "module unloaded", the module goes; rmmod while
+ *    a dump is half-read is refused (the dump holds the module) until the
+ *    reader lets go;
+ *  - STOP at random moments, right after START and racing the natural end:
+ *    STOP says 0 exactly when it ended the run;
+ *  - 100 load/unload cycles with runs, dumps and notifications in between,
+ *    and then the kernel's memory back at its baseline.
+ *
+ * No hang (every wait is bounded), no warning (the harness scans the kernel
+ * log), no leak (figures below, printed for the record).
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/syscall.h>
+
+#include "kselftest_harness.h"
+#include "tp_hard.h"
+
+static unsigned int tp_nr_online(void)
+{
+	struct tp_cpuset online;
+
+	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
+}
+
+static int tp_insmod(void)
+{
+	int fd = open(TP_MODULE_PATH, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = (int)syscall(SYS_finit_module, fd, "", 0);
+	close(fd);
+	return ret ? -errno : 0;
+}
+
+static int tp_rmmod(void)
+{
+	return syscall(SYS_delete_module, "tscprobe", O_NONBLOCK) ? -errno : 0;
+}
+
+/* RUN_FINISHED of one run: its reason, or -1 while not heard. */
+struct tp_finish {
+	uint64_t run_id;
+	int reason;
+};
+
+static int tp_finish_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	struct tp_finish *w = data;
+
+	if (g->cmd != TSCPROBE_CMD_RUN_FINISHED ||
+	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) ||
+	    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
+		return MNL_CB_OK;
+	w->reason = (int)tp_nl_u32(tb[TSCPROBE_A_STOP_REASON], 0);
+	return MNL_CB_STOP;
+}
+
+/* The reason a run finished with, heard within @ms; -1 if not heard. */
+static int tp_heard_finish(struct tp_nl *ev, uint64_t run_id, unsigned int ms)
+{
+	struct tp_finish w = { run_id, -1 };
+	uint64_t end = tp_now_ms() + ms;
+
+	while (w.reason < 0 && tp_now_ms() < end)
+		tp_nl_wait_event(ev, 100, tp_finish_cb, &w);
+	return w.reason;
+}
+
+FIXTURE(faults) {
+	struct tp_nl nl;
+	const struct tp_kind_desc *kinds[TSCPROBE_KIND_MAX + 1];
+	unsigned int nkinds;
+	uint64_t seed;
+};
+
+FIXTURE_SETUP(faults)
+{
+	size_t i;
+
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
+	self->nkinds = 0;
+	for (i = 0; i < TP_NR_KINDS; i++)
+		if (tp_kind_supported(&self->nl, &tp_kinds[i]))
+			self->kinds[self->nkinds++] = &tp_kinds[i];
+	ASSERT_GT(self->nkinds, 0);
+	self->seed = tp_seed("TP_FAULT_SEED");
+	TH_LOG("seed 0x%" PRIx64 " (TP_FAULT_SEED)", self->seed);
+}
+
+FIXTURE_TEARDOWN(faults)
+{
+	struct tp_nl_error e;
+	unsigned int cpu;
+
+	for (cpu = 1; cpu < 64; cpu++)
+		tp_cpu_set_online(cpu, true);
+	tp_module_load();
+	tp_nl_close(&self->nl);
+	if (tp_nl_open(&self->nl) == TP_EXIT_OK) {
+		tp_stop(&self->nl, &e);
+		tp_nl_close(&self->nl);
+	}
+}
+
+/* The results of the last run, through the CLI: the kind's invariants. */
+static void tp_check_show(struct __test_metadata *_metadata,
+			  const struct tp_kind_desc *k, char **json)
+{
+	char cmd[64], *out = NULL;
+	const char *bad;
+
+	snprintf(cmd, sizeof(cmd), "tscprobe show %s -j", k->name);
+	ASSERT_EQ(0, tp_sh(cmd, &out));
+	bad = tp_kind_check_json(k, out);
+	EXPECT_EQ(NULL, bad) TH_LOG("%s: %s", k->name, bad);
+	if (json)
+		*json = out;
+	else
+		free(out);
+}
+
+/*
+ * Two runs of each kind on every CPU; during each, two CPUs go offline
+ * and come back, at random moments.  Each run is then stopped;
+ * the CPUs that went away are marked incomplete, the others not.
+ */
+TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
+{
+	unsigned int n = tp_nr_online(), j, round, step;
+	struct tp_nl_error e;
+	char *json, f[192];
+
+	if (n < 4)
+		SKIP(return, "needs 4 CPUs");
+	for (j = 0; j < self->nkinds; j++) {
+		const struct tp_kind_desc *k = self->kinds[j];
+
+		for (round = 0; round < 2; round++) {
+			bool went[64] = { false };
+			unsigned int cpu;
+
+			ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, NULL, NULL,
+					      &e)) TH_LOG("%s", e.msg);
+			for (step = 0; step < 2; step++) {
+				cpu = 1 + (unsigned int)tp_rng_below(&self->seed, n - 1);
+				tp_sleep_ms((unsigned int)tp_rng_below(&self->seed, 400));
+				ASSERT_EQ(0, tp_cpu_set_online(cpu, false));
+				went[cpu] = true;
+				tp_sleep_ms((unsigned int)tp_rng_below(&self->seed, 200));
+				ASSERT_EQ(0, tp_cpu_set_online(cpu, true));
+			}
+			ASSERT_EQ(0, tp_stop(&self->nl, &e))
+				TH_LOG("%s round %u: %s", k->name, round, e.msg);
+			tp_check_show(_metadata, k, &json);
+			for (cpu = 0; cpu < n; cpu++) {
+				/*
+				 * Per-CPU results say which CPU went away; skew
+				 * reports it per pair (offline), as the pairs
+				 * running while it was gone.
+				 */
+				snprintf(f, sizeof(f),
+					 "if (.cpus[0] | type) == \"number\" then true else"
+					 " .cpus[] | select(.cpu == %u) | .incomplete == %s end",
+					 cpu, went[cpu] ? "true" : "false");
+				EXPECT_EQ(0, tp_jq(json, f)) TH_LOG("%s", f);
+			}
+			free(json);
+		}
+	}
+}
+
+/*
+ * A CPU goes offline right after START, while its thread may not have run
+ * yet: the run must end however that race goes, by STOP and by itself
+ * (tp_cpu_offline() ends a CPU whose thread was stopped before it ran).
+ */
+TEST_F_TIMEOUT(faults, hotplug_right_after_start, 180)
+{
+	unsigned int n = tp_nr_online(), j, i, cpu;
+	struct tp_cpuset some = { 0 };
+	struct tp_nl_error e;
+
+	if (n < 4)
+		SKIP(return, "needs 4 CPUs");
+	for (cpu = 1; cpu < n; cpu++)
+		tp_cpuset_add(&some, cpu);
+	for (j = 0; j < self->nkinds; j++) {
+		const struct tp_kind_desc *k = self->kinds[j];
+
+		for (i = 0; i < 8; i++) {
+			cpu = 1 + i % (n - 1);
+			ASSERT_EQ(0, tp_start(&self->nl, k, i % 2 ? k->quick : k->lasting,
+					      &some, NULL, &e)) TH_LOG("%s", e.msg);
+			ASSERT_EQ(0, tp_cpu_set_online(cpu, false));
+			ASSERT_EQ(0, tp_cpu_set_online(cpu, true));
+			if (!(i % 2)) {
+				EXPECT_EQ(0, tp_stop(&self->nl, &e))
+					TH_LOG("round %u: %s", i, e.msg);
+			}
+			ASSERT_TRUE(tp_wait_not_running(&self->nl, 10000))
+				TH_LOG("%s round %u: the run does not end", k->name, i);
+		}
+		tp_check_show(_metadata, k, NULL);
+	}
+}
+
+/* Every measured CPU goes away: the run ends by itself, "cpus went offline". */
+TEST_F_TIMEOUT(faults, every_measured_cpu_goes_offline, 120)
+{
+	unsigned int n = tp_nr_online(), j;
+	struct tp_cpuset two = { 0 };
+	struct tp_nl_error e;
+	struct tp_status st;
+	struct tp_nl ev;
+
+	if (n < 4)
+		SKIP(return, "needs 4 CPUs");
+	tp_cpuset_add(&two, 2);
+	tp_cpuset_add(&two, 3);
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
+	ASSERT_EQ(0, tp_nl_join_events(&ev));
+	for (j = 0; j < self->nkinds; j++) {
+		const struct tp_kind_desc *k = self->kinds[j];
+		uint64_t id;
+
+		ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, &two, &id, &e));
+		tp_sleep_ms(300);
+		ASSERT_EQ(0, tp_cpu_set_online(2, false));
+		ASSERT_EQ(0, tp_cpu_set_online(3, false));
+		EXPECT_EQ(TSCPROBE_STOP_HOTPLUG, tp_heard_finish(&ev, id, 10000));
+		st = tp_status(&self->nl);
+		EXPECT_EQ(TSCPROBE_STATE_STOPPED, st.state);
+		EXPECT_EQ(TSCPROBE_STOP_HOTPLUG, st.reason);
+		ASSERT_EQ(0, tp_cpu_set_online(2, true));
+		ASSERT_EQ(0, tp_cpu_set_online(3, true));
+		tp_check_show(_metadata, k, NULL);
+	}
+	tp_nl_close(&ev);
+}
+
+/*
+ * kill -9 of the CLI: nothing tells the module, so the run goes on until
+ * its end.  status and stop work; a killed CLI that had a medium run
+ * leaves results when that run ends by itself.
+ */
+TEST_F_TIMEOUT(faults, kill_9_of_the_cli, 180)
+{
+	char cmd[256], *out = NULL;
+	unsigned int j, i;
+
+	for (j = 0; j < self->nkinds; j++) {
+		const struct tp_kind_desc *k = self->kinds[j];
+
+		/* Mid-run: still running a second later; stop ends it. */
+		snprintf(cmd, sizeof(cmd),
+			 "tscprobe %s >/dev/null 2>&1 & pid=$!; sleep 1;"
+			 " kill -9 $pid; wait $pid; s=$?; sleep 1; exit $s",
+			 k->cli_lasting);
+		EXPECT_EQ(128 + 9, tp_sh(cmd, NULL)) TH_LOG("%s", k->name);
+		ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
+		EXPECT_EQ(0, tp_jq(out, ".state == \"running\"")) TH_LOG("%s", out);
+		free(out);
+		EXPECT_EQ(0, tp_sh("tscprobe stop", NULL));
+		ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
+		EXPECT_EQ(0, tp_jq(out, ".state == \"stopped\" and"
+				   " .stop_reason == \"stop requested\""));
+		free(out);
+		tp_check_show(_metadata, k, NULL);
+
+		/* A medium run goes on to its natural end. */
+		snprintf(cmd, sizeof(cmd),
+			 "tscprobe %s >/dev/null 2>&1 & pid=$!; sleep 1;"
+			 " kill -9 $pid; wait $pid", k->cli_medium);
+		EXPECT_EQ(128 + 9, tp_sh(cmd, NULL));
+		ASSERT_TRUE(tp_wait_not_running(&self->nl, 30000));
+		ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
+		EXPECT_EQ(0, tp_jq(out, ".state == \"done\" and"
+				   " .stop_reason == \"completed\"")) TH_LOG("%s", out);
+		free(out);
+		tp_check_show(_metadata, k, NULL);
+
+		/* Killed at random moments around START: stop leaves nothing. */
+		for (i = 0; i < 3; i++) {
+			snprintf(cmd, sizeof(cmd),
+				 "tscprobe %s >/dev/null 2>&1 & pid=$!; usleep %u;"
+				 " kill -9 $pid; wait $pid",
+				 k->cli_lasting,
+				 (unsigned int)tp_rng_below(&self->seed, 300000));
+			tp_sh(cmd, NULL);
+			tp_sh("tscprobe stop >/dev/null 2>&1", NULL);
+			EXPECT_NE(TSCPROBE_STATE_RUNNING, tp_status(&self->nl).state);
+		}
+	}
+}
+
+/*
+ * rmmod at random moments of a run, right after START included: it
+ * returns within a window and a gap, the run's listeners hear "module
+ * unloaded", and the module is gone.
+ */
+TEST_F_TIMEOUT(faults, rmmod_mid_run, 180)
+{
+	unsigned int j, i, delay;
+	struct tp_nl_error e;
+	uint64_t id, t0;
+	struct tp_nl ev;
+
+	for (j = 0; j < self->nkinds; j++) {
+		const struct tp_kind_desc *k = self->kinds[j];
+
+		for (i = 0; i < 8; i++) {
+			ASSERT_EQ(0, tp_module_load());
+			tp_nl_close(&self->nl);
+			ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
+			ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
+			ASSERT_EQ(0, tp_nl_join_events(&ev));
+			ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, NULL, &id, &e));
+			delay = i < 2 ? 0 : (unsigned int)tp_rng_below(&self->seed, 800);
+			tp_sleep_ms(delay);
+			t0 = tp_now_ms();
+			ASSERT_EQ(0, tp_rmmod()) TH_LOG("rmmod after %u ms", delay);
+			EXPECT_LT(tp_now_ms() - t0, 5000);
+			EXPECT_FALSE(tp_module_loaded());
+			EXPECT_EQ(TSCPROBE_STOP_UNLOAD, tp_heard_finish(&ev, id, 2000))
+				TH_LOG("rmmod after %u ms", delay);
+			tp_nl_close(&ev);
+		}
+	}
+	ASSERT_EQ(0, tp_module_load());
+}
+
+/*
+ * A dump in progress holds the module: rmmod is refused (EWOULDBLOCK, as
+ * for any module in use) until the reader lets go.  Noise results with
+ * 256 events per CPU take several messages, so the dump stays open.
+ */
+TEST_F_TIMEOUT(faults, rmmod_while_a_dump_is_open, 60)
+{
+	static const struct tp_attr_val many_events[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 500000000ULL },
+		{ TSCPROBE_A_IRQS, TP_NLA_U32, TSCPROBE_IRQS_ON },
+		{ TSCPROBE_A_THRESHOLD_CYCLES, TP_NLA_U64, 60 },
+		{ 0 },
+	};
+	struct mnl_socket *sock;
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+	struct tp_nl_error e;
+	char buf[512];
+
+	ASSERT_EQ(0, tp_start(&self->nl, &tp_kinds[0], many_events, NULL, NULL,
+			      &e)) TH_LOG("%s", e.msg);
+	ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));
+	/* A dump whose first part is queued and never read. */
+	sock = mnl_socket_open(NETLINK_GENERIC);
+	ASSERT_NE(NULL, sock);
+	ASSERT_EQ(0, mnl_socket_bind(sock, 0, MNL_SOCKET_AUTOPID));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = self->nl.family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = TSCPROBE_CMD_GET_RESULT;
+	g->version = TSCPROBE_GENL_VERSION;
+	ASSERT_LT(0, mnl_socket_sendto(sock, nlh, nlh->nlmsg_len));
+	tp_nl_close(&self->nl);
+	EXPECT_EQ(-EWOULDBLOCK, tp_rmmod());
+	EXPECT_TRUE(tp_module_loaded());
+	/* The socket's release ends the dump, and with it the reference. */
+	mnl_socket_close(sock);
+	tp_sleep_ms(100);
+	EXPECT_EQ(0, tp_rmmod());
+	EXPECT_FALSE(tp_module_loaded());
+	ASSERT_EQ(0, tp_module_load());
+}
+
+/*
+ * STOP at random moments: at once (the next request after START), during
+ * the run, and around its natural end.  STOP says 0 exactly when it ended
+ * the run (STOPPED, "stop requested"), ENOENT when the run had ended by
+ * itself (DONE, "completed"); the results are whole either way.
+ */
+TEST_F_TIMEOUT(faults, stop_at_random_moments, 180)
+{
+	unsigned int j, i, delay;
+	struct tp_nl_error e;
+	struct tp_result r;
+	struct tp_status st;
+	char why[256];
+	int err, early = 0, late = 0;
+
+	for (j = 0; j < self->nkinds; j++) {
+		const struct tp_kind_desc *k = self->kinds[j];
+
+		for (i = 0; i < 20; i++) {
+			ASSERT_EQ(0, tp_start(&self->nl, k, k->quick, NULL, NULL, &e));
+			delay = i < 4 ? 0 : (unsigned int)tp_rng_below(&self->seed, 700);
+			tp_sleep_ms(delay);
+			err = tp_stop(&self->nl, &e);
+			ASSERT_TRUE(err == 0 || err == -ENOENT)
+				TH_LOG("STOP after %u ms: %s", delay, strerror(-err));
+			ASSERT_TRUE(tp_wait_not_running(&self->nl, 10000));
+			st = tp_status(&self->nl);
+			if (!err) {
+				early++;
+				EXPECT_EQ(TSCPROBE_STATE_STOPPED, st.state);
+				EXPECT_EQ(TSCPROBE_STOP_REQUESTED, st.reason);
+			} else {
+				late++;
+				EXPECT_EQ(TSCPROBE_STATE_DONE, st.state);
+				EXPECT_EQ(TSCPROBE_STOP_COMPLETED, st.reason);
+			}
+			tp_result_init(&r, 0);
+			ASSERT_EQ(0, tp_result_fetch(&self->nl, 0, &r, &e));
+			EXPECT_EQ(0, tp_check_snapshot(&r, why, sizeof(why)))
+				TH_LOG("%s", why);
+			tp_result_free(&r);
+		}
+	}
+	TH_LOG("%d stopped by STOP, %d ended by themselves", early, late);
+	/* Both outcomes happened: the race with the natural end was run. */
+	EXPECT_GT(early, 0);
+	EXPECT_GT(late, 0);
+}
+
+/* ---- load/unload cycles and the memory baseline -------------------------- */
+
+/**
+ * struct tp_mem - kernel memory figures of the guest, in kB
+ * @kernel: MemTotal - MemFree less what is not the kernel's own: page
+ *	cache and buffers (after dropping the caches; tmpfs stays), anonymous
+ *	memory and page tables of processes, and the pages parked on the
+ *	page allocator's per-CPU lists (freed, but counted in MemFree only
+ *	once they are back on the buddy lists: /proc/zoneinfo's "count").
+ *	Large kmalloc()s, like a run's per-CPU buffers, show here.
+ * @sunreclaim: SUnreclaim (unreclaimable slab)
+ * @vmalloc: VmallocUsed (module images; with VMAP_STACK, thread stacks)
+ * @percpu: Percpu
+ * @kstack: KernelStack
+ * @pcp: kB on the per-CPU page lists (part of @kernel's sum)
+ * @meminfo: /proc/meminfo as read
+ */
+struct tp_mem {
+	long kernel;
+	long sunreclaim;
+	long vmalloc;
+	long percpu;
+	long kstack;
+	long pcp;
+	char *meminfo;
+};
+
+static long tp_meminfo(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : 0;
+}
+
+/* kB on the per-CPU page lists, from /proc/zoneinfo's text. */
+static long tp_pcp_kb(const char *zoneinfo)
+{
+	const char *p;
+	long pages = 0;
+
+	for (p = zoneinfo; p && (p = strstr(p, "count:")); p += 6)
+		pages += strtol(p + 6, NULL, 10);
+	return pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/*
+ * One reading of @kernel and the rest.  zoneinfo and meminfo are read by
+ * one process, right after the per-CPU vm counters were folded into the
+ * totals (stat_refresh): starting a process of its own between them would
+ * move pages between the free and the per-CPU lists.
+ */
+static void tp_mem_read_once(struct tp_mem *m)
+{
+	static const char *const not_kernel[] = {
+		"MemFree:", "Buffers:", "Cached:", "AnonPages:", "PageTables:",
+	};
+	char *t = NULL, *meminfo;
+	size_t i;
+
+	tp_sh("echo 1 > /proc/sys/vm/stat_refresh; cat /proc/zoneinfo;"
+	      " echo '#meminfo'; cat /proc/meminfo", &t);
+	meminfo = t ? strstr(t, "#meminfo") : NULL;
+	if (!meminfo) {
+		m->kernel = LONG_MAX;
+		free(t);
+		return;
+	}
+	*meminfo++ = '\0';
+	m->pcp = tp_pcp_kb(t);
+	m->kernel = tp_meminfo(meminfo, "MemTotal:") - m->pcp;
+	for (i = 0; i < sizeof(not_kernel) / sizeof(not_kernel[0]); i++)
+		m->kernel -= tp_meminfo(meminfo, not_kernel[i]);
+	m->sunreclaim = tp_meminfo(meminfo, "SUnreclaim:");
+	m->vmalloc = tp_meminfo(meminfo, "VmallocUsed:");
+	m->percpu = tp_meminfo(meminfo, "Percpu:");
+	m->kstack = tp_meminfo(meminfo, "KernelStack:");
+	free(m->meminfo);
+	m->meminfo = strdup(meminfo);
+	free(t);
+}
+
+/*
+ * Let RCU and the workqueues finish freeing, drop the caches, read five
+ * times and keep the smallest @kernel: the noise (pages in flight between
+ * the lists as the reading runs) only ever adds, a leak adds to every
+ * reading.
+ */
+static void tp_mem_read(struct tp_mem *m)
+{
+	struct tp_mem r = { 0 };
+	int i;
+
+	sync();
+	tp_sleep_ms(500);
+	tp_sh("echo 3 > /proc/sys/vm/drop_caches", NULL);
+	/* Flush the per-CPU slabs: active objects become exact. */
+	tp_sh("for f in /sys/kernel/slab/*/shrink; do echo 1 > $f; done", NULL);
+	tp_sleep_ms(500);
+	m->kernel = LONG_MAX;
+	m->meminfo = NULL;
+	for (i = 0; i < 5; i++) {
+		tp_mem_read_once(&r);
+		if (r.kernel < m->kernel) {
+			free(m->meminfo);
+			*m = r;
+			m->meminfo = r.meminfo ? strdup(r.meminfo) : NULL;
+		}
+		tp_sleep_ms(100);
+	}
+	free(r.meminfo);
+}
+
+/*
+ * Slab objects that module code allocated and nobody freed.  The VM suite
+ * boots with slub_debug=U,kmalloc-* (tools/run-vm-tests.sh): every live
+ * kmalloc object then has its allocation's stack trace in
+ * /sys/kernel/debug/slab/<cache>/alloc_traces.  Once the module is gone,
+ * a trace with a frame in it ("[tscprobe]", or a bare address where its
+ * text was) is a leak, whatever its size.  Prints them; returns how many
+ * traces there are, or -1 when the traces are not there.
+ */
+static long tp_leaked_objects(void)
+{
+	char *out = NULL;
+	long n;
+
+	if (tp_sh("ls /sys/kernel/debug/slab/kmalloc-64/alloc_traces >/dev/null 2>&1",
+		  NULL))
+		return -1;
+	/* One trace a paragraph, its first field the number of objects. */
+	tp_sh("awk -v RS= '/\\[tscprobe\\]|\\n +0x[0-9a-f]+(\\n|$)/ {"
+	      " n += $1; gsub(/\\n/, \"\\n#     \"); print \"#     \" $0 > \"/dev/stderr\" }"
+	      " END { print n + 0 }' /sys/kernel/debug/slab/kmalloc-*/alloc_traces",
+	      &out);
+	n = out ? strtol(out, NULL, 10) : -1;
+	free(out);
+	return n;
+}
+
+/* Every /proc/meminfo line that moved by 64 kB or more, for the record. */
+static void tp_mem_diff(struct __test_metadata *_metadata,
+			const struct tp_mem *a, const struct tp_mem *b)
+{
+	const char *p;
+
+	for (p = a->meminfo; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char key[64];
+		long va, vb;
+
+		if (sscanf(p, "%62[^:]:", key) != 1)
+			continue;
+		strcat(key, ":");
+		va = tp_meminfo(a->meminfo, key);
+		vb = tp_meminfo(b->meminfo, key);
+		if (labs(vb - va) >= 64)
+			TH_LOG("  %-16s %8ld -> %8ld kB", key, va, vb);
+	}
+}
+
+/*
+ * One cycle: load, a run of each kind stopped at once, a dump of its
+ * results, a status, a notification to a listener, unload.
+ */
+static int tp_cycle(const struct tp_kind_desc *const *kinds,
+		    unsigned int nkinds, char *why, size_t len)
+{
+	struct tp_nl *nl = calloc(1, sizeof(*nl)), *ev = calloc(1, sizeof(*ev));
+	struct tp_nl_error e;
+	struct tp_result r;
+	unsigned int j;
+	uint64_t id;
+	int err;
+
+	if (!nl || !ev)
+		return tp_why(why, len, "out of memory");
+	err = tp_insmod();
+	if (err)
+		return tp_why(why, len, "insmod: %s", strerror(-err));
+	if (tp_nl_open(nl) != TP_EXIT_OK || tp_nl_open(ev) != TP_EXIT_OK ||
+	    tp_nl_join_events(ev))
+		return tp_why(why, len, "netlink");
+	for (j = 0; j < nkinds; j++) {
+		err = tp_start(nl, kinds[j], kinds[j]->quick, NULL, &id, &e);
+		if (err)
+			return tp_why(why, len, "START: %s", e.msg);
+		tp_stop(nl, &e);
+		if (tp_heard_finish(ev, id, 5000) < 0)
+			return tp_why(why, len, "no RUN_FINISHED");
+		tp_result_init(&r, 0);
+		err = tp_result_fetch(nl, id, &r, &e);
+		tp_result_free(&r);
+		if (err)
+			return tp_why(why, len, "GET_RESULT: %s", e.msg);
+		if (tp_status(nl).state == TSCPROBE_STATE_RUNNING)
+			return tp_why(why, len, "still running");
+	}
+	tp_nl_close(nl);
+	tp_nl_close(ev);
+	free(nl);
+	free(ev);
+	err = tp_rmmod();
+	if (err)
+		return tp_why(why, len, "rmmod: %s", strerror(-err));
+	if (tp_module_loaded())
+		return tp_why(why, len, "still loaded");
+	if (!tp_sh("ls -d /sys/kernel/debug/tscprobe >/dev/null 2>&1", NULL))
+		return tp_why(why, len, "debugfs directory left behind");
+	return 0;
+}
+
+/*
+ * 100 cycles, then the memory figures against those after one warm-up
+ * cycle (the first load allocates things the kernel keeps).  Tolerances,
+ * from the noise of this guest (in 100 clean cycles: kernel +0..300 kB,
+ * SUnreclaim +230..300 kB, VmallocUsed and KernelStack +0..48 kB as the
+ * workqueues start a kworker or two, kmalloc caches +16 objects at most)
+ * and what a leak of one cycle would add 100 times over:
+ *
+ *   kernel memory   +1 MiB   a run's per-CPU buffers: 4 CPUs x 2 x 32 KiB
+ *                            = 256 KiB a cycle, 25 MiB in all
+ *   SUnreclaim      +1 MiB   module bookkeeping left in slab
+ *   VmallocUsed     +256 kB  the module image (~100 kB a load), thread
+ *                            stacks (16 kB each, VMAP_STACK)
+ *   KernelStack     +128 kB  a thread that never exits: 1.6 MB
+ *   Percpu          +64 kB
+ *
+ * and, exactly, no slab object allocated by module code left once it is
+ * unloaded (tp_leaked_objects(): slub_debug's allocation traces), which
+ * catches a leak of one object of any size.
+ */
+TEST_F_TIMEOUT(faults, hundred_load_unload_cycles_leak_nothing, 300)
+{
+	struct tp_mem before, after;
+	unsigned int i;
+	char why[256];
+	long leaked;
+	uint64_t t0;
+
+	tp_nl_close(&self->nl);
+	ASSERT_EQ(0, tp_module_unload());
+	ASSERT_EQ(0, tp_cycle(self->kinds, self->nkinds, why, sizeof(why)))
+		TH_LOG("warm-up: %s", why);
+	tp_mem_read(&before);
+	t0 = tp_now_ms();
+	for (i = 0; i < 100; i++) {
+		ASSERT_EQ(0, tp_cycle(self->kinds, self->nkinds, why, sizeof(why)))
+			TH_LOG("cycle %u: %s", i, why);
+	}
+	TH_LOG("100 cycles in %.1f s", (tp_now_ms() - t0) / 1000.0);
+	tp_mem_read(&after);
+	leaked = tp_leaked_objects();
+	TH_LOG("kB before -> after: kernel %ld -> %ld, SUnreclaim %ld -> %ld, VmallocUsed %ld -> %ld, Percpu %ld -> %ld, KernelStack %ld -> %ld, per-CPU lists %ld -> %ld; slab objects left by module code: %ld",
+	       before.kernel, after.kernel, before.sunreclaim, after.sunreclaim,
+	       before.vmalloc, after.vmalloc, before.percpu, after.percpu,
+	       before.kstack, after.kstack, before.pcp, after.pcp, leaked);
+	tp_mem_diff(_metadata, &before, &after);
+	EXPECT_LE(after.kernel - before.kernel, 1024);
+	EXPECT_LE(after.sunreclaim - before.sunreclaim, 1024);
+	EXPECT_LE(after.vmalloc - before.vmalloc, 256);
+	EXPECT_LE(after.kstack - before.kstack, 128);
+	EXPECT_LE(after.percpu - before.percpu, 64);
+	EXPECT_EQ(0, leaked) TH_LOG("-1: no allocation traces; boot with slub_debug=U,kmalloc-* (tools/run-vm-tests.sh does)");
+	/* No measurement thread outlived its module. */
+	EXPECT_NE(0, tp_sh("cat /proc/[0-9]*/comm 2>/dev/null | grep -q '^tscprobe/'",
+			   NULL));
+	free(before.meminfo);
+	free(after.meminfo);
+	ASSERT_EQ(0, tp_module_load());
+}
+
+TEST_HARNESS_MAIN
