@@ -34,6 +34,8 @@ endif
 KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 VM_KERNEL ?= /boot/vmlinuz-$(KVER)
 VM_SMP ?= 4
+# Parallel jobs for the builds that "make test" and "make run" start.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 CC ?= gcc
 # "make V=1" shows every command.
@@ -118,7 +120,7 @@ check-kernel:
 	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps'" >&2; exit 1; }
 	@mkdir -p $(BUILD)
 	@$(MAKE) -s -C kmod KDIR=$(KDIR) clean >/dev/null
-	@set -o pipefail; $(MAKE) --no-print-directory -C kmod KDIR=$(KDIR) check 2>&1 | tee $(BUILD)/check-kernel.log
+	@set -o pipefail; $(MAKE) -j$(NPROC) --no-print-directory -C kmod KDIR=$(KDIR) check 2>&1 | tee $(BUILD)/check-kernel.log
 	@if grep -E 'warning:|error:' $(BUILD)/check-kernel.log; then \
 		echo "check-kernel: compiler or sparse warnings above" >&2; exit 1; fi
 	@echo "check-kernel: W=1 and sparse (C=2) clean"
@@ -138,7 +140,7 @@ host-test: $(HOST_TESTS) $(CLI)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 host-test-asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan \
+	@$(MAKE) -j$(NPROC) --no-print-directory BUILD=build/asan \
 		EXTRA_CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" host-test-programs
 
 host-test-programs: $(HOST_TESTS) $(CLI)
@@ -150,7 +152,7 @@ vm-test: all
 	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
 check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) -j$(NPROC) --no-print-directory all
 	@MAKE="$(MAKE)" tools/test.sh
 
 test: check
@@ -158,7 +160,7 @@ test: check
 # ---- the main job -------------------------------------------------------------
 
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) -j$(NPROC) --no-print-directory all
 	@tools/run-demo.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
 bench: all

@@ -190,6 +190,22 @@ static void tp_send_stop(struct tp_nl *nl)
 }
 
 /*
+ * Read what the events socket still holds, for at most 200 ms, until the
+ * run-finished notification of @w's run is among it.
+ */
+static void tp_last_events(struct tp_nl *ev, struct tp_finish_wait *w)
+{
+	uint64_t end = tp_now_ns() + 200000000ULL;
+	int ret;
+
+	while (!w->finished && tp_now_ns() < end) {
+		ret = tp_nl_wait_event(ev, 50, tp_finished_cb, w);
+		if (ret < 0 && ret != -EINTR && ret != -ENOBUFS)
+			break;
+	}
+}
+
+/*
  * Wait for the run-finished notification.  On a terminal the wait wakes
  * every 250 ms to redraw the progress line; otherwise it sleeps until the
  * run should be over (plus slack), then asks once whether it still runs,
@@ -220,8 +236,16 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 			return TP_EXIT_FAIL;
 		}
 		if (!w.finished && (ret == -ENOBUFS || tp_now_ns() > due)) {
-			if (!tp_run_still_running(req, run_id))
+			if (!tp_run_still_running(req, run_id)) {
+				/*
+				 * The module sets the final state, then
+				 * notifies, then (on unload) goes away: the
+				 * notification is queued or about to be, and
+				 * says why the run ended.
+				 */
+				tp_last_events(ev, &w);
 				break;
+			}
 			due = tp_now_ns() + 1000000000ULL;
 		}
 	}

@@ -17,11 +17,6 @@
 #include "cli.h"
 #include "result.h"
 
-#define EXPECT_JQ(json, filter) do { \
-	const char *__f = (filter); \
-	EXPECT_EQ(0, tp_jq(json, __f)) TH_LOG("jq: %s", __f ? __f : "?"); \
-} while (0)
-
 /* Every identity a cache report must satisfy, whatever was asked. */
 static const char *const tp_cache_invariants[] = {
 	".kind == \"cache\" and (.tsc_khz > 0) and (.cpus | length > 0)",
@@ -60,17 +55,19 @@ static void tp_check_cache_json(struct __test_metadata *_metadata,
 				const char *json, unsigned int ncpus,
 				unsigned long long rounds)
 {
-	char f[160];
-	size_t i;
+	const size_t n = sizeof(tp_cache_invariants) / sizeof(char *);
+	const char *all[sizeof(tp_cache_invariants) / sizeof(char *) + 2];
+	char cpus[64], counted[160];
 
-	for (i = 0; i < sizeof(tp_cache_invariants) / sizeof(char *); i++)
-		EXPECT_JQ(json, tp_cache_invariants[i]);
-	snprintf(f, sizeof(f), ".cpus | length == %u", ncpus);
-	EXPECT_JQ(json, f);
+	memcpy(all, tp_cache_invariants, sizeof(tp_cache_invariants));
+	snprintf(cpus, sizeof(cpus), ".cpus | length == %u", ncpus);
 	/* rounds counted exactly, by every CPU */
-	snprintf(f, sizeof(f), ".rounds == %llu and all(.cpus[]; .rounds == %llu)",
+	snprintf(counted, sizeof(counted),
+		 ".rounds == %llu and all(.cpus[]; .rounds == %llu)",
 		 rounds, rounds);
-	EXPECT_JQ(json, f);
+	all[n] = cpus;
+	all[n + 1] = counted;
+	EXPECT_JQ_ALL(json, all, n + 2);
 }
 
 FIXTURE(cache) {
@@ -98,12 +95,14 @@ TEST_F_TIMEOUT(cache, one_cpu_fields_and_windows, 60)
 
 	ASSERT_EQ(0, tp_sh("tscprobe cache -c 1 -n 5e4 -j", &out));
 	tp_check_cache_json(_metadata, out, 1, 50000);
-	EXPECT_JQ(out, ".engine == \"kernel\" and .state == \"done\" and"
-		  " .stop_reason == \"completed\" and .batch == 1000");
-	EXPECT_JQ(out, ".cpus[0].cpu == 1 and .cpus[0].incomplete == false");
+	EXPECT_JQS(out,
+		   ".engine == \"kernel\" and .state == \"done\" and"
+		   " .stop_reason == \"completed\" and .batch == 1000",
+		   ".cpus[0].cpu == 1 and .cpus[0].incomplete == false");
 	/* 5e4 rounds: the last 1e3 yes, the last 1e5 not yet */
-	EXPECT_JQ(out, ".cpus[0].windows | keys == [\"1e3\"]");
-	EXPECT_JQ(out, ".cpus[0].windows[\"1e3\"].blocks == 50");
+	EXPECT_JQS(out,
+		   ".cpus[0].windows | keys == [\"1e3\"]",
+		   ".cpus[0].windows[\"1e3\"].blocks == 50");
 	/* not asked for: not there */
 	EXPECT_JQ(out, ".cpus[0] | has(\"levels\") or has(\"nodes\") | not");
 	free(out);
@@ -116,9 +115,10 @@ TEST_F_TIMEOUT(cache, defaults_fill_every_window, 120)
 	/* The default is 1e6 rounds: every window, each block exact. */
 	ASSERT_EQ(0, tp_sh("tscprobe cache -c 0 -q -j", &out));
 	tp_check_cache_json(_metadata, out, 1, 1000000);
-	EXPECT_JQ(out, ".cpus[0].windows | keys == [\"1e3\", \"1e5\", \"1e6\"]");
-	EXPECT_JQ(out, ".cpus[0].windows | .[\"1e3\"].blocks == 1000 and"
-		  " .[\"1e5\"].blocks == 10 and .[\"1e6\"].blocks == 1");
+	EXPECT_JQS(out,
+		   ".cpus[0].windows | keys == [\"1e3\", \"1e5\", \"1e6\"]",
+		   ".cpus[0].windows | .[\"1e3\"].blocks == 1000 and"
+		   " .[\"1e5\"].blocks == 10 and .[\"1e6\"].blocks == 1");
 	/* 1e6 rounds in all: the last 1e6 block is the whole run */
 	EXPECT_JQ(out, ".cpus[0] | .windows[\"1e6\"].cached_gross =="
 		  " .cached.gross.avg and .windows[\"1e6\"].uncached_gross =="
@@ -134,9 +134,10 @@ TEST_F_TIMEOUT(cache, all_cpus_and_odd_batches, 90)
 	/* 123457 rounds: 123 blocks of 1e3, one of 1e5, a partial rest. */
 	ASSERT_EQ(0, tp_sh("tscprobe cache -n 123457 --batch 7 -q -j", &out));
 	tp_check_cache_json(_metadata, out, tp_online_count(), 123457);
-	EXPECT_JQ(out, ".batch == 7");
-	EXPECT_JQ(out, "all(.cpus[]; .windows[\"1e3\"].blocks == 123 and"
-		  " .windows[\"1e5\"].blocks == 1)");
+	EXPECT_JQS(out,
+		   ".batch == 7",
+		   "all(.cpus[]; .windows[\"1e3\"].blocks == 123 and"
+		   " .windows[\"1e5\"].blocks == 1)");
 	free(out);
 	/* batch 1 and batch == rounds are both allowed */
 	ASSERT_EQ(0, tp_sh("tscprobe cache -c 2 -n 999 --batch 999 -j", &out));
@@ -164,15 +165,15 @@ static const char *const tp_level_invariants[] = {
 TEST_F_TIMEOUT(cache, levels_one_cpu, 180)
 {
 	char *out = NULL;
-	size_t i;
 
 	ASSERT_EQ(0, tp_sh("tscprobe cache -c 1 -n 1000 --levels -q -j", &out));
 	tp_check_cache_json(_metadata, out, 1, 1000);
-	for (i = 0; i < sizeof(tp_level_invariants) / sizeof(char *); i++)
-		EXPECT_JQ(out, tp_level_invariants[i]);
+	EXPECT_JQ_ALL(out, tp_level_invariants,
+		      sizeof(tp_level_invariants) / sizeof(char *));
 	/* one CPU in a 1 GiB guest gets a 128 or 256 MiB working set */
-	EXPECT_JQ(out, ".cpus[0].levels | length >= 16");
-	EXPECT_JQ(out, ".cpus[0] | has(\"nodes\") | not");
+	EXPECT_JQS(out,
+		   ".cpus[0].levels | length >= 16",
+		   ".cpus[0] | has(\"nodes\") | not");
 	TH_LOG("largest working set %lld MiB",
 	       tp_jq_num(out, ".cpus[0].levels | last | .size / 1048576"));
 	free(out);
@@ -181,13 +182,12 @@ TEST_F_TIMEOUT(cache, levels_one_cpu, 180)
 TEST_F_TIMEOUT(cache, levels_every_cpu_share_memory, 300)
 {
 	char *out = NULL;
-	size_t i;
 
 	/* Every CPU at once: they share the node's free memory, nobody OOMs. */
 	ASSERT_EQ(0, tp_sh("tscprobe cache -n 1000 --levels -q -j", &out));
 	tp_check_cache_json(_metadata, out, tp_online_count(), 1000);
-	for (i = 0; i < sizeof(tp_level_invariants) / sizeof(char *); i++)
-		EXPECT_JQ(out, tp_level_invariants[i]);
+	EXPECT_JQ_ALL(out, tp_level_invariants,
+		      sizeof(tp_level_invariants) / sizeof(char *));
 	EXPECT_JQ(out, "[.cpus[].levels | last | .size] | max * (length) * 2"
 		  " <= 1073741824");
 	free(out);
@@ -200,11 +200,12 @@ TEST_F_TIMEOUT(cache, nodes, 60)
 	ASSERT_EQ(0, tp_sh("tscprobe cache -n 2000 --nodes -q -j", &out));
 	tp_check_cache_json(_metadata, out, tp_online_count(), 2000);
 	/* one node in the guest: every CPU probed it, once per round */
-	EXPECT_JQ(out, ".nodes == true and all(.cpus[]; .nodes | length == 1)");
-	EXPECT_JQ(out, "all(.cpus[].nodes[]; .node == 0 and .loads == 2000 and"
-		  " .cycles > 0 and (.gross - .cycles / .loads | fabs) < 0.01)");
-	EXPECT_JQ(out, "all(.cpus[]; . as $c | .nodes[0] | (.gross - .net -"
-		  " $c.overhead.avg | fabs) < 0.01)");
+	EXPECT_JQS(out,
+		   ".nodes == true and all(.cpus[]; .nodes | length == 1)",
+		   "all(.cpus[].nodes[]; .node == 0 and .loads == 2000 and"
+		   " .cycles > 0 and (.gross - .cycles / .loads | fabs) < 0.01)",
+		   "all(.cpus[]; . as $c | .nodes[0] | (.gross - .net -"
+		   " $c.overhead.avg | fabs) < 0.01)");
 	free(out);
 }
 
@@ -329,8 +330,9 @@ TEST_F_TIMEOUT(cache, show_status_and_results_kind, 90)
 			   " tscprobe status -j > /tmp/st.json; tscprobe status"
 			   " > /tmp/st.txt; tscprobe stop; wait", NULL));
 	ASSERT_EQ(0, tp_sh("cat /tmp/st.json", &out));
-	EXPECT_JQ(out, ".state == \"running\" and .kind == \"cache\"");
-	EXPECT_JQ(out, "all(.cpus[]; .rounds > 0 and .done == false)");
+	EXPECT_JQS(out,
+		   ".state == \"running\" and .kind == \"cache\"",
+		   "all(.cpus[]; .rounds > 0 and .done == false)");
 	free(out);
 	ASSERT_EQ(0, tp_sh("cat /tmp/st.txt", &out));
 	EXPECT_NE(NULL, strstr(out, "of 1000000000 rounds")) TH_LOG("%s", out);
@@ -352,11 +354,13 @@ TEST_F_TIMEOUT(cache, stop_mid_rounds, 90)
 			   " pid=$!; sleep 2; tscprobe stop || exit 9;"
 			   " wait $pid", NULL));
 	ASSERT_EQ(0, tp_sh("cat /tmp/stop.json", &out));
-	EXPECT_JQ(out, ".state == \"stopped\" and .stop_reason == \"stop requested\"");
-	EXPECT_JQ(out, "all(.cpus[]; .rounds > 0 and .rounds < 1000000000)");
+	EXPECT_JQS(out,
+		   ".state == \"stopped\" and .stop_reason == \"stop requested\"",
+		   "all(.cpus[]; .rounds > 0 and .rounds < 1000000000)");
 	/* what was measured is whole: every round in every histogram */
-	EXPECT_JQ(out, tp_cache_invariants[6]);
-	EXPECT_JQ(out, tp_cache_invariants[2]);
+	EXPECT_JQS(out,
+		   tp_cache_invariants[6],
+		   tp_cache_invariants[2]);
 	free(out);
 	EXPECT_EQ(TP_EXIT_NORESULT, tp_sh("tscprobe stop 2>/dev/null", NULL));
 }
@@ -370,10 +374,11 @@ TEST_F_TIMEOUT(cache, stop_during_levels, 90)
 			   " /tmp/lv.json & pid=$!; sleep 2; tscprobe stop ||"
 			   " exit 9; wait $pid", NULL));
 	ASSERT_EQ(0, tp_sh("cat /tmp/lv.json", &out));
-	EXPECT_JQ(out, ".state == \"stopped\" and .cpus[0].rounds == 1000");
-	EXPECT_JQ(out, ".cpus[0].levels | length < 17");
-	EXPECT_JQ(out, ".cpus[0].levels | . as $l | [range(1; length)] |"
-		  " all($l[.].size == 2 * $l[. - 1].size)");
+	EXPECT_JQS(out,
+		   ".state == \"stopped\" and .cpus[0].rounds == 1000",
+		   ".cpus[0].levels | length < 17",
+		   ".cpus[0].levels | . as $l | [range(1; length)] |"
+		   " all($l[.].size == 2 * $l[. - 1].size)");
 	free(out);
 }
 
@@ -388,11 +393,12 @@ TEST_F_TIMEOUT(cache, hotplug_mid_run, 90)
 			   " || exit 9; sleep 1; tscprobe stop; wait $pid", NULL));
 	EXPECT_EQ(0, tp_cpu_set_online(2, true));
 	ASSERT_EQ(0, tp_sh("cat /tmp/hp.json", &out));
-	EXPECT_JQ(out, ".cpus[] | select(.cpu == 2) | .incomplete == true and"
-		  " .rounds > 0");
-	EXPECT_JQ(out, "[.cpus[] | select(.cpu != 2) | .incomplete] |"
-		  " all(. == false)");
-	EXPECT_JQ(out, tp_cache_invariants[6]);
+	EXPECT_JQS(out,
+		   ".cpus[] | select(.cpu == 2) | .incomplete == true and"
+		   " .rounds > 0",
+		   "[.cpus[] | select(.cpu != 2) | .incomplete] |"
+		   " all(. == false)",
+		   tp_cache_invariants[6]);
 	free(out);
 }
 

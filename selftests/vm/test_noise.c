@@ -37,24 +37,20 @@ static const char *const tp_noise_invariants[] = {
 	" .max_cycles == (.events | map(.cycles) | max))",
 };
 
-#define EXPECT_JQ(json, filter) do { \
-	const char *__f = (filter); \
-	EXPECT_EQ(0, tp_jq(json, __f)) TH_LOG("jq: %s", __f ? __f : "?"); \
-} while (0)
-
 static void tp_check_noise_json(struct __test_metadata *_metadata,
 				const char *json, unsigned int ncpus,
 				const char *irqs)
 {
-	char f[256];
-	size_t i;
+	const size_t n = sizeof(tp_noise_invariants) / sizeof(char *);
+	const char *all[sizeof(tp_noise_invariants) / sizeof(char *) + 2];
+	char cpus[64], irq[64];
 
-	for (i = 0; i < sizeof(tp_noise_invariants) / sizeof(char *); i++)
-		EXPECT_JQ(json, tp_noise_invariants[i]);
-	snprintf(f, sizeof(f), ".cpus | length == %u", ncpus);
-	EXPECT_JQ(json, f);
-	snprintf(f, sizeof(f), ".irqs == \"%s\"", irqs);
-	EXPECT_JQ(json, f);
+	memcpy(all, tp_noise_invariants, sizeof(tp_noise_invariants));
+	snprintf(cpus, sizeof(cpus), ".cpus | length == %u", ncpus);
+	snprintf(irq, sizeof(irq), ".irqs == \"%s\"", irqs);
+	all[n] = cpus;
+	all[n + 1] = irq;
+	EXPECT_JQ_ALL(json, all, n + 2);
 }
 
 /*
@@ -94,19 +90,22 @@ TEST_F_TIMEOUT(noise, one_cpu_irqs_off, 60)
 
 	ASSERT_EQ(0, tp_sh("tscprobe noise -c 1 -d 1s -j", &out));
 	tp_check_noise_json(_metadata, out, 1, "off");
-	EXPECT_JQ(out, ".engine == \"kernel\" and .state == \"done\"");
-	EXPECT_JQ(out, ".cpus[0].cpu == 1 and .cpus[0].incomplete == false");
-	EXPECT_JQ(out, ".duration_ns == 1000000000 and .width_ns == 100000000");
+	EXPECT_JQS(out,
+		   ".engine == \"kernel\" and .state == \"done\"",
+		   ".cpus[0].cpu == 1 and .cpus[0].incomplete == false",
+		   ".duration_ns == 1000000000 and .width_ns == 100000000");
 	/* The machine around the run: interrupts, scheduler, environment. */
-	EXPECT_JQ(out, ".cpus[0].interrupts | keys == [\"CAL\", \"LOC\", \"NMI\", \"RES\", \"TLB\", \"devices\", \"other\"]");
-	EXPECT_JQ(out, ".cpus[0].interrupts.LOC > 0");
+	EXPECT_JQS(out,
+		   ".cpus[0].interrupts | keys == [\"CAL\", \"LOC\", \"NMI\", \"RES\", \"TLB\", \"devices\", \"other\"]",
+		   ".cpus[0].interrupts.LOC > 0");
 	/* The thread sleeps once between windows: at most one voluntary
 	 * switch each (none when the timer fired before it could switch).
 	 */
-	EXPECT_JQ(out, ".cpus[0] | .scheduler.voluntary_switches <= .windows");
-	EXPECT_JQ(out, ".cpus[0].scheduler.involuntary_switches | type == \"number\"");
-	EXPECT_JQ(out, ".cpus[0].scheduler.migrations == 0");
-	EXPECT_JQ(out, ".environment.cpus[0].cpu == 1 and (.environment.warnings | length) > 0");
+	EXPECT_JQS(out,
+		   ".cpus[0] | .scheduler.voluntary_switches <= .windows",
+		   ".cpus[0].scheduler.involuntary_switches | type == \"number\"",
+		   ".cpus[0].scheduler.migrations == 0",
+		   ".environment.cpus[0].cpu == 1 and (.environment.warnings | length) > 0");
 	free(out);
 }
 
@@ -174,9 +173,10 @@ TEST_F_TIMEOUT(noise, events_are_the_largest_gaps, 60)
 	ASSERT_EQ(0, tp_sh("tscprobe noise -c 0 -d 500ms --threshold 60c -j",
 			   &out));
 	tp_check_noise_json(_metadata, out, 1, "off");
-	EXPECT_JQ(out, ".threshold_cycles == 60");
-	EXPECT_JQ(out, ".cpus[0].events | length == 256");
-	EXPECT_JQ(out, ".cpus[0].events_dropped > 0");
+	EXPECT_JQS(out,
+		   ".threshold_cycles == 60",
+		   ".cpus[0].events | length == 256",
+		   ".cpus[0].events_dropped > 0");
 	/* Kept: the largest; nothing dropped is larger than the smallest kept. */
 	EXPECT_JQ(out, ".cpus[0] | (.events | map(.cycles) | min) as $m |"
 		  " [.histogram[] | select(.lo_cycles > $m) | .calls] | add // 0"
@@ -212,8 +212,9 @@ TEST_F_TIMEOUT(noise, stop_mid_run, 90)
 			   " pid=$!; sleep 2; tscprobe stop || exit 9;"
 			   " wait $pid", NULL));
 	ASSERT_EQ(0, tp_sh("cat /tmp/stop.json", &out));
-	EXPECT_JQ(out, ".state == \"stopped\" and .stop_reason == \"stop requested\"");
-	EXPECT_JQ(out, ".elapsed_ns < 30000000000");
+	EXPECT_JQS(out,
+		   ".state == \"stopped\" and .stop_reason == \"stop requested\"",
+		   ".elapsed_ns < 30000000000");
 	tp_check_noise_json(_metadata, out, tp_nr_online(), "off");
 	free(out);
 	/* Nothing runs any more: a second stop finds nothing. */
@@ -244,10 +245,11 @@ TEST_F_TIMEOUT(noise, hotplug_mid_run, 90)
 			   " || exit 9; wait $pid", NULL));
 	EXPECT_EQ(0, tp_cpu_set_online(2, true));
 	ASSERT_EQ(0, tp_sh("cat /tmp/hp.json", &out));
-	EXPECT_JQ(out, ".state == \"done\"");
-	EXPECT_JQ(out, ".cpus[] | select(.cpu == 2) | .incomplete == true");
-	EXPECT_JQ(out, "[.cpus[] | select(.cpu != 2) | .incomplete] | all(. == false)");
-	EXPECT_JQ(out, ".cpus[] | select(.cpu == 2) | .samples > 0");
+	EXPECT_JQS(out,
+		   ".state == \"done\"",
+		   ".cpus[] | select(.cpu == 2) | .incomplete == true",
+		   "[.cpus[] | select(.cpu != 2) | .incomplete] | all(. == false)",
+		   ".cpus[] | select(.cpu == 2) | .samples > 0");
 	free(out);
 }
 
@@ -625,12 +627,13 @@ TEST_F_TIMEOUT(noise, compare_three_ways, 120)
 	char *out = NULL;
 
 	ASSERT_EQ(0, tp_sh("tscprobe noise --compare -c 1 -d 500ms -q -j", &out));
-	EXPECT_JQ(out, "[.modes[].mode] == [\"kernel_irqs_off\", \"kernel_irqs_on\", \"user\"]");
-	EXPECT_JQ(out, "all(.modes[]; .samples > 0 and .p50_cycles <= .p99_cycles"
-		  " and .p99_cycles <= .p999_cycles and .p999_cycles <= .max_cycles"
-		  " and .coverage > 0 and .coverage <= 1 and .events_per_second >= 0)");
-	EXPECT_JQ(out, "all(.modes[]; .cpus | length == 1 and .[0].cpu == 1)");
-	EXPECT_JQ(out, ".cpus == [1] and .duration_ns == 500000000");
+	EXPECT_JQS(out,
+		   "[.modes[].mode] == [\"kernel_irqs_off\", \"kernel_irqs_on\", \"user\"]",
+		   "all(.modes[]; .samples > 0 and .p50_cycles <= .p99_cycles"
+		   " and .p99_cycles <= .p999_cycles and .p999_cycles <= .max_cycles"
+		   " and .coverage > 0 and .coverage <= 1 and .events_per_second >= 0)",
+		   "all(.modes[]; .cpus | length == 1 and .[0].cpu == 1)",
+		   ".cpus == [1] and .duration_ns == 500000000");
 	free(out);
 	ASSERT_EQ(0, tp_sh("tscprobe noise --compare -c 1 -d 200ms -q", &out));
 	EXPECT_NE(NULL, strstr(out, "\nkernel, irqs off "));

@@ -276,18 +276,16 @@ static inline const char *tp_kind_check_json(const struct tp_kind_desc *k,
 					     const char *json)
 {
 	const char *const *f;
-	char all[4096] = "";
 	size_t n = 0;
 
-	for (f = k->invariants; *f && n < sizeof(all); f++)
-		n += (size_t)snprintf(all + n, sizeof(all) - n, "%s(%s)",
-				      n ? " and " : "", *f);
-	if (n < sizeof(all) && !tp_jq(json, all))
+	while (k->invariants[n])
+		n++;
+	if (!tp_jq_all(json, k->invariants, n))
 		return NULL;
 	for (f = k->invariants; *f; f++)
 		if (tp_jq(json, *f))
 			return *f;
-	return n < sizeof(all) ? "jq failed" : NULL;
+	return "the invariants fail together, each holds alone";
 }
 
 /* ---- the snapshot check ---------------------------------------------------------- */

@@ -118,6 +118,82 @@ static inline int tp_jq(const char *json, const char *filter)
 	return ret;
 }
 
+/*
+ * Every filter of @filters (@n of them) at once, in one jq run: jq starts
+ * in about 0.3 s under TCG, and a report has a dozen identities.  Each
+ * filter counts as it does alone with -e (its last output neither false
+ * nor null, and at least one output).  The program goes to jq in a file:
+ * it is longer than a command line should be.
+ *
+ * Return: 0 when every filter holds, non-zero when one does not, or jq
+ * failed.
+ */
+static inline int tp_jq_all(const char *json, const char *const *filters,
+			    size_t n)
+{
+	char prog[] = "/tmp/tp-jq-XXXXXX", cmd[128];
+	const char *path;
+	FILE *f;
+	size_t i;
+	int fd, ret;
+
+	fd = mkstemp(prog);
+	if (fd < 0)
+		return -1;
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(prog);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s([%s] | length > 0 and (last | . != false and . != null))\n",
+			i ? "and " : "", filters[i]);
+	if (!n)
+		fputs("true\n", f);
+	ret = fclose(f) ? -1 : 0;
+	path = tp_tmpfile(json);
+	if (!ret && path) {
+		snprintf(cmd, sizeof(cmd), "jq -e -f %s %s >/dev/null", prog, path);
+		ret = tp_sh(cmd, NULL);
+	} else {
+		ret = -1;
+	}
+	if (path)
+		unlink(path);
+	unlink(prog);
+	return ret;
+}
+
+/* One jq filter on a -j report; the filter is named when it fails. */
+#define EXPECT_JQ(json, filter) do { \
+	const char *__f = (filter); \
+	EXPECT_EQ(0, tp_jq(json, __f)) TH_LOG("jq: %s", __f ? __f : "?"); \
+} while (0)
+
+/*
+ * Every filter of an array on a -j report, in one jq run; only when they
+ * do not all hold, one by one to name those that fail.
+ */
+#define EXPECT_JQ_ALL(json, filters, n) do { \
+	const char *const *__fs = (filters); \
+	size_t __n = (n), __i, __bad = 0; \
+	if (tp_jq_all(json, __fs, __n)) { \
+		for (__i = 0; __i < __n; __i++) \
+			if (tp_jq(json, __fs[__i])) { \
+				__bad++; \
+				EXPECT_EQ(0, 1) TH_LOG("jq: %s", __fs[__i]); \
+			} \
+		EXPECT_NE(0, __bad) TH_LOG("jq: the filters fail together, each holds alone"); \
+	} \
+} while (0)
+
+/* Every filter given, in one jq run (EXPECT_JQ_ALL). */
+#define EXPECT_JQS(json, ...) do { \
+	const char *const __jqs[] = { __VA_ARGS__ }; \
+	EXPECT_JQ_ALL(json, __jqs, sizeof(__jqs) / sizeof(__jqs[0])); \
+} while (0)
+
 /* jq -r output of a filter, malloc'ed, trailing newline removed. */
 static inline char *tp_jq_str(const char *json, const char *filter)
 {
