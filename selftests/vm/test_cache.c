@@ -55,39 +55,17 @@ static void tp_check_cache_json(struct __test_metadata *_metadata,
 				const char *json, unsigned int ncpus,
 				unsigned long long rounds)
 {
-	const size_t n = sizeof(tp_cache_invariants) / sizeof(char *);
-	const char *all[sizeof(tp_cache_invariants) / sizeof(char *) + 2];
 	char cpus[64], counted[160];
 
-	memcpy(all, tp_cache_invariants, sizeof(tp_cache_invariants));
 	snprintf(cpus, sizeof(cpus), ".cpus | length == %u", ncpus);
 	/* rounds counted exactly, by every CPU */
 	snprintf(counted, sizeof(counted),
 		 ".rounds == %llu and all(.cpus[]; .rounds == %llu)",
 		 rounds, rounds);
-	all[n] = cpus;
-	all[n + 1] = counted;
-	EXPECT_JQ_ALL(json, all, n + 2);
+	EXPECT_REPORT(json, tp_cache_invariants, cpus, counted);
 }
 
-FIXTURE(cache) {
-	struct tp_nl nl;
-	struct tp_nl st;
-};
-
-FIXTURE_SETUP(cache)
-{
-	ASSERT_EQ(0, tp_module_load());
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
-}
-
-FIXTURE_TEARDOWN(cache)
-{
-	tp_nl_close(&self->nl);
-	tp_nl_close(&self->st);
-	tp_sh("tscprobe stop >/dev/null 2>&1", NULL);
-}
+TP_RUN_FIXTURE(cache)
 
 TEST_F_TIMEOUT(cache, one_cpu_fields_and_windows, 60)
 {

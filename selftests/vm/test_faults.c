@@ -25,13 +25,6 @@
 #include "kselftest_harness.h"
 #include "tp_hard.h"
 
-static unsigned int tp_nr_online(void)
-{
-	struct tp_cpuset online;
-
-	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
-}
-
 static int tp_insmod(void)
 {
 	int fd = open(TP_MODULE_PATH, O_RDONLY | O_CLOEXEC);
@@ -141,7 +134,7 @@ static void tp_check_show(struct __test_metadata *_metadata,
  */
 TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
 {
-	unsigned int n = tp_nr_online(), j, round, step;
+	unsigned int n = tp_online_count(), j, round, step;
 	struct tp_nl_error e;
 	static char f[64][192];
 	const char *fs[64];
@@ -194,7 +187,7 @@ TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
  */
 TEST_F_TIMEOUT(faults, hotplug_right_after_start, 180)
 {
-	unsigned int n = tp_nr_online(), j, i, cpu;
+	unsigned int n = tp_online_count(), j, i, cpu;
 	struct tp_cpuset some = { 0 };
 	struct tp_nl_error e;
 
@@ -225,7 +218,7 @@ TEST_F_TIMEOUT(faults, hotplug_right_after_start, 180)
 /* Every measured CPU goes away: the run ends by itself, "cpus went offline". */
 TEST_F_TIMEOUT(faults, every_measured_cpu_goes_offline, 120)
 {
-	unsigned int n = tp_nr_online(), j;
+	unsigned int n = tp_online_count(), j;
 	struct tp_cpuset two = { 0 };
 	struct tp_nl_error e;
 	struct tp_status st;

@@ -41,48 +41,14 @@ static void tp_check_noise_json(struct __test_metadata *_metadata,
 				const char *json, unsigned int ncpus,
 				const char *irqs)
 {
-	const size_t n = sizeof(tp_noise_invariants) / sizeof(char *);
-	const char *all[sizeof(tp_noise_invariants) / sizeof(char *) + 2];
 	char cpus[64], irq[64];
 
-	memcpy(all, tp_noise_invariants, sizeof(tp_noise_invariants));
 	snprintf(cpus, sizeof(cpus), ".cpus | length == %u", ncpus);
 	snprintf(irq, sizeof(irq), ".irqs == \"%s\"", irqs);
-	all[n] = cpus;
-	all[n + 1] = irq;
-	EXPECT_JQ_ALL(json, all, n + 2);
+	EXPECT_REPORT(json, tp_noise_invariants, cpus, irq);
 }
 
-/*
- * Two sockets: requests are built in nl's buffer, so the status checks
- * made around a request go through the other one.
- */
-FIXTURE(noise) {
-	struct tp_nl nl;
-	struct tp_nl st;
-};
-
-FIXTURE_SETUP(noise)
-{
-	ASSERT_EQ(0, tp_module_load());
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
-}
-
-FIXTURE_TEARDOWN(noise)
-{
-	tp_nl_close(&self->nl);
-	tp_nl_close(&self->st);
-	/* Leave no run behind for the next test. */
-	tp_sh("tscprobe stop >/dev/null 2>&1", NULL);
-}
-
-static unsigned int tp_nr_online(void)
-{
-	struct tp_cpuset online;
-
-	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
-}
+TP_RUN_FIXTURE(noise)
 
 TEST_F_TIMEOUT(noise, one_cpu_irqs_off, 60)
 {
@@ -114,10 +80,10 @@ TEST_F_TIMEOUT(noise, all_cpus_irqs_off_and_on, 90)
 	char *out = NULL;
 
 	ASSERT_EQ(0, tp_sh("tscprobe noise -d 1s -j", &out));
-	tp_check_noise_json(_metadata, out, tp_nr_online(), "off");
+	tp_check_noise_json(_metadata, out, tp_online_count(), "off");
 	free(out);
 	ASSERT_EQ(0, tp_sh("tscprobe noise --irqs on -d 1s -j", &out));
-	tp_check_noise_json(_metadata, out, tp_nr_online(), "on");
+	tp_check_noise_json(_metadata, out, tp_online_count(), "on");
 	/* With interrupts on the tick lands inside the windows. */
 	EXPECT_JQ(out, "any(.cpus[]; .irq_count > 0)");
 	free(out);
@@ -190,7 +156,7 @@ TEST_F_TIMEOUT(noise, long_all_cpu_irqs_off_run, 120)
 
 	/* The kernel log of this run is scanned by the harness afterwards. */
 	ASSERT_EQ(0, tp_sh("tscprobe noise -d 30s -q -j", &out));
-	tp_check_noise_json(_metadata, out, tp_nr_online(), "off");
+	tp_check_noise_json(_metadata, out, tp_online_count(), "off");
 	EXPECT_JQ(out, ".state == \"done\" and .stop_reason == \"completed\"");
 	/*
 	 * Windows are 100 ms of TSC time, so at most 301 fit in 30 s; how many
@@ -215,7 +181,7 @@ TEST_F_TIMEOUT(noise, stop_mid_run, 90)
 	EXPECT_JQS(out,
 		   ".state == \"stopped\" and .stop_reason == \"stop requested\"",
 		   ".elapsed_ns < 30000000000");
-	tp_check_noise_json(_metadata, out, tp_nr_online(), "off");
+	tp_check_noise_json(_metadata, out, tp_online_count(), "off");
 	free(out);
 	/* Nothing runs any more: a second stop finds nothing. */
 	EXPECT_EQ(TP_EXIT_NORESULT, tp_sh("tscprobe stop 2>/dev/null", NULL));
@@ -230,7 +196,7 @@ TEST_F_TIMEOUT(noise, ctrl_c_prints_what_was_measured, 90)
 			" sleep 2; kill -INT $pid; wait $pid", NULL));
 	ASSERT_EQ(0, tp_sh("cat /tmp/int.json", &out));
 	EXPECT_JQ(out, ".state == \"stopped\" and .elapsed_ns < 30000000000");
-	tp_check_noise_json(_metadata, out, tp_nr_online(), "off");
+	tp_check_noise_json(_metadata, out, tp_online_count(), "off");
 	free(out);
 }
 
@@ -238,7 +204,7 @@ TEST_F_TIMEOUT(noise, hotplug_mid_run, 90)
 {
 	char *out = NULL;
 
-	if (tp_nr_online() < 3)
+	if (tp_online_count() < 3)
 		SKIP(return, "needs 3 CPUs");
 	ASSERT_EQ(0, tp_sh("tscprobe noise -d 8s -q -j > /tmp/hp.json & pid=$!;"
 			   " sleep 2; echo 0 > /sys/devices/system/cpu/cpu2/online"
@@ -393,7 +359,7 @@ TEST_F(noise, offline_cpu_is_refused)
 	struct nlmsghdr *nlh;
 	char *out = NULL;
 
-	if (tp_nr_online() < 4)
+	if (tp_online_count() < 4)
 		SKIP(return, "needs 4 CPUs");
 	ASSERT_EQ(0, tp_cpu_set_online(3, false));
 	nlh = tp_start_noise(&self->nl);
@@ -568,7 +534,7 @@ TEST_F_TIMEOUT(noise, dump_spans_messages_and_resumes, 60)
 	 * done: with 4 KiB reads no CPU's results fit one message.
 	 */
 	ASSERT_EQ(0, tp_small_dump(&self->nl, tp_dump_count_cb, &d));
-	EXPECT_GE(d.cpu_messages, 3 * tp_nr_online());
+	EXPECT_GE(d.cpu_messages, 3 * tp_online_count());
 
 	/* Merged, the pieces give what the CLI printed. */
 	tp_result_init(&r, 0);

@@ -46,41 +46,13 @@ static const char *const tp_skew_invariants[] = {
 static void tp_check_skew_json(struct __test_metadata *_metadata,
 			       const char *json, unsigned int ncpus)
 {
-	const size_t n = sizeof(tp_skew_invariants) / sizeof(char *);
-	const char *all[sizeof(tp_skew_invariants) / sizeof(char *) + 1];
 	char cpus[64];
 
-	memcpy(all, tp_skew_invariants, sizeof(tp_skew_invariants));
 	snprintf(cpus, sizeof(cpus), ".cpus | length == %u", ncpus);
-	all[n] = cpus;
-	EXPECT_JQ_ALL(json, all, n + 1);
+	EXPECT_REPORT(json, tp_skew_invariants, cpus);
 }
 
-FIXTURE(skew) {
-	struct tp_nl nl;
-	struct tp_nl st;
-};
-
-FIXTURE_SETUP(skew)
-{
-	ASSERT_EQ(0, tp_module_load());
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
-}
-
-FIXTURE_TEARDOWN(skew)
-{
-	tp_nl_close(&self->nl);
-	tp_nl_close(&self->st);
-	tp_sh("tscprobe stop >/dev/null 2>&1", NULL);
-}
-
-static unsigned int tp_nr_online(void)
-{
-	struct tp_cpuset online;
-
-	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
-}
+TP_RUN_FIXTURE(skew)
 
 /*
  * Full matrices until every ordered pair has been OK at least once.  Under
@@ -97,7 +69,7 @@ static char *tp_full_matrix(struct __test_metadata *_metadata,
 			    void (*check)(struct __test_metadata *, const char *))
 {
 	bool seen[8][8] = { { false } };
-	unsigned int n = tp_nr_online(), i, j, missing = 0;
+	unsigned int n = tp_online_count(), i, j, missing = 0;
 	char cmd[128], *out = NULL, *ok, *p;
 	int attempt;
 
@@ -136,7 +108,7 @@ static char *tp_full_matrix(struct __test_metadata *_metadata,
 
 static void tp_check_all(struct __test_metadata *_metadata, const char *json)
 {
-	tp_check_skew_json(_metadata, json, tp_nr_online());
+	tp_check_skew_json(_metadata, json, tp_online_count());
 	EXPECT_JQS(json,
 		   ".state == \"done\" and .stop_reason == \"completed\"",
 		   "all(.pairs[]; .status == \"ok\" or .status == \"timeout\")",
@@ -155,7 +127,7 @@ static void tp_check_nr256(struct __test_metadata *_metadata, const char *json)
 
 TEST_F_TIMEOUT(skew, every_ordered_pair, 300)
 {
-	unsigned int n = tp_nr_online();
+	unsigned int n = tp_online_count();
 	char *out;
 
 	if (n < 2)
@@ -200,7 +172,7 @@ TEST_F_TIMEOUT(skew, skew_is_antisymmetric, 300)
 	int attempt, holds = 0;
 	char *out, *skews;
 
-	if (tp_nr_online() < 2)
+	if (tp_online_count() < 2)
 		SKIP(return, "needs 2 CPUs");
 	for (attempt = 0; attempt < 3 && !holds; attempt++) {
 		out = tp_full_matrix(_metadata, "-n 16 -r 64", tp_check_nr1024);
@@ -399,7 +371,7 @@ TEST_F(skew, offline_cpu_is_refused)
 	struct nlmsghdr *nlh;
 	char *out = NULL;
 
-	if (tp_nr_online() < 4)
+	if (tp_online_count() < 4)
 		SKIP(return, "needs 4 CPUs");
 	ASSERT_EQ(0, tp_cpu_set_online(3, false));
 	nlh = tp_start_skew(&self->nl);
@@ -455,7 +427,7 @@ TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
 	pid_t hog;
 	int status;
 
-	if (tp_nr_online() < 4)
+	if (tp_online_count() < 4)
 		SKIP(return, "needs 4 CPUs");
 	ASSERT_EQ(0, tp_sh("cat /proc/sys/kernel/sched_rt_runtime_us", &rt));
 	ASSERT_EQ(0, tp_sh("echo -1 > /proc/sys/kernel/sched_rt_runtime_us", NULL));
@@ -502,7 +474,7 @@ TEST_F_TIMEOUT(skew, hotplug_mid_run, 180)
 {
 	char *out = NULL;
 
-	if (tp_nr_online() < 4)
+	if (tp_online_count() < 4)
 		SKIP(return, "needs 4 CPUs");
 	ASSERT_EQ(0, tp_sh("tscprobe skew -n 16 -r 1000 -q -j > /tmp/hp.json & pid=$!;"
 			   " sleep 2; echo 0 > /sys/devices/system/cpu/cpu2/online"
@@ -546,7 +518,7 @@ TEST_F_TIMEOUT(skew, stop_mid_run, 120)
 	ASSERT_EQ(0, tp_sh("wait $(cat /tmp/stop.pid) 2>/dev/null;"
 			   " while kill -0 $(cat /tmp/stop.pid) 2>/dev/null; do sleep 0.1; done;"
 			   " cat /tmp/stop.json", &out));
-	tp_check_skew_json(_metadata, out, tp_nr_online());
+	tp_check_skew_json(_metadata, out, tp_online_count());
 	EXPECT_JQS(out,
 		   ".state == \"stopped\" and .stop_reason == \"stop requested\"",
 		   "any(.pairs[]; .status == \"skipped\")",

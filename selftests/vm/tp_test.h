@@ -194,6 +194,43 @@ static inline int tp_jq_all(const char *json, const char *const *filters,
 	EXPECT_JQ_ALL(json, __jqs, sizeof(__jqs) / sizeof(__jqs[0])); \
 } while (0)
 
+/*
+ * The kind's invariants (an array) and the filters given for this report,
+ * all in one jq run.
+ */
+#define EXPECT_REPORT(json, invariants, ...) do { \
+	const char *const __extra[] = { __VA_ARGS__ }; \
+	const size_t __ni = sizeof(invariants) / sizeof((invariants)[0]); \
+	const char *__all[sizeof(invariants) / sizeof((invariants)[0]) + \
+			  sizeof(__extra) / sizeof(__extra[0])]; \
+	memcpy(__all, invariants, sizeof(invariants)); \
+	memcpy(__all + __ni, __extra, sizeof(__extra)); \
+	EXPECT_JQ_ALL(json, __all, sizeof(__all) / sizeof(__all[0])); \
+} while (0)
+
+/*
+ * The fixture of a measurement's tests: the module loaded; two sockets,
+ * because requests are built in nl's buffer and the status checks made
+ * around a request go through st; no run left behind for the next test.
+ */
+#define TP_RUN_FIXTURE(name) \
+FIXTURE(name) { \
+	struct tp_nl nl; \
+	struct tp_nl st; \
+}; \
+FIXTURE_SETUP(name) \
+{ \
+	ASSERT_EQ(0, tp_module_load()); \
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl)); \
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st)); \
+} \
+FIXTURE_TEARDOWN(name) \
+{ \
+	tp_nl_close(&self->nl); \
+	tp_nl_close(&self->st); \
+	tp_sh("tscprobe stop >/dev/null 2>&1", NULL); \
+}
+
 /* jq -r output of a filter, malloc'ed, trailing newline removed. */
 static inline char *tp_jq_str(const char *json, const char *filter)
 {
