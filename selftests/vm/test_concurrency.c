@@ -3,8 +3,8 @@
  * Concurrency, in the guest, for every kind of tp_kinds.h: eight clients
  * START at the same instant and exactly one wins, the others hear what is
  * running; eight STOPs race; eight clients do everything at once; and
- * readers (GET_RESULT dumps, GET_STATUS, debugfs) in a loop during a run
- * only ever see whole snapshots.
+ * readers (GET_RESULT dumps, GET_STATUS, debugfs) in a loop during a noise
+ * run and during a cache run only ever see whole snapshots.
  *
  * The property a torn read breaks: the module publishes a CPU's state
  * between two windows, as a whole, and at every publication the calls of a
@@ -371,7 +371,8 @@ static int tp_monotonic(struct tp_progress *last, unsigned int *nlast,
 		if (j == *nlast) {
 			if (*nlast == 64)
 				continue;
-			last[(*nlast)++].cpu = c->cpu;
+			/* A CPU seen for the first time starts from zero. */
+			last[(*nlast)++] = (struct tp_progress){ .cpu = c->cpu };
 		}
 		if (samples < last[j].samples || c->windows < last[j].windows ||
 		    c->measured_cycles < last[j].measured)
@@ -541,17 +542,15 @@ static void tp_debugfs_reader(struct tp_shared *s, unsigned int i)
 }
 
 /*
- * Four dump readers, two status readers and (noise) a debugfs reader,
- * all in a loop while a run publishes (narrow windows: many publications),
- * each until the run has ended.
+ * Four dump readers, two status readers and (noise) a debugfs reader or
+ * (cache) a third status reader, all in a loop while a run of @k
+ * publishes (narrow windows: many publications), each until the run has
+ * ended.
  */
-TEST_F_TIMEOUT(conc, readers_see_whole_snapshots, 180)
+static void tp_readers_during(struct __test_metadata *_metadata,
+			      struct tp_nl *nl, const struct tp_kind_desc *k,
+			      const struct tp_attr_val *params)
 {
-	static const struct tp_attr_val narrow[] = {
-		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 6000000000ULL },
-		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 2000000ULL },
-		{ 0 },
-	};
 	struct tp_shared *s = tp_shared_new(TP_READERS + 1);
 	unsigned long reads = 0, running = 0;
 	pid_t pids[TP_READERS];
@@ -560,8 +559,7 @@ TEST_F_TIMEOUT(conc, readers_see_whole_snapshots, 180)
 	uint64_t id;
 
 	ASSERT_NE(NULL, s);
-	/* The noise kind: its windows are what publishes (see above). */
-	ASSERT_EQ(0, tp_start(&self->nl, &tp_kinds[0], narrow, NULL, &id, &e))
+	ASSERT_EQ(0, tp_start(nl, k, params, NULL, &id, &e))
 		TH_LOG("%s", e.msg);
 	for (i = 0; i < TP_READERS; i++) {
 		pids[i] = fork();
@@ -569,7 +567,7 @@ TEST_F_TIMEOUT(conc, readers_see_whole_snapshots, 180)
 			continue;
 		if (i < 4)
 			tp_dump_reader(s, i, id);
-		else if (i < 6)
+		else if (i < 6 || k->kind != TSCPROBE_KIND_NOISE)
 			tp_status_reader(s, i);
 		else
 			tp_debugfs_reader(s, i);
@@ -577,18 +575,47 @@ TEST_F_TIMEOUT(conc, readers_see_whole_snapshots, 180)
 	pthread_barrier_wait(&s->barrier);
 	tp_wait_children(pids, TP_READERS);
 	for (i = 0; i < TP_READERS; i++) {
-		EXPECT_EQ(0, s->bad[i]) TH_LOG("reader %u: %lu of %lu reads bad; first: %s",
-					       i, s->bad[i], s->reads[i], s->why[i]);
+		EXPECT_EQ(0, s->bad[i]) TH_LOG("%s reader %u: %lu of %lu reads bad; first: %s",
+					       k->name, i, s->bad[i], s->reads[i], s->why[i]);
 		reads += s->reads[i];
 		running += s->running_reads[i];
 	}
-	TH_LOG("%lu reads, %lu of them during the run", reads, running);
+	TH_LOG("%s: %lu reads, %lu of them during the run", k->name, reads,
+	       running);
 	/* Enough reads while the run published for the check to mean something. */
 	EXPECT_GE(running, 40);
 	for (i = 0; i < 4; i++) {
 		EXPECT_GE(s->running_reads[i], 5) TH_LOG("dump reader %u", i);
 	}
 	tp_shared_free(s);
+}
+
+/* Noise: a window (2 ms here) ends with a publication. */
+TEST_F_TIMEOUT(conc, readers_see_whole_snapshots, 180)
+{
+	static const struct tp_attr_val narrow[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 6000000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 2000000ULL },
+		{ 0 },
+	};
+
+	tp_readers_during(_metadata, &self->nl, &tp_kinds[0], narrow);
+}
+
+/*
+ * Cache: three histograms a CPU, published after every window of rounds
+ * (2 ms here); 2e6 rounds last about 5 s under TCG with the readers.
+ */
+TEST_F_TIMEOUT(conc, cache_readers_see_whole_snapshots, 180)
+{
+	static const struct tp_attr_val narrow[] = {
+		{ TSCPROBE_A_ROUNDS, TP_NLA_U64, 2000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 2000000ULL },
+		{ 0 },
+	};
+
+	ASSERT_EQ(TSCPROBE_KIND_CACHE, tp_kinds[1].kind);
+	tp_readers_during(_metadata, &self->nl, &tp_kinds[1], narrow);
 }
 
 TEST_HARNESS_MAIN
