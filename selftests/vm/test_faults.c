@@ -291,7 +291,7 @@ TEST_F_TIMEOUT(faults, kill_9_of_the_cli, 180)
 		tp_check_show(_metadata, k, NULL);
 
 		/* Killed at random moments around START: stop leaves nothing. */
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < 2; i++) {
 			snprintf(cmd, sizeof(cmd),
 				 "tscprobe %s >/dev/null 2>&1 & pid=$!; usleep %u;"
 				 " kill -9 $pid; wait $pid",
@@ -319,7 +319,7 @@ TEST_F_TIMEOUT(faults, rmmod_mid_run, 180)
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
 
-		for (i = 0; i < 8; i++) {
+		for (i = 0; i < 5; i++) {
 			ASSERT_EQ(0, tp_module_load());
 			tp_nl_close(&self->nl);
 			ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
@@ -402,7 +402,7 @@ TEST_F_TIMEOUT(faults, stop_at_random_moments, 180)
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
 
-		for (i = 0; i < 20; i++) {
+		for (i = 0; i < 12; i++) {
 			ASSERT_EQ(0, tp_start(&self->nl, k, k->quick, NULL, NULL, &e));
 			delay = i < 4 ? 0 : (unsigned int)tp_rng_below(&self->seed, 700);
 			tp_sleep_ms(delay);
