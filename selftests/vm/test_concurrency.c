@@ -392,15 +392,13 @@ static void tp_reader_fail(struct tp_shared *s, unsigned int i, const char *why)
 		snprintf(s->why[i], sizeof(s->why[i]), "%s", why);
 }
 
-/* A GET_RESULT dump reader: every dump is a whole snapshot. */
-static void tp_dump_reader(struct tp_shared *s, unsigned int i, uint64_t id)
+/*
+ * A netlink reader's socket, opened before the start barrier; a reader
+ * that cannot open one fails, still meeting the barrier so the others go.
+ */
+static struct tp_nl *tp_reader_socket(struct tp_shared *s, unsigned int i)
 {
-	struct tp_progress last[64];
 	struct tp_nl *nl = calloc(1, sizeof(*nl));
-	unsigned int nlast = 0;
-	struct tp_nl_error e;
-	struct tp_result r;
-	char why[256];
 
 	if (!nl || tp_nl_open(nl) != TP_EXIT_OK) {
 		tp_reader_fail(s, i, "cannot open a netlink socket");
@@ -408,6 +406,32 @@ static void tp_dump_reader(struct tp_shared *s, unsigned int i, uint64_t id)
 		_exit(1);
 	}
 	pthread_barrier_wait(&s->barrier);
+	return nl;
+}
+
+/* Count a netlink read and free it; false once the run has ended. */
+static bool tp_reader_counted(struct tp_shared *s, unsigned int i,
+			      struct tp_result *r)
+{
+	bool running = r->state == TSCPROBE_STATE_RUNNING;
+
+	s->reads[i]++;
+	if (running)
+		s->running_reads[i]++;
+	tp_result_free(r);
+	return running;
+}
+
+/* A GET_RESULT dump reader: every dump is a whole snapshot. */
+static void tp_dump_reader(struct tp_shared *s, unsigned int i, uint64_t id)
+{
+	struct tp_nl *nl = tp_reader_socket(s, i);
+	struct tp_progress last[64];
+	unsigned int nlast = 0;
+	struct tp_nl_error e;
+	struct tp_result r;
+	char why[256];
+
 	for (;;) {
 		tp_result_init(&r, 0);
 		if (tp_result_fetch(nl, id, &r, &e)) {
@@ -417,11 +441,7 @@ static void tp_dump_reader(struct tp_shared *s, unsigned int i, uint64_t id)
 			   tp_monotonic(last, &nlast, &r, why, sizeof(why))) {
 			tp_reader_fail(s, i, why);
 		}
-		s->reads[i]++;
-		if (r.state == TSCPROBE_STATE_RUNNING)
-			s->running_reads[i]++;
-		tp_result_free(&r);
-		if (r.state != TSCPROBE_STATE_RUNNING)
+		if (!tp_reader_counted(s, i, &r))
 			break;
 	}
 	_exit(0);
@@ -430,19 +450,13 @@ static void tp_dump_reader(struct tp_shared *s, unsigned int i, uint64_t id)
 /* A GET_STATUS reader: progress only grows, measured time within bounds. */
 static void tp_status_reader(struct tp_shared *s, unsigned int i)
 {
+	struct tp_nl *nl = tp_reader_socket(s, i);
 	struct tp_progress last[64];
-	struct tp_nl *nl = calloc(1, sizeof(*nl));
 	unsigned int nlast = 0, c;
 	struct tp_nl_error e;
 	struct tp_result r;
 	char why[256];
 
-	if (!nl || tp_nl_open(nl) != TP_EXIT_OK) {
-		tp_reader_fail(s, i, "cannot open a netlink socket");
-		pthread_barrier_wait(&s->barrier);
-		_exit(1);
-	}
-	pthread_barrier_wait(&s->barrier);
 	for (;;) {
 		tp_result_init(&r, 0);
 		if (tp_fetch_status(nl, &r, &e))
@@ -465,11 +479,7 @@ static void tp_status_reader(struct tp_shared *s, unsigned int i)
 				tp_reader_fail(s, i, why);
 			}
 		}
-		s->reads[i]++;
-		if (r.state == TSCPROBE_STATE_RUNNING)
-			s->running_reads[i]++;
-		tp_result_free(&r);
-		if (r.state != TSCPROBE_STATE_RUNNING)
+		if (!tp_reader_counted(s, i, &r))
 			break;
 	}
 	_exit(0);

@@ -221,18 +221,8 @@ TEST_F_TIMEOUT(noise, hotplug_mid_run, 90)
 
 TEST_F_TIMEOUT(noise, rmmod_mid_run, 90)
 {
-	char *out = NULL;
-	int cli;
-
 	tp_nl_close(&self->nl);
-	cli = tp_sh("tscprobe noise -d 60s -q > /dev/null 2>/tmp/rm.err & pid=$!;"
-		    " sleep 2; rmmod tscprobe || exit 9; wait $pid", NULL);
-	EXPECT_FALSE(tp_module_loaded());
-	/* The run did not complete: the CLI says why, and fails. */
-	EXPECT_EQ(TP_EXIT_FAIL, cli);
-	ASSERT_EQ(0, tp_sh("cat /tmp/rm.err", &out));
-	EXPECT_NE(NULL, strstr(out, "module was unloaded")) TH_LOG("%s", out);
-	free(out);
+	tp_expect_cli_sees_rmmod(_metadata, "noise -d 60s");
 	ASSERT_EQ(0, tp_module_load());
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
 }

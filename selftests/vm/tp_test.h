@@ -209,6 +209,29 @@ static inline int tp_jq_all(const char *json, const char *const *filters,
 } while (0)
 
 /*
+ * rmmod 2 s into a CLI run of @args (one that lasts well past that): the
+ * module goes, and the CLI fails, saying the module was unloaded.  The
+ * caller closes its sockets first and loads the module again after.
+ */
+static inline void tp_expect_cli_sees_rmmod(struct __test_metadata *_metadata,
+					    const char *args)
+{
+	char cmd[256], *out = NULL;
+	int cli;
+
+	snprintf(cmd, sizeof(cmd),
+		 "tscprobe %s -q > /dev/null 2>/tmp/rm.err & pid=$!;"
+		 " sleep 2; rmmod tscprobe || exit 9; wait $pid", args);
+	cli = tp_sh(cmd, NULL);
+	EXPECT_FALSE(tp_module_loaded());
+	/* The run did not complete: the CLI says why, and fails. */
+	EXPECT_EQ(TP_EXIT_FAIL, cli);
+	ASSERT_EQ(0, tp_sh("cat /tmp/rm.err", &out));
+	EXPECT_NE(NULL, strstr(out, "module was unloaded")) TH_LOG("%s", out);
+	free(out);
+}
+
+/*
  * The fixture of a measurement's tests: the module loaded; two sockets,
  * because requests are built in nl's buffer and the status checks made
  * around a request go through st; no run left behind for the next test.
