@@ -577,16 +577,14 @@ static void tp_cache_svg_dist(struct tp_svg *s, const struct tp_cpu_res *c,
 	struct tp_plot p = { 70, top + 30, TP_CACHE_SVG_W - 230,
 			     TP_CACHE_SVG_PANEL - 80, 4, 8, 1 };
 	uint64_t most = 1, max = 64;
-	unsigned int k, b;
+	unsigned int k;
 
 	for (k = 0; k < TP_CACHE_SERIES; k++) {
 		const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
 
 		if (sr->stats.max > max)
 			max = sr->stats.max;
-		for (b = 0; sr->hist && b < TSCPROBE_HIST_BUCKETS; b++)
-			if (sr->hist->b[b].calls > most)
-				most = sr->hist->b[b].calls;
+		most = tp_hist_most(sr->hist, most);
 	}
 	p.xhi = ceil(log2((double)max + 1));
 	p.yhi = ceil(log10((double)most + 1));
@@ -597,17 +595,7 @@ static void tp_cache_svg_dist(struct tp_svg *s, const struct tp_cpu_res *c,
 	for (k = 0; k < TP_CACHE_SERIES; k++) {
 		const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
 
-		for (b = 0; sr->hist && b < TSCPROBE_HIST_BUCKETS; b++) {
-			double x0, x1, y;
-
-			if (!sr->hist->b[b].calls)
-				continue;
-			x0 = tp_plot_x(&p, (double)tp_hist_bucket_lo(b));
-			x1 = tp_plot_x(&p, (double)tp_hist_bucket_hi(b) + 1);
-			y = tp_plot_y(&p, (double)sr->hist->b[b].calls + 1);
-			tp_svg_rect(s, x0, y, x1 - x0 > 1.5 ? x1 - x0 : 1.5,
-				    p.y + p.h - y, tp_cache_colours[k]);
-		}
+		tp_plot_hist(s, &p, sr->hist, tp_cache_colours[k]);
 		tp_svg_rect(s, p.x + p.w + 20, p.y + 10 + 18 * k, 12, 12,
 			    tp_cache_colours[k]);
 		tp_svg_text(s, p.x + p.w + 38, p.y + 21 + 18 * k, "start", 11,

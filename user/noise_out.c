@@ -516,13 +516,9 @@ static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
 	struct tp_plot p = { 70, top + 30, TP_SVG_W - 100, TP_SVG_PANEL - 80,
 			     4, 8, 1 };
 	struct tp_noise_summary sum;
-	uint64_t most = 1;
-	unsigned int k;
+	uint64_t most = tp_hist_most(h, 1);
 
 	tp_noise_summarize(r, c, &sum);
-	for (k = 0; k < TSCPROBE_HIST_BUCKETS && h; k++)
-		if (h->b[k].calls > most)
-			most = h->b[k].calls;
 	p.xhi = ceil(log2((double)(sum.pct[5] > 256 ? sum.pct[5] : 256) + 1));
 	p.yhi = ceil(log10((double)most + 1));
 	tp_svg_text(s, p.x, top + 18, "start", 13,
@@ -532,17 +528,7 @@ static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
 		    (unsigned long long)sum.pct[5], 100.0 * sum.coverage);
 	tp_plot_axes(s, &p, "gap between TSC reads (cycles, log2)",
 		     "gaps (log10)");
-	for (k = 0; k < TSCPROBE_HIST_BUCKETS && h; k++) {
-		double x0, x1, y;
-
-		if (!h->b[k].calls)
-			continue;
-		x0 = tp_plot_x(&p, (double)tp_hist_bucket_lo(k));
-		x1 = tp_plot_x(&p, (double)tp_hist_bucket_hi(k) + 1);
-		y = tp_plot_y(&p, (double)h->b[k].calls + 1);
-		tp_svg_rect(s, x0, y, x1 - x0 > 1.5 ? x1 - x0 : 1.5,
-			    p.y + p.h - y, "#3b528b");
-	}
+	tp_plot_hist(s, &p, h, "#3b528b");
 	if (r->p.threshold_cycles) {
 		double x = tp_plot_x(&p, (double)r->p.threshold_cycles);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hist.h"
 #include "svg.h"
 
 static void tp_svg_escaped(FILE *f, const char *s)
@@ -172,6 +173,51 @@ double tp_plot_y(const struct tp_plot *p, double v)
 	double lv = v > 1 ? log10(v) : 0;
 
 	return p->y + p->h - lv / p->yhi * p->h;
+}
+
+/**
+ * tp_hist_most() - the most calls in a bucket of @h, or @most if more
+ * @h: a histogram (NULL: none)
+ * @most: the largest count so far
+ *
+ * Return: the larger of the two, for a log10 count axis.
+ */
+uint64_t tp_hist_most(const struct tp_hist *h, uint64_t most)
+{
+	unsigned int b;
+
+	for (b = 0; h && b < TSCPROBE_HIST_BUCKETS; b++)
+		if (h->b[b].calls > most)
+			most = h->b[b].calls;
+	return most;
+}
+
+/**
+ * tp_plot_hist() - a histogram's non-empty buckets as bars
+ * @s: the SVG
+ * @p: the plot: x log2 cycles, y log10 calls
+ * @h: the histogram (NULL: nothing drawn)
+ * @fill: the bars' colour
+ *
+ * A bar spans its bucket's cycles and stands on the x axis; it is at
+ * least 1.5 px wide, so that the narrow low buckets stay visible.
+ */
+void tp_plot_hist(struct tp_svg *s, const struct tp_plot *p,
+		  const struct tp_hist *h, const char *fill)
+{
+	unsigned int b;
+
+	for (b = 0; h && b < TSCPROBE_HIST_BUCKETS; b++) {
+		double x0, x1, y;
+
+		if (!h->b[b].calls)
+			continue;
+		x0 = tp_plot_x(p, (double)tp_hist_bucket_lo(b));
+		x1 = tp_plot_x(p, (double)tp_hist_bucket_hi(b) + 1);
+		y = tp_plot_y(p, (double)h->b[b].calls + 1);
+		tp_svg_rect(s, x0, y, x1 - x0 > 1.5 ? x1 - x0 : 1.5,
+			    p->y + p->h - y, fill);
+	}
 }
 
 static void tp_plot_xticks(struct tp_svg *s, const struct tp_plot *p)

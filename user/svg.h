@@ -56,5 +56,9 @@ void tp_plot_axes(struct tp_svg *s, const struct tp_plot *p,
 		  const char *xlabel, const char *ylabel);
 double tp_plot_x(const struct tp_plot *p, double v);
 double tp_plot_y(const struct tp_plot *p, double v);
+struct tp_hist;
+uint64_t tp_hist_most(const struct tp_hist *h, uint64_t most);
+void tp_plot_hist(struct tp_svg *s, const struct tp_plot *p,
+		  const struct tp_hist *h, const char *fill);
 
 #endif /* TSCPROBE_USER_SVG_H */
