@@ -16,11 +16,6 @@ static const char *const tp_irq_names[TP_IRQ_CATS] = {
 	[TP_IRQ_OTHER] = "other",
 };
 
-const char *tp_irq_cat_name(enum tp_irq_cat cat)
-{
-	return tp_irq_names[cat];
-}
-
 /* The header names the columns: "CPU0 CPU1 CPU4 ..." (online CPUs). */
 static int tp_irq_columns(char *line, unsigned int *cols, unsigned int max)
 {
@@ -120,6 +115,20 @@ int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k)
 }
 
 /**
+ * tp_irq_known() - whether both readings have a column for @cpu
+ * @x: the context (NULL: no readings)
+ * @cpu: the CPU
+ *
+ * Return: true when the CPU's interrupt deltas are known; an unknown count
+ * is reported as such, never as 0.
+ */
+bool tp_irq_known(const struct tp_context *x, unsigned int cpu)
+{
+	return x && x->have_irqs && cpu < TP_MAX_CPUS &&
+	       x->before.seen[cpu] && x->after.seen[cpu];
+}
+
+/**
  * tp_irq_delta() - interrupts of one category a CPU took during the run
  * @x: the context
  * @cat: the category
@@ -130,8 +139,7 @@ int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k)
 uint64_t tp_irq_delta(const struct tp_context *x, enum tp_irq_cat cat,
 		      unsigned int cpu)
 {
-	if (!x || !x->have_irqs || cpu >= TP_MAX_CPUS || !x->before.seen[cpu] ||
-	    !x->after.seen[cpu])
+	if (!tp_irq_known(x, cpu))
 		return 0;
 	return x->after.cat[cat][cpu] - x->before.cat[cat][cpu];
 }
@@ -233,7 +241,7 @@ static void tp_context_irqs_line(const struct tp_context *x, unsigned int cpu,
 void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
 			 FILE *f)
 {
-	if (r->ctx && r->ctx->have_irqs) {
+	if (tp_irq_known(r->ctx, c->cpu)) {
 		fprintf(f, "  interrupts:");
 		tp_context_irqs_line(r->ctx, c->cpu, f);
 	}
@@ -259,7 +267,10 @@ void tp_context_cpus_text(const struct tp_result *r, FILE *f)
 	fprintf(f, "interrupts during the run:\n");
 	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
 		fprintf(f, "  cpu %d:", cpu);
-		tp_context_irqs_line(r->ctx, (unsigned int)cpu, f);
+		if (tp_irq_known(r->ctx, (unsigned int)cpu))
+			tp_context_irqs_line(r->ctx, (unsigned int)cpu, f);
+		else
+			fprintf(f, " unknown (not in both readings of /proc/interrupts)\n");
 	}
 }
 
@@ -282,8 +293,11 @@ void tp_context_cpus_json(const struct tp_result *r, struct tj *j)
 		tj_obj(j, NULL);
 		tj_u64(j, "cpu", (uint64_t)cpu);
 		for (k = 0; k < TP_IRQ_CATS; k++)
-			tj_u64(j, tp_irq_names[k],
-			       tp_irq_delta(r->ctx, k, (unsigned int)cpu));
+			if (tp_irq_known(r->ctx, (unsigned int)cpu))
+				tj_u64(j, tp_irq_names[k],
+				       tp_irq_delta(r->ctx, k, (unsigned int)cpu));
+			else
+				tj_null(j, tp_irq_names[k]);
 		tj_obj_end(j);
 	}
 	tj_arr_end(j);
@@ -316,7 +330,7 @@ void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 {
 	unsigned int k;
 
-	if (r->ctx && r->ctx->have_irqs) {
+	if (tp_irq_known(r->ctx, c->cpu)) {
 		tj_obj(j, "interrupts");
 		for (k = 0; k < TP_IRQ_CATS; k++)
 			tj_u64(j, tp_irq_names[k],

@@ -264,7 +264,7 @@ static void tp_noise_collect(struct tp_result *res,
 	g->stats.sum = l->measured;
 	*tp_series_hist(g) = l->hist;
 	/* SMIs, APERF/MPERF: MSRs, out of userspace's reach. */
-	if (res->ctx->have_irqs) {
+	if (tp_irq_known(res->ctx, t->cpu)) {
 		c->irq.ok = c->nmi.ok = true;
 		c->irq.v = tp_irq_delta_all(res->ctx, t->cpu);
 		c->nmi.v = tp_irq_delta(res->ctx, TP_IRQ_NMI, t->cpu);
