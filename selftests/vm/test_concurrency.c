@@ -609,7 +609,8 @@ TEST_F_TIMEOUT(conc, readers_see_whole_snapshots, 180)
 		{ 0 },
 	};
 
-	tp_readers_during(_metadata, &self->nl, &tp_kinds[0], narrow);
+	tp_readers_during(_metadata, &self->nl, tp_kind_by_name("noise"),
+			  narrow);
 }
 
 /*
@@ -624,8 +625,8 @@ TEST_F_TIMEOUT(conc, cache_readers_see_whole_snapshots, 180)
 		{ 0 },
 	};
 
-	ASSERT_EQ(TSCPROBE_KIND_CACHE, tp_kinds[1].kind);
-	tp_readers_during(_metadata, &self->nl, &tp_kinds[1], narrow);
+	tp_readers_during(_metadata, &self->nl, tp_kind_by_name("cache"),
+			  narrow);
 }
 
 TEST_HARNESS_MAIN
