@@ -36,6 +36,12 @@ static double tp_pair_skew(const struct tp_pair_res *p)
 	return s->count ? (double)s->sum / (2.0 * (double)s->count) : 0;
 }
 
+/* A pair with numbers: measured, and with samples. */
+static bool tp_pair_ok(const struct tp_pair_res *p)
+{
+	return p->status == TSCPROBE_PAIR_OK && p->st.nr;
+}
+
 /**
  * tp_skew_verdict() - the largest |skew| and whether every pair is in sync
  * @r: the result
@@ -52,7 +58,7 @@ void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
 		const struct tp_pair_res *p = &r->pair[i];
 		double mag;
 
-		if (p->status != TSCPROBE_PAIR_OK || !p->st.nr)
+		if (!tp_pair_ok(p))
 			continue;
 		v->ok++;
 		if (!tp_skew_in_sync(&p->st))
@@ -98,7 +104,7 @@ static void tp_matrix_cell(const struct tp_result *r, unsigned int i,
 		snprintf(buf, len, "-");
 	else if (!p)
 		snprintf(buf, len, "?");
-	else if (p->status != TSCPROBE_PAIR_OK || !p->st.nr)
+	else if (!tp_pair_ok(p))
 		snprintf(buf, len, "%s", tp_cell_status(p->status));
 	else if (skew)
 		snprintf(buf, len, "%.1f", tp_pair_skew(p));
@@ -204,7 +210,7 @@ static void tp_stat_json(struct tj *j, const char *key,
 static void tp_pair_json(struct tj *j, const struct tp_result *r,
 			 const struct tp_pair_res *p)
 {
-	bool ok = p->status == TSCPROBE_PAIR_OK && p->st.nr;
+	bool ok = tp_pair_ok(p);
 
 	tj_obj(j, NULL);
 	tj_u64(j, "from", p->from);
@@ -314,11 +320,6 @@ static void tp_pair_values(const struct tp_pair_res *p, unsigned int k,
 	v[1] = s->count ? (double)s->sum / ((double)s->count * d) : 0;
 	v[2] = (double)s->max / d;
 	v[3] = (double)tp_sstats_sd_div(s, 1) / d;
-}
-
-static bool tp_pair_ok(const struct tp_pair_res *p)
-{
-	return p->status == TSCPROBE_PAIR_OK && p->st.nr;
 }
 
 static const char *const tp_stat_names[4] = { "min", "avg", "max", "sd" };
