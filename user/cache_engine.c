@@ -14,7 +14,6 @@
  * huge pages instead, so that large working sets are not also measuring
  * TLB misses.  --nodes binds one page per node with mbind(2).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +25,7 @@
 
 #include "chase.h"
 #include "engine.h"
+#include "env.h"
 #include "run.h"
 #include "tsc.h"
 
@@ -226,39 +226,13 @@ static void *tp_cache_thread_main(void *arg)
 	return NULL;
 }
 
-/* The CPU's NUMA node: the nodeN entry of its sysfs directory (0: none). */
-static uint32_t tp_cpu_node(unsigned int cpu)
-{
-	char path[64];
-	struct dirent *d;
-	unsigned int node = 0;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
-	dir = opendir(path);
-	if (!dir)
-		return 0;
-	while ((d = readdir(dir)))
-		if (sscanf(d->d_name, "node%u", &node) == 1)
-			break;
-	closedir(dir);
-	return node;
-}
-
 /* Bytes of MemAvailable in /proc/meminfo; 0 when unknown. */
 static uint64_t tp_mem_available(void)
 {
-	unsigned long long kib = 0;
-	char line[256];
-	FILE *f = fopen("/proc/meminfo", "r");
+	uint64_t kib;
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1)
-			break;
-	fclose(f);
-	return (uint64_t)kib << 10;
+	return tp_proc_value("/proc/meminfo", "MemAvailable", &kib) ?
+	       kib << 10 : 0;
 }
 
 /*
@@ -283,8 +257,10 @@ static void tp_cache_collect(struct tp_result *res,
 	const struct tp_cache_series *s;
 	struct tp_series_res *r;
 	unsigned int i, k;
+	int node;
 
-	c->node = tp_cpu_node(t->cpu);
+	node = tp_env_node(t->cpu);
+	c->node = node < 0 ? 0 : (uint32_t)node;
 	c->flags = TSCPROBE_CPU_F_DONE;
 	c->windows = t->windows;
 	c->wall_cycles = t->last_tsc - t->first_tsc;

@@ -77,7 +77,7 @@ uint32_t tp_user_tsc_khz(void)
 }
 
 /* The value of "KEY: N" or "KEY : N" in a /proc file; false if absent. */
-static bool tp_proc_value(const char *path, const char *key, uint64_t *v)
+bool tp_proc_value(const char *path, const char *key, uint64_t *v)
 {
 	size_t n = strlen(key);
 	char line[256];

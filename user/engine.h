@@ -27,6 +27,7 @@ struct tp_thread_sched {
 };
 
 uint32_t tp_user_tsc_khz(void);
+bool tp_proc_value(const char *path, const char *key, uint64_t *v);
 void tp_thread_sched(struct tp_thread_sched *s);
 void tp_thread_sched_delta(struct tp_cpu_res *c,
 			   const struct tp_thread_sched *before,

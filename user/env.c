@@ -209,7 +209,13 @@ static void tp_env_irq_affinity(unsigned int *count)
 	closedir(dir);
 }
 
-static int tp_env_node(unsigned int cpu)
+/**
+ * tp_env_node() - a CPU's NUMA node: the nodeN entry of its sysfs directory
+ * @cpu: the CPU
+ *
+ * Return: the node, or -1 when the directory has none (no NUMA).
+ */
+int tp_env_node(unsigned int cpu)
 {
 	char path[512];
 	struct dirent *d;
