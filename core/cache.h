@@ -58,6 +58,7 @@
 #include "hist.h"
 #include "pace.h"
 #include "stats.h"
+#include "tsc.h"
 #include "tscprobe.h"
 
 /* Series per round, indexed by TP_CACHE_IDX(enum tscprobe_series). */
@@ -120,8 +121,8 @@ static tp_always_inline uint64_t name(const void *p,		\
 			     : [p] "r" (p)				\
 			     : "memory");				\
 	(void)v;							\
-	*end = (hi1 << 32) | lo1;					\
-	return *end - ((hi0 << 32) | lo0);				\
+	*end = tp_tsc_join(lo1, hi1);					\
+	return *end - tp_tsc_join(lo0, hi0);				\
 }
 
 TP_CACHE_TIMER(tp_cache_time_overhead, "", TP_LFENCE, TP_LFENCE, TP_LFENCE,
