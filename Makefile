@@ -14,9 +14,20 @@
 #   make dkms       add, build and install the module with DKMS
 #   make clean
 #
-# KDIR defaults to the running kernel's build tree when it exists, else to
-# the newest installed Debian cloud kernel's headers; the VM boots the
-# matching /boot/vmlinuz.
+#   make check-quick  the gates, host tests and the VM suite on the default
+#                   kernel only: the day-to-day loop (make test does it all)
+#
+# Kernels (tools/kernels.sh): KDIR defaults to the running kernel's build
+# tree when it exists, else to Debian 12's 6.1 cloud kernel's headers; the
+# VM boots the image that matches KDIR (VM_KERNEL overrides it, and must be
+# the kernel the module was built for).  KERNEL=NAME takes a kernel of the
+# test matrix instead: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt or debug, as
+# in "make vm-test KERNEL=6.12-rt".  "make test KERNELS=all" runs the full
+# VM suite on every kernel of the matrix (by default: on 6.1-cloud and
+# debug, and a smoke run on the others).
+#
+# Nothing is computed from the installed kernels before "make deps" has
+# run: the targets that install first call a second make for the rest.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -24,15 +35,15 @@ SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
 BUILD := build
 
-CLOUD_KVER := $(shell ls -1 /lib/modules 2>/dev/null | grep -- '-cloud-amd64$$' | sort -V | tail -n 1)
-ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
-KDIR ?= /lib/modules/$(shell uname -r)/build
-else
-KDIR ?= /lib/modules/$(CLOUD_KVER)/build
+# KERNEL is resolved only when used (KERNEL=debug may build the kernel).
+ifdef KERNEL
+KDIR ?= $(shell tools/kernels.sh kdir $(KERNEL))
+else ifeq ($(origin KDIR),undefined)
+KDIR := $(shell tools/kernels.sh default 2>/dev/null)
 endif
 # The release the module is built for (Debian's headers say it here).
 KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
-VM_KERNEL ?= /boot/vmlinuz-$(KVER)
+VM_KERNEL ?= $(shell tools/kernels.sh image $(KDIR))
 VM_SMP ?= 4
 # Parallel jobs for the builds that "make test" and "make run" start.
 NPROC := $(shell nproc 2>/dev/null || echo 1)
@@ -111,19 +122,17 @@ selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
 
 module: $(MODULE)
 
-$(MODULE): $(wildcard kmod/*.c kmod/*.h kmod/Kbuild) $(CORE_SRCS) $(HEADERS) VERSION
-	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps' or set KDIR" >&2; exit 1; }
+# Always handed to Kbuild: it rebuilds what changed, and everything when
+# KDIR names another kernel than last time (its flags change).
+$(MODULE): FORCE
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR" >&2; exit 1; }
 	$(Q)$(MAKE) --no-print-directory -s -C kmod KDIR=$(KDIR)
 
 # W=1 is in kmod/Makefile; this adds sparse and fails on any warning.
 check-kernel:
-	@test -d $(KDIR) || { echo "no kernel headers at $(KDIR): run 'make deps'" >&2; exit 1; }
-	@mkdir -p $(BUILD)
-	@$(MAKE) -s -C kmod KDIR=$(KDIR) clean >/dev/null
-	@set -o pipefail; $(MAKE) -j$(NPROC) --no-print-directory -C kmod KDIR=$(KDIR) check 2>&1 | tee $(BUILD)/check-kernel.log
-	@if grep -E 'warning:|error:' $(BUILD)/check-kernel.log; then \
-		echo "check-kernel: compiler or sparse warnings above" >&2; exit 1; fi
-	@echo "check-kernel: W=1 and sparse (C=2) clean"
+	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps'" >&2; exit 1; }
+	@tools/build-module.sh --check $(KDIR) $(BUILD)/mod/check >/dev/null
+	@echo "check-kernel: W=1 and sparse (C=2) clean against $(KDIR)"
 
 # ---- dependencies -----------------------------------------------------------
 
@@ -151,16 +160,28 @@ host-test-programs: $(HOST_TESTS) $(CLI)
 vm-test: all
 	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
+# KERNELS=all: the full VM suite on every kernel (tools/test.sh).
+KERNELS ?=
 check: deps
 	@$(MAKE) -j$(NPROC) --no-print-directory all
-	@MAKE="$(MAKE)" tools/test.sh
+	@MAKE="$(MAKE)" KERNELS="$(KERNELS)" tools/test.sh
+
+check-quick: deps
+	@$(MAKE) -j$(NPROC) --no-print-directory all
+	@MAKE="$(MAKE)" tools/test.sh --quick
 
 test: check
 
+FORCE:
+
 # ---- the main job -------------------------------------------------------------
 
+# The demo in a second make: KDIR and VM_KERNEL exist only after deps.
 run: deps
 	@$(MAKE) -j$(NPROC) --no-print-directory all
+	@$(MAKE) --no-print-directory run-demo
+
+run-demo:
 	@tools/run-demo.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
 bench: all
@@ -208,5 +229,5 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all cli module selftests check-kernel deps host-test host-test-asan \
-	host-test-programs vm-test check test run bench soak install uninstall \
-	dkms-source dkms clean
+	host-test-programs vm-test check check-quick test run run-demo bench \
+	soak install uninstall dkms-source dkms clean FORCE

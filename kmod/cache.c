@@ -33,6 +33,7 @@
 #include <linux/vmstat.h>
 #include <asm/tsc.h>
 
+#include "compat.h"
 #include "tp.h"
 #include "cache.h"
 #include "chase.h"
@@ -304,7 +305,7 @@ static bool tp_levels_alloc_order(struct tp_levels_mem *m, int nid,
  * Chunks as large as the page allocator gives (4 MiB), smaller when it
  * cannot, and then a smaller working set: the allocations never retry
  * hard or warn, since running short is expected on a small node.  Bounded:
- * at most 17 sizes times MAX_ORDER chunk sizes.
+ * at most 17 sizes times TP_MAX_PAGE_ORDER + 1 chunk sizes.
  *
  * Return: the working set's bytes (0: nothing allocated).
  */
@@ -313,8 +314,8 @@ static u64 tp_levels_alloc(struct tp_levels_mem *m, int nid, u64 bytes)
 	int order;
 
 	for (; bytes >= 1ULL << TP_CACHE_LEVEL_MIN_SHIFT; bytes >>= 1)
-		for (order = min(MAX_ORDER - 1, get_order(bytes)); order >= 0;
-		     order--)
+		for (order = min_t(int, TP_MAX_PAGE_ORDER, get_order(bytes));
+		     order >= 0; order--)
 			if (tp_levels_alloc_order(m, nid, bytes, order))
 				return bytes;
 	return 0;

@@ -12,6 +12,7 @@
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
 
+#include "compat.h"
 #include "tp.h"
 #include "names.h"
 #include "noise.h"
@@ -444,8 +445,7 @@ static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
  */
 static int tp_nl_result_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
-	struct nlattr *want = dinfo->attrs[TSCPROBE_A_RUN_ID];
+	struct nlattr *want = tp_dump_attrs(cb)[TSCPROBE_A_RUN_ID];
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
 
 	memset(ctx, 0, sizeof(*ctx));

@@ -29,6 +29,7 @@
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
 
+#include "compat.h"
 #include "tp.h"
 #include "names.h"
 
@@ -144,7 +145,7 @@ void tp_cpu_sleep_gap(const struct tp_run *run)
 {
 	unsigned long us = div_u64(run->params.gap_ns, NSEC_PER_USEC);
 
-	usleep_range_state(us, us + max(us / 8, 10UL), TASK_INTERRUPTIBLE);
+	tp_usleep_range_state(us, us + max(us / 8, 10UL), TASK_INTERRUPTIBLE);
 }
 
 /**

@@ -5,8 +5,12 @@
 # this machine lacks.  Idempotent, and silent when everything is there.
 set -euo pipefail
 
-# The Debian cloud kernel and its headers (the module is built for and
-# tested in it), QEMU for the VM tests, busybox and cpio for the guest's
+# The kernels the module is built for and tested in (tools/kernels.sh):
+# Debian 12's 6.1 cloud and PREEMPT_RT kernels, and the 6.12 LTS cloud and
+# rt kernels (bookworm-security carries them as linux-image-6.12-*; where it
+# does not, bookworm-backports does, see install_612 below), each with its
+# headers. flex, bison, bc and the libelf/libssl headers build the debug
+# guest kernel from linux-source-6.1 (tools/vm/build-debug-kernel.sh). QEMU for the VM tests, busybox and cpio for the guest's
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
 # CLI's JSON inside the guest, python3-yaml to check the netlink spec, dkms
@@ -16,6 +20,13 @@ PACKAGES=(
 	build-essential
 	linux-image-cloud-amd64
 	linux-headers-cloud-amd64
+	linux-image-rt-amd64
+	linux-headers-rt-amd64
+	flex
+	bison
+	bc
+	libelf-dev
+	libssl-dev
 	qemu-system-x86
 	busybox-static
 	cpio
@@ -34,27 +45,115 @@ PACKAGES=(
 	kmod
 )
 
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-	status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
-	[[ $status == "install ok installed" ]] || missing+=("$pkg")
-done
-((${#missing[@]})) || exit 0
+# The 6.12 kernels by flavour: found installed when /lib/modules has one.
+FLAVOURS_612=(cloud rt)
+LOG=/tmp/tscprobe-apt.log
+BPO_LIST=/etc/apt/sources.list.d/tscprobe-bookworm-backports.sources
 
-if ((EUID != 0)); then
-	echo "deps: missing packages: ${missing[*]}" >&2
-	echo "deps: run 'make deps' as root (it uses apt-get)" >&2
+die() {
+	tail -n 20 "$LOG" >&2
+	echo "deps: $* (log: $LOG)" >&2
 	exit 1
-fi
-echo "deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-# Refresh the index only when an install needs it (a fresh machine).
-if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >/tmp/tscprobe-apt.log 2>&1; then
-	apt-get update -q >>/tmp/tscprobe-apt.log 2>&1
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >>/tmp/tscprobe-apt.log 2>&1 || {
-		tail -n 20 /tmp/tscprobe-apt.log >&2
-		echo "deps: apt-get install failed (log: /tmp/tscprobe-apt.log)" >&2
+}
+
+installed() {
+	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]
+}
+
+have_612() {
+	compgen -G "/lib/modules/6.12.*-$1-amd64/build" >/dev/null &&
+		compgen -G "/boot/vmlinuz-6.12.*-$1-amd64" >/dev/null
+}
+
+# bookworm-backports from the mirror the machine already uses: the URIs of
+# its entry for "bookworm" (deb822 or one-line format), never a host name
+# of ours.
+enable_backports() {
+	local uri sources
+
+	sources=$(find /etc/apt/sources.list /etc/apt/sources.list.d -maxdepth 1 \
+		\( -name sources.list -o -name '*.list' -o -name '*.sources' \) -type f 2>/dev/null)
+
+	[[ -e $BPO_LIST ]] && return 0
+	if apt-cache policy 2>/dev/null | grep -q 'a=bookworm-backports'; then
+		return 0
+	fi
+	uri=$(awk '
+		/^$/ { u = "" }
+		/^URIs:/ { u = $2 }
+		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm" && u != "") print u }
+		/^deb / { line = $0; gsub(/\[[^]]*\]/, "", line); split(line, f)
+			  if (f[3] == "bookworm") print f[2] }
+	' $sources /dev/null | head -n 1)
+	[[ -n $uri ]] || { echo "deps: no apt source for bookworm to take the mirror from" >&2; exit 1; }
+	echo "deps: enabling bookworm-backports from $uri"
+	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" >"$BPO_LIST"
+	update_once
+}
+
+update_once() {
+	((UPDATED)) && return 0
+	apt-get update -q >>"$LOG" 2>&1 || die "apt-get update failed"
+	UPDATED=1
+}
+
+apt_install() {
+	apt-get install -y -q --no-install-recommends "$@" >>"$LOG" 2>&1
+}
+
+# One 6.12 flavour: Debian 12's versioned meta-packages (security updates)
+# when the index has them, else the kernel bookworm-backports' meta-package
+# points at, installed by its own name so that the 6.1 meta-packages stay.
+install_612() {
+	local flavour=$1 metas=("linux-image-6.12-$1-amd64" "linux-headers-6.12-$1-amd64")
+	local ver image
+
+	apt_install "${metas[@]}" && return 0
+	update_once
+	apt_install "${metas[@]}" && return 0
+	ver=$(apt-cache madison "linux-image-$flavour-amd64" |
+		awk -F' *[|] *' '$3 ~ /bookworm-backports/ { print $2; exit }')
+	[[ -n $ver ]] || die "no 6.12 $flavour kernel in bookworm-security or bookworm-backports"
+	image=$(apt-cache show "linux-image-$flavour-amd64=$ver" |
+		sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n 1)
+	apt_install -t bookworm-backports "$image" "${image/linux-image/linux-headers}" ||
+		die "apt-get install $image failed"
+}
+
+main() {
+	local missing=() flavours=() pkg flavour
+
+	for pkg in "${PACKAGES[@]}"; do
+		installed "$pkg" || missing+=("$pkg")
+	done
+	for flavour in "${FLAVOURS_612[@]}"; do
+		have_612 "$flavour" || flavours+=("$flavour")
+	done
+	((${#missing[@]} + ${#flavours[@]})) || exit 0
+
+	if ((EUID != 0)); then
+		echo "deps: missing: ${missing[*]} ${flavours[*]/%/ 6.12 kernel}" >&2
+		echo "deps: run 'make deps' as root (it uses apt-get)" >&2
 		exit 1
-	}
-fi
-echo "deps: done"
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	: >"$LOG"
+	UPDATED=0
+	enable_backports
+	if ((${#missing[@]})); then
+		echo "deps: installing ${missing[*]}"
+		# Refresh the index only when an install needs it (a fresh machine).
+		if ! apt_install "${missing[@]}"; then
+			update_once
+			apt_install "${missing[@]}" || die "apt-get install failed"
+		fi
+	fi
+	for flavour in "${flavours[@]}"; do
+		echo "deps: installing the 6.12 $flavour kernel and headers"
+		install_612 "$flavour"
+	done
+	echo "deps: done"
+}
+
+main "$@"

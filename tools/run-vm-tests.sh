@@ -3,11 +3,16 @@
 #
 # run-vm-tests.sh - run the kselftest programs of selftests/vm in the guest.
 #
-# usage: run-vm-tests.sh [--kernel PATH] [--smp N] [--keep DIR] [TEST...]
+# usage: run-vm-tests.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
+#                        [--keep DIR] [--timeout SEC] [TEST...]
 #
-# Boots the Debian cloud kernel once (tools/vm/run-vm.sh) with the module,
-# the CLI, jq and the test programs, runs every program (or the named ones;
-# by default every test_* and fuzz_*) and prints their TAP.  Environment
+# Boots the kernel once (tools/vm/run-vm.sh; --kernel, by default the
+# image of the default KDIR, tools/kernels.sh) with the module (--module,
+# default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq and the test programs, runs every
+# program (or the named ones; by default every test_* and fuzz_*) and
+# prints their TAP.  After each program the guest's kernel log since it
+# started is scanned (tools/vm/log-patterns): a report there fails that
+# program by name, besides failing the whole run.  Environment
 # variables named TP_* (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to
 # the programs in the guest.  The last line is "vm: N passed, N failed"; the exit
 # status is non-zero when anything failed, including a guest that panicked,
@@ -16,13 +21,23 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=$REPO/build
+MODULE=$REPO/kmod/tscprobe.ko
+TIMEOUT=900
 VM_ARGS=()
 TESTS=()
 
 while (($#)); do
 	case $1 in
-	--kernel|--smp|--keep|--timeout)
+	--kernel|--smp|--mem|--keep)
 		VM_ARGS+=("$1" "$2")
+		shift 2
+		;;
+	--module)
+		MODULE=$2
+		shift 2
+		;;
+	--timeout)
+		TIMEOUT=$2
 		shift 2
 		;;
 	-*)
@@ -51,30 +66,55 @@ trap 'rm -rf "$work"' EXIT
 	for v in $(compgen -v TP_ || true); do
 		printf 'export %s=%q\n' "$v" "${!v}"
 	done
+	cat <<-'EOF'
+	# log_check NAME SINCE: the kernel log lines after line SINCE that a
+	# pattern matches, as one failed test of a TAP block named NAME.
+	log_check() {
+		hits=$(dmesg | tail -n +"$(($2 + 1))" | grep -E -f /etc/tscprobe/log-patterns)
+		[ -z "$hits" ] && return 0
+		echo "# program: $1 (kernel log)"
+		echo "$hits" | head -n 20 | sed 's/^/# /'
+		echo "not ok 1 $1 left a report in the kernel log"
+		echo "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
+	}
+	EOF
 	for t in "${TESTS[@]}"; do
-		echo "echo '# program: $t'; t0=\$(cut -d. -f1 /proc/uptime)"
+		echo "echo '# program: $t'; t0=\$(cut -d. -f1 /proc/uptime); l0=\$(dmesg | wc -l)"
 		echo "/selftests/$t 2>&1 | cat"
 		echo "echo \"# program: $t took \$((\$(cut -d. -f1 /proc/uptime) - t0)) s\""
+		echo "log_check $t \$l0"
 	done
 	echo 'lsmod 2>/dev/null | grep -q "^tscprobe " && rmmod tscprobe'
 	echo 'exit 0'
 } >"$work/guest.sh"
 
-adds=(--add "$REPO/kmod/tscprobe.ko:/lib/tscprobe/tscprobe.ko"
+# The patterns without their comments and blank lines, for the guest's grep.
+grep -v -e '^#' -e '^[[:space:]]*$' "$REPO/tools/vm/log-patterns" >"$work/log-patterns"
+adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
+      --add "$work/log-patterns:/etc/tscprobe/log-patterns"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq")
 # The soak's timer (selftests/vm/timerlat.c), for any program that wants it.
 [[ -x $BUILD/vm-tests/timerlat ]] &&
 	adds+=(--add "$BUILD/vm-tests/timerlat:/usr/bin/timerlat")
+# Programs from build/vm-tests, scripts (smoke.sh) from selftests/vm.
 for t in "${TESTS[@]}"; do
-	adds+=(--add "$BUILD/vm-tests/$t:/selftests/$t")
+	if [[ -e $BUILD/vm-tests/$t ]]; then
+		adds+=(--add "$BUILD/vm-tests/$t:/selftests/$t")
+	elif [[ -e $REPO/selftests/vm/$t ]]; then
+		adds+=(--add "$REPO/selftests/vm/$t:/selftests/$t")
+	else
+		echo "run-vm-tests: no test $t (make selftests)" >&2
+		exit 2
+	fi
 done
 
 # slub_debug=U on the kmalloc caches: every live object keeps its
 # allocation's stack trace, so test_faults can tell an object the module
-# leaked from anything else (a few per cent slower allocations).
+# leaked from anything else (a few per cent slower allocations).  A log
+# buffer that holds the whole run, so that log_check's line numbers hold.
 status=0
-"$REPO/tools/vm/run-vm.sh" --timeout 900 --append "slub_debug=U,kmalloc-*" \
+"$REPO/tools/vm/run-vm.sh" --timeout "$TIMEOUT" --append "slub_debug=U,kmalloc-* log_buf_len=8M" \
 	"${VM_ARGS[@]}" "${adds[@]}" "$work/guest.sh" | tee "$work/tap.log" ||
 	status=$?
 

@@ -1,11 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test.sh - the whole suite, as "make test" runs it: the kernel gates (W=1,
-# sparse, checkpatch), the host unit tests (plain, then built with ASan and
-# UBSan), then the VM suite.  Every part runs even if
-# an earlier one failed; the last line is "N passed, N failed" over all of
-# them and the exit status is non-zero when anything failed.
+# test.sh - the whole suite, as "make test" runs it: the kernel gates (W=1
+# and sparse against every kernel of the matrix, checkpatch), the host unit
+# tests (plain, then built with ASan and UBSan), then the VM suite:
+#
+#   6.1-cloud   the full suite (Debian 12's kernel, the default)
+#   debug       the full suite on the project's debug kernel (lockdep,
+#               KASAN, UBSAN, kmemleak...), with its repetition counts
+#               trimmed (vm_debug) and a kmemleak scan in test_faults
+#   6.1-rt, 6.12-cloud, 6.12-rt
+#               the smoke run (selftests/vm/smoke.sh) and a short fuzz
+#   64 vCPUs    the smoke run on 6.1-cloud with 64 CPUs, skew on 16
+#
+# KERNELS=all runs the full suite on every kernel instead of the smoke run.
+# --quick: the gates and the VM suite on 6.1-cloud only (make check-quick).
+# Every part runs even if an earlier one failed; the last line is "N passed,
+# N failed" over all of them and the exit status is non-zero when anything
+# failed.  Each part's time is printed after it.
 set -uo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,28 +46,98 @@ part() {
 	fail=$((fail + f))
 }
 
-# The kernel gates count as one test each.
+KERNELS_SH=$REPO/tools/kernels.sh
+MODS=$REPO/build/mod
+QUICK=0
+[[ ${1:-} == --quick ]] && QUICK=1
+MATRIX=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug)
+((QUICK)) && MATRIX=(6.1-cloud)
+
+# The kernel gates count as one test each: checkpatch, then the module
+# built with W=1 and sparse against each kernel, into build/mod/NAME (the
+# module the VM runs below load).
 gates() {
-	local p=0 f=0
-	if "$MAKE" --no-print-directory -C "$REPO" check-kernel; then
-		p=$((p + 1))
-	else
-		f=$((f + 1))
-	fi
+	local p=0 f=0 k kdir
+
 	if "$REPO/tools/checkpatch.sh"; then
 		p=$((p + 1))
 	else
 		f=$((f + 1))
 	fi
+	for k in "${MATRIX[@]}"; do
+		if kdir=$("$KERNELS_SH" kdir "$k") &&
+			"$REPO/tools/build-module.sh" --check "$kdir" "$MODS/$k" >/dev/null; then
+			echo "ok: W=1 and sparse clean against $k ($kdir)"
+			p=$((p + 1))
+		else
+			echo "not ok: the module against $k"
+			f=$((f + 1))
+		fi
+	done
 	echo "gates: $p passed, $f failed"
 }
 
+# The debug kernel is slower by a large factor (KASAN, lockdep, kmemleak):
+# the same behaviours, fewer repetitions, and more time for the guest.
+# part runs this in a pipeline, so the variables stay in its subshell.
+vm_debug() {
+	export TP_FUZZ_COUNT=20000 TP_LOAD_CYCLES=25
+	vm debug full --smp 4 --timeout 1800
+}
+
+# vm NAME MODE [run-vm-tests options]: the VM suite (MODE full) or the
+# smoke run (MODE smoke) on kernel NAME with the module its gate built.
+vm() {
+	local name=$1 mode=$2 kdir image
+	shift 2
+
+	kdir=$("$KERNELS_SH" kdir "$name") || return 1
+	image=$("$KERNELS_SH" image "$kdir") || return 1
+	[[ -e $MODS/$name/kmod/tscprobe.ko ]] || {
+		echo "no module built for $name (its gate failed)"
+		echo "vm: 0 passed, 1 failed"
+		return 1
+	}
+	echo "# kernel $name: $image"
+	if [[ $mode == smoke ]]; then
+		TP_FUZZ_COUNT=${TP_FUZZ_COUNT:-3000} "$REPO/tools/run-vm-tests.sh" \
+			--kernel "$image" --module "$MODS/$name/kmod/tscprobe.ko" "$@" \
+			smoke.sh fuzz_genl
+	else
+		"$REPO/tools/run-vm-tests.sh" --kernel "$image" \
+			--module "$MODS/$name/kmod/tscprobe.ko" "$@"
+	fi
+}
+
+# timed NAME COMMAND...: part, and how long it took.
+timed() {
+	local t0=$SECONDS
+
+	part "$@"
+	echo "== $1: $((SECONDS - t0)) s"
+}
+
 start=$SECONDS
-part "kernel gates: W=1, sparse, checkpatch --strict" gates
-part "host tests" "$MAKE" --no-print-directory -C "$REPO" host-test
-part "host tests with AddressSanitizer and UBSan" \
+timed "kernel gates: checkpatch --strict; W=1 and sparse on ${MATRIX[*]}" gates
+timed "host tests" "$MAKE" --no-print-directory -C "$REPO" host-test
+timed "host tests with AddressSanitizer and UBSan" \
 	"$MAKE" --no-print-directory -C "$REPO" host-test-asan
-part "VM tests" "$MAKE" --no-print-directory -C "$REPO" vm-test
+timed "VM suite on 6.1-cloud" vm 6.1-cloud full --smp 4
+if ((!QUICK)); then
+	timed "VM suite on the debug kernel" vm_debug
+	for k in 6.1-rt 6.12-cloud 6.12-rt; do
+		if [[ ${KERNELS:-} == all ]]; then
+			timed "VM suite on $k" vm "$k" full --smp 4
+		else
+			timed "VM smoke run on $k" vm "$k" smoke --smp 4
+		fi
+	done
+	timed "VM smoke run on 6.1-cloud with 64 vCPUs" \
+		env TP_SMOKE_SKEW=0-15 "$REPO/tools/run-vm-tests.sh" \
+		--kernel "$("$KERNELS_SH" image "$("$KERNELS_SH" kdir 6.1-cloud)")" \
+		--module "$MODS/6.1-cloud/kmod/tscprobe.ko" --smp 64 --mem 4096 \
+		--timeout 900 smoke.sh
+fi
 echo "== $((SECONDS - start)) s"
 echo "$pass passed, $fail failed"
 ((fail == 0))

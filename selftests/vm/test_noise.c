@@ -110,6 +110,7 @@ TEST_F_TIMEOUT(noise, every_clock, 90)
 
 TEST_F_TIMEOUT(noise, coverage_with_defaults, 90)
 {
+	const char *bound;
 	char *out = NULL;
 	int attempt, ok = 1;
 
@@ -118,14 +119,23 @@ TEST_F_TIMEOUT(noise, coverage_with_defaults, 90)
 	 * share the host with whatever else runs there, and a vCPU the host
 	 * does not schedule after a gap costs coverage: three tries, the
 	 * measurement must reach 95 % in one of them.
+	 *
+	 * What is lost is the module's own path between two windows (the
+	 * pause, the wake-up, publishing the snapshot).  On a debug kernel
+	 * every lock, allocation and memory access on that path is checked by
+	 * lockdep, KASAN and kmemleak, which costs it several times over
+	 * (93-94 % measured): there the test holds the path to 90 %, so that
+	 * a change that doubles its cost still fails.
 	 */
+	bound = tp_debug_kernel() ? ".cpus[0].coverage >= 0.90"
+				  : ".cpus[0].coverage >= 0.95";
 	for (attempt = 0; attempt < 3 && ok; attempt++) {
 		ASSERT_EQ(0, tp_sh("tscprobe noise -c 1 -d 2s -j", &out));
-		ok = tp_jq(out, ".cpus[0].coverage >= 0.95");
+		ok = tp_jq(out, bound);
 		if (ok)
-			TH_LOG("coverage %lld/10000 on try %d",
+			TH_LOG("coverage %lld/10000 on try %d (want %s)",
 			       tp_jq_num(out, ".cpus[0].coverage * 10000 | floor"),
-			       attempt + 1);
+			       attempt + 1, bound);
 		free(out);
 	}
 	EXPECT_EQ(0, ok);

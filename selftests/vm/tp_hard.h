@@ -94,6 +94,50 @@ static inline uint64_t tp_seed(const char *name)
 	       ((uint64_t)getpid() << 40);
 }
 
+/* ---- kmemleak --------------------------------------------------------------- */
+
+#define TP_KMEMLEAK	"/sys/kernel/debug/kmemleak"
+
+/* Whether the kernel has kmemleak, and it is on (the debug kernel). */
+static inline bool tp_kmemleak_on(void)
+{
+	return access(TP_KMEMLEAK, W_OK) == 0;
+}
+
+/* Forget what kmemleak found so far: the next scan reports only news. */
+static inline int tp_kmemleak_clear(void)
+{
+	return tp_sh("echo clear > " TP_KMEMLEAK, NULL);
+}
+
+/*
+ * Scan the kernel's memory for objects nothing points to, and return how
+ * many were found since the last tp_kmemleak_clear() (-1: the scan failed),
+ * printing their records (with the allocation's backtrace) as comments.
+ * kmemleak does not report an object younger than 5 s, and an object must
+ * be found unreferenced by two scans in a row, hence the wait and the two
+ * scans.  Every report counts, the module's or not: there is no leak the
+ * test may call somebody else's.
+ */
+static inline long tp_kmemleak_scan(void)
+{
+	char *out = NULL;
+	long n;
+
+	tp_sleep_ms(5500);
+	if (tp_sh("echo scan > " TP_KMEMLEAK " && echo scan > " TP_KMEMLEAK,
+		  NULL))
+		return -1;
+	if (tp_sh("sed 's/^/#     /' " TP_KMEMLEAK " >&2; "
+		  "grep -c '^unreferenced object' " TP_KMEMLEAK, &out) < 0) {
+		free(out);
+		return -1;
+	}
+	n = out ? strtol(out, NULL, 10) : -1;
+	free(out);
+	return n;
+}
+
 /* ---- privileges -------------------------------------------------------------- */
 
 /* True when the effective capability set is empty. */

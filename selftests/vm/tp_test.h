@@ -396,4 +396,14 @@ static inline int tp_small_dump(struct tp_nl *nl, mnl_cb_t cb, void *data)
 	return ret;
 }
 
+/*
+ * Whether the guest runs a kernel with the bug finders on (the project's
+ * debug kernel: lockdep gives /proc/lockdep).  Tests that measure the
+ * module's own cost say there what they mean on such a kernel.
+ */
+static inline int tp_debug_kernel(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
 #endif /* TSCPROBE_SELFTEST_H */

@@ -8,8 +8,8 @@
 #   --smp N           guest CPUs (default 4)
 #   --mem MB          guest memory (default 1024)
 #   --timeout SEC     wall-clock limit for boot + script (default 300)
-#   --kernel PATH     kernel image (default: $VM_KERNEL, else the newest
-#                     /boot/vmlinuz-*-cloud-amd64)
+#   --kernel PATH     kernel image (default: $VM_KERNEL, else the image of
+#                     the default KDIR: tools/kernels.sh)
 #   --append "ARGS"   extra kernel command line (before the harness's own
 #                     console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7)
 #   --add SRC[:DST]   put a file or directory into the guest (repeatable);
@@ -103,10 +103,9 @@ check_deps() {
 	[[ -x $BUSYBOX ]] ||
 		die "busybox not found at $BUSYBOX (apt-get install busybox-static)"
 	if [[ -z $KERNEL ]]; then
-		KERNEL=$(find /boot -maxdepth 1 -name 'vmlinuz-*-cloud-amd64' 2>/dev/null |
-			sort -V | tail -n 1)
-		[[ -n $KERNEL ]] ||
-			die "no /boot/vmlinuz-*-cloud-amd64 (apt-get install linux-image-cloud-amd64, or --kernel)"
+		# The image of the default module build (tools/kernels.sh).
+		KERNEL=$("$REPO/tools/kernels.sh" image "$("$REPO/tools/kernels.sh" default)") ||
+			die "no default kernel image (make deps, or --kernel)"
 	fi
 	[[ -r $KERNEL ]] || die "kernel image '$KERNEL' not readable"
 }

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel API the module uses that changed between Linux 5.10 and the
+ * newest mainline, in one place.  Each shim names the release that made the
+ * change; the rest of kmod/ uses the tp_ name and never tests a version.
+ *
+ * Build-tested (W=1, sparse, checkpatch): Debian's 6.1 and 6.12, generic
+ * ("cloud") and PREEMPT_RT, and the project's 6.1 debug kernel.  The other
+ * branches were written from those kernels' sources and checked by reading
+ * only (Documentation/tscprobe.rst, "Kernels").
+ *
+ * Version tests, not feature tests, because two of the changes kept the
+ * name and changed the meaning (MAX_ORDER in 6.4).  Distribution kernels
+ * that backport one of these changes into an older base (RHEL does) need
+ * their own condition here.
+ *
+ * Not needed, so not here: the module has no timer_list (so neither
+ * del_timer() -> timer_delete(), 6.2, nor from_timer() ->
+ * timer_container_of(), 6.16, applies) and no hrtimer of its own (its
+ * pauses are usleep_range_state(), below).
+ */
+#ifndef TSCPROBE_KMOD_COMPAT_H
+#define TSCPROBE_KMOD_COMPAT_H
+
+#include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/mmzone.h>
+#include <linux/sched.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/**
+ * tp_dump_attrs() - the attributes of a genetlink dump request, parsed
+ * @cb: the dump's callback state
+ *
+ * Linux 6.2 ("genetlink: use struct genl_info for dumps") moved the parsed
+ * attributes from struct genl_dumpit_info into its embedded genl_info;
+ * 6.6 added genl_info_dump() on top of that.
+ *
+ * Return: the attribute table, indexed by attribute type.
+ */
+static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+/*
+ * TP_MAX_PAGE_ORDER: the largest order the page allocator hands out.
+ * Before 6.4 MAX_ORDER was one past it; 6.4 ("mm, treewide: redefine
+ * MAX_ORDER sanely") made MAX_ORDER the largest order itself, and 6.8
+ * renamed it MAX_PAGE_ORDER.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define TP_MAX_PAGE_ORDER	MAX_PAGE_ORDER
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
+#define TP_MAX_PAGE_ORDER	MAX_ORDER
+#else
+#define TP_MAX_PAGE_ORDER	(MAX_ORDER - 1)
+#endif
+
+/*
+ * usleep_range_state() came in 5.17; before it, usleep_range() always slept
+ * uninterruptibly.  The module's pauses are interruptible so that a thread
+ * parked between windows does not count as a hung task, hence the open-coded
+ * equivalent on older kernels (what 5.17 factored out).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 17, 0)
+#define tp_usleep_range_state	usleep_range_state
+#else
+static inline void tp_usleep_range_state(unsigned long min_us,
+					 unsigned long max_us,
+					 unsigned int state)
+{
+	ktime_t expires = ktime_add_us(ktime_get(), min_us);
+	u64 delta = (u64)(max_us - min_us) * NSEC_PER_USEC;
+
+	for (;;) {
+		__set_current_state(state);
+		/* A wake-up before the deadline sleeps again, as in 5.17. */
+		if (!schedule_hrtimeout_range(&expires, delta, HRTIMER_MODE_ABS))
+			break;
+	}
+}
+#endif
+
+/*
+ * Genetlink families: per-operation policies (.policy and .maxattr in
+ * struct genl_ops, used by every command here) exist since 5.10 ("genetlink:
+ * bring back per op policy").  resv_start_op came in 6.1: from it on, with
+ * the value 0 the module leaves it at, the core refuses non-zero reserved
+ * header bits and nlmsg flags it does not know for every command.  On 5.10
+ * to 6.0 the field does not exist and those bits are ignored, as they are
+ * for every family there; nothing else differs.  struct genl_ops with
+ * .start/.dumpit/.done still works in 6.18 beside the split ops of 6.2.
+ */
+
+#endif /* TSCPROBE_KMOD_COMPAT_H */

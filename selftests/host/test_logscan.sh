@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/vm/check-log.sh against kernel log lines of the kinds the debug and
+# RT kernels print: every bug finder's report fails a run, the bug finders'
+# own boot lines and the harness's command line do not.
+set -uo pipefail
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=selftests/host/tap.sh
+source "$REPO/selftests/host/tap.sh"
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+
+# scan LINE: check-log.sh's status on a log of a clean boot plus LINE.
+scan() {
+	{
+		echo '[    0.000000] Linux version 6.1.0-tscprobe-debug (gcc 12.2.0)'
+		echo '[    0.000000] Command line: console=ttyS0 kmemleak=on slub_debug=U,kmalloc-*'
+		echo '[    0.000000] Kernel command line: console=ttyS0 KASAN UBSAN WARNING:'
+		echo '[    0.512000] kmemleak: Kernel memory leak detector initialized (mempool available: 64000)'
+		echo '[    0.513000] kmemleak: Automatic memory scanning thread started'
+		echo '[    0.600000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar'
+		echo '[    0.601000] ... MAX_LOCKDEP_SUBCLASSES:  8'
+		echo '[    0.700000] kasan: KernelAddressSanitizer initialized (generic)'
+		echo '[    0.800000] ODEBUG: selftest passed'
+		printf '%s\n' "$1"
+	} >"$LOG"
+	"$REPO/tools/vm/check-log.sh" -C 0 "$LOG" >/dev/null
+}
+
+clean() { scan "$1"; }
+caught() { ! scan "$1"; }
+
+tap_check "a debug kernel's boot lines are clean" clean '[    1.000000] tscprobe: loaded'
+tap_check "kmemleak's report" caught '[   60.1] kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)'
+tap_check "a kmemleak object record" caught 'unreferenced object 0xffff888003c5e000 (size 64):'
+tap_check "kmemleak turning itself off" caught '[    9.9] kmemleak: Kernel memory leak detector disabled'
+tap_check "kmemleak's pool running dry" caught '[    9.9] kmemleak: Memory pool empty, consider increasing CONFIG_DEBUG_KMEMLEAK_MEM_POOL_SIZE'
+tap_check "lockdep" caught '[    5.0] WARNING: possible circular locking dependency detected'
+tap_check "lockdep's inconsistent state" caught '[    5.0] WARNING: inconsistent lock state'
+tap_check "an atomic sleep" caught '[    5.0] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580'
+tap_check "KASAN" caught '[    5.0] BUG: KASAN: slab-out-of-bounds in tp_noise_loop+0x4f/0x90 [tscprobe]'
+tap_check "UBSAN" caught '[    5.0] UBSAN: shift-out-of-bounds in kmod/noise.c:120:9'
+tap_check "DEBUG_OBJECTS" caught '[    5.0] ODEBUG: free active (active state 0) object: 00000000a1b2c3d4 object type: timer_list hint: tp_tick+0x0/0x40 [tscprobe]'
+tap_check "a list corruption" caught '[    5.0] list_add corruption. next->prev should be prev. kernel BUG at lib/list_debug.c:30!'
+tap_check "a soft lockup" caught '[   30.0] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [tscprobe/1:90]'
+tap_check "an RCU stall" caught '[   30.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
+tap_check "a hung task" caught '[  130.0] INFO: task rmmod:120 blocked for more than 120 seconds.'
+tap_done

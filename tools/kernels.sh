@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# kernels.sh - the kernels tscprobe is built for and tested on, by name.
+#
+# usage: kernels.sh list               the names, one per line
+#        kernels.sh kdir NAME          the build tree (KDIR) of NAME
+#        kernels.sh image KDIR         the bootable image that matches KDIR
+#        kernels.sh default            the default KDIR (Makefile)
+#
+# Names: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt (Debian's kernels, installed
+# by "make deps": /lib/modules/<release>/build and /boot/vmlinuz-<release>)
+# and debug (the project's debug guest kernel, built from linux-source-6.1
+# by tools/vm/build-debug-kernel.sh on first use and cached under build/).
+# Within a line (6.1 cloud, say) the newest installed ABI is taken, so that
+# a security update moves the tests along; a kernel of another line is never
+# picked by accident.
+#
+# The default KDIR is the running kernel's build tree when it has one (a lab
+# machine), else 6.1-cloud: Debian 12's own kernel, the one the guest boots
+# where the running kernel cannot load modules.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NAMES=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug)
+
+die() {
+	echo "kernels: $*" >&2
+	exit 1
+}
+
+# The newest /lib/modules/<series>.<minor>-*-<flavour>-amd64 with a build
+# tree: Debian's releases are 6.1.0-57-cloud-amd64, 6.12.117+deb12-rt-amd64.
+debian_kdir() {
+	local series=$1 flavour=$2 dir
+
+	dir=$(find /lib/modules -mindepth 1 -maxdepth 1 \
+		-regex "/lib/modules/${series//./\\.}\.[0-9][^/]*-$flavour-amd64" \
+		-printf '%f\n' 2>/dev/null | sort -V | tail -n 1)
+	[[ -n $dir && -d /lib/modules/$dir/build ]] ||
+		die "no $series $flavour kernel headers in /lib/modules (run 'make deps')"
+	echo "/lib/modules/$dir/build"
+}
+
+kdir_of() {
+	case $1 in
+	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt)
+		debian_kdir "${1%-*}" "${1#*-}" ;;
+	debug)
+		"$REPO/tools/vm/build-debug-kernel.sh" | tail -n 1 ;;
+	*)
+		die "unknown kernel '$1' (one of: ${NAMES[*]})" ;;
+	esac
+}
+
+# The image to boot for a build tree: a tree that was built here has its
+# own bzImage; Debian's headers name their release in utsrelease.h.
+image_of() {
+	local kdir=$1 release
+
+	if [[ -r $kdir/arch/x86/boot/bzImage ]]; then
+		echo "$kdir/arch/x86/boot/bzImage"
+		return
+	fi
+	release=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
+	[[ -n $release ]] || die "$kdir is not a kernel build tree"
+	[[ -r /boot/vmlinuz-$release ]] ||
+		die "no /boot/vmlinuz-$release for the headers in $kdir (run 'make deps')"
+	echo "/boot/vmlinuz-$release"
+}
+
+default_kdir() {
+	local running=/lib/modules/$(uname -r)/build
+
+	if [[ -d $running ]]; then
+		echo "$running"
+	else
+		kdir_of 6.1-cloud
+	fi
+}
+
+case ${1:-} in
+list) printf '%s\n' "${NAMES[@]}" ;;
+kdir) (($# == 2)) || die "usage: kernels.sh kdir NAME"; kdir_of "$2" ;;
+image) (($# == 2)) || die "usage: kernels.sh image KDIR"; image_of "$2" ;;
+default) default_kdir ;;
+*) die "usage: kernels.sh list | kdir NAME | image KDIR | default" ;;
+esac
