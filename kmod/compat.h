@@ -9,14 +9,14 @@
  * branches were written from those kernels' sources and checked by reading
  * only (Documentation/tscprobe.rst, "Kernels").
  *
- * Version tests, not feature tests, because two of the changes kept the
- * name and changed the meaning (MAX_ORDER in 6.4).  Distribution kernels
+ * Version tests, not feature tests, because one change kept its name and
+ * changed its meaning (MAX_ORDER in 6.4).  Distribution kernels
  * that backport one of these changes into an older base (RHEL does) need
  * their own condition here.
  *
  * Not needed, so not here: the module has no timer_list (so neither
- * del_timer() -> timer_delete(), 6.2, nor from_timer() ->
- * timer_container_of(), 6.16, applies) and no hrtimer of its own (its
+ * del_timer() -> timer_delete(), 6.2, with del_timer() gone in 6.15, nor
+ * from_timer() -> timer_container_of(), 6.16, applies) and no hrtimer of its own (its
  * pauses are usleep_range_state(), below).
  */
 #ifndef TSCPROBE_KMOD_COMPAT_H
@@ -24,6 +24,7 @@
 
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/mmzone.h>
 #include <linux/sched.h>
 #include <linux/version.h>
@@ -33,15 +34,16 @@
  * tp_dump_attrs() - the attributes of a genetlink dump request, parsed
  * @cb: the dump's callback state
  *
- * Linux 6.2 ("genetlink: use struct genl_info for dumps") moved the parsed
- * attributes from struct genl_dumpit_info into its embedded genl_info;
- * 6.6 added genl_info_dump() on top of that.
+ * Linux 6.6 embedded a struct genl_info in struct genl_dumpit_info
+ * ("genetlink: add struct genl_info to struct genl_dumpit_info", with
+ * genl_info_dump()) and dropped its own attrs ("genetlink: use attrs from
+ * struct genl_info").
  *
  * Return: the attribute table, indexed by attribute type.
  */
 static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
 	return genl_dumpit_info(cb)->info.attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;
@@ -63,12 +65,13 @@ static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
 #endif
 
 /*
- * usleep_range_state() came in 5.17; before it, usleep_range() always slept
- * uninterruptibly.  The module's pauses are interruptible so that a thread
- * parked between windows does not count as a hung task, hence the open-coded
- * equivalent on older kernels (what 5.17 factored out).
+ * usleep_range_state() came in 5.16 ("timers: implement usleep_idle_range()");
+ * before it, usleep_range() always slept uninterruptibly.  The module's
+ * pauses are interruptible so that a thread parked between windows does not
+ * count as a hung task, hence the open-coded equivalent on older kernels
+ * (what 5.16 factored out).
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 17, 0)
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
 #define tp_usleep_range_state	usleep_range_state
 #else
 static inline void tp_usleep_range_state(unsigned long min_us,
@@ -80,14 +83,49 @@ static inline void tp_usleep_range_state(unsigned long min_us,
 
 	for (;;) {
 		__set_current_state(state);
-		/* A wake-up before the deadline sleeps again, as in 5.17. */
+		/* A wake-up before the deadline sleeps again, as in 5.16. */
 		if (!schedule_hrtimeout_range(&expires, delta, HRTIMER_MODE_ABS))
 			break;
 	}
 }
 #endif
 
+/**
+ * tp_kthread_create_on_cpu() - a kernel thread bound to @cpu, not started
+ * @fn: the thread function
+ * @data: its argument
+ * @cpu: the CPU, also the argument of @namefmt
+ * @namefmt: the thread's name, with one %u for the CPU
+ *
+ * kthread_create_on_cpu() is exported to modules since 5.16 (commit
+ * 800977f6f32e).  Before, the same thread is made by hand; it is then not
+ * marked as a per-CPU kthread, which kthread_park() relies on, and the
+ * module never parks its threads: it stops them when their CPU goes.
+ *
+ * Return: the task, or an ERR_PTR().
+ */
+static inline struct task_struct *
+tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
+			 const char *namefmt)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+	return kthread_create_on_cpu(fn, data, cpu, namefmt);
+#else
+	struct task_struct *p;
+
+	p = kthread_create_on_node(fn, data, cpu_to_node(cpu), namefmt, cpu);
+	if (!IS_ERR(p))
+		kthread_bind(p, cpu);
+	return p;
+#endif
+}
+
 /*
+ * Beyond 6.18: 7.2 turned the x86 irq_stat fields the noise measurement
+ * sums (apic_timer_irqs, irq_spurious_count, ...) into an array
+ * ("x86/irq: Make irqstats array based"); kmod/noise.c names them and does
+ * not build there yet.
+ *
  * Genetlink families: per-operation policies (.policy and .maxattr in
  * struct genl_ops, used by every command here) exist since 5.10 ("genetlink:
  * bring back per op policy").  resv_start_op came in 6.1: from it on, with

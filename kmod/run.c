@@ -360,8 +360,8 @@ static int tp_run_create_threads(struct tp_run *run)
 		struct tp_cpu *c = &run->slots[i];
 		struct task_struct *t;
 
-		t = kthread_create_on_cpu(tp_cpu_thread, c, c->cpu,
-					  "tscprobe/%u");
+		t = tp_kthread_create_on_cpu(tp_cpu_thread, c, c->cpu,
+					     "tscprobe/%u");
 		if (IS_ERR(t)) {
 			/* Never woken, so they exit without running. */
 			tp_run_reap(run);

@@ -14,9 +14,14 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CLI=$REPO/build/tscprobe
 KO=$REPO/kmod/tscprobe.ko
 VM_ARGS=()
+KERNEL=
 while (($#)); do
 	case $1 in
-	--kernel|--smp)
+	--kernel)
+		KERNEL=$2
+		shift 2
+		;;
+	--smp)
 		VM_ARGS+=("$1" "$2")
 		shift 2
 		;;
@@ -48,9 +53,11 @@ run_here() {
 run_in_vm() {
 	local script
 
+	[[ -n $KERNEL ]] || KERNEL=$("$REPO/tools/kernels.sh" image "$("$REPO/tools/kernels.sh" default)")
 	cat <<-MSG
 	tscprobe: this kernel ($(uname -r)) cannot load modules, so the module runs
-	in QEMU (TCG) on Debian's cloud kernel. Timings in a VM are emulated: the
+	in QEMU (TCG) on $KERNEL, the kernel it was built for
+	($(modinfo -F vermagic "$KO" | cut -d' ' -f1)). Timings in a VM are emulated: the
 	figures below show what tscprobe reports, not how quiet this machine is.
 	MSG
 	script=$(mktemp)
@@ -59,7 +66,7 @@ run_in_vm() {
 		echo 'insmod /lib/tscprobe/tscprobe.ko'
 		echo 'sh /demo.sh 2>&1 | cat'
 	} >"$script"
-	"$REPO/tools/vm/run-vm.sh" "${VM_ARGS[@]}" \
+	"$REPO/tools/vm/run-vm.sh" --kernel "$KERNEL" "${VM_ARGS[@]}" \
 		--add "$KO:/lib/tscprobe/tscprobe.ko" \
 		--add "$CLI:/usr/bin/tscprobe" \
 		--add "$REPO/tools/demo.sh:/demo.sh" "$script"

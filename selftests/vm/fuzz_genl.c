@@ -14,9 +14,10 @@
  *
  * The oracle: what the layers in front of the module's handlers decide
  * (framing, genlmsghdr checks, command lookup, GENL_ADMIN_PERM, do/dump
- * dispatch) is predicted exactly; what the handlers decide must be one of
- * the errors they document.  Every reply must be well formed (lengths,
- * sequence numbers, extended-ack TLVs, an error offset inside the request),
+ * dispatch, in the running kernel's order) is predicted exactly; what the
+ * handlers decide must be one of the errors they document.  Every reply
+ * must be well formed (lengths, sequence numbers, extended-ack TLVs, an
+ * error offset inside the request),
  * root never gets EPERM, and an unprivileged user never starts, stops or
  * resets anything: every state-changing command with a sound header gets
  * EPERM, and the module's state is the same before and after.
@@ -33,6 +34,7 @@
  * 100000).  The kernel log is scanned by the harness after the run.
  */
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -99,10 +101,14 @@ struct fz_outcome {
  * @msg: the datagram being built
  * @len: its length
  * @buf: the receive buffer
+ * @split_ops: the kernel looks a command up as do or dump before it checks
+ *	GENL_ADMIN_PERM (Linux 6.2 and later: genetlink's split ops); before,
+ *	the permission came first
  */
 struct fz {
 	uint64_t rng;
 	bool root;
+	bool split_ops;
 	uint16_t family;
 	int fd;
 	bool cap_ack;
@@ -654,6 +660,9 @@ static enum fz_expect fz_expect(const struct fz *f, int *err)
 	*err = EOPNOTSUPP;
 	if (g->cmd < TSCPROBE_CMD_GET_INFO || g->cmd > TSCPROBE_CMD_RESET)
 		return FZ_ERRNO;
+	/* Only GET_RESULT dumps, and only GET_RESULT is not a do. */
+	if (f->split_ops && dump != (g->cmd == TSCPROBE_CMD_GET_RESULT))
+		return FZ_ERRNO;
 	*err = EPERM;
 	if (fz_admin_cmd(g->cmd) && !f->root)
 		return FZ_ERRNO;
@@ -924,6 +933,17 @@ static int fz_open(struct fz *f)
 	return 0;
 }
 
+/* Whether the running kernel has genetlink's split ops (6.2 and later). */
+static bool fz_kernel_has_split_ops(void)
+{
+	struct utsname u;
+	unsigned int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return true;
+	return major > 6 || (major == 6 && minor >= 2);
+}
+
 static int fz_init(struct fz *f, uint64_t seed, bool root)
 {
 	size_t i;
@@ -931,6 +951,7 @@ static int fz_init(struct fz *f, uint64_t seed, bool root)
 	memset(f, 0, sizeof(*f));
 	f->rng = seed;
 	f->root = root;
+	f->split_ops = fz_kernel_has_split_ops();
 	f->fd = -1;
 	if (tp_nl_open(&f->ctl) != TP_EXIT_OK || tp_online_cpus(&f->online))
 		return -1;
