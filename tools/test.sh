@@ -133,7 +133,7 @@ if ((!QUICK)); then
 		fi
 	done
 	timed "VM smoke run on 6.1-cloud with 64 vCPUs" \
-		env TP_SMOKE_SKEW=0-15 "$REPO/tools/run-vm-tests.sh" \
+		env TP_SMOKE_SKEW=0-15 TP_SMOKE_LONG=0-15 "$REPO/tools/run-vm-tests.sh" \
 		--kernel "$("$KERNELS_SH" image "$("$KERNELS_SH" kdir 6.1-cloud)")" \
 		--module "$MODS/6.1-cloud/kmod/tscprobe.ko" --smp 64 --mem 4096 \
 		--timeout 900 smoke.sh
