@@ -10,14 +10,14 @@
  * only (Documentation/tscprobe.rst, "Kernels").
  *
  * Version tests, not feature tests, because one change kept its name and
- * changed its meaning (MAX_ORDER in 6.4).  Distribution kernels
- * that backport one of these changes into an older base (RHEL does) need
- * their own condition here.
+ * changed its meaning (MAX_ORDER in 6.4).  Distribution kernels that
+ * backport one of these changes into an older base (RHEL does) need their
+ * own condition here.
  *
  * Not needed, so not here: the module has no timer_list (so neither
  * del_timer() -> timer_delete(), 6.2, with del_timer() gone in 6.15, nor
- * from_timer() -> timer_container_of(), 6.16, applies) and no hrtimer of its own (its
- * pauses are usleep_range_state(), below).
+ * from_timer() -> timer_container_of(), 6.16, applies) and no hrtimer of
+ * its own (its pauses are usleep_range_state(), below).
  */
 #ifndef TSCPROBE_KMOD_COMPAT_H
 #define TSCPROBE_KMOD_COMPAT_H

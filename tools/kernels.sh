@@ -5,7 +5,8 @@
 #
 # usage: kernels.sh list               the names, one per line
 #        kernels.sh kdir NAME          the build tree (KDIR) of NAME
-#        kernels.sh image KDIR         the bootable image that matches KDIR
+#        kernels.sh image [KDIR]       the bootable image that matches KDIR
+#                                      (default: the default KDIR)
 #        kernels.sh default            the default KDIR (Makefile)
 #
 # Names: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt (Debian's kernels, installed
@@ -83,7 +84,7 @@ default_kdir() {
 case ${1:-} in
 list) printf '%s\n' "${NAMES[@]}" ;;
 kdir) (($# == 2)) || die "usage: kernels.sh kdir NAME"; kdir_of "$2" ;;
-image) (($# == 2)) || die "usage: kernels.sh image KDIR"; image_of "$2" ;;
+image) (($# <= 2)) || die "usage: kernels.sh image [KDIR]"; image_of "${2:-$(default_kdir)}" ;;
 default) default_kdir ;;
-*) die "usage: kernels.sh list | kdir NAME | image KDIR | default" ;;
+*) die "usage: kernels.sh list | kdir NAME | image [KDIR] | default" ;;
 esac

@@ -8,9 +8,9 @@
 #
 # Boots the kernel once (tools/vm/run-vm.sh; --kernel, by default the
 # image of the default KDIR, tools/kernels.sh) with the module (--module,
-# default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq and the test programs, runs every
-# program (or the named ones; by default every test_* and fuzz_*) and
-# prints their TAP.  After each program the guest's kernel log since it
+# default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
+# and the test programs, runs every program (or the named ones; by default
+# every test_* and fuzz_*) and prints their TAP.  After each program the guest's kernel log since it
 # started is scanned (tools/vm/log-patterns): a report there fails that
 # program by name, besides failing the whole run.  Environment
 # variables named TP_* (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to
@@ -88,8 +88,8 @@ trap 'rm -rf "$work"' EXIT
 	echo 'exit 0'
 } >"$work/guest.sh"
 
-# The patterns without their comments and blank lines, for the guest's grep.
-grep -v -e '^#' -e '^[[:space:]]*$' "$REPO/tools/vm/log-patterns" >"$work/log-patterns"
+# The patterns as check-log.sh applies them, for the guest's grep.
+"$REPO/tools/vm/check-log.sh" --patterns >"$work/log-patterns"
 adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
       --add "$work/log-patterns:/etc/tscprobe/log-patterns"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"

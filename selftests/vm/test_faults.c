@@ -647,8 +647,9 @@ static int tp_cycle(const struct tp_kind_desc *const *kinds,
 }
 
 /*
- * 100 cycles (TP_LOAD_CYCLES: the debug kernel runs 25), then the memory figures against those after one warm-up
- * cycle (the first load allocates things the kernel keeps).  Tolerances,
+ * 100 cycles (TP_LOAD_CYCLES: the debug kernel runs 25), then the memory
+ * figures against those after one warm-up cycle (the first load allocates
+ * things the kernel keeps).  Tolerances,
  * from the noise of this guest (in 100 clean cycles: kernel +0..300 kB,
  * SUnreclaim +230..300 kB, VmallocUsed and KernelStack +0..48 kB as the
  * workqueues start a kworker or two, kmalloc caches +16 objects at most)
@@ -670,31 +671,32 @@ static int tp_cycle(const struct tp_kind_desc *const *kinds,
  * (the module loaded and unloaded, runs stopped, unloaded and cut short by
  * CPUs going away), and a scan after them nothing new.  (Kept inside this
  * test: elsewhere a test of its own could only be skipped, and a skip
- * counts as a failure.)  With 25
- * cycles the tolerances still hold a leak of one run's buffers (6 MiB).
+ * counts as a failure.)  With 25 cycles the tolerances still hold a leak
+ * of one run's buffers (6 MiB).
  */
 TEST_F_TIMEOUT(faults, load_unload_cycles_leak_nothing, 300)
 {
 	unsigned int i, cycles = (unsigned int)tp_env_u64("TP_LOAD_CYCLES", 100);
+	bool kmemleak = tp_kmemleak_on();
 	struct tp_mem before, after;
-	long leaked, kmemleaks = 0;
+	long leaked, kmemleaks;
 	char why[256];
 	uint64_t t0;
 
 	ASSERT_GE(cycles, 25) TH_LOG("TP_LOAD_CYCLES below 25 hides small leaks");
 	tp_nl_close(&self->nl);
 	ASSERT_EQ(0, tp_module_unload());
-	if (tp_kmemleak_on()) {
+	if (kmemleak) {
 		kmemleaks = tp_kmemleak_scan();
 		TH_LOG("kmemleak after the fault tests: %ld unreferenced objects",
 		       kmemleaks);
 		EXPECT_EQ(0, kmemleaks);
-		tp_kmemleak_clear();
 	}
 	ASSERT_EQ(0, tp_cycle(self->kinds, self->nkinds, why, sizeof(why)))
 		TH_LOG("warm-up: %s", why);
 	tp_mem_read(&before);
-	if (tp_kmemleak_on())
+	/* The next scan reports only what the cycles leave. */
+	if (kmemleak)
 		tp_kmemleak_clear();
 	t0 = tp_now_ms();
 	for (i = 0; i < cycles; i++) {
@@ -704,7 +706,7 @@ TEST_F_TIMEOUT(faults, load_unload_cycles_leak_nothing, 300)
 	TH_LOG("%u cycles in %.1f s", cycles, (tp_now_ms() - t0) / 1000.0);
 	tp_mem_read(&after);
 	leaked = tp_leaked_objects();
-	if (tp_kmemleak_on()) {
+	if (kmemleak) {
 		kmemleaks = tp_kmemleak_scan();
 		TH_LOG("kmemleak after the cycles: %ld unreferenced objects",
 		       kmemleaks);

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # check-log.sh [-C N] LOG... - scan kernel logs for the lines in log-patterns.
+# check-log.sh --patterns      - print the patterns as grep -E -f takes them
+#                                (for a scan inside the guest).
 #
 # Prints every offending line (marked ">>") with N lines of context (default
 # 5) and exits 1 if any log has one; exits 0 if all are clean, 2 on usage or
@@ -54,6 +56,10 @@ show_hits() {
 main() {
 	local ctx=5 log hits count bad=0
 
+	if [[ ${1:-} == --patterns ]]; then
+		patterns
+		return
+	fi
 	if [[ ${1:-} == -C ]]; then
 		[[ ${2:-} =~ ^[0-9]+$ ]] || die "-C wants a number"
 		ctx=$2

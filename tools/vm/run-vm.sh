@@ -104,7 +104,7 @@ check_deps() {
 		die "busybox not found at $BUSYBOX (apt-get install busybox-static)"
 	if [[ -z $KERNEL ]]; then
 		# The image of the default module build (tools/kernels.sh).
-		KERNEL=$("$REPO/tools/kernels.sh" image "$("$REPO/tools/kernels.sh" default)") ||
+		KERNEL=$("$REPO/tools/kernels.sh" image) ||
 			die "no default kernel image (make deps, or --kernel)"
 	fi
 	[[ -r $KERNEL ]] || die "kernel image '$KERNEL' not readable"
