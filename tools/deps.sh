@@ -71,20 +71,20 @@ have_612() {
 enable_backports() {
 	local uri sources
 
-	sources=$(find /etc/apt/sources.list /etc/apt/sources.list.d -maxdepth 1 \
-		\( -name sources.list -o -name '*.list' -o -name '*.sources' \) -type f 2>/dev/null)
-
 	[[ -e $BPO_LIST ]] && return 0
 	if apt-cache policy 2>/dev/null | grep -q 'a=bookworm-backports'; then
 		return 0
 	fi
+	mapfile -t sources < <(find /etc/apt/sources.list /etc/apt/sources.list.d \
+		-maxdepth 1 \( -name sources.list -o -name '*.list' -o -name '*.sources' \) \
+		-type f 2>/dev/null)
 	uri=$(awk '
 		/^$/ { u = "" }
 		/^URIs:/ { u = $2 }
 		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm" && u != "") print u }
 		/^deb / { line = $0; gsub(/\[[^]]*\]/, "", line); split(line, f)
 			  if (f[3] == "bookworm") print f[2] }
-	' $sources /dev/null | head -n 1)
+	' "${sources[@]}" /dev/null | head -n 1)
 	[[ -n $uri ]] || { echo "deps: no apt source for bookworm to take the mirror from" >&2; exit 1; }
 	echo "deps: enabling bookworm-backports from $uri"
 	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
@@ -102,6 +102,15 @@ apt_install() {
 	apt-get install -y -q --no-install-recommends "$@" >>"$LOG" 2>&1
 }
 
+# install_or_update PKG...: install; on failure refresh the index (once per
+# run: a fresh machine has none) and try again.
+install_or_update() {
+	apt_install "$@" && return 0
+	((UPDATED)) && return 1
+	update_once
+	apt_install "$@"
+}
+
 # One 6.12 flavour: Debian 12's versioned meta-packages (security updates)
 # when the index has them, else the kernel bookworm-backports' meta-package
 # points at, installed by its own name so that the 6.1 meta-packages stay.
@@ -109,9 +118,7 @@ install_612() {
 	local flavour=$1 metas=("linux-image-6.12-$1-amd64" "linux-headers-6.12-$1-amd64")
 	local ver image
 
-	apt_install "${metas[@]}" && return 0
-	update_once
-	apt_install "${metas[@]}" && return 0
+	install_or_update "${metas[@]}" && return 0
 	ver=$(apt-cache madison "linux-image-$flavour-amd64" |
 		awk -F' *[|] *' '$3 ~ /bookworm-backports/ { print $2; exit }')
 	[[ -n $ver ]] || die "no 6.12 $flavour kernel in bookworm-security or bookworm-backports"
@@ -143,11 +150,7 @@ main() {
 	enable_backports
 	if ((${#missing[@]})); then
 		echo "deps: installing ${missing[*]}"
-		# Refresh the index only when an install needs it (a fresh machine).
-		if ! apt_install "${missing[@]}"; then
-			update_once
-			apt_install "${missing[@]}" || die "apt-get install failed"
-		fi
+		install_or_update "${missing[@]}" || die "apt-get install failed"
 	fi
 	for flavour in "${flavours[@]}"; do
 		echo "deps: installing the 6.12 $flavour kernel and headers"
