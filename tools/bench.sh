@@ -40,7 +40,7 @@ noise_bench() {
 
 skew_bench() {
 	echo
-	echo "== skew: CPUs 0 <-> 1, the hand-off against a CAS ping-pong (userspace)"
+	echo "== skew: CPUs 0 <-> 1, the hand-off against the bare hand-off and a CAS ping-pong (userspace)"
 	"$REPO/build/host/bench_skew" 0 1 11 256
 	echo
 	echo "== skew: the whole matrix, userspace engine"

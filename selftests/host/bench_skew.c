@@ -3,11 +3,13 @@
  * bench_skew - the skew hand-off on two CPUs, next to an independent
  * reference.  Not a test: figures measured side by side, in turns, on this
  * machine.  Per round it runs the userspace skew engine (core/skew.c on
- * pinned threads) on the pair a <-> b, and the CAS ping-pong of
- * cas_pingpong.h between the same CPUs; it prints the median over rounds of
+ * pinned threads) on the pair a <-> b, and the two ping-pongs of
+ * pingpong.h (CAS, and the hand-off without its log) between the same CPUs; it prints the
+ * median over rounds of
  *
  *   per-pair cost   what one ordered pair takes, wake-ups included
- *   one-way         engine: avg (latij + latji) / 2;  CAS: median chunk
+ *   one-way         engine: avg (latij + latji) / 2;  ping-pongs: median
+ *                   chunk
  *   sd skew, sd one-way   the engine's spread within a pair
  *
  * Usage: bench_skew [A [B [ROUNDS [SAMPLES]]]]   (defaults: 0 1 11 256)
@@ -19,7 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cas_pingpong.h"
+#include "pingpong.h"
 #include "engine.h"
 #include "result.h"
 
@@ -45,8 +47,9 @@ int main(int argc, char **argv)
 	unsigned int rounds = argc > 3 ? atoi(argv[3]) : 11;
 	unsigned int samples = argc > 4 ? atoi(argv[4]) : 256;
 	static double cost[MAX_ROUNDS], ow[MAX_ROUNDS], sdsk[MAX_ROUNDS],
-		sdow[MAX_ROUNDS], cas[MAX_ROUNDS], skew[MAX_ROUNDS];
-	struct cas_pingpong *c = aligned_alloc(64, sizeof(*c));
+		sdow[MAX_ROUNDS], cas[MAX_ROUNDS], sl[MAX_ROUNDS],
+		skew[MAX_ROUNDS];
+	struct pingpong *c = aligned_alloc(64, sizeof(*c));
 	struct tp_run_params p = { .samples = samples, .repeats = 1 };
 	struct tp_cpuset set = { 0 };
 	uint32_t khz = 0;
@@ -78,7 +81,8 @@ int main(int argc, char **argv)
 			n++;
 		}
 		tp_result_free(&res);
-		cas[r] = cas_pingpong_run(c, a, b, 101, 1000);
+		cas[r] = pingpong_run(c, PP_CAS, a, b, 101, 1000);
+		sl[r] = pingpong_run(c, PP_HANDOFF, a, b, 101, 1000);
 		sched_setaffinity(0, sizeof(all), &all);
 	}
 	if (!n)
@@ -90,7 +94,12 @@ int main(int argc, char **argv)
 	       median(ow, n), median(ow, n) * 1e6 / khz);
 	printf("%-34s %10.1f cycles  %8.1f ns\n", "one-way, CAS ping-pong (median)",
 	       median(cas, rounds), median(cas, rounds) * 1e6 / khz);
+	printf("%-34s %10.1f cycles  %8.1f ns\n",
+	       "one-way, bare hand-off ping-pong", median(sl, rounds),
+	       median(sl, rounds) * 1e6 / khz);
 	printf("%-34s %10.2f\n", "engine / CAS", median(ow, n) / median(cas, rounds));
+	printf("%-34s %10.2f\n", "engine / bare hand-off",
+	       median(ow, n) / median(sl, rounds));
 	printf("%-34s %10.1f cycles\n", "skew TSC_b - TSC_a (avg)", median(skew, n));
 	printf("%-34s %10.1f cycles\n", "sd of skew within a pair", median(sdsk, n));
 	printf("%-34s %10.1f cycles\n", "sd of one-way within a pair", median(sdow, n));

@@ -471,11 +471,14 @@ TEST(uncached_is_at_least_3x_cached)
 }
 
 /*
- * A fenced load costs its latency plus the fences' completion slack:
- * cached net lies between the L1 load-to-use latency (less one cycle of
- * rounding) and twice it (plus one).  Below, the load would not be timed
- * at all (a missing fence 2 or 3 gives about 0); above, the bracket would
- * be counting something else.
+ * A fenced load is timed, and nothing else is: cached net lies above a
+ * quarter of the L1 load-to-use latency and below twice it (plus one
+ * cycle of rounding).  Not the whole latency at the bottom: the closing
+ * fence's own cost, which the empty bracket has too, overlaps part of the
+ * load; one host here gave 2.0-3.2 net against an L1 chase of 4.7-4.9,
+ * and 0.0-0.1 without fence 3, 0.7-1.0 without fence 2 (the next test
+ * checks the first of these in the same run).  Above twice, the bracket
+ * would be counting something else.
  */
 TEST(cached_net_is_close_to_the_l1_latency)
 {
@@ -485,41 +488,60 @@ TEST(cached_net_is_close_to_the_l1_latency)
 	ASSERT_LE(0, pin_last_cpu());
 	for (attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
 		ASSERT_TRUE(measure(&m, 20000));
-		ok = m.l1 > 0 && m.ca >= m.l1 - 1 && m.ca <= 2 * m.l1 + 1;
+		ok = m.l1 > 0 && m.ca >= m.l1 / 4 && m.ca <= 2 * m.l1 + 1;
 		log_figs(_metadata, ok ? "figures" : "retrying", &m);
 	}
 	EXPECT_TRUE(ok);
 }
 
-/* The bracket without fence 3, as bench_cache times it: the miss escapes. */
+/*
+ * The bracket without fence 3, as bench_cache times it: the load, a miss
+ * or a hit, escapes it.
+ */
 TP_CACHE_TIMER(ov_nofence3, "", TP_LFENCE, TP_LFENCE, TP_NOFENCE, TP_LFENCE, "")
 TP_CACHE_TIMER(un_nofence3, TP_FLUSH, TP_LFENCE, TP_LFENCE, TP_NOFENCE,
 	       TP_LFENCE, TP_LOAD)
+TP_CACHE_TIMER(ca_nofence3, "", TP_LFENCE, TP_LFENCE, TP_NOFENCE, TP_LFENCE,
+	       TP_LOAD)
 
-TEST(without_the_fence_before_the_end_the_miss_is_not_timed)
+/*
+ * Each load's net with every fence and without fence 3, the four timers in
+ * turns.  Misses and hits are timed in separate loops: a flush just before
+ * the empty bracket slows it, and the hits' net would come out negative.
+ */
+static void nets(struct tp_hist *h, bool miss, double *with, double *without)
 {
 	static uint64_t line[16] __attribute__((aligned(128)));
-	struct tp_hist *h = calloc(4, sizeof(*h));
-	double with = 0, without = 0;
-	int attempt, ok = 0;
 	uint64_t end, i;
+
+	for (i = 0; i < 4; i++)
+		tp_hist_reset(&h[i]);
+	for (i = 0; i < 20000; i++) {
+		tp_hist_add(&h[0], tp_cache_time_overhead(line, &end));
+		tp_hist_add(&h[1], miss ? tp_cache_time_uncached(line, &end) :
+				   tp_cache_time_cached(line, &end));
+		tp_hist_add(&h[2], ov_nofence3(line, &end));
+		tp_hist_add(&h[3], miss ? un_nofence3(line, &end) :
+				   ca_nofence3(line, &end));
+	}
+	*with = quiet_mean(&h[1]) - quiet_mean(&h[0]);
+	*without = quiet_mean(&h[3]) - quiet_mean(&h[2]);
+}
+
+TEST(without_the_fence_before_the_end_the_load_is_not_timed)
+{
+	struct tp_hist *h = calloc(4, sizeof(*h));
+	double un = 0, un3 = 0, ca = 0, ca3 = 0;
+	int attempt, ok = 0;
 
 	ASSERT_NE(NULL, h);
 	ASSERT_LE(0, pin_last_cpu());
 	for (attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
-		for (i = 0; i < 4; i++)
-			tp_hist_reset(&h[i]);
-		for (i = 0; i < 20000; i++) {
-			tp_hist_add(&h[0], tp_cache_time_overhead(line, &end));
-			tp_hist_add(&h[1], tp_cache_time_uncached(line, &end));
-			tp_hist_add(&h[2], ov_nofence3(line, &end));
-			tp_hist_add(&h[3], un_nofence3(line, &end));
-		}
-		with = quiet_mean(&h[1]) - quiet_mean(&h[0]);
-		without = quiet_mean(&h[3]) - quiet_mean(&h[2]);
-		ok = without < with / 2;
-		TH_LOG("uncached net %.1f with every fence, %.1f without fence 3",
-		       with, without);
+		nets(h, true, &un, &un3);
+		nets(h, false, &ca, &ca3);
+		ok = un > 0 && ca > 0 && un3 < un / 2 && ca3 < ca / 2;
+		TH_LOG("net with every fence: uncached %.1f, cached %.2f; without fence 3: %.1f, %.2f",
+		       un, ca, un3, ca3);
 	}
 	EXPECT_TRUE(ok);
 	free(h);

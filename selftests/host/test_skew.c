@@ -16,7 +16,7 @@
 
 #include "kselftest_harness.h"
 
-#include "cas_pingpong.h"
+#include "pingpong.h"
 #include "engine.h"
 #include "prng.h"
 #include "skew.h"
@@ -292,7 +292,7 @@ static void *side_main(void *p)
 {
 	struct side_arg *a = p;
 
-	cas_pin(a->cpu);
+	pp_pin(a->cpu);
 	memset(a->log, 0, a->entries * sizeof(uint64_t));
 	a->end = tp_skew_arrive(a->s, a->side, &a->lim);
 	if (a->end == TP_SKEW_OK)
@@ -403,11 +403,11 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /*
- * What a hand-off of tp_skew_side() costs on its own CPU, with no line to
- * move: lfence; rdtsc, the log store, sfence, the head store.  The CAS
- * ping-pong has no such work, and on two CPUs that share a core's caches
- * (this machine's two vCPUs move a line in ~60 cycles) it is as much
- * again.  Cycles per hand-off, the best of five tries of 4096, on @cpu.
+ * What tp_skew_side() does on its own CPU beyond the bare hand-off of
+ * pingpong.h, with no line to move: the log store and the sfence (with
+ * the lfence; rdtsc and the counter store, which the bare hand-off has
+ * too, so this bounds it from above).  Cycles per hand-off, the best of
+ * five tries of 4096, on @cpu.
  */
 static uint64_t handoff_log[4096];
 
@@ -418,7 +418,7 @@ static double handoff_body_cycles(unsigned int cpu)
 	uint64_t t0, t1;
 	int i, k;
 
-	cas_pin(cpu);
+	pp_pin(cpu);
 	for (i = 0; i < 5; i++) {
 		t0 = tp_rdtsc_lfence();
 		for (k = 0; k < 4096; k++) {
@@ -434,27 +434,23 @@ static double handoff_body_cycles(unsigned int cpu)
 }
 
 /*
- * The engine's avg one-way latency between CPUs 0 and 1, less the local
- * cost of its hand-off (handoff_body_cycles()), must agree with the CAS
- * ping-pong's median chunk (the median of five of each, taken in turns so
- * that whatever else the machine does hits both alike): no lower than
- * RELATIVE below the reference, no higher than RELATIVE above it plus
- * SLACK cycles.  The slack is one-sided, as its cause is: what else
- * differs in seeing the line change (a spinning load against a failing
- * locked compare-and-swap) only ever adds to ours; on two vCPUs sharing
- * a core here, ours came out 60 cycles above the CAS with the body taken
- * off, 140 against 85.  A factor of 2 (one-way taken for the round trip,
- * or the other way round) fails on this machine's shared-core pairs
- * (~85 cycles) and on separate cores (~500) alike.  Up to three tries,
- * each one logged.
+ * The engine's avg one-way latency between CPUs 0 and 1 must agree with
+ * the bare hand-off's median chunk (pingpong.h, PP_HANDOFF: the same
+ * protocol, written independently, without the log): the median of five
+ * of each, taken in turns so that whatever else the machine does hits
+ * both alike, no lower than RELATIVE below the reference and no higher
+ * than RELATIVE above it plus the log's own cost (handoff_body_cycles()),
+ * which only the engine pays.  A factor of 2 (one-way taken for the round
+ * trip, or the other way round) fails either bound.  The CAS ping-pong of
+ * core-to-core-latency is logged beside them: a different protocol, see
+ * pingpong.h.  Up to three tries, each one logged.
  */
 #define RELATIVE	0.3
-#define SLACK		60.0
 
-TEST(user_one_way_agrees_with_cas_reference)
+TEST(user_one_way_agrees_with_bare_hand_off)
 {
-	struct cas_pingpong *c = aligned_alloc(64, sizeof(*c));
-	double ours[5], ref[5], mo = 0, mr = 0, q = 0, body = 0;
+	struct pingpong *c = aligned_alloc(64, sizeof(*c));
+	double ours[5], ref[5], cas[5], mo = 0, mr = 0, body = 0;
 	cpu_set_t all;
 	uint32_t nr = 0;
 	int attempt, i, ok = 0;
@@ -466,20 +462,21 @@ TEST(user_one_way_agrees_with_cas_reference)
 	for (attempt = 0; attempt < 3 && !ok; attempt++) {
 		for (i = 0; i < 5; i++) {
 			ours[i] = engine_one_way(0, 1, &nr);
-			ref[i] = cas_pingpong_run(c, 0, 1, 51, 500);
+			ref[i] = pingpong_run(c, PP_HANDOFF, 0, 1, 51, 500);
+			cas[i] = pingpong_run(c, PP_CAS, 0, 1, 51, 500);
 			sched_setaffinity(0, sizeof(all), &all);
 		}
 		body = handoff_body_cycles(0);
 		sched_setaffinity(0, sizeof(all), &all);
 		qsort(ours, 5, sizeof(double), cmp_d);
 		qsort(ref, 5, sizeof(double), cmp_d);
-		mo = ours[2] - body;
+		qsort(cas, 5, sizeof(double), cmp_d);
+		mo = ours[2];
 		mr = ref[2];
-		q = mo / mr;
-		ok = ours[2] > 0 && mr > 0 && mo >= (1 - RELATIVE) * mr &&
-		     mo <= (1 + RELATIVE) * mr + SLACK;
-		TH_LOG("try %d: engine one-way %.1f cycles (nr %u) less its hand-off's own %.1f, CAS %.1f cycles, ratio %.2f%s",
-		       attempt + 1, ours[2], nr, body, mr, q,
+		ok = mo > 0 && mr > 0 && mo >= (1 - RELATIVE) * mr &&
+		     mo <= (1 + RELATIVE) * mr + body;
+		TH_LOG("try %d: engine one-way %.1f cycles (nr %u), bare hand-off %.1f, ratio %.2f, log's own %.1f; CAS %.1f%s",
+		       attempt + 1, mo, nr, mr, mo / mr, body, cas[2],
 		       ok ? "" : ": outside, again");
 	}
 	EXPECT_TRUE(ok);
