@@ -404,7 +404,7 @@ TEST_F_TIMEOUT(noise, second_start_is_busy, 60)
 	EXPECT_EQ(TSCPROBE_STATE_STOPPED, tp_get_status(&self->nl).state);
 }
 
-TEST_F(noise, bad_cli_input)
+TEST_F_TIMEOUT(noise, bad_cli_input, 120)
 {
 	static const char *const bad[] = {
 		"-c 99", "-c 2-1", "-c x", "-c ''", "-d 0", "-d 25h",

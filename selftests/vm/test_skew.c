@@ -384,7 +384,7 @@ TEST_F(skew, offline_cpu_is_refused)
 	ASSERT_EQ(0, tp_cpu_set_online(3, true));
 }
 
-TEST_F(skew, bad_cli_input)
+TEST_F_TIMEOUT(skew, bad_cli_input, 120)
 {
 	static const char *const bad[] = {
 		"-c 0", "-c 99", "-c 2-1", "-c x", "-n 15", "-n 4097", "-n x",

@@ -89,7 +89,7 @@ struct tp_soak_run {
  * @lasting: a run of at least 30 s that ends soon after a STOP
  * @cli_quick: CLI arguments of a quick run (without -j)
  * @cli_lasting: CLI arguments of a lasting run (without -j)
- * @cli_medium: CLI arguments of a run of about 3 s (without -j)
+ * @cli_medium: CLI arguments of a run of a few seconds under TCG (without -j)
  * @poison: a START attribute within the policy that the kind refuses
  * @invariants: jq filters true of every -j result; NULL ends the list
  * @soak: the soak's segments of this kind
@@ -270,7 +270,7 @@ static const struct tp_kind_desc tp_kinds[] = {
 		.lasting = tp_cache_lasting,
 		.cli_quick = "cache -n 2e4 -q",
 		.cli_lasting = "cache -c 1-2 -n 1e9 -q",
-		.cli_medium = "cache -c 1-2 -n 2e7 -q",
+		.cli_medium = "cache -c 1-2 -n 4e6 -q",
 		.poison = { TSCPROBE_A_SAMPLES, TP_NLA_U32, 64 },
 		.invariants = tp_cache_invariants,
 		.soak = tp_cache_soak,
