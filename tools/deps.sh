@@ -89,6 +89,7 @@ enable_backports() {
 	echo "deps: enabling bookworm-backports from $uri"
 	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$uri" >"$BPO_LIST"
+	UPDATED=0	# the new suite's index is needed even after an update
 	update_once
 }
 
@@ -119,6 +120,7 @@ install_612() {
 	local ver image
 
 	install_or_update "${metas[@]}" && return 0
+	enable_backports
 	ver=$(apt-cache madison "linux-image-$flavour-amd64" |
 		awk -F' *[|] *' '$3 ~ /bookworm-backports/ { print $2; exit }')
 	[[ -n $ver ]] || die "no 6.12 $flavour kernel in bookworm-security or bookworm-backports"
@@ -147,7 +149,6 @@ main() {
 	export DEBIAN_FRONTEND=noninteractive
 	: >"$LOG"
 	UPDATED=0
-	enable_backports
 	if ((${#missing[@]})); then
 		echo "deps: installing ${missing[*]}"
 		install_or_update "${missing[@]}" || die "apt-get install failed"

@@ -55,11 +55,11 @@ run_in_vm() {
 
 	[[ -n $KERNEL ]] || KERNEL=$("$REPO/tools/kernels.sh" image)
 	cat <<-MSG
-	tscprobe: this kernel ($(uname -r)) cannot load modules, so the module runs
-	in QEMU (TCG) on $KERNEL, the kernel it was built for
-	($(modinfo -F vermagic "$KO" | cut -d' ' -f1)). Timings in a VM are
-	emulated: the figures below show what tscprobe reports, not how quiet
-	this machine is.
+	tscprobe: this kernel ($(uname -r)) cannot load modules, so the module
+	runs in QEMU (TCG) on $KERNEL,
+	the kernel it was built for ($(modinfo -F vermagic "$KO" | cut -d' ' -f1)).
+	Timings in a VM are emulated: the figures below show what tscprobe
+	reports, not how quiet this machine is.
 	MSG
 	script=$(mktemp)
 	trap 'rm -f "$script"' RETURN
