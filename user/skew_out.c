@@ -155,11 +155,16 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 		(double)p->st.one_way2.sum / (2.0 * p->st.one_way2.count),
 		tp_relation_name(p->relation));
 	if (!v.out)
-		fprintf(f, "TSCs in sync within the noise: yes, all %u pairs\n",
+		fprintf(f, "TSCs in sync within the noise: yes, all %u measured pairs",
 			v.ok);
 	else
-		fprintf(f, "TSCs in sync within the noise: NO, %u of %u pairs out\n",
+		fprintf(f, "TSCs in sync within the noise: NO, %u of %u measured pairs out",
 			v.out, v.ok);
+	/* A verdict on some pairs must not read as one on every pair. */
+	if (v.ok < r->npairs)
+		fprintf(f, "; %u of %u pairs not measured (timeout, offline or skipped)",
+			r->npairs - v.ok, r->npairs);
+	fputc('\n', f);
 	fprintf(f, "  (a pair is in sync when min latij > 0, min latji > 0 and |avg skew| <= 3 sd + 1 cycle)\n");
 }
 

@@ -18,6 +18,8 @@
 
 #include "pingpong.h"
 #include "engine.h"
+#include "format.h"
+#include "output.h"
 #include "prng.h"
 #include "skew.h"
 #include "stats.h"
@@ -481,6 +483,56 @@ TEST(user_one_way_agrees_with_bare_hand_off)
 	}
 	EXPECT_TRUE(ok);
 	free(c);
+}
+
+/* The text report of @res; malloc'ed. */
+static char *skew_text(const struct tp_result *res)
+{
+	struct tp_output o = { .fmt = TP_FMT_TEXT };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	tp_skew_output(res, &o, f);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * The verdict is on the measured pairs, and says how many were not: with
+ * one pair of two timed out, "yes, all 1 measured pairs; 1 of 2 pairs not
+ * measured"; with both measured, no such clause.
+ */
+TEST(verdict_counts_the_pairs_not_measured)
+{
+	struct tp_run_params p = { .samples = 256, .repeats = 1 };
+	struct tp_cpuset set = { 0 };
+	struct tp_result res;
+	char *text;
+
+	if (nr_cpus_allowed() < 2)
+		SKIP(return, "needs 2 CPUs");
+	tp_cpuset_add(&set, 0);
+	tp_cpuset_add(&set, 1);
+	tp_result_init(&res, TSCPROBE_KIND_SKEW);
+	ASSERT_EQ(TP_EXIT_OK, tp_user_skew(&set, &p, true, &res));
+	ASSERT_EQ(2, res.npairs);
+	ASSERT_EQ(TSCPROBE_PAIR_OK, res.pair[0].status);
+	ASSERT_EQ(TSCPROBE_PAIR_OK, res.pair[1].status);
+	text = skew_text(&res);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, " 2 measured pairs")) TH_LOG("%s", text);
+	EXPECT_EQ(NULL, strstr(text, "not measured")) TH_LOG("%s", text);
+	free(text);
+	res.pair[1].status = TSCPROBE_PAIR_TIMEOUT;
+	text = skew_text(&res);
+	ASSERT_NE(NULL, text);
+	EXPECT_NE(NULL, strstr(text, " 1 measured pairs")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, "; 1 of 2 pairs not measured")) TH_LOG("%s", text);
+	free(text);
+	tp_result_free(&res);
 }
 
 TEST_HARNESS_MAIN
