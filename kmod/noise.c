@@ -43,6 +43,8 @@ struct tp_counter {
  * @windows: windows run
  * @first_tsc: TSC when the first window started
  * @last_tsc: TSC when the last window ended
+ * @end_tsc: TSC at which the CPU's measurement ends: the duration after
+ *	@first_tsc
  * @smi: MSR_SMI_COUNT
  * @nmi: NMIs taken
  * @irq: interrupts taken (device, local timer, IPIs)
@@ -55,6 +57,7 @@ struct tp_noise_cpu {
 	u64 windows;
 	u64 first_tsc;
 	u64 last_tsc;
+	u64 end_tsc;
 	struct tp_counter smi;
 	struct tp_counter nmi;
 	struct tp_counter irq;
@@ -255,32 +258,58 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 }
 
 /*
- * One window.  APERF/MPERF are read inside it, so that the effective clock
- * describes the measured stretches and not the sleeps between them.
+ * One window, of at most @width cycles and never past the CPU's end.  Its
+ * start is read with interrupts already off, so that nothing between the
+ * read and the loop (an interrupt, a preemption) eats into the window.
+ * The first window starts the CPU's measurement: it sets @first_tsc and
+ * the end, the run's duration later.  So the time a thread took to get to
+ * its first window (waking up, the scheduler, in a VM a vCPU the host did
+ * not run) never counts against its duration, and every CPU that is not
+ * stopped runs at least one window.  APERF/MPERF are read inside the
+ * window, so that the effective clock describes the measured stretches and
+ * not the sleeps between them.
+ *
+ * Return: the TSC at which the window started, or 0 (nothing measured)
+ * when the CPU's end had already come.
  */
-static void tp_noise_window_run(struct tp_noise_cpu *n,
-				const struct tp_params *p, u64 deadline)
+static u64 tp_noise_window_run(struct tp_noise_cpu *n,
+			       const struct tp_params *p, u64 width, u64 span)
 {
 	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0;
 	bool apm = n->aperf.ok;
+	u64 start;
 
 	if (p->irqs == TSCPROBE_IRQS_OFF)
 		local_irq_disable();
+	start = rdtsc();
+	if (!n->windows) {
+		n->first_tsc = start;
+		n->last_tsc = start;
+		n->end_tsc = start + span;
+	}
+	if (start >= n->end_tsc) {
+		if (p->irqs == TSCPROBE_IRQS_OFF)
+			local_irq_enable();
+		return 0;
+	}
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a0) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m0);
-	n->last_tsc = tp_noise_window(&n->loop, p->clock, deadline);
+	n->last_tsc = tp_noise_window(&n->loop, p->clock,
+				      min(start + width, n->end_tsc));
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
 	if (p->irqs == TSCPROBE_IRQS_OFF)
 		local_irq_enable();
+	n->windows++;
 	n->aperf.ok = apm;
 	n->mperf.ok = apm;
 	if (apm) {
 		n->aperf.delta += a1 - a0;
 		n->mperf.delta += m1 - m0;
 	}
+	return start;
 }
 
 /* Most events one window's notification carries; the rest are in results. */
@@ -306,36 +335,39 @@ static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 	tp_notify_events(run, c->cpu, ev, k);
 }
 
+/*
+ * A CPU's measurement: windows and gaps until its end, the run's duration
+ * after its first window.  Complete only if it reached that end and
+ * measured something: a CPU whose every window the host took away (a vCPU
+ * not run for a whole window, in an overloaded VM) has no figures to show,
+ * and says so by being incomplete rather than by figures of zero.
+ */
 static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 {
 	const struct tp_params *p = &run->params;
 	struct tp_noise_cpu *n = c->hot;
 	u64 width = max(tp_ns_to_cycles(p->width_ns), 1ULL);
-	u64 end, now;
+	u64 span = tp_ns_to_cycles(p->duration_ns);
 	bool complete = false;
+	u64 start;
 
 	tp_noise_counters_begin(n, c->cpu);
-	n->first_tsc = rdtsc();
-	n->last_tsc = n->first_tsc;
-	end = n->first_tsc + tp_ns_to_cycles(p->duration_ns);
 	while (!tp_cpu_should_stop(c)) {
-		now = rdtsc();
-		if (now >= end) {
+		start = tp_noise_window_run(n, p, width, span);
+		if (!start) {
 			complete = true;
 			break;
 		}
-		tp_noise_window_run(n, p, min(now + width, end));
-		n->windows++;
-		tp_noise_notify(run, c, n, now);
+		tp_noise_notify(run, c, n, start);
 		tp_noise_counters_step(n, c->cpu);
 		tp_cpu_publish(c, false);
-		if (n->last_tsc >= end) {
+		if (n->last_tsc >= n->end_tsc) {
 			complete = true;
 			break;
 		}
 		tp_cpu_sleep_gap(run);
 	}
-	return complete;
+	return complete && n->loop.samples;
 }
 
 static int tp_noise_put_params(struct sk_buff *skb, const struct tp_run *run)

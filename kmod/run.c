@@ -181,12 +181,19 @@ static void tp_cpu_wait_for_reap(void)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* A CPU's measurement has ended: publish it; the last one ends the run. */
+/*
+ * A CPU's measurement has ended: publish it; the last one ends the run.
+ * One that did not complete is marked incomplete when it went offline, or
+ * when nothing stopped the run (a noise CPU that measured nothing): the
+ * reader of a complete CPU's figures must be able to trust them.  After
+ * STOP or on unload every CPU ends early, which the run's reason says.
+ */
 static void tp_cpu_end(struct tp_cpu *c, bool complete)
 {
 	struct tp_run *run = c->run;
 
-	if (!complete && test_bit(TP_CPU_OFFLINE, &c->flags))
+	if (!complete && (test_bit(TP_CPU_OFFLINE, &c->flags) ||
+			  !READ_ONCE(run->stop)))
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
 	tp_cpu_publish(c, true);
 	/* Readers that see DONE see the counters above (tp_put_sched()). */
@@ -254,8 +261,10 @@ static unsigned int tp_run_end_reason(struct tp_run *run)
 	/* Not stopped, yet incomplete: CPUs going offline left it nothing. */
 	if (READ_ONCE(run->main_incomplete))
 		return TSCPROBE_STOP_HOTPLUG;
+	/* Completed unless every CPU was cut short by going offline. */
 	for (i = 0; i < run->nr_cpus; i++)
-		if (!test_bit(TP_CPU_INCOMPLETE, &run->slots[i].flags))
+		if (!test_bit(TP_CPU_INCOMPLETE, &run->slots[i].flags) ||
+		    !test_bit(TP_CPU_OFFLINE, &run->slots[i].flags))
 			return TSCPROBE_STOP_COMPLETED;
 	return TSCPROBE_STOP_HOTPLUG;
 }

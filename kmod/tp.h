@@ -71,6 +71,8 @@ struct tp_params {
  * @free: free what @alloc allocated
  * @cpu_main: the body of a CPU's measurement thread; returns true when
  *	the measurement is complete, false when tp_cpu_should_stop() ended it
+ *	or when it has nothing to show (the CPU is then marked incomplete
+ *	unless the whole run was stopped)
  * @run_main: optional; the body of one more, unbound, thread that drives
  *	the CPU threads (skew: pairs one at a time); returns true when the
  *	run is complete, false when it was stopped or CPUs going offline
@@ -107,7 +109,10 @@ struct tp_kind_ops {
 			unsigned int idx);
 };
 
-/* Bits of tp_cpu.flags; TSCPROBE_CPU_F_* are the ones that travel. */
+/*
+ * Bits of tp_cpu.flags; TSCPROBE_CPU_F_* are the ones that travel.  A CPU
+ * is incomplete when it went offline mid-run or measured nothing.
+ */
 #define TP_CPU_DONE		0	/* TSCPROBE_CPU_F_DONE */
 #define TP_CPU_INCOMPLETE	1	/* TSCPROBE_CPU_F_INCOMPLETE */
 #define TP_CPU_OFFLINE		2	/* asked to end: CPU going down */

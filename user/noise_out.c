@@ -133,8 +133,9 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	fprintf(f, "cpu %u: %llu samples, coverage %.2f%%, %llu windows%s\n",
 		c->cpu, (unsigned long long)s.samples, 100.0 * s.coverage,
 		(unsigned long long)c->windows,
-		c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
-		", INCOMPLETE (went offline)" : "");
+		!(c->flags & TSCPROBE_CPU_F_INCOMPLETE) ? "" :
+		s.samples ? ", INCOMPLETE (went offline)" :
+		", INCOMPLETE (measured nothing)");
 	if (!s.samples)
 		return;
 	fprintf(f, "        ");

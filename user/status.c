@@ -100,8 +100,13 @@ static void tp_status_text(const struct tp_result *st)
 			printf(", %llu samples, worst gap %llu cycles",
 			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
 			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max);
-		printf("%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
-		       ", incomplete (went offline)" : "");
+		if (!(c->flags & TSCPROBE_CPU_F_INCOMPLETE))
+			printf("\n");
+		else if (st->kind == TSCPROBE_KIND_NOISE &&
+			 !c->series[TSCPROBE_SERIES_GAP].stats.count)
+			printf(", incomplete (measured nothing)\n");
+		else
+			printf(", incomplete (went offline)\n");
 	}
 }
 

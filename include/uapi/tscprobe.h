@@ -271,7 +271,7 @@ enum tscprobe_pair_status {
 
 /* TSCPROBE_CPU_A_FLAGS bits */
 #define TSCPROBE_CPU_F_DONE		(1U << 0) /* the CPU has finished */
-#define TSCPROBE_CPU_F_INCOMPLETE	(1U << 1) /* it went offline mid-run */
+#define TSCPROBE_CPU_F_INCOMPLETE	(1U << 1) /* went offline, or measured nothing */
 
 /* ---- attributes ---------------------------------------------------------- */
 

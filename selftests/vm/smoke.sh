@@ -34,43 +34,109 @@ check() {
 		echo "ok $N $desc"
 	else
 		FAILED=$((FAILED + 1))
-		sed 's/^/# /' "$OUT/last" | head -n 20
+		sed 's/^/# /' "$OUT/last" | head -n 100
 		echo "not ok $N $desc"
+	fi
+}
+
+# brief FILE: a report or status reply in a few lines for the log, so that
+# a failure can be read from CI output alone: its run-wide fields (without
+# the environment audit), then one line per CPU with the CPU's scalar
+# fields (no histograms, events or pairs); a file that is not JSON (an
+# error message) as its first kilobyte.
+brief() {
+	if [ ! -s "$1" ]; then
+		echo "($1 is empty)"
+	elif jq -e . "$1" >/dev/null 2>&1; then
+		jq -c 'del(.cpus, .pairs, .environment)' "$1"
+		jq -c '.cpus[]? | with_entries(select(.value | type != "array"
+			and type != "object"))' "$1"
+	else
+		head -c 1000 "$1"
+		echo
 	fi
 }
 
 # jqt FILE FILTER: FILTER (a jq boolean) holds on FILE.
 jqt() {
-	jq -e "$2" "$1" >/dev/null || { echo "false on $1: $2"; head -c 600 "$1"; return 1; }
+	jq -e "$2" "$1" >/dev/null && return 0
+	echo "false on $1: $2"
+	brief "$1"
+	return 1
 }
 
 loaded() {
 	grep -q '^tscprobe ' /proc/modules
 }
 
-# wait_running: until the module reports a run (20 s at most: in a
-# 64-vCPU guest on 2 host cores, starting a run on 16 CPUs took over 5 s).
+# run_id: the id of the module's last run (0: none).
+run_id() {
+	tscprobe status -j 2>/dev/null | jq -r '.run_id' 2>/dev/null | grep -x '[0-9]*' ||
+		echo 0
+}
+
+# wait_running PID OUTPUT AFTER: until the module reports a run newer than
+# run AFTER as running, for 60 s of wall time at most.  A bound on the
+# number of polls says nothing about time: in a 64-vCPU guest on 2 host
+# cores with 16 vCPUs spinning with interrupts off, starting a run on 16
+# CPUs took over 5 s and one poll can take seconds.  Fails at once when
+# the CLI starting the run (PID, writing OUTPUT) ends first.  On failure
+# prints the last status reply and what the CLI wrote.
 wait_running() {
-	i=0
-	while [ $i -lt 200 ]; do
-		tscprobe status -j 2>/dev/null | jq -e '.state == "running"' >/dev/null && return 0
+	t0=$(date +%s)
+	while :; do
+		tscprobe status -j >"$OUT/wait.json" 2>&1 &&
+			jq -e ".state == \"running\" and .run_id > $3" \
+				"$OUT/wait.json" >/dev/null && return 0
+		if ! kill -0 "$1" 2>/dev/null; then
+			echo "the CLI ended before its run was seen running"
+			break
+		fi
+		if [ $(($(date +%s) - t0)) -ge 60 ]; then
+			echo "no run started within 60 s"
+			break
+		fi
 		sleep 0.1
-		i=$((i + 1))
 	done
-	echo "no run started within 20 s"
+	echo "last status:"
+	brief "$OUT/wait.json"
+	echo "the CLI's output:"
+	brief "$2"
 	return 1
 }
 
-# wait_gone PID SECONDS: the process ends within SECONDS.
+# wait_gone PID SECONDS: the process ends within SECONDS of wall time.
 wait_gone() {
-	i=0
-	while [ $i -lt $(($2 * 10)) ]; do
-		kill -0 "$1" 2>/dev/null || return 0
+	t0=$(date +%s)
+	while kill -0 "$1" 2>/dev/null; do
+		if [ $(($(date +%s) - t0)) -ge "$2" ]; then
+			echo "process $1 still there after $2 s"
+			return 1
+		fi
 		sleep 0.1
-		i=$((i + 1))
 	done
-	echo "process $1 still there after $2 s"
-	return 1
+}
+
+# abandon PID: end a run a failed check left behind, and its CLI, so that
+# the next check starts from an idle module.
+abandon() {
+	tscprobe stop >/dev/null 2>&1
+	wait_gone "$1" 70 >/dev/null || kill "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
+# evidence PID OUTPUT: after a failure during a run, the module's status,
+# what the CLI (PID) wrote to OUTPUT once it ended, and the kernel log's
+# last lines.
+evidence() {
+	tscprobe status -j >"$OUT/status-now.json" 2>&1
+	echo "status now:"
+	brief "$OUT/status-now.json"
+	abandon "$1"
+	echo "the CLI's output:"
+	brief "$2"
+	echo "kernel log:"
+	dmesg | tail -n 8
 }
 
 # Every CPU measured something, and its figures can be.
@@ -81,7 +147,7 @@ NOISE_CPU_OK='.samples > 0 and .coverage > 0 and .coverage <= 1
 noise_all() {
 	tscprobe noise -d "${TP_SMOKE_NOISE:-1s}" -q -j >"$OUT/noise.json" || return 1
 	jq -c ".cpus[] | select(($NOISE_CPU_OK) | not) |
-		{cpu, samples, coverage, min_cycles, p50_cycles, max_cycles,
+		{cpu, samples, windows, coverage, min_cycles, p50_cycles, max_cycles,
 		 measured_cycles, wall_cycles, incomplete}" "$OUT/noise.json"
 	jqt "$OUT/noise.json" "(.cpus | length) == $ncpu and .stop_reason == \"completed\"
 		and all(.cpus[]; $NOISE_CPU_OK)"
@@ -120,25 +186,50 @@ long_cpus() {
 	[ -n "${TP_SMOKE_LONG:-}" ] && echo "-c $TP_SMOKE_LONG"
 }
 
+# The runs that STOP and rmmod cut short: long enough that only STOP or
+# rmmod can end them, and light (20 ms windows, 200 ms gaps) so that the
+# guest stays responsive while they go on.  They were 60 s of the default
+# windows, and in a 64-vCPU guest on 2 host cores with 16 vCPUs spinning
+# one jq took 30 s: the STOP that followed the poll which saw the run
+# found it over ("no run is in progress").  Made long but not light, the
+# STOP run once went on until a measured CPU's watchdog thread had not run
+# for 21 s (a soft lockup; the host was running another guest as well).
+# The harness's timeout bounds the guest if both STOP and rmmod fail.
+LONG_RUN="-d 30m --width 20ms --gap 200ms"
+
 stop_mid_run() {
-	# shellcheck disable=SC2046
-	tscprobe noise $(long_cpus) -d 60s -q -j >"$OUT/stopped.json" 2>&1 &
+	before=$(run_id)
+	# shellcheck disable=SC2046,SC2086
+	tscprobe noise $(long_cpus) $LONG_RUN -q -j >"$OUT/stopped.json" 2>&1 &
 	pid=$!
-	wait_running || return 1
-	tscprobe stop || { echo "stop failed"; return 1; }
-	wait_gone $pid 10 || return 1
-	wait $pid || { echo "the stopped run's CLI failed"; return 1; }
+	wait_running $pid "$OUT/stopped.json" "$before" || { abandon $pid; return 1; }
+	if ! tscprobe stop >"$OUT/stop.out" 2>&1; then
+		echo "stop failed: $(cat "$OUT/stop.out")"
+		evidence $pid "$OUT/stopped.json"
+		return 1
+	fi
+	wait_gone $pid 60 || { evidence $pid "$OUT/stopped.json"; return 1; }
+	wait $pid || { echo "the stopped run's CLI failed"; brief "$OUT/stopped.json"; return 1; }
 	jqt "$OUT/stopped.json" '.stop_reason == "stop requested" and .state == "stopped"'
 }
 
 rmmod_mid_run() {
-	# shellcheck disable=SC2046
-	tscprobe noise $(long_cpus) -d 60s -q -j >"$OUT/unloaded.json" 2>&1 &
+	before=$(run_id)
+	# shellcheck disable=SC2046,SC2086
+	tscprobe noise $(long_cpus) $LONG_RUN -q -j >"$OUT/unloaded.json" 2>&1 &
 	pid=$!
-	wait_running || return 1
-	timeout 20 rmmod tscprobe || { echo "rmmod during a run failed"; return 1; }
+	if ! wait_running $pid "$OUT/unloaded.json" "$before"; then
+		abandon $pid
+		rmmod tscprobe	# as the check would have: reload starts unloaded
+		return 1
+	fi
+	if ! timeout 20 rmmod tscprobe; then
+		echo "rmmod during a run failed"
+		evidence $pid "$OUT/unloaded.json"
+		return 1
+	fi
 	! loaded || { echo "still loaded"; return 1; }
-	wait_gone $pid 10
+	wait_gone $pid 60 || { brief "$OUT/unloaded.json"; return 1; }
 }
 
 reload() {
