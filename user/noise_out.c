@@ -126,16 +126,16 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 			      const struct tp_cpu_res *c, FILE *f)
 {
 	struct tp_noise_summary s;
+	const char *why;
 	char ns[32];
 	unsigned int i;
 
 	tp_noise_summarize(r, c, &s);
-	fprintf(f, "cpu %u: %llu samples, coverage %.2f%%, %llu windows%s\n",
+	why = tp_cpu_incomplete_why(c, s.samples);
+	fprintf(f, "cpu %u: %llu samples, coverage %.2f%%, %llu windows%s%s%s\n",
 		c->cpu, (unsigned long long)s.samples, 100.0 * s.coverage,
-		(unsigned long long)c->windows,
-		!(c->flags & TSCPROBE_CPU_F_INCOMPLETE) ? "" :
-		s.samples ? ", INCOMPLETE (went offline)" :
-		", INCOMPLETE (measured nothing)");
+		(unsigned long long)c->windows, *why ? ", INCOMPLETE (" : "",
+		why, *why ? ")" : "");
 	if (!s.samples)
 		return;
 	fprintf(f, "        ");

@@ -51,6 +51,24 @@ void tp_result_free(struct tp_result *r)
 }
 
 /**
+ * tp_cpu_incomplete_why() - why a CPU's figures are not the whole run's
+ * @c: the CPU's entry
+ * @samples: what it measured (noise: gaps; other kinds: nonzero)
+ *
+ * The module flags a CPU incomplete when it went offline mid-run, or when
+ * a noise CPU measured nothing though nothing stopped the run; the flag
+ * does not say which, its samples do.
+ *
+ * Return: "" when the CPU is complete, else the reason, as words.
+ */
+const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples)
+{
+	if (!(c->flags & TSCPROBE_CPU_F_INCOMPLETE))
+		return "";
+	return samples ? "went offline" : "measured nothing";
+}
+
+/**
  * tp_result_cpu() - the entry of a CPU, created on first use
  * @r: the result
  * @cpu: the CPU number

@@ -209,6 +209,7 @@ void tp_json_counter(struct tj *j, const char *key,
 		     const struct tp_counter_res *k);
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
+const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples);
 struct tp_hist *tp_series_hist(struct tp_series_res *s);
 struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 				       unsigned int to);

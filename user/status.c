@@ -83,6 +83,7 @@ static void tp_status_text(const struct tp_result *st)
 	printf(")\n");
 	for (i = 0; i < st->ncpus; i++) {
 		const struct tp_cpu_res *c = &st->cpu[i];
+		const char *why;
 
 		if (st->kind == TSCPROBE_KIND_SKEW) {
 			printf("cpu %u: %s%s\n", c->cpu,
@@ -100,13 +101,10 @@ static void tp_status_text(const struct tp_result *st)
 			printf(", %llu samples, worst gap %llu cycles",
 			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.count,
 			       (unsigned long long)c->series[TSCPROBE_SERIES_GAP].stats.max);
-		if (!(c->flags & TSCPROBE_CPU_F_INCOMPLETE))
-			printf("\n");
-		else if (st->kind == TSCPROBE_KIND_NOISE &&
-			 !c->series[TSCPROBE_SERIES_GAP].stats.count)
-			printf(", incomplete (measured nothing)\n");
-		else
-			printf(", incomplete (went offline)\n");
+		why = tp_cpu_incomplete_why(c, st->kind != TSCPROBE_KIND_NOISE ||
+					    c->series[TSCPROBE_SERIES_GAP].stats.count);
+		printf("%s%s%s\n", *why ? ", incomplete (" : "", why,
+		       *why ? ")" : "");
 	}
 }
 

@@ -27,16 +27,9 @@
 
 #define MAX_ROUNDS	101
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double median(double *v, unsigned int n)
 {
-	qsort(v, n, sizeof(*v), cmp_d);
+	qsort(v, n, sizeof(*v), pp_cmp_double);
 	return v[(n - 1) / 2];
 }
 

@@ -397,13 +397,6 @@ static double engine_one_way(unsigned int a, unsigned int b, uint32_t *nr)
 	return v;
 }
 
-static int cmp_d(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * What tp_skew_side() does on its own CPU beyond the bare hand-off of
  * pingpong.h, with no line to move: the log store and the sfence (with
@@ -470,9 +463,9 @@ TEST(user_one_way_agrees_with_bare_hand_off)
 		}
 		body = handoff_body_cycles(0);
 		sched_setaffinity(0, sizeof(all), &all);
-		qsort(ours, 5, sizeof(double), cmp_d);
-		qsort(ref, 5, sizeof(double), cmp_d);
-		qsort(cas, 5, sizeof(double), cmp_d);
+		qsort(ours, 5, sizeof(double), pp_cmp_double);
+		qsort(ref, 5, sizeof(double), pp_cmp_double);
+		qsort(cas, 5, sizeof(double), pp_cmp_double);
 		mo = ours[2];
 		mr = ref[2];
 		ok = mo > 0 && mr > 0 && mo >= (1 - RELATIVE) * mr &&

@@ -263,8 +263,7 @@ TEST_F_TIMEOUT(faults, every_measured_cpu_goes_offline, 120)
  */
 static pid_t tp_cli_mid_run(struct tp_nl *nl, const char *args, unsigned int ms)
 {
-	uint64_t prev = tp_status(nl).run_id, end = tp_now_ms() + ms;
-	struct tp_status s;
+	uint64_t prev = tp_status(nl).run_id;
 	char cmd[256];
 	pid_t pid;
 
@@ -276,12 +275,8 @@ static pid_t tp_cli_mid_run(struct tp_nl *nl, const char *args, unsigned int ms)
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
-	do {
-		s = tp_status(nl);
-		if (s.state == TSCPROBE_STATE_RUNNING && s.run_id != prev)
-			return pid;
-		tp_sleep_ms(20);
-	} while (tp_now_ms() < end);
+	if (tp_wait_new_run(nl, prev, ms))
+		return pid;
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	return -1;

@@ -278,6 +278,25 @@ static inline struct tp_status tp_status(struct tp_nl *nl)
 	return s;
 }
 
+/*
+ * Wait up to @ms until the module runs a run other than @prev (a run id
+ * from tp_status()); true when it does.
+ */
+static inline bool tp_wait_new_run(struct tp_nl *nl, uint64_t prev,
+				   unsigned int ms)
+{
+	uint64_t end = tp_now_ms() + ms;
+	struct tp_status s;
+
+	do {
+		s = tp_status(nl);
+		if (s.state == TSCPROBE_STATE_RUNNING && s.run_id != prev)
+			return true;
+		tp_sleep_ms(20);
+	} while (tp_now_ms() < end);
+	return false;
+}
+
 /* Wait up to @ms until nothing runs; true when nothing does. */
 static inline bool tp_wait_not_running(struct tp_nl *nl, unsigned int ms)
 {
