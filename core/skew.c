@@ -18,6 +18,9 @@
 #include "skew.h"
 #include "tsc.h"
 
+tp_static_assert(TP_SKEW_MET == (1U << TP_SKEW_MASTER | 1U << TP_SKEW_SLAVE),
+		 "a bit per side in struct tp_skew_sync's meet");
+
 /* Loads of the counter between two checks of the abort flag and clock. */
 #define TP_SKEW_SPINS	64
 
@@ -46,8 +49,7 @@ static tp_always_inline void tp_store32(uint32_t *p, uint32_t v)
 void tp_skew_sync_init(struct tp_skew_sync *s)
 {
 	tp_store32(&s->head, 0);
-	tp_store32(&s->here[TP_SKEW_MASTER], 0);
-	tp_store32(&s->here[TP_SKEW_SLAVE], 0);
+	tp_store32(&s->meet, 0);
 	tp_store32(&s->abort, 0);
 	tp_barrier();
 }
@@ -94,25 +96,54 @@ static tp_always_inline int tp_skew_wait(struct tp_skew_sync *s,
  */
 void tp_skew_here(struct tp_skew_sync *s, unsigned int side)
 {
-	tp_store32(&s->here[side], 1);
+	__atomic_fetch_or(&s->meet, 1U << side, __ATOMIC_SEQ_CST);
 }
 
 /**
  * tp_skew_partner() - one look for the other side
  * @s: the shared words
- * @side: this side
  *
- * For a caller that waits for its partner in its own way (the module
+ * For a caller that has said it is here and waits for its partner in its own way (the module
  * waits preemptibly; see kmod/skew.c) and keeps its own deadline.
  *
- * Return: TP_SKEW_OK when the partner is here, TP_SKEW_ABORTED when the
+ * Return: TP_SKEW_OK when both sides are here, TP_SKEW_ABORTED when the
  * pair was given up, -1 when neither (yet).
  */
-int tp_skew_partner(const struct tp_skew_sync *s, unsigned int side)
+int tp_skew_partner(const struct tp_skew_sync *s)
 {
 	if (tp_load32(&s->abort))
 		return TP_SKEW_ABORTED;
-	return tp_load32(&s->here[!side]) ? TP_SKEW_OK : -1;
+	return tp_load32(&s->meet) == TP_SKEW_MET ? TP_SKEW_OK : -1;
+}
+
+/**
+ * tp_skew_leave() - withdraw this side's arrival, unless the sides met
+ * @s: the shared words
+ * @side: this side, which has said it is here
+ *
+ * For a side that must not stay "here" while it can be preempted: a
+ * partner that saw it here would start the hand-off with interrupts off
+ * and wait for a side that is not running.  The module says it is here
+ * only with preemption off, looks for a while, and leaves before it lets
+ * the scheduler in.  Leaving and meeting are one compare-and-swap on one
+ * word, so exactly one of them happens: once both sides are here, neither
+ * can leave, and both go on to the hand-off.
+ *
+ * Return: true when this side left; false when the sides had met, and
+ * this side must go on with the hand-off.
+ */
+bool tp_skew_leave(struct tp_skew_sync *s, unsigned int side)
+{
+	uint32_t old = tp_load32(&s->meet);
+
+	do {
+		if (old == TP_SKEW_MET)
+			return false;
+	} while (!__atomic_compare_exchange_n(&s->meet, &old,
+					      old & ~(1U << side), false,
+					      __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return true;
 }
 
 /**
@@ -134,7 +165,7 @@ int tp_skew_arrive(struct tp_skew_sync *s, unsigned int side,
 	int ret;
 
 	tp_skew_here(s, side);
-	ret = tp_skew_wait(s, &s->here[!side], 1, tp_rdtsc() + lim->arrive);
+	ret = tp_skew_wait(s, &s->meet, TP_SKEW_MET, tp_rdtsc() + lim->arrive);
 	/* A partner that arrived and already gave up is not coming back. */
 	if (ret == TP_SKEW_OK && tp_load32(&s->abort))
 		ret = TP_SKEW_ABORTED;

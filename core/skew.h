@@ -29,6 +29,8 @@
 /* The side that starts (CPU i, logs at even counts) and its partner. */
 #define TP_SKEW_MASTER		0
 #define TP_SKEW_SLAVE		1
+/* struct tp_skew_sync's @meet once both sides have arrived: a bit each. */
+#define TP_SKEW_MET		0x3U
 
 /* How a side (or a wait) ended. */
 enum tp_skew_end {
@@ -60,7 +62,9 @@ enum tp_skew_end {
  *	Alone on its cache line, so that the line moving between the two
  *	CPUs is the hand-off being measured and nothing else.
  * @pad_head: keeps the control words off @head's line
- * @here: set by each side (index TP_SKEW_MASTER/SLAVE) when it has arrived
+ * @meet: the sides that have arrived, a bit each (TP_SKEW_MET when both).
+ *	One word, so that "both here" is one state that a side withdrawing
+ *	its arrival (tp_skew_leave()) can never undo.
  * @abort: raised by a side that gave up, or by whoever runs the pair
  * @pad_ctl: fills the second line
  *
@@ -72,9 +76,9 @@ enum tp_skew_end {
 struct tp_skew_sync {
 	uint32_t head;
 	uint8_t pad_head[TP_CACHELINE - sizeof(uint32_t)];
-	uint32_t here[2];
+	uint32_t meet;
 	uint32_t abort;
-	uint8_t pad_ctl[TP_CACHELINE - 3 * sizeof(uint32_t)];
+	uint8_t pad_ctl[TP_CACHELINE - 2 * sizeof(uint32_t)];
 } tp_aligned(TP_CACHELINE);
 
 /**
@@ -111,7 +115,8 @@ struct tp_skew_stats {
 void tp_skew_sync_init(struct tp_skew_sync *s);
 void tp_skew_abort(struct tp_skew_sync *s);
 void tp_skew_here(struct tp_skew_sync *s, unsigned int side);
-int tp_skew_partner(const struct tp_skew_sync *s, unsigned int side);
+int tp_skew_partner(const struct tp_skew_sync *s);
+bool tp_skew_leave(struct tp_skew_sync *s, unsigned int side);
 int tp_skew_arrive(struct tp_skew_sync *s, unsigned int side,
 		   const struct tp_skew_limits *lim);
 int tp_skew_side(struct tp_skew_sync *s, unsigned int side, uint64_t *log,

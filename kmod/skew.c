@@ -57,6 +57,14 @@
  */
 #define TP_SKEW_ARRIVE_NS	NSEC_PER_SEC
 /*
+ * How long a side that has arrived looks for its partner with preemption
+ * off before it withdraws and lets the scheduler in (tp_skew_wait_partner()).
+ * Each side is "here" nearly all the time it waits, so two sides waiting
+ * together meet at once; and 50 us is short against a stop_machine that
+ * every other CPU spins in until this one lets its stopper run.
+ */
+#define TP_SKEW_LOOK_NS		(50 * NSEC_PER_USEC)
+/*
  * How long a side waits for the next hand-off, interrupts off.  A hand-off
  * takes well under a microsecond on hardware.  Under a hypervisor a vCPU
  * can be descheduled by the host for a time slice or more at any moment,
@@ -129,6 +137,7 @@ struct tp_skew_pair {
  * struct tp_skew_run - the run-wide state (run->priv)
  * @sync: the words the two sides share, on their own cache lines
  * @lim: the sides' time limits in cycles
+ * @look: TP_SKEW_LOOK_NS in cycles
  * @side_ns: the longest a side can take, all limits added up
  * @entries: log entries per side
  * @ctl_wq: where the controller waits for the sides
@@ -141,6 +150,7 @@ struct tp_skew_pair {
 struct tp_skew_run {
 	struct tp_skew_sync *sync;
 	struct tp_skew_limits lim;
+	u64 look;
 	u64 side_ns;
 	u32 entries;
 	wait_queue_head_t ctl_wq;
@@ -251,6 +261,7 @@ static int tp_skew_alloc(struct tp_run *run)
 	sk->lim.arrive = tp_ns_to_cycles(TP_SKEW_ARRIVE_NS);
 	sk->lim.wait = tp_ns_to_cycles(wait_ns);
 	sk->lim.cap = tp_ns_to_cycles(p->width_ns);
+	sk->look = tp_ns_to_cycles(TP_SKEW_LOOK_NS);
 	sk->side_ns = TP_SKEW_ARRIVE_NS + p->width_ns + wait_ns;
 	/* 128 bytes: kmalloc aligns a power-of-two size to itself. */
 	sk->sync = kzalloc(sizeof(*sk->sync), GFP_KERNEL);
@@ -306,26 +317,39 @@ static bool tp_skew_must_go(const struct tp_cpu *c)
 
 /*
  * Wait for the partner preemptibly: CPU hotplug's stop_machine needs every
- * CPU, and a side spinning with preemption off for a partner that the
- * stopper holds up would hold up the stopper in turn, until its limit.
- * Each look is made with preemption off, and a look that finds the partner
- * returns with it still off, so that nothing (even on a fully preemptible
- * kernel) comes between seeing the partner and disabling interrupts.  The
- * thread is bound to its CPU, so its TSC deadline is one clock's.
+ * CPU (taking one down, and bringing one up: the new CPU's MTRR rendezvous),
+ * and a side spinning with preemption off for a partner that the stopper
+ * holds up would hold up the stopper in turn, until its limit.
+ *
+ * So a side is "here" only while it cannot be preempted: it says so with
+ * preemption off, looks for TP_SKEW_LOOK_NS, and withdraws before it lets
+ * the scheduler in (tp_skew_leave()).  Otherwise a partner that saw it
+ * here would start the hand-off with interrupts off while the stopper ran
+ * in its place, wait for it in vain, and time the pair out.  When both are
+ * here, both have preemption off: nothing comes between the meeting and
+ * interrupts going off on either side.  The thread is bound to its CPU, so
+ * its TSC deadlines are one clock's.
  *
  * Return: enum tp_skew_end; on TP_SKEW_OK preemption is disabled.
  */
 static int tp_skew_wait_partner(struct tp_skew_run *sk, unsigned int side)
 {
-	u64 deadline = rdtsc() + sk->lim.arrive;
+	u64 deadline = rdtsc() + sk->lim.arrive, look_end;
 	int end;
 
-	tp_skew_here(sk->sync, side);
 	for (;;) {
 		preempt_disable();
-		end = tp_skew_partner(sk->sync, side);
-		if (end == TP_SKEW_OK)
-			return end;
+		tp_skew_here(sk->sync, side);
+		look_end = rdtsc() + sk->look;
+		do {
+			end = tp_skew_partner(sk->sync);
+			if (end == TP_SKEW_OK)
+				return end;
+			cpu_relax();
+		} while (end != TP_SKEW_ABORTED && rdtsc() < look_end);
+		/* Met at the last moment: the partner is on its way. */
+		if (end != TP_SKEW_ABORTED && !tp_skew_leave(sk->sync, side))
+			return TP_SKEW_OK;
 		preempt_enable();
 		if (end == TP_SKEW_ABORTED)
 			return end;
@@ -334,7 +358,6 @@ static int tp_skew_wait_partner(struct tp_skew_run *sk, unsigned int side)
 			return TP_SKEW_TIMEOUT;
 		}
 		cond_resched();
-		cpu_relax();
 	}
 }
 

@@ -4,7 +4,8 @@
  * analysis on synthetic logs (exact: every figure is checked against a
  * direct computation), the preemption filter and the in-sync rule, the
  * real hand-off between two pinned threads (its logs must interleave and
- * a missing partner must time out), and the userspace engine's one-way
+ * a missing partner must time out), the module's way of meeting (sides
+ * that leave and come back), and the userspace engine's one-way
  * latency against an independent CAS ping-pong between the same CPUs.
  */
 #include <math.h>
@@ -370,6 +371,121 @@ TEST(missing_partner_times_out)
 	tp_skew_sync_init(s);
 	EXPECT_EQ(TP_SKEW_TIMEOUT, tp_skew_side(s, TP_SKEW_MASTER, log, 32, &lim));
 	EXPECT_EQ(1, s->head);
+	free(s);
+}
+
+/*
+ * The module's way to meet (kmod/skew.c): say "here", look, and leave
+ * unless both are here.  Leaving withdraws only this side's arrival, and
+ * never once the sides have met.
+ */
+TEST(leaving_and_meeting_are_one_step)
+{
+	struct tp_skew_sync *s = aligned_alloc(64, sizeof(*s));
+
+	ASSERT_NE(NULL, s);
+	tp_skew_sync_init(s);
+	tp_skew_here(s, TP_SKEW_MASTER);
+	EXPECT_EQ(-1, tp_skew_partner(s));
+	EXPECT_TRUE(tp_skew_leave(s, TP_SKEW_MASTER));
+	EXPECT_EQ(0, s->meet);
+	tp_skew_here(s, TP_SKEW_SLAVE);
+	tp_skew_here(s, TP_SKEW_MASTER);
+	EXPECT_EQ(TP_SKEW_OK, tp_skew_partner(s));
+	EXPECT_FALSE(tp_skew_leave(s, TP_SKEW_MASTER));
+	EXPECT_FALSE(tp_skew_leave(s, TP_SKEW_SLAVE));
+	EXPECT_EQ(TP_SKEW_MET, s->meet);
+	tp_skew_abort(s);
+	EXPECT_EQ(TP_SKEW_ABORTED, tp_skew_partner(s));
+	free(s);
+}
+
+/* Two threads meeting the module's way, round after round. */
+struct meet_arg {
+	struct tp_skew_sync *s;
+	pthread_barrier_t *bar;
+	unsigned int side, rounds;
+	uint64_t seed;
+	unsigned int met, broken, timeouts;
+};
+
+/*
+ * One meeting: look for a random number of spins (from none to a few
+ * hundred, so that the two sides' looks overlap in every way), leave and
+ * come back until both are here.  Then the word must stay "met": a side
+ * that left after its partner had seen both here would show as a meet
+ * word that is not MET any more (the partner is on its way to a hand-off
+ * and would wait for it in vain).
+ */
+static int meet_once(struct meet_arg *a, uint64_t deadline)
+{
+	unsigned int i, look;
+
+	for (;;) {
+		tp_skew_here(a->s, a->side);
+		look = (unsigned int)tr_below(&a->seed, 300);
+		for (i = 0; i <= look; i++)
+			if (tp_skew_partner(a->s) == TP_SKEW_OK)
+				goto met;
+		if (!tp_skew_leave(a->s, a->side))
+			goto met;
+		if (tp_rdtsc() >= deadline)
+			return TP_SKEW_TIMEOUT;
+		if (!look)
+			sched_yield();
+	}
+met:
+	for (i = 0; i < 200; i++)
+		if (__atomic_load_n(&a->s->meet, __ATOMIC_RELAXED) != TP_SKEW_MET)
+			a->broken++;
+	return TP_SKEW_OK;
+}
+
+static void *meet_main(void *p)
+{
+	struct meet_arg *a = p;
+	uint64_t ms = cycles_per_ms();
+	unsigned int r;
+
+	pp_pin(a->side);
+	for (r = 0; r < a->rounds; r++) {
+		/* The master resets the words while neither side looks. */
+		if (a->side == TP_SKEW_MASTER)
+			tp_skew_sync_init(a->s);
+		pthread_barrier_wait(a->bar);
+		if (meet_once(a, tp_rdtsc() + 1000 * ms) == TP_SKEW_OK)
+			a->met++;
+		else
+			a->timeouts++;
+		pthread_barrier_wait(a->bar);
+	}
+	return NULL;
+}
+
+TEST(sides_that_leave_and_come_back_always_meet)
+{
+	struct tp_skew_sync *s = aligned_alloc(64, sizeof(*s));
+	struct meet_arg a[2];
+	pthread_barrier_t bar;
+	pthread_t t[2];
+	unsigned int i;
+
+	if (nr_cpus_allowed() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_NE(NULL, s);
+	ASSERT_EQ(0, pthread_barrier_init(&bar, NULL, 2));
+	for (i = 0; i < 2; i++)
+		a[i] = (struct meet_arg){ s, &bar, i, 20000, 0x5eed + i, 0, 0, 0 };
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, meet_main, &a[i]));
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < 2; i++) {
+		EXPECT_EQ(a[i].rounds, a[i].met) TH_LOG("side %u: %u timeouts",
+							 i, a[i].timeouts);
+		EXPECT_EQ(0, a[i].broken);
+	}
+	pthread_barrier_destroy(&bar);
 	free(s);
 }
 

@@ -131,6 +131,47 @@ static void tp_check_show(struct __test_metadata *_metadata,
 		free(out);
 }
 
+/* A skew report's pairs and how each ended, as "1->2 ok, 1->3 timeout". */
+#define TP_PAIRS_STATUS \
+	"[.pairs[] | \"\\(.from)->\\(.to) \\(.status)\"] | join(\", \")"
+
+/*
+ * STOP run @id, a @lasting run of @k that a fault has just hit.  STOP ends
+ * it (0), or says there is no run because the run had already ended by
+ * itself: right only when the run is not running, and ended as @k's
+ * @starved filter allows (a kind without one must still be running).  A
+ * STOP that refuses a run still in progress fails, and so does any other
+ * error.  How an early end came about is logged for the record.
+ */
+static void tp_stop_after_fault(struct __test_metadata *_metadata,
+				struct tp_nl *nl, const struct tp_kind_desc *k,
+				uint64_t id, unsigned int round)
+{
+	struct tp_nl_error e;
+	struct tp_status st;
+	char cmd[64], *out = NULL, *how;
+	int ret = tp_stop(nl, &e);
+
+	if (!ret)
+		return;
+	EXPECT_EQ(-ENOENT, ret) TH_LOG("%s round %u: %s", k->name, round, e.msg);
+	st = tp_status(nl);
+	EXPECT_TRUE(st.run_id == id && st.state != TSCPROBE_STATE_RUNNING)
+		TH_LOG("%s round %u: STOP says \"%s\", status says run %" PRIu64
+		       " state %u", k->name, round, e.msg, st.run_id, st.state);
+	snprintf(cmd, sizeof(cmd), "tscprobe show %s -j", k->name);
+	ASSERT_EQ(0, tp_sh(cmd, &out));
+	how = tp_jq_str(out, k->kind == TSCPROBE_KIND_SKEW ? TP_PAIRS_STATUS :
+			".stop_reason");
+	EXPECT_TRUE(k->starved && !tp_jq(out, k->starved))
+		TH_LOG("%s round %u: ended before STOP, and may not: %s",
+		       k->name, round, how);
+	TH_LOG("%s round %u: ended by itself before STOP: %s", k->name, round,
+	       how);
+	free(how);
+	free(out);
+}
+
 /*
  * Two runs of each kind on every CPU; during each, two CPUs go offline
  * and come back, at random moments.  Each run is then stopped;
@@ -141,6 +182,7 @@ TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
 	unsigned int n = tp_online_count(), j, round, step;
 	struct tp_nl_error e;
 	static char f[64][192];
+	uint64_t id;
 	const char *fs[64];
 	char *json;
 
@@ -153,7 +195,7 @@ TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
 			bool went[64] = { false };
 			unsigned int cpu;
 
-			ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, NULL, NULL,
+			ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, NULL, &id,
 					      &e)) TH_LOG("%s", e.msg);
 			for (step = 0; step < 2; step++) {
 				cpu = 1 + (unsigned int)tp_rng_below(&self->seed, n - 1);
@@ -163,8 +205,7 @@ TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
 				tp_sleep_ms((unsigned int)tp_rng_below(&self->seed, 200));
 				ASSERT_EQ(0, tp_cpu_set_online(cpu, true));
 			}
-			ASSERT_EQ(0, tp_stop(&self->nl, &e))
-				TH_LOG("%s round %u: %s", k->name, round, e.msg);
+			tp_stop_after_fault(_metadata, &self->nl, k, id, round);
 			tp_check_show(_metadata, k, &json);
 			for (cpu = 0; cpu < n && cpu < 64; cpu++) {
 				/*
@@ -194,6 +235,7 @@ TEST_F_TIMEOUT(faults, hotplug_right_after_start, 180)
 	unsigned int n = tp_online_count(), j, i, cpu;
 	struct tp_cpuset some = { 0 };
 	struct tp_nl_error e;
+	uint64_t id;
 
 	if (n < 4)
 		SKIP(return, "needs 4 CPUs");
@@ -205,13 +247,11 @@ TEST_F_TIMEOUT(faults, hotplug_right_after_start, 180)
 		for (i = 0; i < 8; i++) {
 			cpu = 1 + i % (n - 1);
 			ASSERT_EQ(0, tp_start(&self->nl, k, i % 2 ? k->quick : k->lasting,
-					      &some, NULL, &e)) TH_LOG("%s", e.msg);
+					      &some, &id, &e)) TH_LOG("%s", e.msg);
 			ASSERT_EQ(0, tp_cpu_set_online(cpu, false));
 			ASSERT_EQ(0, tp_cpu_set_online(cpu, true));
-			if (!(i % 2)) {
-				EXPECT_EQ(0, tp_stop(&self->nl, &e))
-					TH_LOG("round %u: %s", i, e.msg);
-			}
+			if (!(i % 2))
+				tp_stop_after_fault(_metadata, &self->nl, k, id, i);
 			ASSERT_TRUE(tp_wait_not_running(&self->nl, 10000))
 				TH_LOG("%s round %u: the run does not end", k->name, i);
 		}

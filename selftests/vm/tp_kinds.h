@@ -92,6 +92,9 @@ struct tp_soak_run {
  * @cli_medium: CLI arguments of a run of a few seconds under TCG (without -j)
  * @poison: a START attribute within the policy that the kind refuses
  * @invariants: jq filters true of every -j result; NULL ends the list
+ * @starved: a jq filter true of a @lasting run that a fault ended before
+ *	its STOP could: how such a run may end by itself; NULL when it may
+ *	not (see tp_stop_after_fault() in test_faults.c)
  * @soak: the soak's segments of this kind
  */
 struct tp_kind_desc {
@@ -106,6 +109,7 @@ struct tp_kind_desc {
 	const char *cli_medium;
 	struct tp_attr_val poison;
 	const char *const *invariants;
+	const char *starved;
 	const struct tp_soak_run *soak;
 };
 
@@ -235,6 +239,18 @@ static const char *const tp_skew_invariants[] = {
 	NULL,
 };
 
+/*
+ * A lasting skew run ends early, by itself, only when no pair is left that
+ * can be measured: every pair had a CPU that went away, or timed out.  The
+ * second happens under TCG when more vCPUs are busy than the host has
+ * cores (a CPU coming online makes work for several): a hand-off needs
+ * both its vCPUs to run at once, and crawls at the host's time slice until
+ * the pair's 1 s cap.  A pair cannot have completed its 1000 repeats.
+ */
+#define TP_SKEW_STARVED \
+	".stop_reason != \"stop requested\" and all(.pairs[];" \
+	" .status == \"offline\" or .status == \"timeout\")"
+
 /* Interrupts stay off for a pair's log: at most 1 s (the cap). */
 static const struct tp_soak_run tp_skew_soak[] = {
 	{ "skew -n 4096 -r %u -q", 1000000000ULL },
@@ -287,6 +303,7 @@ static const struct tp_kind_desc tp_kinds[] = {
 		.cli_medium = "skew -c 1-2 -n 4096 -r 150 -q",
 		.poison = { TSCPROBE_A_ROUNDS, TP_NLA_U64, 1000 },
 		.invariants = tp_skew_invariants,
+		.starved = TP_SKEW_STARVED,
 		.soak = tp_skew_soak,
 	},
 };
