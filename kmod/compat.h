@@ -4,10 +4,12 @@
  * newest mainline, in one place.  Each shim names the release that made the
  * change; the rest of kmod/ uses the tp_ name and never tests a version.
  *
- * Build-tested (W=1, sparse, checkpatch): Debian's 6.1 and 6.12, generic
- * ("cloud") and PREEMPT_RT, and the project's 6.1 debug kernel.  The other
- * branches were written from those kernels' sources and checked by reading
- * only (Documentation/tscprobe.rst, "Kernels").
+ * Build-tested (W=1, sparse, checkpatch) and run in the test guest:
+ * Debian's 6.1 and 6.12, generic ("cloud") and PREEMPT_RT, Debian 11's
+ * 5.10 cloud kernel (so every "before" branch below), and the project's
+ * 6.1 debug kernel.  The branches for the releases in between were
+ * written from those kernels' sources and checked by reading only
+ * (Documentation/tscprobe.rst, "Kernels").
  *
  * Version tests, not feature tests, because one change kept its name and
  * changed its meaning (MAX_ORDER in 6.4).  Distribution kernels that
@@ -119,6 +121,20 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 	return p;
 #endif
 }
+
+/*
+ * TP_GENL_REQ_ATTR_CHECK(): true when @info lacks attribute @attr.  Linux
+ * 6.0 added GENL_REQ_ATTR_CHECK() ("genetlink: add helper for checking
+ * required attrs and use it in devlink") with the extended ack's missing-
+ * attribute report (NL_SET_ERR_ATTR_MISS, "netlink: add support for
+ * ext_ack missing attributes").  Before 6.0 there is no such report: the
+ * caller's own message names the attribute.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0)
+#define TP_GENL_REQ_ATTR_CHECK(info, attr)	GENL_REQ_ATTR_CHECK(info, attr)
+#else
+#define TP_GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[(attr)])
+#endif
 
 /*
  * Beyond 6.18: 7.2 turned the x86 irq_stat fields the noise measurement

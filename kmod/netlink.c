@@ -305,7 +305,7 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, TSCPROBE_A_KIND)) {
+	if (TP_GENL_REQ_ATTR_CHECK(info, TSCPROBE_A_KIND)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "kind is required: the measurement to start");
 		return -EINVAL;

@@ -69,23 +69,13 @@ have_612() {
 # its entry for "bookworm" (deb822 or one-line format), never a host name
 # of ours.
 enable_backports() {
-	local uri sources
+	local uri
 
 	[[ -e $BPO_LIST ]] && return 0
 	if apt-cache policy 2>/dev/null | grep -q 'a=bookworm-backports'; then
 		return 0
 	fi
-	mapfile -t sources < <(find /etc/apt/sources.list /etc/apt/sources.list.d \
-		-maxdepth 1 \( -name sources.list -o -name '*.list' -o -name '*.sources' \) \
-		-type f 2>/dev/null)
-	uri=$(awk '
-		/^$/ { u = "" }
-		/^URIs:/ { u = $2 }
-		/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == "bookworm" && u != "") print u }
-		/^deb / { line = $0; gsub(/\[[^]]*\]/, "", line); split(line, f)
-			  if (f[3] == "bookworm") print f[2] }
-	' "${sources[@]}" /dev/null | head -n 1)
-	[[ -n $uri ]] || { echo "deps: no apt source for bookworm to take the mirror from" >&2; exit 1; }
+	uri=$("$(dirname "${BASH_SOURCE[0]}")/apt-mirror.sh") || exit 1
 	echo "deps: enabling bookworm-backports from $uri"
 	printf 'Types: deb\nURIs: %s\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$uri" >"$BPO_LIST"

@@ -11,8 +11,11 @@
 #
 # Names: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt (Debian's kernels, installed
 # by "make deps": /lib/modules/<release>/build and /boot/vmlinuz-<release>)
-# and debug (the project's debug guest kernel, built from linux-source-6.1
-# by tools/vm/build-debug-kernel.sh on first use and cached under build/).
+# debug (the project's debug guest kernel, built from linux-source-6.1
+# by tools/vm/build-debug-kernel.sh on first use and cached under build/),
+# and 5.10-cloud (Debian 11's 5.10 LTS cloud kernel, the oldest the module
+# supports: fetched and unpacked, never installed, by tools/vm/fetch-5.10.sh
+# on first use, cached under build/).
 # Within a line (6.1 cloud, say) the newest installed ABI is taken, so that
 # a security update moves the tests along; a kernel of another line is never
 # picked by accident.
@@ -23,7 +26,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-NAMES=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug)
+NAMES=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug 5.10-cloud)
 
 die() {
 	echo "kernels: $*" >&2
@@ -49,15 +52,19 @@ kdir_of() {
 		debian_kdir "${1%-*}" "${1#*-}" ;;
 	debug)
 		"$REPO/tools/vm/build-debug-kernel.sh" | tail -n 1 ;;
+	5.10-cloud)
+		"$REPO/tools/vm/fetch-5.10.sh" | tail -n 1 ;;
 	*)
 		die "unknown kernel '$1' (one of: ${NAMES[*]})" ;;
 	esac
 }
 
 # The image to boot for a build tree: a tree that was built here has its
-# own bzImage; Debian's headers name their release in utsrelease.h.
+# own bzImage; Debian's headers name their release in utsrelease.h, and
+# the image is in /boot, or in the boot/ of the tree they were unpacked in
+# (ROOT/usr/src/linux-headers-RELEASE: 5.10-cloud).
 image_of() {
-	local kdir=$1 release
+	local kdir=$1 release unpacked
 
 	if [[ -r $kdir/arch/x86/boot/bzImage ]]; then
 		echo "$kdir/arch/x86/boot/bzImage"
@@ -66,6 +73,11 @@ image_of() {
 	release=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 		"$kdir/include/generated/utsrelease.h" 2>/dev/null)
 	[[ -n $release ]] || die "$kdir is not a kernel build tree"
+	unpacked=${kdir%/usr/src/*}/boot/vmlinuz-$release
+	if [[ $kdir == */usr/src/* && -r $unpacked ]]; then
+		echo "$unpacked"
+		return
+	fi
 	[[ -r /boot/vmlinuz-$release ]] ||
 		die "no /boot/vmlinuz-$release for the headers in $kdir (run 'make deps')"
 	echo "/boot/vmlinuz-$release"

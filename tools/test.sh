@@ -11,6 +11,8 @@
 #               trimmed (vm_debug) and a kmemleak scan in test_faults
 #   6.1-rt, 6.12-cloud, 6.12-rt
 #               the smoke run (selftests/vm/smoke.sh) and a short fuzz
+#   5.10-cloud  the same, with a shorter fuzz (Debian 11's kernel, the
+#               oldest supported: fetched into build/ on first use)
 #   64 vCPUs    the smoke run on 6.1-cloud with 64 CPUs, skew on 16
 #
 # KERNELS=all runs the full suite on every kernel instead of the smoke run.
@@ -50,7 +52,7 @@ KERNELS_SH=$REPO/tools/kernels.sh
 MODS=$REPO/build/mod
 QUICK=0
 [[ ${1:-} == --quick ]] && QUICK=1
-MATRIX=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug)
+MATRIX=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug 5.10-cloud)
 ((QUICK)) && MATRIX=(6.1-cloud)
 
 # The kernel gates count as one test each: checkpatch, then the module
@@ -81,7 +83,7 @@ gates() {
 # the same behaviours, fewer repetitions, and more time for the guest.
 # part runs this in a pipeline, so the variables stay in its subshell.
 vm_debug() {
-	export TP_FUZZ_COUNT=8000 TP_LOAD_CYCLES=25
+	export TP_FUZZ_COUNT=6000 TP_LOAD_CYCLES=25
 	vm debug full --smp 4 --timeout 1800
 }
 
@@ -135,9 +137,11 @@ timed "host tests with AddressSanitizer and UBSan" \
 timed "VM suite on 6.1-cloud" vm 6.1-cloud full --smp 4
 if ((!QUICK)); then
 	timed "VM suite on the debug kernel" vm_debug
-	for k in 6.1-rt 6.12-cloud 6.12-rt; do
+	for k in 6.1-rt 6.12-cloud 6.12-rt 5.10-cloud; do
 		if [[ ${KERNELS:-} == all ]]; then
 			timed "VM suite on $k" vm "$k" full --smp 4
+		elif [[ $k == 5.10-cloud ]]; then
+			TP_FUZZ_COUNT=1000 timed "VM smoke run on $k" vm "$k" smoke --smp 4
 		else
 			timed "VM smoke run on $k" vm "$k" smoke --smp 4
 		fi

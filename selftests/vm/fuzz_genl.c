@@ -104,11 +104,15 @@ struct fz_outcome {
  * @split_ops: the kernel looks a command up as do or dump before it checks
  *	GENL_ADMIN_PERM (Linux 6.2 and later: genetlink's split ops); before,
  *	the permission came first
+ * @strict_hdr: the kernel refuses a non-zero genlmsghdr reserved field and
+ *	unknown nlmsg flags (Linux 6.1 and later, from the family's
+ *	resv_start_op); before, both are ignored and the message goes on
  */
 struct fz {
 	uint64_t rng;
 	bool root;
 	bool split_ops;
+	bool strict_hdr;
 	uint16_t family;
 	int fd;
 	bool cap_ack;
@@ -650,12 +654,12 @@ static enum fz_expect fz_expect(const struct fz *f, int *err)
 	if (nlh->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 		return FZ_ERRNO;
 	g = (const struct genlmsghdr *)(f->msg + NLMSG_HDRLEN);
-	if (g->reserved)
+	if (f->strict_hdr && g->reserved)
 		return FZ_ERRNO;
 	dump = (flags & NLM_F_DUMP) == NLM_F_DUMP;
 	if (dump)
 		flags &= ~NLM_F_DUMP;
-	if (flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO))
+	if (f->strict_hdr && (flags & ~(NLM_F_REQUEST | NLM_F_ACK | NLM_F_ECHO)))
 		return FZ_ERRNO;
 	*err = EOPNOTSUPP;
 	if (g->cmd < TSCPROBE_CMD_GET_INFO || g->cmd > TSCPROBE_CMD_RESET)
@@ -933,15 +937,15 @@ static int fz_open(struct fz *f)
 	return 0;
 }
 
-/* Whether the running kernel has genetlink's split ops (6.2 and later). */
-static bool fz_kernel_has_split_ops(void)
+/* Whether the running kernel is release @major.@minor or later. */
+static bool fz_kernel_at_least(unsigned int major, unsigned int minor)
 {
 	struct utsname u;
-	unsigned int major = 0, minor = 0;
+	unsigned int maj = 0, min = 0;
 
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
 		return true;
-	return major > 6 || (major == 6 && minor >= 2);
+	return maj > major || (maj == major && min >= minor);
 }
 
 static int fz_init(struct fz *f, uint64_t seed, bool root)
@@ -951,7 +955,8 @@ static int fz_init(struct fz *f, uint64_t seed, bool root)
 	memset(f, 0, sizeof(*f));
 	f->rng = seed;
 	f->root = root;
-	f->split_ops = fz_kernel_has_split_ops();
+	f->split_ops = fz_kernel_at_least(6, 2);	/* genetlink split ops */
+	f->strict_hdr = fz_kernel_at_least(6, 1);	/* resv_start_op */
 	f->fd = -1;
 	if (tp_nl_open(&f->ctl) != TP_EXIT_OK || tp_online_cpus(&f->online))
 		return -1;
