@@ -59,7 +59,7 @@ quiet = @echo
 endif
 WARN := -Wall -Wextra -Werror
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -Icore \
-	-Iuser -DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+	-Iuser -Iuser/lib -DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 # kselftest_harness.h is written for -Wall: its handler leaves a parameter
 # unused and its EXPECT macros compare int literals with unsigned values.
 TEST_CFLAGS := $(USER_CFLAGS) -I$(BUILD)/kselftest -Wno-unused-parameter \
@@ -67,10 +67,10 @@ TEST_CFLAGS := $(USER_CFLAGS) -I$(BUILD)/kselftest -Wno-unused-parameter \
 LDLIBS_CLI := -lmnl -lpthread -lm
 
 CORE_SRCS := $(wildcard core/*.c)
-USER_LIB_SRCS := $(filter-out user/main.c,$(wildcard user/*.c))
+USER_LIB_SRCS := $(filter-out user/main.c,$(wildcard user/*.c user/lib/*.c))
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 USER_LIB_OBJS := $(USER_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS := $(wildcard include/uapi/*.h core/*.h user/*.h)
+HEADERS := $(wildcard include/uapi/*.h core/*.h user/*.h user/lib/*.h)
 
 CLI := $(BUILD)/tscprobe
 HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))

@@ -24,9 +24,11 @@
 #include <linux/mempolicy.h>
 
 #include "chase.h"
-#include "engine.h"
+#include "clock.h"
+#include "engines.h"
 #include "env.h"
-#include "run.h"
+#include "interrupt.h"
+#include "pinned.h"
 #include "tsc.h"
 
 /* Rounds run and forgotten before measuring: page faults, cold caches. */
@@ -335,7 +337,7 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 {
 	(void)quiet;
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
-	uint32_t khz = tp_user_tsc_khz();
+	uint32_t khz = tp_engine_tsc_khz();
 	size_t level_bytes = p->levels ? tp_level_target(n) : 0;
 	struct tp_cache_thread *t;
 	struct tp_cpuset nodes;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
 
 struct tp_command {
 	const char *name;

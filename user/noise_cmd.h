@@ -7,7 +7,7 @@
 #define TSCPROBE_USER_NOISE_CMD_H
 
 #include "format.h"
-#include "run.h"
+#include "module_run.h"
 
 /**
  * struct tp_noise_cmd - the parsed command line

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engines.h"
 #include "json.h"
 #include "names.h"
-#include "nl.h"
+#include "genl_client.h"
 #include "noise_cmd.h"
-#include "output.h"
+#include "reports.h"
 #include "report.h"
 
 enum { TP_CMP_OFF, TP_CMP_ON, TP_CMP_USER, TP_CMP_MODES };

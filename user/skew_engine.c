@@ -22,8 +22,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "run.h"
+#include "clock.h"
+#include "engines.h"
+#include "interrupt.h"
+#include "pinned.h"
 #include "skew.h"
 #include "tsc.h"
 
@@ -318,7 +320,7 @@ int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		       strerror(errno));
 	memset(&u, 0, sizeof(u));
 	res->user_engine = true;
-	res->tsc_khz = tp_user_tsc_khz();
+	res->tsc_khz = tp_engine_tsc_khz();
 	res->p = *p;
 	res->cpus = *cpus;
 	res->pairs_total = n * (n - 1);

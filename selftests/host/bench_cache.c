@@ -32,7 +32,8 @@
 
 #include "cache.h"
 #include "chase.h"
-#include "engine.h"
+#include "clock.h"
+#include "engines.h"
 #include "tsc.h"
 
 #define QUIET		4000

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 
 #include "pingpong.h"
-#include "engine.h"
+#include "engines.h"
 #include "result.h"
 
 #define MAX_ROUNDS	101

@@ -25,7 +25,7 @@
 
 #include "cache.h"
 #include "chase.h"
-#include "engine.h"
+#include "engines.h"
 #include "prng.h"
 #include "report.h"
 #include "tsc.h"

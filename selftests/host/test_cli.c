@@ -12,7 +12,7 @@
 #include "kselftest_harness.h"
 #include "cli.h"
 #include "context.h"
-#include "engine.h"
+#include "engines.h"
 #include "json.h"
 #include "names.h"
 

@@ -18,12 +18,12 @@ command_of() {
 }
 
 # The long options of a source file's getopt table (TP_OUTPUT_OPTIONS
-# stands for the format options of user/format.h).
+# stands for the format options of user/lib/format.h).
 options_of() {
 	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$1"
 	if grep -q "TP_OUTPUT_OPTIONS" "$1"; then
 		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
-			"$REPO/user/format.h"
+			"$REPO/user/lib/format.h"
 	fi
 }
 

@@ -18,9 +18,10 @@
 #include "kselftest_harness.h"
 
 #include "pingpong.h"
-#include "engine.h"
+#include "clock.h"
+#include "engines.h"
 #include "format.h"
-#include "output.h"
+#include "reports.h"
 #include "prng.h"
 #include "skew.h"
 #include "stats.h"

@@ -16,7 +16,7 @@
 #include "tp_test.h"
 #include "cli.h"
 #include "result.h"
-#include "run.h"
+#include "module_run.h"
 
 /* Every per-CPU identity a noise report must satisfy (jq, on -j output). */
 static const char *const tp_noise_invariants[] = {

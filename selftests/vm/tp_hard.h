@@ -20,7 +20,7 @@
 #include "cli.h"
 #include "hist.h"
 #include "result.h"
-#include "run.h"
+#include "module_run.h"
 
 #define TP_NOBODY	65534
 

@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "json.h"
 #include "names.h"
-#include "nl.h"
-#include "run.h"
+#include "genl_client.h"
+#include "module_run.h"
 
 static const char tp_status_usage[] =
 	"usage: tscprobe status [-j]\n"

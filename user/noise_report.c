@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "context_report.h"
 #include "format.h"
 #include "json.h"
 #include "names.h"
-#include "output.h"
+#include "reports.h"
 #include "report.h"
 #include "svg.h"
 
@@ -293,32 +293,6 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	tp_context_json(r, &j);
 	tj_obj_end(&j);
 	tj_finish(&j);
-}
-
-/**
- * tp_noise_progress_line() - the progress line of a noise run
- * @buf: "noise 3.2s/10s on 4 CPUs, worst gap 45000 cycles (21.5us)"
- * @len: its size
- * @engine: "" for the module, "user" for the userspace engine
- * @elapsed_ns: time measured so far
- * @total_ns: the run's duration
- * @ncpus: CPUs measured
- * @worst: the longest gap so far, cycles
- * @tsc_khz: the TSC rate
- */
-void tp_noise_progress_line(char *buf, size_t len, const char *engine,
-			    uint64_t elapsed_ns, uint64_t total_ns,
-			    unsigned int ncpus, uint64_t worst,
-			    uint32_t tsc_khz)
-{
-	char el[32], total[32], w[32];
-
-	tp_format_ns(elapsed_ns, el, sizeof(el));
-	tp_format_ns(total_ns, total, sizeof(total));
-	tp_format_ns(tp_cycles_to_ns_round(worst, tsc_khz), w, sizeof(w));
-	snprintf(buf, len, "noise%s%s %s/%s on %u CPUs, worst gap %llu cycles (%s)",
-		 *engine ? " " : "", engine, el, total, ncpus,
-		 (unsigned long long)worst, w);
 }
 
 

@@ -16,123 +16,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "context.h"
-#include "engine.h"
-#include "nl.h"
-#include "output.h"
-#include "run.h"
+#include "engines.h"
+#include "interrupt.h"
+#include "pinned.h"
+#include "report.h"
 #include "tsc.h"
-
-/**
- * tp_mono_raw_ns() - CLOCK_MONOTONIC_RAW in nanoseconds
- *
- * Return: the time.
- */
-uint64_t tp_mono_raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* One calibration: TSC cycles over ~20 ms of CLOCK_MONOTONIC_RAW. */
-static uint32_t tp_tsc_khz_once(void)
-{
-	struct timespec nap = { 0, 20000000 };
-	uint64_t t0, t1, c0, c1;
-
-	t0 = tp_mono_raw_ns();
-	c0 = tp_rdtsc_lfence();
-	nanosleep(&nap, NULL);
-	t1 = tp_mono_raw_ns();
-	c1 = tp_rdtsc_lfence();
-	return t1 > t0 ? (uint32_t)((c1 - c0) * 1000000ULL / (t1 - t0)) : 0;
-}
-
-static int tp_cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x > y ? 1 : x < y ? -1 : 0;
-}
-
-/**
- * tp_user_tsc_khz() - the TSC rate, calibrated against CLOCK_MONOTONIC_RAW
- *
- * The median of five 20 ms calibrations: good to about 10 ppm, enough for
- * every ns figure of a report (the module uses the kernel's tsc_khz).
- *
- * Return: kHz.
- */
-uint32_t tp_user_tsc_khz(void)
-{
-	uint32_t k[5];
-	unsigned int i;
-
-	for (i = 0; i < 5; i++)
-		k[i] = tp_tsc_khz_once();
-	qsort(k, 5, sizeof(k[0]), tp_cmp_u32);
-	return k[2];
-}
-
-/* The value of "KEY: N" or "KEY : N" in a /proc file; false if absent. */
-bool tp_proc_value(const char *path, const char *key, uint64_t *v)
-{
-	size_t n = strlen(key);
-	char line[256];
-	bool found = false;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = line + n;
-
-		if (strncmp(line, key, n))
-			continue;
-		p += strspn(p, " \t");
-		if (*p++ != ':')
-			continue;
-		*v = strtoull(p, NULL, 10);
-		found = true;
-	}
-	fclose(f);
-	return found;
-}
-
-/**
- * tp_thread_sched() - read the calling thread's scheduling counters
- * @s: filled in
- */
-void tp_thread_sched(struct tp_thread_sched *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->ok = tp_proc_value("/proc/thread-self/status",
-			      "voluntary_ctxt_switches", &s->voluntary) &&
-		tp_proc_value("/proc/thread-self/status",
-			      "nonvoluntary_ctxt_switches", &s->involuntary);
-	/* Only with CONFIG_SCHED_DEBUG. */
-	s->migrations_ok = tp_proc_value("/proc/thread-self/sched",
-					 "se.nr_migrations", &s->migrations);
-}
-
-/**
- * tp_thread_sched_delta() - put a thread's counters over a run in a result
- * @c: the CPU's result
- * @before: read when the measurement started
- * @after: read when it ended
- */
-void tp_thread_sched_delta(struct tp_cpu_res *c,
-			   const struct tp_thread_sched *before,
-			   const struct tp_thread_sched *after)
-{
-	c->ctx_vol.ok = c->ctx_invol.ok = before->ok && after->ok;
-	c->ctx_vol.v = after->voluntary - before->voluntary;
-	c->ctx_invol.v = after->involuntary - before->involuntary;
-	c->migrations.ok = before->migrations_ok && after->migrations_ok;
-	c->migrations.v = after->migrations - before->migrations;
-}
 
 /**
  * struct tp_noise_thread - one CPU of a userspace noise run
@@ -208,33 +98,6 @@ static void *tp_noise_thread_main(void *arg)
 	return NULL;
 }
 
-/**
- * tp_spawn_pinned() - start a thread that runs on one CPU only
- * @tid: set to the thread
- * @cpu: its CPU
- * @fn: what it runs
- * @arg: passed to @fn
- *
- * Return: 0 or a positive errno.
- */
-int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
-		    void *arg)
-{
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int err;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_attr_init(&attr);
-	/* Created pinned: the thread never runs anywhere else. */
-	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!err)
-		err = pthread_create(tid, &attr, fn, arg);
-	pthread_attr_destroy(&attr);
-	return err;
-}
-
 static int tp_noise_spawn(struct tp_noise_thread *t)
 {
 	t->loop = aligned_alloc(64, (sizeof(*t->loop) + 63) / 64 * 64);
@@ -270,38 +133,6 @@ static void tp_noise_collect(struct tp_result *res,
 		c->nmi.v = tp_irq_delta(res->ctx, TP_IRQ_NMI, t->cpu);
 	}
 	tp_thread_sched_delta(c, &t->sched[0], &t->sched[1]);
-}
-
-/**
- * tp_user_fill() - the run fields of a userspace engine's result
- * @res: the result
- * @p: the effective parameters
- * @khz: the TSC rate used
- * @elapsed_ns: how long the run took
- */
-void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
-		  uint32_t khz, uint64_t elapsed_ns)
-{
-	res->user_engine = true;
-	res->tsc_khz = khz;
-	res->p = *p;
-	res->elapsed_ns = elapsed_ns;
-	res->state = tp_interrupted() ? TSCPROBE_STATE_STOPPED :
-		TSCPROBE_STATE_DONE;
-	res->reason = tp_interrupted() ? TSCPROBE_STOP_REQUESTED :
-		TSCPROBE_STOP_COMPLETED;
-}
-
-/**
- * tp_ns_cycles() - nanoseconds to TSC cycles, rounded down
- * @ns: nanoseconds
- * @khz: the TSC rate
- *
- * Return: cycles.
- */
-uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz)
-{
-	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
 }
 
 /*
@@ -388,15 +219,13 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	struct tp_run_params eff = *p;
 	struct tp_noise_thread *t;
-	uint32_t khz = tp_module_tsc_khz();
+	uint32_t khz = tp_engine_tsc_khz();
 	uint64_t wall = 0;
 	int cpu = -1;
 
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		tp_err("warning: cannot lock memory (%s): page faults may show as noise",
 		       strerror(errno));
-	if (!khz)
-		khz = tp_user_tsc_khz();
 	eff.irqs = TSCPROBE_IRQS_ON;
 	if (!eff.threshold_cycles)
 		eff.threshold_cycles = tp_ns_cycles(eff.threshold_ns, khz) ?: 1;
@@ -432,4 +261,30 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	}
 	free(t);
 	return tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;
+}
+
+/**
+ * tp_noise_progress_line() - the progress line of a noise run
+ * @buf: "noise 3.2s/10s on 4 CPUs, worst gap 45000 cycles (21.5us)"
+ * @len: its size
+ * @engine: "" for the module, "user" for the userspace engine
+ * @elapsed_ns: time measured so far
+ * @total_ns: the run's duration
+ * @ncpus: CPUs measured
+ * @worst: the longest gap so far, cycles
+ * @tsc_khz: the TSC rate
+ */
+void tp_noise_progress_line(char *buf, size_t len, const char *engine,
+			    uint64_t elapsed_ns, uint64_t total_ns,
+			    unsigned int ncpus, uint64_t worst,
+			    uint32_t tsc_khz)
+{
+	char el[32], total[32], w[32];
+
+	tp_format_ns(elapsed_ns, el, sizeof(el));
+	tp_format_ns(total_ns, total, sizeof(total));
+	tp_format_ns(tp_cycles_to_ns_round(worst, tsc_khz), w, sizeof(w));
+	snprintf(buf, len, "noise%s%s %s/%s on %u CPUs, worst gap %llu cycles (%s)",
+		 *engine ? " " : "", engine, el, total, ncpus,
+		 (unsigned long long)worst, w);
 }

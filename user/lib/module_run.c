@@ -15,38 +15,9 @@
 #include <unistd.h>
 
 #include "context.h"
-#include "nl.h"
-#include "run.h"
-
-/* Set by SIGINT/SIGTERM; the one piece of global state the CLI needs. */
-static volatile sig_atomic_t tp_signalled;
-
-static void tp_on_signal(int sig)
-{
-	(void)sig;
-	tp_signalled = 1;
-}
-
-/**
- * tp_catch_interrupt() - make Ctrl-C (and SIGTERM) end the run, not the CLI
- *
- * No SA_RESTART: a blocking poll() returns EINTR, so the wait notices.
- */
-void tp_catch_interrupt(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = tp_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-bool tp_interrupted(void)
-{
-	return tp_signalled;
-}
+#include "genl_client.h"
+#include "interrupt.h"
+#include "module_run.h"
 
 static uint64_t tp_now_ns(void)
 {

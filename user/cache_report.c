@@ -12,11 +12,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "context.h"
+#include "context_report.h"
 #include "format.h"
 #include "json.h"
 #include "names.h"
-#include "output.h"
+#include "reports.h"
 #include "report.h"
 #include "svg.h"
 

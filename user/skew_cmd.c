@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "engine.h"
-#include "output.h"
-#include "run.h"
+#include "commands.h"
+#include "engines.h"
+#include "reports.h"
+#include "module_run.h"
 
 static const char tp_skew_usage[] =
 	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"

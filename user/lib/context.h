@@ -12,9 +12,6 @@
 
 #include "env.h"
 
-struct tj;
-struct tp_result;
-struct tp_cpu_res;
 
 /** enum tp_irq_cat - the /proc/interrupts rows a report tells apart */
 enum tp_irq_cat {
@@ -50,6 +47,7 @@ struct tp_context {
 	bool have_env;
 };
 
+const char *tp_irq_cat_name(enum tp_irq_cat cat);
 int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k);
 bool tp_irq_known(const struct tp_context *x, unsigned int cpu);
 uint64_t tp_irq_delta(const struct tp_context *x, enum tp_irq_cat cat,
@@ -61,13 +59,4 @@ void tp_context_end(struct tp_context *x, const struct tp_cpuset *cpus,
 struct tp_context *tp_context_env(const struct tp_cpuset *cpus,
 				  uint32_t tsc_khz);
 void tp_context_free(struct tp_context *x);
-void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
-			 FILE *f);
-void tp_context_text(const struct tp_result *r, FILE *f);
-void tp_context_cpus_text(const struct tp_result *r, FILE *f);
-void tp_context_cpus_json(const struct tp_result *r, struct tj *j);
-void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
-			 struct tj *j);
-void tp_context_json(const struct tp_result *r, struct tj *j);
-
 #endif /* TSCPROBE_USER_CONTEXT_H */

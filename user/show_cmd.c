@@ -5,12 +5,12 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "context.h"
 #include "format.h"
 #include "names.h"
-#include "nl.h"
-#include "output.h"
+#include "genl_client.h"
+#include "reports.h"
 
 static const char tp_show_usage[] =
 	"usage: tscprobe show [noise|cache|skew] [-j|--csv|--prom] [--svg FILE]\n"

@@ -111,6 +111,7 @@ struct tp_env {
 int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
 		uint32_t tsc_khz);
 void tp_env_free(struct tp_env *e);
+int tp_env_online(struct tp_cpuset *set, char *path, size_t len);
 int tp_env_node(unsigned int cpu);
 void tp_env_text(const struct tp_env *e, FILE *f);
 void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);

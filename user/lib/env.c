@@ -1,37 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tscprobe env: the environment audit.  Everything is read from /proc and
+ * The environment audit, for "tscprobe env" and every report.  Everything is read from /proc and
  * /sys under $TSCPROBE_SYSROOT (default: the real ones), so that tests can
  * point it at a synthetic tree; nothing needs the module or root.
  */
 #include <ctype.h>
 #include <dirent.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "engine.h"
+#include "clock.h"
 #include "env.h"
 #include "json.h"
-#include "nl.h"
 
 /* Latency above which an enabled idle state is worth a warning. */
 #define TP_CSTATE_WARN_US	10
-
-static const char tp_env_usage[] =
-	"usage: tscprobe env [-c CPUS] [-j]\n"
-	"\n"
-	"Audit what decides whether latency figures can be trusted: CPU model and\n"
-	"microcode, the TSC and the clocksource, and per CPU the frequency driver,\n"
-	"governor and limits, turbo, SMT siblings, NUMA node, isolcpus, nohz_full,\n"
-	"rcu_nocbs, interrupt affinity and C-states; then warnings in plain words.\n"
-	"Reads /proc and /sys only (under $TSCPROBE_SYSROOT when set).\n"
-	"\n"
-	"  -c, --cpus CPUS   CPUs to audit (default: all online)\n"
-	"  -j, --json        print JSON\n"
-	"  -h, --help        show this help\n";
 
 /* A path under the system root. */
 static const char *tp_path(char *buf, size_t len, const char *fmt, ...)
@@ -88,6 +72,20 @@ static int tp_read_cpuset(const char *path, struct tp_cpuset *set)
 	if (!line[0])
 		return 0;
 	return tp_parse_cpus(line, set, &why);
+}
+
+/**
+ * tp_env_online() - the online CPUs, read under the system root
+ * @set: filled in
+ * @path: set to the file read, for an error message
+ * @len: size of @path
+ *
+ * Return: 0, or -1 when the list cannot be read.
+ */
+int tp_env_online(struct tp_cpuset *set, char *path, size_t len)
+{
+	return tp_read_cpuset(tp_path(path, len,
+				      "/sys/devices/system/cpu/online"), set);
 }
 
 /* Keep the TSC-related words of a /proc/cpuinfo "flags" line. */
@@ -554,68 +552,4 @@ void tp_env_json(const struct tp_env *e, struct tj *j, const char *key)
 		tj_str(j, NULL, e->warn[i]);
 	tj_arr_end(j);
 	tj_obj_end(j);
-}
-
-/**
- * tp_cmd_env() - the "env" subcommand
- * @argc: argument count
- * @argv: arguments
- *
- * Return: an enum tp_exit.
- */
-int tp_cmd_env(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct tp_cpuset cpus;
-	bool json = false, given = false;
-	const char *why;
-	struct tp_env e;
-	char path[512];
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (tp_parse_cpus(optarg, &cpus, &why))
-				return tp_usage_err("env", "-c '%s': %s", optarg, why);
-			given = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			fputs(tp_env_usage, stdout);
-			return TP_EXIT_OK;
-		default:
-			return tp_bad_option("env", c, argv);
-		}
-	}
-	if (optind != argc)
-		return tp_usage_err("env", "unexpected argument '%s'", argv[optind]);
-	if (!given && tp_read_cpuset(tp_path(path, sizeof(path),
-					     "/sys/devices/system/cpu/online"), &cpus)) {
-		tp_err("env: cannot read the online CPUs from %s", path);
-		return TP_EXIT_FAIL;
-	}
-	if (tp_env_read(&e, &cpus, tp_module_tsc_khz())) {
-		tp_err("env: cannot read /sys/devices/system/cpu/online");
-		return TP_EXIT_FAIL;
-	}
-	if (json) {
-		struct tj j;
-
-		tj_init(&j, stdout);
-		tp_env_json(&e, &j, NULL);
-		tj_finish(&j);
-	} else {
-		tp_env_text(&e, stdout);
-	}
-	tp_env_free(&e);
-	return TP_EXIT_OK;
 }

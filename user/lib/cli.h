@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The tscprobe CLI: exit codes, the subcommands, and the helpers they share.
+ * The CLI's common words: exit codes, CPU sets, and the parsing and error
+ * helpers every command shares (parse.c).
  */
 #ifndef TSCPROBE_USER_CLI_H
 #define TSCPROBE_USER_CLI_H
@@ -50,15 +51,5 @@ void tp_format_ns(uint64_t ns, char *buf, size_t len);
 int tp_online_cpus(struct tp_cpuset *set);
 int tp_read_list(const char *path, struct tp_cpuset *set);
 int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given);
-
-/* Subcommands: each returns an enum tp_exit. */
-int tp_cmd_info(int argc, char **argv);
-int tp_cmd_noise(int argc, char **argv);
-int tp_cmd_skew(int argc, char **argv);
-int tp_cmd_cache(int argc, char **argv);
-int tp_cmd_status(int argc, char **argv);
-int tp_cmd_stop(int argc, char **argv);
-int tp_cmd_show(int argc, char **argv);
-int tp_cmd_env(int argc, char **argv);
 
 #endif /* TSCPROBE_USER_CLI_H */

@@ -3,8 +3,8 @@
  * Reports: every measurement's results as text for people and as JSON for
  * scripts, written from a struct tp_result whichever engine measured it.
  */
-#ifndef TSCPROBE_USER_OUTPUT_H
-#define TSCPROBE_USER_OUTPUT_H
+#ifndef TSCPROBE_USER_REPORTS_H
+#define TSCPROBE_USER_REPORTS_H
 
 #include <stdio.h>
 
@@ -29,10 +29,6 @@ void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_noise_summary *s);
 int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f);
-void tp_noise_progress_line(char *buf, size_t len, const char *engine,
-			    uint64_t elapsed_ns, uint64_t total_ns,
-			    unsigned int ncpus, uint64_t worst,
-			    uint32_t tsc_khz);
 
 /**
  * struct tp_skew_verdict - the skew report's last line
@@ -82,4 +78,4 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f);
 
-#endif /* TSCPROBE_USER_OUTPUT_H */
+#endif /* TSCPROBE_USER_REPORTS_H */

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "engine.h"
+#include "commands.h"
+#include "engines.h"
 #include "names.h"
 #include "noise_cmd.h"
-#include "output.h"
+#include "reports.h"
 #include "report.h"
-#include "run.h"
+#include "module_run.h"
 
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
+#include "context_report.h"
 #include "format.h"
 #include "json.h"
 #include "names.h"
-#include "output.h"
+#include "reports.h"
 #include "report.h"
 #include "svg.h"
 

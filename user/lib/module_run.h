@@ -4,8 +4,8 @@
  * notification (no polling; a progress line on a terminal), STOP on Ctrl-C,
  * then fetch the results.  Shared by every measurement.
  */
-#ifndef TSCPROBE_USER_RUN_H
-#define TSCPROBE_USER_RUN_H
+#ifndef TSCPROBE_USER_MODULE_RUN_H
+#define TSCPROBE_USER_MODULE_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -53,4 +53,4 @@ bool tp_interrupted(void);
 int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
 		    struct tp_nl_error *error);
 
-#endif /* TSCPROBE_USER_RUN_H */
+#endif /* TSCPROBE_USER_MODULE_RUN_H */

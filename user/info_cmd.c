@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "commands.h"
 #include "json.h"
 #include "names.h"
-#include "nl.h"
+#include "genl_client.h"
 
 static const char tp_info_usage[] =
 	"usage: tscprobe info [-j]\n"

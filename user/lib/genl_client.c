@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "names.h"
-#include "nl.h"
+#include "genl_client.h"
 
 struct tp_nl_ctx {
 	struct tp_nl *nl;

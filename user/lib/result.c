@@ -9,7 +9,7 @@
 
 #include "context.h"
 #include "json.h"
-#include "nl.h"
+#include "genl_client.h"
 #include "result.h"
 
 /**

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tscprobe env: the environment audit (lib/env.c) on its own, as text or
+ * JSON.  Nothing needs the module or root.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "clock.h"
+#include "commands.h"
+#include "env.h"
+#include "json.h"
+
+static const char tp_env_usage[] =
+	"usage: tscprobe env [-c CPUS] [-j]\n"
+	"\n"
+	"Audit what decides whether latency figures can be trusted: CPU model and\n"
+	"microcode, the TSC and the clocksource, and per CPU the frequency driver,\n"
+	"governor and limits, turbo, SMT siblings, NUMA node, isolcpus, nohz_full,\n"
+	"rcu_nocbs, interrupt affinity and C-states; then warnings in plain words.\n"
+	"Reads /proc and /sys only (under $TSCPROBE_SYSROOT when set).\n"
+	"\n"
+	"  -c, --cpus CPUS   CPUs to audit (default: all online)\n"
+	"  -j, --json        print JSON\n"
+	"  -h, --help        show this help\n";
+
+/**
+ * tp_cmd_env() - the "env" subcommand
+ * @argc: argument count
+ * @argv: arguments
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_cmd_env(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tp_cpuset cpus;
+	bool json = false, given = false;
+	const char *why;
+	struct tp_env e;
+	char path[512];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			if (tp_parse_cpus(optarg, &cpus, &why))
+				return tp_usage_err("env", "-c '%s': %s", optarg, why);
+			given = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(tp_env_usage, stdout);
+			return TP_EXIT_OK;
+		default:
+			return tp_bad_option("env", c, argv);
+		}
+	}
+	if (optind != argc)
+		return tp_usage_err("env", "unexpected argument '%s'", argv[optind]);
+	if (!given && tp_env_online(&cpus, path, sizeof(path))) {
+		tp_err("env: cannot read the online CPUs from %s", path);
+		return TP_EXIT_FAIL;
+	}
+	if (tp_env_read(&e, &cpus, tp_engine_tsc_khz())) {
+		tp_err("env: cannot read /sys/devices/system/cpu/online");
+		return TP_EXIT_FAIL;
+	}
+	if (json) {
+		struct tj j;
+
+		tj_init(&j, stdout);
+		tp_env_json(&e, &j, NULL);
+		tj_finish(&j);
+	} else {
+		tp_env_text(&e, stdout);
+	}
+	tp_env_free(&e);
+	return TP_EXIT_OK;
+}
