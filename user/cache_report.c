@@ -33,12 +33,10 @@ static const struct tp_series_res *tp_series(const struct tp_cpu_res *c,
 	return &c->series[id];
 }
 
-/* The six figures of a series, gross, minus @sub (sd stays as it is). */
-static void tp_cache_figs(const struct tp_series_res *s, double sub,
-			  double f[TP_FIGS])
+/* The six figures of a series as measured (all 0 without rounds). */
+static void tp_cache_figs(const struct tp_series_res *s, double f[TP_FIGS])
 {
 	const struct tp_stats *st = &s->stats;
-	unsigned int i;
 
 	memset(f, 0, TP_FIGS * sizeof(f[0]));
 	if (!st->count)
@@ -48,9 +46,24 @@ static void tp_cache_figs(const struct tp_series_res *s, double sub,
 	f[2] = s->hist ? (double)tp_hist_percentile(s->hist, 500000) : 0;
 	f[3] = s->hist ? (double)tp_hist_percentile(s->hist, 990000) : 0;
 	f[4] = (double)st->max;
-	for (i = 0; i < 5; i++)
-		f[i] -= sub;
 	f[5] = (double)tp_stats_sd(st);
+}
+
+/*
+ * @gross minus @sub, but the sd (a spread is the same net or gross); a
+ * series without rounds stays all 0.
+ */
+static void tp_cache_net(const struct tp_series_res *s,
+			 const double gross[TP_FIGS], double sub,
+			 double net[TP_FIGS])
+{
+	unsigned int i;
+
+	memcpy(net, gross, TP_FIGS * sizeof(net[0]));
+	if (!s->stats.count)
+		return;
+	for (i = 0; i < 5; i++)
+		net[i] -= sub;
 }
 
 /**
@@ -58,12 +71,17 @@ static void tp_cache_figs(const struct tp_series_res *s, double sub,
  * @r: the run
  * @c: the CPU
  * @s: the figures
+ *
+ * Each series' histogram is walked once, for its gross figures; the two
+ * net forms are made from those.  The overhead is never net of itself.
  */
 void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_cache_summary *s)
 {
 	const struct tp_series_res *ov = tp_series(c, TSCPROBE_SERIES_OVERHEAD);
+	const struct tp_series_res *sr;
 	unsigned int i, id;
+	bool self;
 
 	memset(s, 0, sizeof(*s));
 	s->rounds = c->rounds;
@@ -75,13 +93,13 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 	s->overhead_min = (double)ov->stats.min;
 	for (i = 0; i < TP_CACHE_SERIES; i++) {
 		id = TP_CACHE_ID(i);
-		tp_cache_figs(tp_series(c, id), 0, s->gross[i]);
-		tp_cache_figs(tp_series(c, id),
-			      id == TSCPROBE_SERIES_OVERHEAD ? 0 : s->overhead_avg,
-			      s->net[i]);
-		tp_cache_figs(tp_series(c, id),
-			      id == TSCPROBE_SERIES_OVERHEAD ? 0 : s->overhead_min,
-			      s->net_min[i]);
+		sr = tp_series(c, id);
+		self = id == TSCPROBE_SERIES_OVERHEAD;
+		tp_cache_figs(sr, s->gross[i]);
+		tp_cache_net(sr, s->gross[i], self ? 0 : s->overhead_avg,
+			     s->net[i]);
+		tp_cache_net(sr, s->gross[i], self ? 0 : s->overhead_min,
+			     s->net_min[i]);
 	}
 }
 
@@ -230,7 +248,7 @@ static void tp_cache_text(const struct tp_result *r, FILE *f)
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
 	fprintf(f, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s, tsc %u kHz; cycles are TSC cycles",
-		r->user_engine ? "user" : "kernel",
+		tp_result_engine(r),
 		(unsigned long long)r->p.rounds, cpus, r->p.batch, dur,
 		r->tsc_khz);
 	if (!r->user_engine)
@@ -387,7 +405,7 @@ static void tp_cache_json(const struct tp_result *r, FILE *f)
 	tj_init(&j, f);
 	tj_obj(&j, NULL);
 	tj_str(&j, "kind", "cache");
-	tj_str(&j, "engine", r->user_engine ? "user" : "kernel");
+	tj_str(&j, "engine", tp_result_engine(r));
 	tj_u64(&j, "run_id", r->run_id);
 	tj_str(&j, "state", tp_state_name(r->state));
 	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
@@ -447,7 +465,7 @@ static void tp_cache_csv(const struct tp_result *r, FILE *f)
 
 		tp_cache_summarize(r, cpu, &s);
 		tp_csv_str(&c, "cache");
-		tp_csv_str(&c, r->user_engine ? "user" : "kernel");
+		tp_csv_str(&c, tp_result_engine(r));
 		tp_csv_u64(&c, r->run_id);
 		tp_csv_u64(&c, cpu->cpu);
 		tp_csv_u64(&c, cpu->node);
@@ -471,20 +489,26 @@ static void tp_cache_csv(const struct tp_result *r, FILE *f)
 	}
 }
 
-static void tp_cache_prom_labels(char *buf, size_t len,
-				 const struct tp_result *r, unsigned int cpu,
-				 const char *k1, const char *v1,
-				 const char *k2, const char *v2)
+/**
+ * tp_cache_labels() - the labels of a CPU's cache series
+ * @buf: the output
+ * @len: its size
+ * @r: the run (engine)
+ * @cpu: the CPU
+ * @k1: the first label of the series, with its value @v1
+ * @v1: its value
+ * @k2: a second label (NULL: none), with its value @v2
+ * @v2: its value
+ */
+static void tp_cache_labels(char *buf, size_t len, const struct tp_result *r,
+			    unsigned int cpu, const char *k1, const char *v1,
+			    const char *k2, const char *v2)
 {
 	char c[16];
 
 	snprintf(c, sizeof(c), "%u", cpu);
-	if (k2)
-		tp_prom_labels(buf, len, 4, "cpu", c, "engine",
-			       r->user_engine ? "user" : "kernel", k1, v1, k2, v2);
-	else
-		tp_prom_labels(buf, len, 3, "cpu", c, "engine",
-			       r->user_engine ? "user" : "kernel", k1, v1);
+	tp_prom_labels(buf, len, "cpu", c, "engine", tp_result_engine(r), k1, v1,
+		       k2, v2, NULL);
 }
 
 static void tp_cache_prom_figs(const struct tp_result *r, FILE *f)
@@ -501,10 +525,10 @@ static void tp_cache_prom_figs(const struct tp_result *r, FILE *f)
 			continue;
 		for (k = 0; k < TP_CACHE_SERIES; k++)
 			for (x = 0; x < TP_FIGS; x++) {
-				tp_cache_prom_labels(labels, sizeof(labels), r,
-						     r->cpu[i].cpu, "series",
-						     tp_cache_series_keys[k], "stat",
-						     tp_fig_keys[x]);
+				tp_cache_labels(labels, sizeof(labels), r,
+						r->cpu[i].cpu, "series",
+						tp_cache_series_keys[k], "stat",
+						tp_fig_keys[x]);
 				tp_prom_double(f, "tscprobe_cache_cycles", labels,
 					       s.net[k][x]);
 			}
@@ -512,8 +536,8 @@ static void tp_cache_prom_figs(const struct tp_result *r, FILE *f)
 	tp_prom_family(f, "tscprobe_cache_rounds_total", "counter",
 		       "Rounds measured.");
 	for (i = 0; i < r->ncpus; i++) {
-		tp_cache_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
-				     "series", "all", NULL, NULL);
+		tp_cache_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
+				"series", "all", NULL, NULL);
 		tp_prom_u64(f, "tscprobe_cache_rounds_total", labels,
 			    r->cpu[i].rounds);
 	}
@@ -536,9 +560,9 @@ static void tp_cache_prom_curves(const struct tp_result *r, FILE *f)
 		for (k = 0; k < r->cpu[i].nlevels; k++) {
 			snprintf(v, sizeof(v), "%llu",
 				 (unsigned long long)r->cpu[i].levels[k].size);
-			tp_cache_prom_labels(labels, sizeof(labels), r,
-					     r->cpu[i].cpu, "size_bytes", v,
-					     NULL, NULL);
+			tp_cache_labels(labels, sizeof(labels), r,
+					r->cpu[i].cpu, "size_bytes", v, NULL,
+					NULL);
 			tp_prom_double(f, "tscprobe_cache_level_cycles_per_load",
 				       labels, tp_lat_per_load(&r->cpu[i].levels[k]));
 		}
@@ -548,8 +572,8 @@ static void tp_cache_prom_curves(const struct tp_result *r, FILE *f)
 	for (i = 0; i < r->ncpus; i++)
 		for (k = 0; k < r->cpu[i].nnodes; k++) {
 			snprintf(v, sizeof(v), "%u", r->cpu[i].nodes[k].node);
-			tp_cache_prom_labels(labels, sizeof(labels), r,
-					     r->cpu[i].cpu, "node", v, NULL, NULL);
+			tp_cache_labels(labels, sizeof(labels), r,
+					r->cpu[i].cpu, "node", v, NULL, NULL);
 			tp_prom_double(f, "tscprobe_cache_node_cycles_per_load",
 				       labels, tp_lat_per_load(&r->cpu[i].nodes[k]));
 		}
@@ -646,7 +670,7 @@ static int tp_cache_svg(const struct tp_result *r, const char *path)
 		return TP_EXIT_FAIL;
 	tp_svg_text(&s, 20, 26, "start", 15,
 		    "tscprobe cache: %s engine, tsc %u kHz",
-		    r->user_engine ? "user" : "kernel", r->tsc_khz);
+		    tp_result_engine(r), r->tsc_khz);
 	for (i = 0; i < r->ncpus; i++) {
 		tp_cache_svg_dist(&s, &r->cpu[i], top);
 		top += TP_CACHE_SVG_PANEL;

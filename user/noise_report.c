@@ -174,7 +174,7 @@ static void tp_noise_text(const struct tp_result *r, FILE *f)
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
 	tp_format_ns(r->p.threshold_ns, thr, sizeof(thr));
 	fprintf(f, "noise: %s engine, irqs %s, clock %s, %s on CPUs %s, tsc %u kHz, threshold %s (%llu cycles)",
-		r->user_engine ? "user" : "kernel", tp_irqs_name(r->p.irqs),
+		tp_result_engine(r), tp_irqs_name(r->p.irqs),
 		tp_clock_name(r->p.clock), dur, cpus, r->tsc_khz, thr,
 		(unsigned long long)r->p.threshold_cycles);
 	if (!r->user_engine)
@@ -273,7 +273,7 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	tj_init(&j, f);
 	tj_obj(&j, NULL);
 	tj_str(&j, "kind", "noise");
-	tj_str(&j, "engine", r->user_engine ? "user" : "kernel");
+	tj_str(&j, "engine", tp_result_engine(r));
 	tj_u64(&j, "run_id", r->run_id);
 	tj_str(&j, "state", tp_state_name(r->state));
 	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
@@ -326,7 +326,7 @@ static void tp_noise_csv(const struct tp_result *r, FILE *f)
 
 		tp_noise_summarize(r, cpu, &s);
 		tp_csv_str(&c, "noise");
-		tp_csv_str(&c, r->user_engine ? "user" : "kernel");
+		tp_csv_str(&c, tp_result_engine(r));
 		tp_csv_str(&c, tp_irqs_name(r->p.irqs));
 		tp_csv_u64(&c, r->run_id);
 		tp_csv_u64(&c, cpu->cpu);
@@ -358,11 +358,30 @@ static const char *const tp_prom_quantiles[6] = {
 	"0", "0.5", "0.99", "0.999", "0.9999", "1",
 };
 
+/**
+ * tp_noise_labels() - the labels of a CPU's noise series
+ * @buf: the output
+ * @len: its size
+ * @r: the run (engine, irqs)
+ * @cpu: the CPU
+ * @quantile: the quantile label's value, or NULL for a series without one
+ */
+static void tp_noise_labels(char *buf, size_t len, const struct tp_result *r,
+			    unsigned int cpu, const char *quantile)
+{
+	char c[16];
+
+	snprintf(c, sizeof(c), "%u", cpu);
+	tp_prom_labels(buf, len, "cpu", c, "engine", tp_result_engine(r),
+		       "irqs", tp_irqs_name(r->p.irqs),
+		       quantile ? "quantile" : NULL, quantile, NULL);
+}
+
 static void tp_noise_prom_counter(FILE *f, const struct tp_result *r,
 				  const char *name, const char *help,
 				  size_t off)
 {
-	char labels[128], cpu[16];
+	char labels[128];
 	unsigned int i;
 	bool any = false;
 
@@ -377,30 +396,9 @@ static void tp_noise_prom_counter(FILE *f, const struct tp_result *r,
 
 		if (!k->ok)
 			continue;	/* unreadable: no sample, never a 0 */
-		snprintf(cpu, sizeof(cpu), "%u", r->cpu[i].cpu);
-		tp_prom_labels(labels, sizeof(labels), 3, "cpu", cpu, "engine",
-			       r->user_engine ? "user" : "kernel", "irqs",
-			       tp_irqs_name(r->p.irqs));
+		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
 		tp_prom_u64(f, name, labels, k->v);
 	}
-}
-
-/* The run's series labels of one CPU: cpu, engine, irqs (+ quantile). */
-static void tp_noise_prom_labels(char *buf, size_t len,
-				 const struct tp_result *r, unsigned int cpu,
-				 const char *quantile)
-{
-	char c[16];
-
-	snprintf(c, sizeof(c), "%u", cpu);
-	if (quantile)
-		tp_prom_labels(buf, len, 4, "cpu", c, "engine",
-			       r->user_engine ? "user" : "kernel", "irqs",
-			       tp_irqs_name(r->p.irqs), "quantile", quantile);
-	else
-		tp_prom_labels(buf, len, 3, "cpu", c, "engine",
-			       r->user_engine ? "user" : "kernel", "irqs",
-			       tp_irqs_name(r->p.irqs));
 }
 
 static void tp_noise_prom_gaps(const struct tp_result *r, FILE *f)
@@ -414,13 +412,12 @@ static void tp_noise_prom_gaps(const struct tp_result *r, FILE *f)
 	for (i = 0; i < r->ncpus; i++) {
 		tp_noise_summarize(r, &r->cpu[i], &s);
 		for (k = 0; k < 6; k++) {
-			tp_noise_prom_labels(labels, sizeof(labels), r,
-					     r->cpu[i].cpu, tp_prom_quantiles[k]);
+			tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
+					tp_prom_quantiles[k]);
 			tp_prom_u64(f, "tscprobe_noise_gap_cycles", labels,
 				    s.pct[k]);
 		}
-		tp_noise_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
-				     NULL);
+		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
 		tp_prom_u64(f, "tscprobe_noise_gap_cycles_sum", labels,
 			    r->cpu[i].measured_cycles);
 		tp_prom_u64(f, "tscprobe_noise_gap_cycles_count", labels,
@@ -438,16 +435,14 @@ static void tp_noise_prom_gauges(const struct tp_result *r, FILE *f)
 		       "Measured time over wall time, 0 to 1.");
 	for (i = 0; i < r->ncpus; i++) {
 		tp_noise_summarize(r, &r->cpu[i], &s);
-		tp_noise_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
-				     NULL);
+		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
 		tp_prom_double(f, "tscprobe_noise_coverage_ratio", labels,
 			       s.coverage);
 	}
 	tp_prom_family(f, "tscprobe_noise_events_total", "counter",
 		       "Gaps at or above the event threshold.");
 	for (i = 0; i < r->ncpus; i++) {
-		tp_noise_prom_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
-				     NULL);
+		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
 		tp_prom_u64(f, "tscprobe_noise_events_total", labels,
 			    r->cpu[i].events_total);
 	}
@@ -462,9 +457,8 @@ static void tp_noise_prom(const struct tp_result *r, FILE *f)
 	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
 	tp_prom_family(f, "tscprobe_noise_threshold_cycles", "gauge",
 		       "Event threshold in TSC cycles.");
-	tp_prom_labels(labels, sizeof(labels), 2, "engine",
-		       r->user_engine ? "user" : "kernel", "irqs",
-		       tp_irqs_name(r->p.irqs));
+	tp_prom_labels(labels, sizeof(labels), "engine", tp_result_engine(r),
+		       "irqs", tp_irqs_name(r->p.irqs), NULL);
 	tp_prom_u64(f, "tscprobe_noise_threshold_cycles", labels,
 		    r->p.threshold_cycles);
 	tp_noise_prom_gaps(r, f);
@@ -522,7 +516,7 @@ static int tp_noise_svg(const struct tp_result *r, const char *path)
 		return TP_EXIT_FAIL;
 	tp_svg_text(&s, 20, 26, "start", 15,
 		    "tscprobe noise: %s engine, irqs %s, clock %s, tsc %u kHz",
-		    r->user_engine ? "user" : "kernel", tp_irqs_name(r->p.irqs),
+		    tp_result_engine(r), tp_irqs_name(r->p.irqs),
 		    tp_clock_name(r->p.clock), r->tsc_khz);
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_svg_cpu(&s, r, &r->cpu[i], 40 + TP_SVG_PANEL * i);

@@ -18,22 +18,71 @@
 #include "report.h"
 #include "svg.h"
 
-/* avg one-way in ns; the one-way is kept doubled. */
+/* The four statistics of a pair, in the order every format lists them. */
+enum { TP_LATIJ, TP_LATJI, TP_SKEW, TP_ONE_WAY, TP_PAIR_STATS };
+
+/* Each as value/divisor: skew and one-way are kept doubled. */
+static const struct {
+	const char *name;
+	size_t off;
+	unsigned int div;
+} tp_pair_stats[TP_PAIR_STATS] = {
+	[TP_LATIJ] = { "latij", offsetof(struct tp_skew_stats, latij), 1 },
+	[TP_LATJI] = { "latji", offsetof(struct tp_skew_stats, latji), 1 },
+	[TP_SKEW] = { "skew", offsetof(struct tp_skew_stats, skew2), 2 },
+	[TP_ONE_WAY] = { "one_way", offsetof(struct tp_skew_stats, one_way2), 2 },
+};
+
+static const struct tp_sstats *tp_pair_stat(const struct tp_pair_res *p,
+					    unsigned int k)
+{
+	return (const void *)((const char *)&p->st + tp_pair_stats[k].off);
+}
+
+/* The figures tp_pair_values() makes, in its order. */
+enum { TP_MIN, TP_AVG, TP_MAX, TP_SD, TP_STAT_FIGS };
+static const char *const tp_stat_names[TP_STAT_FIGS] = {
+	"min", "avg", "max", "sd",
+};
+
+/**
+ * tp_pair_values() - min, avg, max, sd of one statistic of an OK pair
+ * @p: the pair
+ * @k: the statistic: an index of tp_pair_stats
+ * @v: the four figures, in cycles (the doubled ones halved)
+ *
+ * Every format prints these same four figures, so they are made here once.
+ */
+static void tp_pair_values(const struct tp_pair_res *p, unsigned int k,
+			   double v[TP_STAT_FIGS])
+{
+	const struct tp_sstats *s = tp_pair_stat(p, k);
+	double d = tp_pair_stats[k].div;
+
+	v[TP_MIN] = (double)s->min / d;
+	v[TP_AVG] = s->count ? (double)s->sum / ((double)s->count * d) : 0;
+	v[TP_MAX] = (double)s->max / d;
+	v[TP_SD] = (double)tp_sstats_sd_div(s, 1) / d;
+}
+
+/* avg one-way in ns. */
 static double tp_pair_one_way_ns(const struct tp_result *r,
 				 const struct tp_pair_res *p)
 {
-	const struct tp_sstats *s = &p->st.one_way2;
+	double v[TP_STAT_FIGS];
 
-	if (!s->count || !r->tsc_khz)
+	if (!r->tsc_khz)
 		return 0;
-	return (double)s->sum / (2.0 * (double)s->count) * 1e6 / r->tsc_khz;
+	tp_pair_values(p, TP_ONE_WAY, v);
+	return v[TP_AVG] * 1e6 / r->tsc_khz;
 }
 
 static double tp_pair_skew(const struct tp_pair_res *p)
 {
-	const struct tp_sstats *s = &p->st.skew2;
+	double v[TP_STAT_FIGS];
 
-	return s->count ? (double)s->sum / (2.0 * (double)s->count) : 0;
+	tp_pair_values(p, TP_SKEW, v);
+	return v[TP_AVG];
 }
 
 /* A pair with numbers: measured, and with samples. */
@@ -56,14 +105,15 @@ void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
 	memset(v, 0, sizeof(*v));
 	for (i = 0; i < r->npairs; i++) {
 		const struct tp_pair_res *p = &r->pair[i];
-		double mag;
+		double skew, mag;
 
 		if (!tp_pair_ok(p))
 			continue;
 		v->ok++;
 		if (!tp_skew_in_sync(&p->st))
 			v->out++;
-		mag = tp_pair_skew(p) < 0 ? -tp_pair_skew(p) : tp_pair_skew(p);
+		skew = tp_pair_skew(p);
+		mag = skew < 0 ? -skew : skew;
 		if (v->ok == 1 || mag > v->max_abs) {
 			v->max_abs = mag;
 			v->worst = p;
@@ -141,6 +191,7 @@ static void tp_matrix(const struct tp_result *r, bool skew, FILE *f)
 static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 {
 	struct tp_skew_verdict v;
+	double skew[TP_STAT_FIGS], one_way[TP_STAT_FIGS];
 	const struct tp_pair_res *p;
 
 	tp_skew_verdict(r, &v);
@@ -149,10 +200,10 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 		return;
 	}
 	p = v.worst;
+	tp_pair_values(p, TP_SKEW, skew);
+	tp_pair_values(p, TP_ONE_WAY, one_way);
 	fprintf(f, "verdict: largest |skew| %.1f cycles, %u -> %u (sd %.1f, one-way %.0f cycles, %s); ",
-		v.max_abs, p->from, p->to,
-		tp_sstats_sd_div(&p->st.skew2, 1) / 2.0,
-		(double)p->st.one_way2.sum / (2.0 * p->st.one_way2.count),
+		v.max_abs, p->from, p->to, skew[TP_SD], one_way[TP_AVG],
 		tp_relation_name(p->relation));
 	if (!v.out)
 		fprintf(f, "TSCs in sync within the noise: yes, all %u measured pairs",
@@ -176,7 +227,7 @@ static void tp_skew_text(const struct tp_result *r, FILE *f)
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	fprintf(f, "skew: %s engine, CPUs %s, samples %u, repeats %u, tsc %u kHz, pairs %u/%u",
-		r->user_engine ? "user" : "kernel", cpus, r->p.samples,
+		tp_result_engine(r), cpus, r->p.samples,
 		r->p.repeats, r->tsc_khz, r->pairs_done, r->pairs_total);
 	if (!r->user_engine)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
@@ -200,15 +251,17 @@ static void tp_skew_text(const struct tp_result *r, FILE *f)
 	tp_context_text(r, f);
 }
 
-/* {min, avg, max, sd}, divided by @k (2 for the doubled quantities). */
-static void tp_stat_json(struct tj *j, const char *key,
-			 const struct tp_sstats *s, unsigned int k)
+/* Statistic @k of an OK pair as {min, avg, max, sd}. */
+static void tp_stat_json(struct tj *j, const struct tp_pair_res *p,
+			 unsigned int k)
 {
-	tj_obj(j, key);
-	tj_real(j, "min", (double)s->min / k);
-	tj_real(j, "avg", s->count ? (double)s->sum / ((double)s->count * k) : 0);
-	tj_real(j, "max", (double)s->max / k);
-	tj_real(j, "sd", (double)tp_sstats_sd_div(s, 1) / k);
+	double v[TP_STAT_FIGS];
+	unsigned int s;
+
+	tp_pair_values(p, k, v);
+	tj_obj(j, tp_pair_stats[k].name);
+	for (s = 0; s < TP_STAT_FIGS; s++)
+		tj_real(j, tp_stat_names[s], v[s]);
 	tj_obj_end(j);
 }
 
@@ -216,6 +269,7 @@ static void tp_pair_json(struct tj *j, const struct tp_result *r,
 			 const struct tp_pair_res *p)
 {
 	bool ok = tp_pair_ok(p);
+	unsigned int k;
 
 	tj_obj(j, NULL);
 	tj_u64(j, "from", p->from);
@@ -227,19 +281,15 @@ static void tp_pair_json(struct tj *j, const struct tp_result *r,
 		tj_u64(j, "nr", p->st.nr);
 		if (r->user_engine)
 			tj_u64(j, "discarded", p->st.discarded);
-		tp_stat_json(j, "latij", &p->st.latij, 1);
-		tp_stat_json(j, "latji", &p->st.latji, 1);
-		tp_stat_json(j, "skew", &p->st.skew2, 2);
-		tp_stat_json(j, "one_way", &p->st.one_way2, 2);
+		for (k = 0; k < TP_PAIR_STATS; k++)
+			tp_stat_json(j, p, k);
 		tj_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
 		tj_bool(j, "in_sync", tp_skew_in_sync(&p->st));
 	} else {
 		/* No numbers for a pair that did not complete. */
 		tj_u64(j, "nr", 0);
-		tj_null(j, "latij");
-		tj_null(j, "latji");
-		tj_null(j, "skew");
-		tj_null(j, "one_way");
+		for (k = 0; k < TP_PAIR_STATS; k++)
+			tj_null(j, tp_pair_stats[k].name);
 		tj_null(j, "one_way_ns");
 		tj_null(j, "in_sync");
 	}
@@ -257,7 +307,7 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 	tj_init(&j, f);
 	tj_obj(&j, NULL);
 	tj_str(&j, "kind", "skew");
-	tj_str(&j, "engine", r->user_engine ? "user" : "kernel");
+	tj_str(&j, "engine", tp_result_engine(r));
 	tj_u64(&j, "run_id", r->run_id);
 	tj_str(&j, "state", tp_state_name(r->state));
 	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
@@ -294,41 +344,6 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 }
 
 
-/* The four statistics of a pair, as value/divisor: skew and one-way are
- * kept doubled.
- */
-static const struct {
-	const char *name;
-	size_t off;
-	unsigned int div;
-} tp_pair_stats[4] = {
-	{ "latij", offsetof(struct tp_skew_stats, latij), 1 },
-	{ "latji", offsetof(struct tp_skew_stats, latji), 1 },
-	{ "skew", offsetof(struct tp_skew_stats, skew2), 2 },
-	{ "one_way", offsetof(struct tp_skew_stats, one_way2), 2 },
-};
-
-static const struct tp_sstats *tp_pair_stat(const struct tp_pair_res *p,
-					    unsigned int k)
-{
-	return (const void *)((const char *)&p->st + tp_pair_stats[k].off);
-}
-
-/* min, avg, max, sd of statistic @k of an OK pair, in cycles. */
-static void tp_pair_values(const struct tp_pair_res *p, unsigned int k,
-			   double v[4])
-{
-	const struct tp_sstats *s = tp_pair_stat(p, k);
-	double d = tp_pair_stats[k].div;
-
-	v[0] = (double)s->min / d;
-	v[1] = s->count ? (double)s->sum / ((double)s->count * d) : 0;
-	v[2] = (double)s->max / d;
-	v[3] = (double)tp_sstats_sd_div(s, 1) / d;
-}
-
-static const char *const tp_stat_names[4] = { "min", "avg", "max", "sd" };
-
 /* One header row, then a row per ordered pair; no numbers for a pair that
  * did not complete (empty fields).
  */
@@ -341,12 +356,12 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 	struct tp_csv c = { f, 0 };
 	char name[32];
 	unsigned int i, k, s;
-	double v[4];
+	double v[TP_STAT_FIGS];
 
 	for (i = 0; i < sizeof(lead) / sizeof(lead[0]); i++)
 		tp_csv_str(&c, lead[i]);
-	for (k = 0; k < 4; k++)
-		for (s = 0; s < 4; s++) {
+	for (k = 0; k < TP_PAIR_STATS; k++)
+		for (s = 0; s < TP_STAT_FIGS; s++) {
 			snprintf(name, sizeof(name), "%s_%s", tp_pair_stats[k].name,
 				 tp_stat_names[s]);
 			tp_csv_str(&c, name);
@@ -358,16 +373,16 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 		const struct tp_pair_res *p = &r->pair[i];
 
 		tp_csv_str(&c, "skew");
-		tp_csv_str(&c, r->user_engine ? "user" : "kernel");
+		tp_csv_str(&c, tp_result_engine(r));
 		tp_csv_u64(&c, r->run_id);
 		tp_csv_u64(&c, p->from);
 		tp_csv_u64(&c, p->to);
 		tp_csv_str(&c, tp_relation_name(p->relation));
 		tp_csv_str(&c, tp_pair_status_name(p->status));
 		tp_csv_u64(&c, tp_pair_ok(p) ? p->st.nr : 0);
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < TP_PAIR_STATS; k++) {
 			tp_pair_values(p, k, v);
-			for (s = 0; s < 4; s++) {
+			for (s = 0; s < TP_STAT_FIGS; s++) {
 				if (tp_pair_ok(p))
 					tp_csv_double(&c, v[s]);
 				else
@@ -385,6 +400,14 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 	}
 }
 
+/**
+ * tp_pair_labels() - the labels of a pair's series
+ * @buf: the output
+ * @len: its size
+ * @r: the run (engine)
+ * @p: the pair
+ * @stat: the stat label's value, or NULL for a series without one
+ */
 static void tp_pair_labels(char *buf, size_t len, const struct tp_result *r,
 			   const struct tp_pair_res *p, const char *stat)
 {
@@ -392,14 +415,9 @@ static void tp_pair_labels(char *buf, size_t len, const struct tp_result *r,
 
 	snprintf(from, sizeof(from), "%u", p->from);
 	snprintf(to, sizeof(to), "%u", p->to);
-	if (stat)
-		tp_prom_labels(buf, len, 5, "from", from, "to", to, "relation",
-			       tp_relation_name(p->relation), "engine",
-			       r->user_engine ? "user" : "kernel", "stat", stat);
-	else
-		tp_prom_labels(buf, len, 4, "from", from, "to", to, "relation",
-			       tp_relation_name(p->relation), "engine",
-			       r->user_engine ? "user" : "kernel");
+	tp_prom_labels(buf, len, "from", from, "to", to, "relation",
+		       tp_relation_name(p->relation), "engine",
+		       tp_result_engine(r), stat ? "stat" : NULL, stat, NULL);
 }
 
 /* One gauge family per statistic, a series per pair and min/avg/max/sd. */
@@ -408,7 +426,7 @@ static void tp_skew_prom_stat(const struct tp_result *r, FILE *f,
 {
 	char name[64], help[128], labels[192];
 	unsigned int i, s;
-	double v[4];
+	double v[TP_STAT_FIGS];
 
 	snprintf(name, sizeof(name), "tscprobe_skew_%s_cycles",
 		 tp_pair_stats[k].name);
@@ -420,7 +438,7 @@ static void tp_skew_prom_stat(const struct tp_result *r, FILE *f,
 		if (!tp_pair_ok(&r->pair[i]))
 			continue;	/* no numbers for an incomplete pair */
 		tp_pair_values(&r->pair[i], k, v);
-		for (s = 0; s < 4; s++) {
+		for (s = 0; s < TP_STAT_FIGS; s++) {
 			tp_pair_labels(labels, sizeof(labels), r, &r->pair[i],
 				       tp_stat_names[s]);
 			tp_prom_double(f, name, labels, v[s]);
@@ -443,7 +461,7 @@ static void tp_skew_prom(const struct tp_result *r, FILE *f)
 		tp_prom_u64(f, "tscprobe_skew_pair_ok", labels,
 			    tp_pair_ok(&r->pair[i]));
 	}
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < TP_PAIR_STATS; k++)
 		tp_skew_prom_stat(r, f, k);
 	tp_skew_verdict(r, &v);
 	tp_prom_family(f, "tscprobe_skew_in_sync", "gauge",
@@ -566,7 +584,7 @@ static int tp_skew_svg(const struct tp_result *r, const char *path)
 		return TP_EXIT_FAIL;
 	tp_svg_text(&s, 20, 24, "start", 15,
 		    "tscprobe skew: %s engine, %u CPUs, rows i, columns j",
-		    r->user_engine ? "user" : "kernel", n);
+		    tp_result_engine(r), n);
 	tp_heatmap(&s, r, false, TP_HEAT_GAP, 80, "one-way latency (ns)");
 	tp_heatmap(&s, r, true, 2 * TP_HEAT_GAP + size + 20, 80,
 		   "skew: TSC_j - TSC_i (cycles)");

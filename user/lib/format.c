@@ -146,54 +146,61 @@ void tp_prom_double(FILE *f, const char *name, const char *labels, double v)
 		fprintf(f, "%.9g\n", v);
 }
 
+/* Append one label, name="value", its value escaped; false when full. */
+static bool tp_prom_label(char *buf, size_t len, size_t *used,
+			  const char *name, const char *v)
+{
+	int w = snprintf(buf + *used, len - *used, "%s%s=\"", *used ? "," : "",
+			 name);
+
+	if (w < 0 || (size_t)w >= len - *used)
+		return false;
+	*used += (size_t)w;
+	for (; *v; v++) {
+		const char *esc = *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" :
+			*v == '\n' ? "\\n" : NULL;
+
+		if (*used + 3 >= len)
+			return false;
+		if (esc) {
+			memcpy(buf + *used, esc, 2);
+			*used += 2;
+		} else {
+			buf[(*used)++] = *v;
+		}
+	}
+	if (*used + 2 >= len)
+		return false;
+	buf[(*used)++] = '"';
+	buf[*used] = '\0';
+	return true;
+}
+
 /**
- * tp_prom_labels() - format n label pairs: name="value",...
+ * tp_prom_labels() - format label pairs: name="value",...
  * @buf: the output
  * @len: its size
- * @n: how many pairs follow (const char *name, const char *value)
+ * @name: the first label's name, then its value (const char *), then more
+ *	pairs; a NULL name ends the list
  *
  * Values are escaped as the format requires (backslash, quote, newline).
+ * Because a NULL name ends the list, a series that has an extra label only
+ * sometimes passes it last as (extra ? "stat" : NULL, extra): one call
+ * serves both.
  *
  * Return: the length written, or -1 when @buf is too small.
  */
-int tp_prom_labels(char *buf, size_t len, unsigned int n, ...)
+int tp_prom_labels(char *buf, size_t len, const char *name, ...)
 {
 	size_t used = 0;
-	unsigned int i;
 	va_list ap;
+	bool ok = true;
 
 	buf[0] = '\0';
-	va_start(ap, n);
-	for (i = 0; i < n; i++) {
-		const char *name = va_arg(ap, const char *);
-		const char *v = va_arg(ap, const char *);
-		int w = snprintf(buf + used, len - used, "%s%s=\"", i ? "," : "",
-				 name);
-
-		if (w < 0 || (size_t)w >= len - used)
-			goto full;
-		used += (size_t)w;
-		for (; *v; v++) {
-			const char *esc = *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" :
-				*v == '\n' ? "\\n" : NULL;
-
-			if (used + 3 >= len)
-				goto full;
-			if (esc) {
-				memcpy(buf + used, esc, 2);
-				used += 2;
-			} else {
-				buf[used++] = *v;
-			}
-		}
-		if (used + 2 >= len)
-			goto full;
-		buf[used++] = '"';
-		buf[used] = '\0';
-	}
+	va_start(ap, name);
+	for (; name && ok; name = va_arg(ap, const char *))
+		ok = tp_prom_label(buf, len, &used, name,
+				   va_arg(ap, const char *));
 	va_end(ap);
-	return (int)used;
-full:
-	va_end(ap);
-	return -1;
+	return ok ? (int)used : -1;
 }

@@ -72,6 +72,7 @@ void tp_prom_family(FILE *f, const char *name, const char *type,
 		    const char *help);
 void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v);
 void tp_prom_double(FILE *f, const char *name, const char *labels, double v);
-int tp_prom_labels(char *buf, size_t len, unsigned int n, ...);
+int tp_prom_labels(char *buf, size_t len, const char *name, ...)
+	__attribute__((sentinel));
 
 #endif /* TSCPROBE_USER_FORMAT_H */

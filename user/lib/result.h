@@ -204,6 +204,12 @@ struct tp_result {
 	struct tp_pair_res *pair;
 };
 
+/* The engine that measured @r, as every report names it. */
+static inline const char *tp_result_engine(const struct tp_result *r)
+{
+	return r->user_engine ? "user" : "kernel";
+}
+
 void tp_result_init(struct tp_result *r, uint32_t kind);
 void tp_json_counter(struct tj *j, const char *key,
 		     const struct tp_counter_res *k);
