@@ -12,6 +12,7 @@
 #include "engines.h"
 #include "reports.h"
 #include "module_run.h"
+#include "options.h"
 
 static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
@@ -41,6 +42,7 @@ enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES, OPT_USER };
 /**
  * struct tp_cache_cmd - the parsed command line
  * @cpus: the CPUs
+ * @cpus_given: -c was given
  * @p: the parameters, defaults filled in
  * @batch_given: --batch was given
  * @user: --user
@@ -49,6 +51,7 @@ enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES, OPT_USER };
  */
 struct tp_cache_cmd {
 	struct tp_cpuset cpus;
+	bool cpus_given;
 	struct tp_run_params p;
 	bool batch_given;
 	bool user;
@@ -68,9 +71,9 @@ static int tp_cache_number(const char *opt, const char *arg, uint64_t min,
 	return TP_EXIT_OK;
 }
 
-static int tp_cache_option(struct tp_cache_cmd *cmd, int c, char **argv)
+static int tp_cache_option(void *ctx, int c, char **argv)
 {
-	const char *why;
+	struct tp_cache_cmd *cmd = ctx;
 	uint64_t v;
 	int ret;
 
@@ -78,9 +81,8 @@ static int tp_cache_option(struct tp_cache_cmd *cmd, int c, char **argv)
 		return ret;
 	switch (c) {
 	case 'c':
-		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
-			return tp_usage_err("cache", "-c '%s': %s", optarg, why);
-		return TP_EXIT_OK;
+		cmd->cpus_given = true;
+		return tp_cpus_option("cache", optarg, &cmd->cpus);
 	case 'n':
 		return tp_cache_number("-n", optarg, TSCPROBE_MIN_ROUNDS,
 				       TSCPROBE_MAX_ROUNDS, &cmd->p.rounds);
@@ -121,35 +123,26 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool cpus_given = false;
-	int c, ret;
+	int ret;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->p.rounds = TSCPROBE_DEFAULT_ROUNDS;
 	cmd->p.batch = TSCPROBE_DEFAULT_BATCH;
 	cmd->p.width_ns = TSCPROBE_DEFAULT_WIDTH_NS;
 	cmd->p.gap_ns = TSCPROBE_DEFAULT_GAP_NS;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:n:jqh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(tp_cache_usage, stdout);
-			return -1;
-		}
-		cpus_given |= c == 'c';
-		ret = tp_cache_option(cmd, c, argv);
-		if (ret)
-			return ret;
-	}
-	if (optind != argc)
-		return tp_usage_err("cache", "unexpected argument '%s'",
-				    argv[optind]);
+	ret = tp_getopt(argc, argv, "+:c:n:jqh", opts, tp_cache_usage,
+			tp_cache_option, cmd);
+	if (!ret)
+		ret = tp_no_more_args("cache", argc, argv);
+	if (ret)
+		return ret;
 	if (cmd->batch_given && cmd->p.batch > cmd->p.rounds)
 		return tp_usage_err("cache", "--batch %u is more than the %llu rounds",
 				    cmd->p.batch,
 				    (unsigned long long)cmd->p.rounds);
 	if (cmd->p.batch > cmd->p.rounds)
 		cmd->p.batch = (uint32_t)cmd->p.rounds;
-	return tp_check_cpus("cache", &cmd->cpus, cpus_given);
+	return tp_check_cpus("cache", &cmd->cpus, cmd->cpus_given);
 }
 
 static void tp_cache_put_attrs(struct nlmsghdr *nlh,

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "env.h"
 #include "json.h"
+#include "options.h"
 
 static const char tp_env_usage[] =
 	"usage: tscprobe env [-c CPUS] [-j]\n"
@@ -23,6 +24,34 @@ static const char tp_env_usage[] =
 	"  -c, --cpus CPUS   CPUs to audit (default: all online)\n"
 	"  -j, --json        print JSON\n"
 	"  -h, --help        show this help\n";
+
+/**
+ * struct tp_env_cmd - the parsed command line
+ * @cpus: the CPUs to audit
+ * @given: -c was given
+ * @json: -j
+ */
+struct tp_env_cmd {
+	struct tp_cpuset cpus;
+	bool given;
+	bool json;
+};
+
+static int tp_env_option(void *ctx, int c, char **argv)
+{
+	struct tp_env_cmd *cmd = ctx;
+
+	switch (c) {
+	case 'c':
+		cmd->given = true;
+		return tp_cpus_option("env", optarg, &cmd->cpus);
+	case 'j':
+		cmd->json = true;
+		return TP_EXIT_OK;
+	default:
+		return tp_bad_option("env", c, argv);
+	}
+}
 
 /**
  * tp_cmd_env() - the "env" subcommand
@@ -39,42 +68,26 @@ int tp_cmd_env(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tp_cpuset cpus;
-	bool json = false, given = false;
-	const char *why;
+	struct tp_env_cmd cmd = { .given = false };
 	struct tp_env e;
 	char path[512];
-	int c;
+	int ret;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (tp_parse_cpus(optarg, &cpus, &why))
-				return tp_usage_err("env", "-c '%s': %s", optarg, why);
-			given = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			fputs(tp_env_usage, stdout);
-			return TP_EXIT_OK;
-		default:
-			return tp_bad_option("env", c, argv);
-		}
-	}
-	if (optind != argc)
-		return tp_usage_err("env", "unexpected argument '%s'", argv[optind]);
-	if (!given && tp_env_online(&cpus, path, sizeof(path))) {
+	ret = tp_getopt(argc, argv, ":c:jh", opts, tp_env_usage, tp_env_option,
+			&cmd);
+	if (!ret)
+		ret = tp_no_more_args("env", argc, argv);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
+	if (!cmd.given && tp_env_online(&cmd.cpus, path, sizeof(path))) {
 		tp_err("env: cannot read the online CPUs from %s", path);
 		return TP_EXIT_FAIL;
 	}
-	if (tp_env_read(&e, &cpus, tp_engine_tsc_khz())) {
+	if (tp_env_read(&e, &cmd.cpus, tp_engine_tsc_khz())) {
 		tp_err("env: cannot read /sys/devices/system/cpu/online");
 		return TP_EXIT_FAIL;
 	}
-	if (json) {
+	if (cmd.json) {
 		struct tj j;
 
 		tj_init(&j, stdout);

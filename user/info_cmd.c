@@ -10,6 +10,7 @@
 #include "json.h"
 #include "names.h"
 #include "genl_client.h"
+#include "options.h"
 
 static const char tp_info_usage[] =
 	"usage: tscprobe info [-j]\n"
@@ -138,32 +139,15 @@ static void tp_info_json(const struct tp_info *info)
  */
 int tp_cmd_info(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct tp_info info = { 0 };
 	struct tp_nl_error error;
 	bool json = false;
 	struct tp_nl nl;
-	int c, ret;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "+:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			fputs(tp_info_usage, stdout);
-			return TP_EXIT_OK;
-		default:
-			return tp_bad_option("info", c, argv);
-		}
-	}
-	if (optind != argc)
-		return tp_usage_err("info", "unexpected argument '%s'",
-				    argv[optind]);
+	ret = tp_simple_opts("info", tp_info_usage, argc, argv, &json);
+	if (ret)
+		return ret < 0 ? TP_EXIT_OK : ret;
 	ret = tp_nl_open(&nl);
 	if (ret)
 		return ret;

@@ -14,6 +14,7 @@
 #include "reports.h"
 #include "report.h"
 #include "module_run.h"
+#include "options.h"
 
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
@@ -96,23 +97,23 @@ static int tp_noise_enum(const char *opt, const char *arg,
 	return TP_EXIT_OK;
 }
 
-static int tp_noise_option(struct tp_noise_cmd *cmd, int c, char **argv)
+static int tp_noise_option(void *ctx, int c, char **argv)
 {
-	const char *why;
+	struct tp_noise_cmd *cmd = ctx;
 	int ret;
 
 	if (tp_output_option(&cmd->out, c, optarg, "noise", &ret))
 		return ret;
 	switch (c) {
 	case 'c':
-		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
-			return tp_usage_err("noise", "-c '%s': %s", optarg, why);
-		return TP_EXIT_OK;
+		cmd->cpus_given = true;
+		return tp_cpus_option("noise", optarg, &cmd->cpus);
 	case 'd':
 		return tp_noise_duration("-d", optarg, TSCPROBE_MIN_DURATION_NS,
 					 TSCPROBE_MAX_DURATION_NS,
 					 &cmd->p.duration_ns);
 	case OPT_IRQS:
+		cmd->irqs_given = true;
 		return tp_noise_enum("--irqs", optarg, tp_irqs_name,
 				     TSCPROBE_IRQS_MAX, &cmd->p.irqs);
 	case OPT_WIDTH:
@@ -142,13 +143,13 @@ static int tp_noise_option(struct tp_noise_cmd *cmd, int c, char **argv)
 }
 
 /* Everything the kernel would refuse is refused here first: exit 2. */
-static int tp_noise_check(struct tp_noise_cmd *cmd, bool cpus_given)
+static int tp_noise_check(struct tp_noise_cmd *cmd)
 {
 	if (!cmd->width_given && cmd->p.width_ns > cmd->p.duration_ns)
 		cmd->p.width_ns = cmd->p.duration_ns;
 	if (cmd->p.width_ns > cmd->p.duration_ns)
 		return tp_usage_err("noise", "--width is longer than the duration");
-	return tp_check_cpus("noise", &cmd->cpus, cpus_given);
+	return tp_check_cpus("noise", &cmd->cpus, cmd->cpus_given);
 }
 
 static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
@@ -168,8 +169,7 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool cpus_given = false, irqs_given = false;
-	int c, ret;
+	int ret;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->p.duration_ns = TSCPROBE_DEFAULT_DURATION_NS;
@@ -178,30 +178,21 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 	cmd->p.threshold_ns = TSCPROBE_DEFAULT_THRESHOLD_NS;
 	cmd->p.irqs = TSCPROBE_IRQS_OFF;
 	cmd->p.clock = TSCPROBE_CLOCK_LFENCE;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:d:jqh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(tp_noise_usage, stdout);
-			return -1;
-		}
-		cpus_given |= c == 'c';
-		irqs_given |= c == OPT_IRQS;
-		ret = tp_noise_option(cmd, c, argv);
-		if (ret)
-			return ret;
-	}
-	if (optind != argc)
-		return tp_usage_err("noise", "unexpected argument '%s'",
-				    argv[optind]);
-	if (cmd->compare && (cmd->user || irqs_given))
+	ret = tp_getopt(argc, argv, "+:c:d:jqh", opts, tp_noise_usage,
+			tp_noise_option, cmd);
+	if (!ret)
+		ret = tp_no_more_args("noise", argc, argv);
+	if (ret)
+		return ret;
+	if (cmd->compare && (cmd->user || cmd->irqs_given))
 		return tp_usage_err("noise", "--compare measures every engine and both --irqs; give neither --user nor --irqs");
 	if (cmd->compare && (cmd->out.svg || cmd->out.fmt > TP_FMT_JSON))
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
-	if (cmd->user && irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
+	if (cmd->user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
 		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
 	if (cmd->user)
 		cmd->p.irqs = TSCPROBE_IRQS_ON;
-	return tp_noise_check(cmd, cpus_given);
+	return tp_noise_check(cmd);
 }
 
 /**

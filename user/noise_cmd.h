@@ -12,7 +12,9 @@
 /**
  * struct tp_noise_cmd - the parsed command line
  * @cpus: the CPUs
+ * @cpus_given: -c was given
  * @p: the parameters, defaults filled in
+ * @irqs_given: --irqs was given
  * @width_given: --width was given
  * @threshold_cycles: --threshold was in cycles
  * @user: --user
@@ -22,7 +24,9 @@
  */
 struct tp_noise_cmd {
 	struct tp_cpuset cpus;
+	bool cpus_given;
 	struct tp_run_params p;
+	bool irqs_given;
 	bool width_given;
 	bool threshold_cycles;
 	bool user;

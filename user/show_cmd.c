@@ -10,6 +10,7 @@
 #include "format.h"
 #include "names.h"
 #include "genl_client.h"
+#include "options.h"
 #include "reports.h"
 
 static const char tp_show_usage[] =
@@ -38,29 +39,14 @@ static int tp_show_report(const struct tp_result *r,
 	}
 }
 
-/* show's options: the output formats and -h; returns -1 after help. */
-static int tp_show_opts(int argc, char **argv, struct tp_output *o)
+/* show's options: the output formats only. */
+static int tp_show_option(void *ctx, int c, char **argv)
 {
-	static const struct option opts[] = {
-		TP_OUTPUT_OPTIONS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, ret;
+	int ret;
 
-	opterr = 0;
-	/* No "+": options may follow the measurement ("show noise -j"). */
-	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(tp_show_usage, stdout);
-			return -1;
-		}
-		if (!tp_output_option(o, c, optarg, "show", &ret))
-			return tp_bad_option("show", c, argv);
-		if (ret)
-			return ret;
-	}
-	return TP_EXIT_OK;
+	if (!tp_output_option(ctx, c, optarg, "show", &ret))
+		return tp_bad_option("show", c, argv);
+	return ret;
 }
 
 /**
@@ -73,6 +59,11 @@ static int tp_show_opts(int argc, char **argv, struct tp_output *o)
  */
 int tp_cmd_show(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		TP_OUTPUT_OPTIONS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct tp_output out = { TP_FMT_TEXT, NULL };
 	struct tp_nl_error error;
 	struct tp_result r;
@@ -80,7 +71,9 @@ int tp_cmd_show(int argc, char **argv)
 	struct tp_nl nl;
 	int ret;
 
-	ret = tp_show_opts(argc, argv, &out);
+	/* No "+": options may follow the measurement ("show noise -j"). */
+	ret = tp_getopt(argc, argv, ":jh", opts, tp_show_usage, tp_show_option,
+			&out);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
 	if (optind < argc) {
@@ -91,9 +84,9 @@ int tp_cmd_show(int argc, char **argv)
 					    argv[optind]);
 		optind++;
 	}
-	if (optind != argc)
-		return tp_usage_err("show", "unexpected argument '%s'",
-				    argv[optind]);
+	ret = tp_no_more_args("show", argc, argv);
+	if (ret)
+		return ret;
 	ret = tp_nl_open(&nl);
 	if (ret)
 		return ret;

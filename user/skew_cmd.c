@@ -12,6 +12,7 @@
 #include "engines.h"
 #include "reports.h"
 #include "module_run.h"
+#include "options.h"
 
 static const char tp_skew_usage[] =
 	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"
@@ -38,6 +39,7 @@ enum { OPT_USER = 256 };
 /**
  * struct tp_skew_cmd - the parsed command line
  * @cpus: the CPUs
+ * @cpus_given: -c was given
  * @p: the parameters, defaults filled in
  * @user: --user
  * @out: -j, --csv, --prom, --svg
@@ -45,6 +47,7 @@ enum { OPT_USER = 256 };
  */
 struct tp_skew_cmd {
 	struct tp_cpuset cpus;
+	bool cpus_given;
 	struct tp_run_params p;
 	bool user;
 	struct tp_output out;
@@ -63,18 +66,17 @@ static int tp_skew_number(const char *opt, const char *arg, uint64_t min,
 	return TP_EXIT_OK;
 }
 
-static int tp_skew_option(struct tp_skew_cmd *cmd, int c, char **argv)
+static int tp_skew_option(void *ctx, int c, char **argv)
 {
-	const char *why;
+	struct tp_skew_cmd *cmd = ctx;
 	int ret;
 
 	if (tp_output_option(&cmd->out, c, optarg, "skew", &ret))
 		return ret;
 	switch (c) {
 	case 'c':
-		if (tp_parse_cpus(optarg, &cmd->cpus, &why))
-			return tp_usage_err("skew", "-c '%s': %s", optarg, why);
-		return TP_EXIT_OK;
+		cmd->cpus_given = true;
+		return tp_cpus_option("skew", optarg, &cmd->cpus);
 	case 'n':
 		return tp_skew_number("-n", optarg, TSCPROBE_MIN_SAMPLES,
 				      TSCPROBE_MAX_SAMPLES, &cmd->p.samples);
@@ -93,7 +95,7 @@ static int tp_skew_option(struct tp_skew_cmd *cmd, int c, char **argv)
 }
 
 /* Everything the kernel would refuse is refused here first: exit 2. */
-static int tp_skew_check(struct tp_skew_cmd *cmd, bool cpus_given)
+static int tp_skew_check(struct tp_skew_cmd *cmd)
 {
 	struct tp_cpuset online;
 	unsigned int n;
@@ -103,7 +105,7 @@ static int tp_skew_check(struct tp_skew_cmd *cmd, bool cpus_given)
 		tp_err("cannot read the online CPUs from /sys");
 		return TP_EXIT_FAIL;
 	}
-	if (!cpus_given)
+	if (!cmd->cpus_given)
 		cmd->cpus = online;
 	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
 		if (!tp_cpuset_has(&online, (unsigned int)cpu))
@@ -129,27 +131,16 @@ static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool cpus_given = false;
-	int c, ret;
+	int ret;
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->p.samples = TSCPROBE_DEFAULT_SAMPLES;
 	cmd->p.repeats = TSCPROBE_DEFAULT_REPEATS;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:c:n:r:jqh", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(tp_skew_usage, stdout);
-			return -1;
-		}
-		cpus_given |= c == 'c';
-		ret = tp_skew_option(cmd, c, argv);
-		if (ret)
-			return ret;
-	}
-	if (optind != argc)
-		return tp_usage_err("skew", "unexpected argument '%s'",
-				    argv[optind]);
-	return tp_skew_check(cmd, cpus_given);
+	ret = tp_getopt(argc, argv, "+:c:n:r:jqh", opts, tp_skew_usage,
+			tp_skew_option, cmd);
+	if (!ret)
+		ret = tp_no_more_args("skew", argc, argv);
+	return ret ? ret : tp_skew_check(cmd);
 }
 
 static void tp_skew_put_attrs(struct nlmsghdr *nlh,

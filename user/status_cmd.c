@@ -11,6 +11,7 @@
 #include "names.h"
 #include "genl_client.h"
 #include "module_run.h"
+#include "options.h"
 
 static const char tp_status_usage[] =
 	"usage: tscprobe status [-j]\n"
@@ -28,33 +29,6 @@ static const char tp_stop_usage[] =
 	"'tscprobe show'.  Exits 6 when nothing runs.\n"
 	"\n"
 	"  -h, --help   show this help\n";
-
-/* Parse "-j" and "-h" only; returns -1 after printing help. */
-static int tp_simple_opts(const char *cmd, const char *usage, bool allow_json,
-			  int argc, char **argv, bool *json)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, allow_json ? "+:jh" : "+:h", opts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if (c == 'j' && allow_json) {
-			*json = true;
-			continue;
-		}
-		return tp_bad_option(cmd, c == 'j' ? '?' : c, argv);
-	}
-	return TP_EXIT_OK;
-}
 
 static void tp_status_text(const struct tp_result *st)
 {
@@ -164,12 +138,9 @@ int tp_cmd_status(int argc, char **argv)
 	struct tp_nl nl;
 	int ret;
 
-	ret = tp_simple_opts("status", tp_status_usage, true, argc, argv, &json);
+	ret = tp_simple_opts("status", tp_status_usage, argc, argv, &json);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	if (optind != argc)
-		return tp_usage_err("status", "unexpected argument '%s'",
-				    argv[optind]);
 	ret = tp_nl_open(&nl);
 	if (ret)
 		return ret;
@@ -198,12 +169,9 @@ int tp_cmd_stop(int argc, char **argv)
 	struct tp_nl nl;
 	int ret;
 
-	ret = tp_simple_opts("stop", tp_stop_usage, false, argc, argv, NULL);
+	ret = tp_simple_opts("stop", tp_stop_usage, argc, argv, NULL);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	if (optind != argc)
-		return tp_usage_err("stop", "unexpected argument '%s'",
-				    argv[optind]);
 	ret = tp_nl_open(&nl);
 	if (ret)
 		return ret;

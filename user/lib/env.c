@@ -233,22 +233,21 @@ int tp_env_node(unsigned int cpu)
 
 static void tp_env_cstates(struct tp_env_cpu *c)
 {
+	static const char *const dir =
+		"/sys/devices/system/cpu/cpu%u/cpuidle/state%u/%s";
 	char path[512];
 	unsigned int k;
 
 	for (k = 0; k < TP_ENV_CSTATES; k++) {
 		struct tp_env_cstate *s = &c->cstate[k];
 
-		if (tp_read_line(tp_path(path, sizeof(path),
-					 "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/name",
-					 c->cpu, k), s->name, sizeof(s->name)))
+		if (tp_read_line(tp_path(path, sizeof(path), dir, c->cpu, k, "name"),
+				 s->name, sizeof(s->name)))
 			break;
-		s->enabled = tp_read_long(tp_path(path, sizeof(path),
-						  "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/disable",
-						  c->cpu, k)) != 1;
-		s->latency_us = tp_read_long(tp_path(path, sizeof(path),
-						     "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/latency",
-						     c->cpu, k));
+		s->enabled = tp_read_long(tp_path(path, sizeof(path), dir, c->cpu,
+						  k, "disable")) != 1;
+		s->latency_us = tp_read_long(tp_path(path, sizeof(path), dir,
+						     c->cpu, k, "latency"));
 		c->ncstates = k + 1;
 	}
 }
@@ -362,8 +361,7 @@ int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
 	int cpu = -1;
 
 	memset(e, 0, sizeof(*e));
-	if (!irqs || tp_read_cpuset(tp_path(path, sizeof(path),
-					    "/sys/devices/system/cpu/online"), &online)) {
+	if (!irqs || tp_env_online(&online, path, sizeof(path))) {
 		free(irqs);
 		return -1;
 	}

@@ -69,6 +69,34 @@ const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples)
 }
 
 /**
+ * tp_grow() - make room for one more entry of an array
+ * @a: the array (NULL when empty)
+ * @n: entries in use
+ * @cap: entries allocated, updated
+ * @first: entries of the first allocation
+ * @size: an entry's size
+ *
+ * Results arrive one CPU or pair at a time; the array doubles so that
+ * every append is cheap.  There is no way to report without the memory,
+ * so running out ends the program.
+ *
+ * Return: the array, with room at index @n.
+ */
+static void *tp_grow(void *a, unsigned int n, unsigned int *cap,
+		     unsigned int first, size_t size)
+{
+	if (n < *cap)
+		return a;
+	*cap = *cap ? 2 * *cap : first;
+	a = realloc(a, *cap * size);
+	if (!a) {
+		tp_err("out of memory");
+		exit(TP_EXIT_FAIL);
+	}
+	return a;
+}
+
+/**
  * tp_result_cpu() - the entry of a CPU, created on first use
  * @r: the result
  * @cpu: the CPU number
@@ -83,14 +111,7 @@ struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu)
 	for (i = 0; i < r->ncpus; i++)
 		if (r->cpu[i].cpu == cpu)
 			return &r->cpu[i];
-	if (r->ncpus == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 8;
-		r->cpu = realloc(r->cpu, r->cap * sizeof(*r->cpu));
-		if (!r->cpu) {
-			tp_err("out of memory");
-			exit(TP_EXIT_FAIL);
-		}
-	}
+	r->cpu = tp_grow(r->cpu, r->ncpus, &r->cap, 8, sizeof(*r->cpu));
 	c = &r->cpu[r->ncpus++];
 	memset(c, 0, sizeof(*c));
 	c->cpu = cpu;
@@ -130,14 +151,8 @@ struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 {
 	struct tp_pair_res *p;
 
-	if (r->npairs == r->pairs_cap) {
-		r->pairs_cap = r->pairs_cap ? 2 * r->pairs_cap : 16;
-		r->pair = realloc(r->pair, r->pairs_cap * sizeof(*r->pair));
-		if (!r->pair) {
-			tp_err("out of memory");
-			exit(TP_EXIT_FAIL);
-		}
-	}
+	r->pair = tp_grow(r->pair, r->npairs, &r->pairs_cap, 16,
+			  sizeof(*r->pair));
 	p = &r->pair[r->npairs++];
 	memset(p, 0, sizeof(*p));
 	p->from = from;

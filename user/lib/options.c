@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option loop of every subcommand.  getopt_long() prints nothing
+ * (opterr is 0 and the short options start with ':'): every complaint is
+ * the command's own one line, from tp_bad_option() or tp_usage_err().
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "options.h"
+
+/**
+ * tp_getopt() - run a command's options through its handler
+ * @argc: argument count (argv[0] is the subcommand)
+ * @argv: arguments
+ * @shortopts: getopt_long()'s short options, starting with ":" or "+:"
+ * @opts: its long options
+ * @usage: printed on standard output for -h
+ * @option: takes every option but -h
+ * @ctx: passed to @option
+ *
+ * Return: TP_EXIT_OK when every option was taken, -1 after printing the
+ * help, else the first error @option returned.
+ */
+int tp_getopt(int argc, char **argv, const char *shortopts,
+	      const struct option *opts, const char *usage,
+	      tp_option_fn option, void *ctx)
+{
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return -1;
+		}
+		ret = option(ctx, c, argv);
+		if (ret)
+			return ret;
+	}
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_no_more_args() - refuse what follows a command's options
+ * @cmd: the subcommand, for the error
+ * @argc: argument count
+ * @argv: arguments, optind past what the command took
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_USAGE naming the first extra argument.
+ */
+int tp_no_more_args(const char *cmd, int argc, char **argv)
+{
+	if (optind != argc)
+		return tp_usage_err(cmd, "unexpected argument '%s'",
+				    argv[optind]);
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_cpus_option() - take -c CPUS
+ * @cmd: the subcommand, for the error
+ * @arg: the list, like 0-3,8
+ * @cpus: set to it
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_USAGE saying what is wrong with @arg.
+ */
+int tp_cpus_option(const char *cmd, const char *arg, struct tp_cpuset *cpus)
+{
+	const char *why;
+
+	if (tp_parse_cpus(arg, cpus, &why))
+		return tp_usage_err(cmd, "-c '%s': %s", arg, why);
+	return TP_EXIT_OK;
+}
+
+/* What tp_simple_opts() collects. */
+struct tp_simple {
+	const char *cmd;
+	bool allow_json;
+	bool json;
+};
+
+static int tp_simple_option(void *ctx, int c, char **argv)
+{
+	struct tp_simple *s = ctx;
+
+	if (c == 'j' && s->allow_json) {
+		s->json = true;
+		return TP_EXIT_OK;
+	}
+	/* --json where it is not taken reads as any unknown option. */
+	return tp_bad_option(s->cmd, c == 'j' ? '?' : c, argv);
+}
+
+/**
+ * tp_simple_opts() - the whole command line of a command without options
+ *	of its own: -h, -j when @json is not NULL, and no arguments
+ * @cmd: the subcommand, for errors
+ * @usage: printed for -h
+ * @argc: argument count
+ * @argv: arguments
+ * @json: set when -j was given (NULL: the command has no -j)
+ *
+ * Return: TP_EXIT_OK, -1 after printing the help, or TP_EXIT_USAGE.
+ */
+int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
+		   bool *json)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tp_simple s = { cmd, json != NULL, false };
+	int ret;
+
+	ret = tp_getopt(argc, argv, json ? "+:jh" : "+:h", opts, usage,
+			tp_simple_option, &s);
+	if (!ret)
+		ret = tp_no_more_args(cmd, argc, argv);
+	if (json)
+		*json = s.json;
+	return ret;
+}
