@@ -148,6 +148,26 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 }
 
 /**
+ * tp_cache_seed_series() - which series seed 002's report gives on a line
+ * @line: 0 .. TP_CACHE_SEED_LINES - 1
+ *
+ * The seed prints the overhead first, then the uncached load, then the
+ * cached one; the module's debugfs file and the CLI's text report keep
+ * that order, from here.
+ *
+ * Return: a TSCPROBE_SERIES_* value.
+ */
+unsigned int tp_cache_seed_series(unsigned int line)
+{
+	static const unsigned int order[TP_CACHE_SEED_LINES] = {
+		TSCPROBE_SERIES_OVERHEAD, TSCPROBE_SERIES_UNCACHED,
+		TSCPROBE_SERIES_CACHED,
+	};
+
+	return order[line < TP_CACHE_SEED_LINES ? line : 0];
+}
+
+/**
  * tp_cache_seed_line() - a cache series' mean in seed 002's words
  * @buf: where to write (NUL-terminated, no newline)
  * @len: size of @buf

@@ -649,10 +649,6 @@ static void tp_cache_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 			      const void *snap)
 {
 	const struct tp_cache_cpu *n = snap;
-	static const unsigned int seed_order[] = {
-		TSCPROBE_SERIES_OVERHEAD, TSCPROBE_SERIES_UNCACHED,
-		TSCPROBE_SERIES_CACHED,
-	};
 	const struct tp_cache *l = &n->loop;
 	const struct tp_stats *ov;
 	char row[128];
@@ -662,9 +658,11 @@ static void tp_cache_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 	seq_printf(m, "cpu %u: rounds=%llu windows=%llu%s\n", c->cpu,
 		   l->pace.units, n->windows,
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
-	for (i = 0; i < ARRAY_SIZE(seed_order); i++) {
-		tp_cache_seed_line(row, sizeof(row), seed_order[i],
-				   &l->s[TP_CACHE_IDX(seed_order[i])].stats, ov);
+	for (i = 0; i < TP_CACHE_SEED_LINES; i++) {
+		unsigned int series = tp_cache_seed_series(i);
+
+		tp_cache_seed_line(row, sizeof(row), series,
+				   &l->s[TP_CACHE_IDX(series)].stats, ov);
 		seq_printf(m, "  %s\n", row);
 	}
 	for (i = 0; i < TP_CACHE_SERIES; i++)

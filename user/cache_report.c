@@ -151,16 +151,14 @@ static void tp_cache_text_row(FILE *f, const char *label,
 
 static void tp_cache_text_seed(const struct tp_cpu_res *c, FILE *f)
 {
-	static const unsigned int order[] = {
-		TSCPROBE_SERIES_OVERHEAD, TSCPROBE_SERIES_UNCACHED,
-		TSCPROBE_SERIES_CACHED,
-	};
 	char row[128];
 	unsigned int i;
 
-	for (i = 0; i < 3; i++) {
-		tp_cache_seed_line(row, sizeof(row), order[i],
-				   &tp_series(c, order[i])->stats,
+	for (i = 0; i < TP_CACHE_SEED_LINES; i++) {
+		unsigned int series = tp_cache_seed_series(i);
+
+		tp_cache_seed_line(row, sizeof(row), series,
+				   &tp_series(c, series)->stats,
 				   &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
 		fprintf(f, "  %s\n", row);
 	}

@@ -115,6 +115,5 @@ int tp_env_online(struct tp_cpuset *set, char *path, size_t len);
 int tp_env_node(unsigned int cpu);
 void tp_env_text(const struct tp_env *e, FILE *f);
 void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);
-int tp_cmd_env(int argc, char **argv);
 
 #endif /* TSCPROBE_USER_ENV_H */
