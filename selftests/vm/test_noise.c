@@ -253,26 +253,6 @@ static void tp_put_cpu(struct nlmsghdr *nlh, unsigned int cpu)
 	mnl_attr_put(nlh, TSCPROBE_A_CPUS, set.nbytes, set.bits);
 }
 
-/*
- * A bad START must be refused with @err, an extended ack naming @attr (or
- * no attribute for 0), and must start nothing.
- */
-static void tp_expect_refused(struct __test_metadata *_metadata,
-			      struct tp_nl *nl, struct tp_nl *st,
-			      struct nlmsghdr *nlh, int err, unsigned int attr,
-			      const char *what)
-{
-	struct tp_status_reply before = tp_get_status(st), after;
-	struct tp_nl_error e;
-
-	EXPECT_EQ(err, tp_talk(nl, nlh, &e)) TH_LOG("%s", what);
-	EXPECT_STRNE("", e.msg) TH_LOG("%s: no extended-ack message", what);
-	EXPECT_EQ(attr, e.attr ? e.attr : e.missing) TH_LOG("%s: %s", what, e.msg);
-	after = tp_get_status(st);
-	EXPECT_EQ(before.run_id, after.run_id) TH_LOG("%s started a run", what);
-	EXPECT_NE(TSCPROBE_STATE_RUNNING, after.state);
-}
-
 TEST_F(noise, bad_netlink_input_starts_nothing)
 {
 	struct tp_nl *nl = &self->nl;
@@ -280,8 +260,8 @@ TEST_F(noise, bad_netlink_input_starts_nothing)
 	uint8_t zero = 0, far[32] = { 0 };
 
 	nlh = tp_nl_request(nl, TSCPROBE_CMD_START, false);
-	tp_expect_refused(_metadata, nl, &self->st, nlh, -EINVAL, TSCPROBE_A_KIND,
-			  "missing kind");
+	tp_expect_refused_as(_metadata, nl, &self->st, nlh, -EINVAL,
+			     TSCPROBE_A_KIND, true, "missing kind");
 
 	nlh = tp_start_noise(nl);
 	mnl_attr_put(nlh, TSCPROBE_A_CPUS, 1, &zero);

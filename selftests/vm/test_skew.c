@@ -287,38 +287,6 @@ static void tp_put_cpus(struct nlmsghdr *nlh, const char *list)
 	mnl_attr_put(nlh, TSCPROBE_A_CPUS, set.nbytes, set.bits);
 }
 
-static int tp_state_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
-	uint64_t *r = data;
-
-	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
-		return MNL_CB_ERROR;
-	r[0] = tp_nl_u32(tb[TSCPROBE_A_STATE], 99);
-	r[1] = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
-	return MNL_CB_OK;
-}
-
-/* A START that must be refused with @err naming @attr, starting nothing. */
-static void tp_expect_refused(struct __test_metadata *_metadata,
-			      struct tp_nl *nl, struct tp_nl *st,
-			      struct nlmsghdr *nlh, int err, unsigned int attr,
-			      const char *what)
-{
-	uint64_t before[2] = { 99, 0 }, after[2] = { 99, 0 };
-	struct tp_nl_error e;
-
-	tp_nl_talk(st, tp_nl_request(st, TSCPROBE_CMD_GET_STATUS, false),
-		   tp_state_cb, before, NULL);
-	EXPECT_EQ(err, tp_talk(nl, nlh, &e)) TH_LOG("%s", what);
-	EXPECT_STRNE("", e.msg) TH_LOG("%s: no extended-ack message", what);
-	EXPECT_EQ(attr, e.attr ? e.attr : e.missing) TH_LOG("%s: %s", what, e.msg);
-	tp_nl_talk(st, tp_nl_request(st, TSCPROBE_CMD_GET_STATUS, false),
-		   tp_state_cb, after, NULL);
-	EXPECT_EQ(before[1], after[1]) TH_LOG("%s started a run", what);
-	EXPECT_NE(TSCPROBE_STATE_RUNNING, after[0]);
-}
-
 TEST_F(skew, bad_netlink_input_starts_nothing)
 {
 	struct tp_nl *nl = &self->nl, *st = &self->st;

@@ -354,6 +354,47 @@ static inline int tp_talk(struct tp_nl *nl, struct nlmsghdr *req,
 }
 
 /**
+ * tp_expect_refused_as() - a START with bad attributes is refused and
+ *	changes nothing
+ * @_metadata: the test
+ * @nl: the socket the request goes on
+ * @st: a second socket, for GET_STATUS before and after
+ * @nlh: the request
+ * @err: the errno expected
+ * @attr: the attribute the extended ack must name
+ * @missing: @attr is reported missing (NLMSGERR_ATTR_MISS_TYPE) rather
+ *	than offending (NLMSGERR_ATTR_OFFS): the kernel reports one or the
+ *	other, and which one is part of the contract
+ * @what: the case, for the log
+ *
+ * Nothing may have started: the run id is the one before, and no run is
+ * in progress.
+ */
+static inline void tp_expect_refused_as(struct __test_metadata *_metadata,
+					struct tp_nl *nl, struct tp_nl *st,
+					struct nlmsghdr *nlh, int err,
+					unsigned int attr, bool missing,
+					const char *what)
+{
+	struct tp_status_reply before = tp_get_status(st), after;
+	struct tp_nl_error e;
+
+	memset(&e, 0, sizeof(e));
+	EXPECT_EQ(err, tp_talk(nl, nlh, &e)) TH_LOG("%s", what);
+	EXPECT_STRNE("", e.msg) TH_LOG("%s: no extended-ack message", what);
+	EXPECT_EQ(missing ? 0 : attr, e.attr) TH_LOG("%s: %s", what, e.msg);
+	if (missing)
+		EXPECT_EQ(attr, e.missing) TH_LOG("%s: %s", what, e.msg);
+	after = tp_get_status(st);
+	EXPECT_EQ(before.run_id, after.run_id) TH_LOG("%s started a run", what);
+	EXPECT_NE(TSCPROBE_STATE_RUNNING, after.state) TH_LOG("%s", what);
+}
+
+/* A bad START naming the offending @attr; see tp_expect_refused_as(). */
+#define tp_expect_refused(_metadata, nl, st, nlh, err, attr, what) \
+	tp_expect_refused_as(_metadata, nl, st, nlh, err, attr, false, what)
+
+/**
  * tp_small_dump() - a GET_RESULT dump read with 4 KiB reads
  * @nl: a socket of the family (for its id)
  * @cb: called for every message
