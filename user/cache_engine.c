@@ -38,8 +38,7 @@
 
 /**
  * struct tp_cache_thread - one CPU of a userspace cache run
- * @tid: the thread
- * @cpu: its CPU
+ * @pin: the thread and its CPU
  * @p: the run's parameters
  * @width: window length, cycles (only the deadline checks use it here)
  * @level_bytes: the largest working set to try (--levels)
@@ -53,12 +52,9 @@
  * @levels: the memory-level curve
  * @node_lat: the uncached load per node
  * @complete: every phase ran to its end
- * @ready: passed once the state is allocated and warm
- * @go: passed once memory is locked
  */
 struct tp_cache_thread {
-	pthread_t tid;
-	unsigned int cpu;
+	struct tp_pinned pin;
 	const struct tp_run_params *p;
 	uint64_t width;
 	size_t level_bytes;
@@ -72,8 +68,6 @@ struct tp_cache_thread {
 	struct tp_latency levels[TP_CACHE_MAX_LEVELS];
 	struct tp_latency node_lat[TP_CACHE_MAX_NODES];
 	bool complete;
-	pthread_barrier_t *ready;
-	pthread_barrier_t *go;
 };
 
 /* Windows of a paced loop until @units are done; false on Ctrl-C. */
@@ -142,7 +136,7 @@ static bool tp_user_level(struct tp_cache_thread *t, void *const *chunks,
 	struct tp_chase ch;
 
 	tp_chase_init(&ch, chunks, shift, bytes >> 6,
-		      0x9e3779b97f4a7c15ULL * (t->cpu + 1) + bytes);
+		      0x9e3779b97f4a7c15ULL * (t->pin.cpu + 1) + bytes);
 	while (!tp_chase_build(&ch, TP_CHASE_BUILD_STEPS))
 		if (tp_interrupted())
 			return false;
@@ -212,8 +206,7 @@ static void *tp_cache_thread_main(void *arg)
 				p->batch, TP_U64_MAX);
 		tp_cache_init(t->loop);
 	}
-	pthread_barrier_wait(t->ready);
-	pthread_barrier_wait(t->go);
+	tp_pinned_go(&t->pin);
 	if (!t->loop)
 		return NULL;
 	t->first_tsc = tp_rdtsc();
@@ -254,14 +247,14 @@ static size_t tp_level_target(unsigned int threads)
 static void tp_cache_collect(struct tp_result *res,
 			     const struct tp_cache_thread *t)
 {
-	struct tp_cpu_res *c = tp_result_cpu(res, t->cpu);
+	struct tp_cpu_res *c = tp_result_cpu(res, t->pin.cpu);
 	const struct tp_cache *l = t->loop;
 	const struct tp_cache_series *s;
 	struct tp_series_res *r;
 	unsigned int i, k;
 	int node;
 
-	node = tp_env_node(t->cpu);
+	node = tp_env_node(t->pin.cpu);
 	c->node = node < 0 ? 0 : (uint32_t)node;
 	c->flags = TSCPROBE_CPU_F_DONE;
 	c->windows = t->windows;
@@ -290,35 +283,13 @@ static void tp_cache_collect(struct tp_result *res,
 	}
 }
 
-/* Start every thread, lock memory once they have theirs, wait for them. */
-static void tp_cache_run_threads(struct tp_cache_thread *t, unsigned int n)
+/* Once every thread has its memory, and before they measure: lock it. */
+static void tp_cache_lock_memory(void *arg)
 {
-	pthread_barrier_t ready, go;
-	unsigned int i;
-	int err;
-
-	pthread_barrier_init(&ready, NULL, n + 1);
-	pthread_barrier_init(&go, NULL, n + 1);
-	for (i = 0; i < n; i++) {
-		t[i].ready = &ready;
-		t[i].go = &go;
-		err = tp_spawn_pinned(&t[i].tid, t[i].cpu, tp_cache_thread_main,
-				      &t[i]);
-		if (err) {
-			tp_err("cannot start a thread on CPU %u: %s", t[i].cpu,
-			       strerror(err));
-			exit(TP_EXIT_FAIL);	/* pinned threads cannot be unwound */
-		}
-	}
-	pthread_barrier_wait(&ready);
+	(void)arg;
 	if (mlockall(MCL_CURRENT))
 		tp_err("warning: cannot lock memory (%s): page faults may show in the maximum",
 		       strerror(errno));
-	pthread_barrier_wait(&go);
-	for (i = 0; i < n; i++)
-		pthread_join(t[i].tid, NULL);
-	pthread_barrier_destroy(&ready);
-	pthread_barrier_destroy(&go);
 }
 
 /**
@@ -339,6 +310,7 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	uint32_t khz = tp_engine_tsc_khz();
 	size_t level_bytes = p->levels ? tp_level_target(n) : 0;
+	struct tp_pinned_run run = { 0 };
 	struct tp_cache_thread *t;
 	struct tp_cpuset nodes;
 	const char *why;
@@ -354,7 +326,7 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		return TP_EXIT_FAIL;
 	}
 	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
-		t[i].cpu = (unsigned int)cpu;
+		t[i].pin.cpu = (unsigned int)cpu;
 		t[i].p = p;
 		t[i].width = tp_ns_cycles(p->width_ns, khz);
 		t[i].level_bytes = level_bytes;
@@ -362,15 +334,22 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		i++;
 	}
 	tp_catch_interrupt();
-	t0 = tp_mono_raw_ns();
-	tp_cache_run_threads(t, n);
 	res->cpus = *cpus;
+	res->tsc_khz = khz;
+	run.threads = t;
+	run.stride = sizeof(*t);
+	run.n = n;
+	run.body = tp_cache_thread_main;
+	run.prepare = tp_cache_lock_memory;
+	run.res = res;
+	t0 = tp_mono_raw_ns();
+	tp_pinned_run(&run);
 	tp_user_fill(res, p, khz, tp_mono_raw_ns() - t0);
 	res->start_tsc = t[0].first_tsc;
 	ret = tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;
 	for (i = 0; i < n; i++) {
 		if (!t[i].loop) {
-			tp_err("out of memory on CPU %u", t[i].cpu);
+			tp_err("out of memory on CPU %u", t[i].pin.cpu);
 			ret = TP_EXIT_FAIL;
 		}
 		tp_cache_collect(res, &t[i]);

@@ -26,8 +26,7 @@
 
 /**
  * struct tp_noise_thread - one CPU of a userspace noise run
- * @tid: the thread
- * @cpu: its CPU
+ * @pin: the thread and its CPU
  * @p: the run's parameters
  * @width: window length, cycles
  * @duration: run length, cycles
@@ -41,12 +40,9 @@
  * @seen_cycles: progress for the main thread: cycles measured so far
  * @seen_max: and the longest gap so far (both written once per window)
  * @done: the thread has finished
- * @ready: passed once warmed up
- * @go: passed to start measuring
  */
 struct tp_noise_thread {
-	pthread_t tid;
-	unsigned int cpu;
+	struct tp_pinned pin;
 	const struct tp_run_params *p;
 	uint64_t width;
 	uint64_t duration;
@@ -60,8 +56,6 @@ struct tp_noise_thread {
 	uint64_t seen_cycles;
 	uint64_t seen_max;
 	bool done;
-	pthread_barrier_t *ready;
-	pthread_barrier_t *go;
 };
 
 static void *tp_noise_thread_main(void *arg)
@@ -73,8 +67,7 @@ static void *tp_noise_thread_main(void *arg)
 	tp_noise_init(t->loop, t->p->threshold_cycles);
 	tp_noise_window(t->loop, t->p->clock, tp_rdtsc() + t->warmup);
 	tp_noise_init(t->loop, t->p->threshold_cycles);
-	pthread_barrier_wait(t->ready);
-	pthread_barrier_wait(t->go);
+	tp_pinned_go(&t->pin);
 	tp_thread_sched(&t->sched[0]);
 	t->first_tsc = tp_rdtsc();
 	t->last_tsc = t->first_tsc;
@@ -98,18 +91,10 @@ static void *tp_noise_thread_main(void *arg)
 	return NULL;
 }
 
-static int tp_noise_spawn(struct tp_noise_thread *t)
-{
-	t->loop = aligned_alloc(64, (sizeof(*t->loop) + 63) / 64 * 64);
-	if (!t->loop)
-		return ENOMEM;
-	return tp_spawn_pinned(&t->tid, t->cpu, tp_noise_thread_main, t);
-}
-
 static void tp_noise_collect(struct tp_result *res,
 			     const struct tp_noise_thread *t)
 {
-	struct tp_cpu_res *c = tp_result_cpu(res, t->cpu);
+	struct tp_cpu_res *c = tp_result_cpu(res, t->pin.cpu);
 	struct tp_series_res *g = &c->series[TSCPROBE_SERIES_GAP];
 	const struct tp_noise *l = t->loop;
 
@@ -127,21 +112,36 @@ static void tp_noise_collect(struct tp_result *res,
 	g->stats.sum = l->measured;
 	*tp_series_hist(g) = l->hist;
 	/* SMIs, APERF/MPERF: MSRs, out of userspace's reach. */
-	if (tp_irq_known(res->ctx, t->cpu)) {
+	if (tp_irq_known(res->ctx, t->pin.cpu)) {
 		c->irq.ok = c->nmi.ok = true;
-		c->irq.v = tp_irq_delta_all(res->ctx, t->cpu);
-		c->nmi.v = tp_irq_delta(res->ctx, TP_IRQ_NMI, t->cpu);
+		c->irq.v = tp_irq_delta_all(res->ctx, t->pin.cpu);
+		c->nmi.v = tp_irq_delta(res->ctx, TP_IRQ_NMI, t->pin.cpu);
 	}
 	tp_thread_sched_delta(c, &t->sched[0], &t->sched[1]);
 }
+
+/**
+ * struct tp_noise_watch - what the progress line is made from
+ * @t: the threads
+ * @n: how many
+ * @p: the run's parameters
+ * @khz: the TSC rate
+ */
+struct tp_noise_watch {
+	const struct tp_noise_thread *t;
+	unsigned int n;
+	const struct tp_run_params *p;
+	uint32_t khz;
+};
 
 /*
  * The progress line, every 250 ms until every thread is done, from what
  * the threads publish once per window (a single word each: no locks).
  */
-static void tp_noise_watch(struct tp_noise_thread *t, unsigned int n,
-			   const struct tp_run_params *p, uint32_t khz)
+static void tp_noise_watch(void *arg)
 {
+	const struct tp_noise_watch *w = arg;
+	const struct tp_noise_thread *t = w->t;
 	struct timespec tick = { 0, 250000000 };
 	uint64_t cycles, worst;
 	unsigned int i, done;
@@ -151,7 +151,7 @@ static void tp_noise_watch(struct tp_noise_thread *t, unsigned int n,
 		nanosleep(&tick, NULL);
 		cycles = worst = 0;
 		done = 0;
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < w->n; i++) {
 			uint64_t c = __atomic_load_n(&t[i].seen_cycles, __ATOMIC_RELAXED);
 			uint64_t m = __atomic_load_n(&t[i].seen_max, __ATOMIC_RELAXED);
 
@@ -160,47 +160,13 @@ static void tp_noise_watch(struct tp_noise_thread *t, unsigned int n,
 			done += __atomic_load_n(&t[i].done, __ATOMIC_ACQUIRE);
 		}
 		tp_noise_progress_line(line, sizeof(line), "user",
-				       cycles / khz * 1000000 +
-				       cycles % khz * 1000000 / khz,
-				       p->duration_ns, n, worst, khz);
+				       cycles / w->khz * 1000000 +
+				       cycles % w->khz * 1000000 / w->khz,
+				       w->p->duration_ns, w->n, worst, w->khz);
 		fprintf(stderr, "\r\033[K%s", line);
 		fflush(stderr);
-	} while (done < n);
+	} while (done < w->n);
 	fprintf(stderr, "\r\033[K");
-}
-
-/* Run the threads between the two readings of the machine's state. */
-static int tp_noise_run_threads(struct tp_noise_thread *t, unsigned int n,
-				struct tp_result *res, bool progress)
-{
-	pthread_barrier_t ready, go;
-	unsigned int i, started = 0;
-	int err = 0;
-
-	pthread_barrier_init(&ready, NULL, n + 1);
-	pthread_barrier_init(&go, NULL, n + 1);
-	for (i = 0; i < n; i++) {
-		t[i].ready = &ready;
-		t[i].go = &go;
-		err = tp_noise_spawn(&t[i]);
-		if (err) {
-			tp_err("cannot start a thread on CPU %u: %s", t[i].cpu,
-			       strerror(err));
-			exit(TP_EXIT_FAIL);	/* pinned threads cannot be unwound */
-		}
-		started++;
-	}
-	pthread_barrier_wait(&ready);
-	res->ctx = tp_context_begin();
-	pthread_barrier_wait(&go);
-	if (progress)
-		tp_noise_watch(t, n, t[0].p, res->tsc_khz);
-	for (i = 0; i < started; i++)
-		pthread_join(t[i].tid, NULL);
-	tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
-	pthread_barrier_destroy(&ready);
-	pthread_barrier_destroy(&go);
-	return err;
 }
 
 /**
@@ -218,6 +184,8 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 {
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	struct tp_run_params eff = *p;
+	struct tp_noise_watch watch = { .n = n, .p = &eff };
+	struct tp_pinned_run run = { 0 };
 	struct tp_noise_thread *t;
 	uint32_t khz = tp_engine_tsc_khz();
 	uint64_t wall = 0;
@@ -236,8 +204,16 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		tp_err("out of memory");
 		return TP_EXIT_FAIL;
 	}
+	watch.t = t;
+	watch.khz = khz;
 	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
-		t[i].cpu = (unsigned int)cpu;
+		t[i].pin.cpu = (unsigned int)cpu;
+		t[i].loop = aligned_alloc(64, (sizeof(*t[i].loop) + 63) / 64 * 64);
+		if (!t[i].loop) {
+			tp_err("cannot start a thread on CPU %d: %s", cpu,
+			       strerror(ENOMEM));
+			exit(TP_EXIT_FAIL);
+		}
 		t[i].p = &eff;
 		t[i].width = tp_ns_cycles(eff.width_ns, khz);
 		t[i].duration = tp_ns_cycles(eff.duration_ns, khz);
@@ -248,7 +224,16 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	tp_catch_interrupt();
 	res->cpus = *cpus;
 	res->tsc_khz = khz;
-	tp_noise_run_threads(t, n, res, !quiet && isatty(STDERR_FILENO));
+	run.threads = t;
+	run.stride = sizeof(*t);
+	run.n = n;
+	run.body = tp_noise_thread_main;
+	run.res = res;
+	if (!quiet && isatty(STDERR_FILENO)) {
+		run.watch = tp_noise_watch;
+		run.arg = &watch;
+	}
+	tp_pinned_run(&run);
 	for (i = 0; i < n; i++)
 		if (t[i].last_tsc - t[i].first_tsc > wall)
 			wall = t[i].last_tsc - t[i].first_tsc;

@@ -24,6 +24,7 @@
 
 #include "clock.h"
 #include "engines.h"
+#include "env.h"
 #include "interrupt.h"
 #include "pinned.h"
 #include "skew.h"
@@ -39,8 +40,7 @@ struct tp_skew_user;
 
 /**
  * struct tp_skew_worker - one pinned thread
- * @tid: the thread
- * @cpu: its CPU
+ * @pin: the thread and its CPU
  * @log: its log, page-aligned
  * @cond: signalled when it is given a side (or told to quit)
  * @state: TP_W_*, under @u->lock
@@ -49,8 +49,7 @@ struct tp_skew_user;
  * @u: the engine
  */
 struct tp_skew_worker {
-	pthread_t tid;
-	unsigned int cpu;
+	struct tp_pinned pin;
 	uint64_t *log;
 	pthread_cond_t cond;
 	int state;
@@ -75,25 +74,13 @@ struct tp_skew_user {
 	pthread_cond_t done;
 };
 
-static uint64_t tp_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t tp_ns_to_cyc(uint64_t ns, uint32_t khz)
-{
-	return ns / 1000000 * khz + ns % 1000000 * khz / 1000000;
-}
-
 static void *tp_skew_worker_main(void *arg)
 {
 	struct tp_skew_worker *w = arg;
 	struct tp_skew_user *u = w->u;
 	int end;
 
+	tp_pinned_go(&w->pin);
 	pthread_mutex_lock(&u->lock);
 	for (;;) {
 		while (w->state != TP_W_ASSIGNED && w->state != TP_W_QUIT)
@@ -116,26 +103,12 @@ static void *tp_skew_worker_main(void *arg)
 	return NULL;
 }
 
-static int tp_skew_worker_start(struct tp_skew_worker *w)
+/* A worker's log (page aligned, so a side's log shares no line). */
+static uint64_t *tp_skew_log_alloc(uint32_t entries)
 {
-	size_t bytes = (w->u->entries * sizeof(uint64_t) + 4095) & ~(size_t)4095;
-	pthread_attr_t attr;
-	cpu_set_t set;
-	int err;
+	size_t bytes = (entries * sizeof(uint64_t) + 4095) & ~(size_t)4095;
 
-	w->log = aligned_alloc(4096, bytes);
-	if (!w->log)
-		return ENOMEM;
-	pthread_cond_init(&w->cond, NULL);
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	pthread_attr_init(&attr);
-	/* Created pinned: the thread never runs anywhere else. */
-	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!err)
-		err = pthread_create(&w->tid, &attr, tp_skew_worker_main, w);
-	pthread_attr_destroy(&attr);
-	return err;
+	return aligned_alloc(4096, bytes);
 }
 
 /* One repeat of pair (i, j); 0 when both sides completed. */
@@ -167,7 +140,7 @@ static void tp_skew_user_pair(struct tp_skew_user *u, struct tp_pair_res *pr,
 			      struct tp_skew_worker *j,
 			      const struct tp_run_params *p, uint32_t khz)
 {
-	uint64_t t0 = tp_mono_ns();
+	uint64_t t0 = tp_mono_raw_ns();
 	struct tp_skew_stats rep;
 	uint32_t r, status = TSCPROBE_PAIR_SKIPPED;
 
@@ -183,7 +156,7 @@ static void tp_skew_user_pair(struct tp_skew_user *u, struct tp_pair_res *pr,
 	if (status != TSCPROBE_PAIR_OK)
 		tp_skew_stats_init(&pr->st);
 	pr->status = status;
-	pr->elapsed_cycles = tp_ns_to_cyc(tp_mono_ns() - t0, khz);
+	pr->elapsed_cycles = tp_ns_cycles(tp_mono_raw_ns() - t0, khz);
 }
 
 /* Read one integer from a sysfs file of a CPU; -1 when unreadable. */
@@ -202,26 +175,6 @@ static long tp_cpu_sysfs_long(unsigned int cpu, const char *file)
 		v = -1;
 	fclose(f);
 	return v;
-}
-
-/* The CPU's NUMA node (its "nodeN" link in sysfs); -1 when unknown. */
-static long tp_cpu_node(unsigned int cpu)
-{
-	char path[96];
-	struct dirent *d;
-	long node = -1;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
-	dir = opendir(path);
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir)))
-		if (!strncmp(d->d_name, "node", 4) && d->d_name[4] >= '0' &&
-		    d->d_name[4] <= '9')
-			node = strtol(d->d_name + 4, NULL, 10);
-	closedir(dir);
-	return node;
 }
 
 static bool tp_cpu_is_sibling(unsigned int i, unsigned int j)
@@ -256,7 +209,8 @@ static bool tp_cpu_is_sibling(unsigned int i, unsigned int j)
  */
 uint32_t tp_user_relation(unsigned int i, unsigned int j)
 {
-	long ni = tp_cpu_node(i), nj = tp_cpu_node(j), pi, pj;
+	int ni = tp_env_node(i), nj = tp_env_node(j);
+	long pi, pj;
 
 	if (ni >= 0 && nj >= 0 && ni != nj)
 		return TSCPROBE_REL_OTHER_NODE;
@@ -278,22 +232,56 @@ static void tp_skew_user_progress(const struct tp_result *res, bool show)
 	fflush(stderr);
 }
 
-static void tp_skew_user_stop(struct tp_skew_user *u, struct tp_skew_worker *w,
-			      unsigned int n)
-{
-	unsigned int k;
+/**
+ * struct tp_skew_plan - the main thread's part of a run: the pairs in turn
+ * @u: the engine
+ * @w: the workers
+ * @n: how many
+ * @p: samples and repeats
+ * @res: where the pairs go
+ * @show: print a progress line
+ */
+struct tp_skew_plan {
+	struct tp_skew_user *u;
+	struct tp_skew_worker *w;
+	unsigned int n;
+	const struct tp_run_params *p;
+	struct tp_result *res;
+	bool show;
+};
 
-	pthread_mutex_lock(&u->lock);
-	for (k = 0; k < n; k++) {
+/* Every ordered pair in turn, while the workers run; then they quit. */
+static void tp_skew_user_pairs(void *arg)
+{
+	const struct tp_skew_plan *pl = arg;
+	struct tp_skew_worker *w = pl->w;
+	struct tp_result *res = pl->res;
+	unsigned int a, b, k;
+
+	for (a = 0; a < pl->n; a++) {
+		for (b = 0; b < pl->n; b++) {
+			struct tp_pair_res *pr;
+
+			if (a == b)
+				continue;
+			pr = tp_result_add_pair(res, w[a].pin.cpu, w[b].pin.cpu);
+			pr->relation = tp_user_relation(w[a].pin.cpu, w[b].pin.cpu);
+			if (tp_interrupted())
+				continue;	/* stays SKIPPED */
+			tp_skew_user_pair(pl->u, pr, &w[a], &w[b], pl->p,
+					  res->tsc_khz);
+			res->pairs_done++;
+			tp_skew_user_progress(res, pl->show);
+		}
+	}
+	if (pl->show)
+		fprintf(stderr, "\r\033[K");
+	pthread_mutex_lock(&pl->u->lock);
+	for (k = 0; k < pl->n; k++) {
 		w[k].state = TP_W_QUIT;
 		pthread_cond_signal(&w[k].cond);
 	}
-	pthread_mutex_unlock(&u->lock);
-	for (k = 0; k < n; k++) {
-		pthread_join(w[k].tid, NULL);
-		pthread_cond_destroy(&w[k].cond);
-		free(w[k].log);
-	}
+	pthread_mutex_unlock(&pl->u->lock);
 }
 
 /**
@@ -308,26 +296,26 @@ static void tp_skew_user_stop(struct tp_skew_user *u, struct tp_skew_worker *w,
 int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		 bool quiet, struct tp_result *res)
 {
-	unsigned int n = tp_cpuset_count(cpus), a, b, k = 0;
-	bool show = !quiet && isatty(STDERR_FILENO);
+	unsigned int n = tp_cpuset_count(cpus), k = 0;
+	uint32_t khz = tp_engine_tsc_khz();
+	struct tp_pinned_run run = { 0 };
+	struct tp_skew_plan plan;
 	struct tp_skew_worker *w;
 	struct tp_skew_user u;
+	int cpu = -1;
 	uint64_t t0;
-	int cpu = -1, err;
 
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		tp_err("warning: cannot lock memory (%s): page faults may land in samples",
 		       strerror(errno));
 	memset(&u, 0, sizeof(u));
-	res->user_engine = true;
-	res->tsc_khz = tp_engine_tsc_khz();
-	res->p = *p;
+	res->tsc_khz = khz;
 	res->cpus = *cpus;
 	res->pairs_total = n * (n - 1);
 	u.entries = TP_SKEW_ENTRIES(p->samples);
-	u.lim.arrive = tp_ns_to_cyc(TP_USER_ARRIVE_NS, res->tsc_khz);
-	u.lim.wait = tp_ns_to_cyc(TP_USER_WAIT_NS, res->tsc_khz);
-	u.lim.cap = tp_ns_to_cyc(TP_USER_CAP_NS, res->tsc_khz);
+	u.lim.arrive = tp_ns_cycles(TP_USER_ARRIVE_NS, khz);
+	u.lim.wait = tp_ns_cycles(TP_USER_WAIT_NS, khz);
+	u.lim.cap = tp_ns_cycles(TP_USER_CAP_NS, khz);
 	u.sync = aligned_alloc(TP_CACHELINE, sizeof(*u.sync));
 	w = calloc(n, sizeof(*w));
 	if (!u.sync || !w) {
@@ -337,41 +325,36 @@ int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	pthread_mutex_init(&u.lock, NULL);
 	pthread_cond_init(&u.done, NULL);
 	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
-		w[k].cpu = (unsigned int)cpu;
+		w[k].pin.cpu = (unsigned int)cpu;
 		w[k].u = &u;
-		err = tp_skew_worker_start(&w[k]);
-		if (err) {
+		w[k].log = tp_skew_log_alloc(u.entries);
+		if (!w[k].log) {
 			tp_err("cannot start a thread on CPU %d: %s", cpu,
-			       strerror(err));
-			exit(TP_EXIT_FAIL);	/* pinned threads cannot be unwound */
+			       strerror(ENOMEM));
+			exit(TP_EXIT_FAIL);
 		}
+		pthread_cond_init(&w[k].cond, NULL);
 		k++;
 	}
+	plan = (struct tp_skew_plan){
+		.u = &u, .w = w, .n = n, .p = p, .res = res,
+		.show = !quiet && isatty(STDERR_FILENO),
+	};
+	run.threads = w;
+	run.stride = sizeof(*w);
+	run.n = n;
+	run.body = tp_skew_worker_main;
+	run.watch = tp_skew_user_pairs;
+	run.arg = &plan;
+	run.res = res;
 	tp_catch_interrupt();
-	t0 = tp_mono_ns();
-	for (a = 0; a < n; a++) {
-		for (b = 0; b < n; b++) {
-			struct tp_pair_res *pr;
-
-			if (a == b)
-				continue;
-			pr = tp_result_add_pair(res, w[a].cpu, w[b].cpu);
-			pr->relation = tp_user_relation(w[a].cpu, w[b].cpu);
-			if (tp_interrupted())
-				continue;	/* stays SKIPPED */
-			tp_skew_user_pair(&u, pr, &w[a], &w[b], p, res->tsc_khz);
-			res->pairs_done++;
-			tp_skew_user_progress(res, show);
-		}
+	t0 = tp_mono_raw_ns();
+	tp_pinned_run(&run);
+	tp_user_fill(res, p, khz, tp_mono_raw_ns() - t0);
+	for (k = 0; k < n; k++) {
+		pthread_cond_destroy(&w[k].cond);
+		free(w[k].log);
 	}
-	if (show)
-		fprintf(stderr, "\r\033[K");
-	res->elapsed_ns = tp_mono_ns() - t0;
-	res->state = tp_interrupted() ? TSCPROBE_STATE_STOPPED :
-		TSCPROBE_STATE_DONE;
-	res->reason = tp_interrupted() ? TSCPROBE_STOP_REQUESTED :
-		TSCPROBE_STOP_COMPLETED;
-	tp_skew_user_stop(&u, w, n);
 	pthread_cond_destroy(&u.done);
 	pthread_mutex_destroy(&u.lock);
 	free(u.sync);

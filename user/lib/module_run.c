@@ -318,20 +318,14 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	int ret, printed;
 
 	tp_result_init(&res, st->kind);
-	if (user) {
-		/* Engines that take their own readings closer in keep them. */
-		struct tp_context *ctx = tp_context_begin();
-
+	/*
+	 * A userspace engine reads the machine's state itself, right around
+	 * its threads (tp_pinned_run()); the module's run is read around here.
+	 */
+	if (user)
 		ret = engine(st->cpus, st->p, st->quiet, &res);
-		if (!res.ctx) {
-			tp_context_end(ctx, st->cpus, res.tsc_khz);
-			res.ctx = ctx;
-		} else {
-			tp_context_free(ctx);
-		}
-	} else {
+	else
 		ret = tp_run_kernel(st, &res);
-	}
 	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
 		printed = output(&res, out, stdout);
 		if (printed)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What every userspace engine does around its loop: threads created
- * already pinned to their CPU, the thread's scheduling counters before and
- * after, and the run fields of the result.
+ * What every userspace engine does around its loop: one thread per CPU,
+ * created already pinned to it, all started together between two readings
+ * of the machine's state (tp_pinned_run); the threads' scheduling counters
+ * before and after; and the run fields of the result.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -10,32 +11,72 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "context.h"
 #include "interrupt.h"
 #include "pinned.h"
 
-/* The value of "KEY: N" or "KEY : N" in a /proc file; false if absent. */
-bool tp_proc_value(const char *path, const char *key, uint64_t *v)
+/* Which of @keys @line gives ("KEY: N" or "KEY : N"), its value in @v. */
+static int tp_proc_line(const char *line, const char *const *keys,
+			unsigned int n, uint64_t *v)
 {
-	size_t n = strlen(key);
-	char line[256];
-	bool found = false;
-	FILE *f = fopen(path, "r");
+	unsigned int k;
 
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = line + n;
+	for (k = 0; k < n; k++) {
+		size_t len = strlen(keys[k]);
+		const char *p = line + len;
 
-		if (strncmp(line, key, n))
+		if (strncmp(line, keys[k], len))
 			continue;
 		p += strspn(p, " \t");
 		if (*p++ != ':')
 			continue;
 		*v = strtoull(p, NULL, 10);
-		found = true;
+		return (int)k;
+	}
+	return -1;
+}
+
+/*
+ * The values of @n keys of a /proc file, in one read; @found[k] says
+ * whether key k was there.  False when the file cannot be read.
+ */
+static bool tp_proc_values(const char *path, const char *const *keys,
+			   unsigned int n, uint64_t *v, bool *found)
+{
+	unsigned int left = n;
+	char line[256];
+	FILE *f = fopen(path, "r");
+	uint64_t x;
+	int k;
+
+	memset(found, 0, n * sizeof(*found));
+	if (!f)
+		return false;
+	while (left && fgets(line, sizeof(line), f)) {
+		k = tp_proc_line(line, keys, n, &x);
+		if (k < 0 || found[k])
+			continue;
+		v[k] = x;
+		found[k] = true;
+		left--;
 	}
 	fclose(f);
-	return found;
+	return true;
+}
+
+/**
+ * tp_proc_value() - the value of "KEY: N" or "KEY : N" in a /proc file
+ * @path: the file
+ * @key: the key
+ * @v: set to N
+ *
+ * Return: false if the file or the key is absent.
+ */
+bool tp_proc_value(const char *path, const char *key, uint64_t *v)
+{
+	bool found;
+
+	return tp_proc_values(path, &key, 1, v, &found) && found;
 }
 
 /**
@@ -44,11 +85,19 @@ bool tp_proc_value(const char *path, const char *key, uint64_t *v)
  */
 void tp_thread_sched(struct tp_thread_sched *s)
 {
+	static const char *const keys[] = {
+		"voluntary_ctxt_switches", "nonvoluntary_ctxt_switches",
+	};
+	uint64_t v[2];
+	bool found[2];
+
 	memset(s, 0, sizeof(*s));
-	s->ok = tp_proc_value("/proc/thread-self/status",
-			      "voluntary_ctxt_switches", &s->voluntary) &&
-		tp_proc_value("/proc/thread-self/status",
-			      "nonvoluntary_ctxt_switches", &s->involuntary);
+	if (tp_proc_values("/proc/thread-self/status", keys, 2, v, found) &&
+	    found[0] && found[1]) {
+		s->ok = true;
+		s->voluntary = v[0];
+		s->involuntary = v[1];
+	}
 	/* Only with CONFIG_SCHED_DEBUG. */
 	s->migrations_ok = tp_proc_value("/proc/thread-self/sched",
 					 "se.nr_migrations", &s->migrations);
@@ -71,17 +120,9 @@ void tp_thread_sched_delta(struct tp_cpu_res *c,
 	c->migrations.v = after->migrations - before->migrations;
 }
 
-/**
- * tp_spawn_pinned() - start a thread that runs on one CPU only
- * @tid: set to the thread
- * @cpu: its CPU
- * @fn: what it runs
- * @arg: passed to @fn
- *
- * Return: 0 or a positive errno.
- */
-int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
-		    void *arg)
+/* Start a thread that runs on one CPU only; 0 or a positive errno. */
+static int tp_spawn_pinned(pthread_t *tid, unsigned int cpu,
+			   void *(*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
 	cpu_set_t set;
@@ -96,6 +137,70 @@ int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
 		err = pthread_create(tid, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return err;
+}
+
+static struct tp_pinned *tp_pinned_at(const struct tp_pinned_run *run,
+				      unsigned int i)
+{
+	return (struct tp_pinned *)((char *)run->threads + i * run->stride);
+}
+
+/**
+ * tp_pinned_go() - in a thread: set up, now wait for every other to be
+ * @t: the thread
+ *
+ * Returns once every thread is set up (warmed up, its memory touched) and
+ * the main thread has prepared and read the machine's state: the threads
+ * start measuring together, inside the before/after readings.
+ */
+void tp_pinned_go(struct tp_pinned *t)
+{
+	pthread_barrier_wait(&t->run->ready);
+	pthread_barrier_wait(&t->run->go);
+}
+
+/**
+ * tp_pinned_run() - run one pinned thread per CPU and wait for them all
+ * @run: the threads and hooks
+ *
+ * Every thread is created already on its CPU; when all are set up,
+ * @prepare runs, the "before" reading of the machine is taken, the
+ * threads go and @watch runs; after the last thread has ended, the
+ * "after" reading.  The machine's state thus brackets exactly the
+ * measured part, once per run.  A thread that cannot be created ends the
+ * program: threads already waiting at the barrier cannot be unwound.
+ */
+void tp_pinned_run(struct tp_pinned_run *run)
+{
+	struct tp_result *res = run->res;
+	unsigned int i;
+	int err;
+
+	pthread_barrier_init(&run->ready, NULL, run->n + 1);
+	pthread_barrier_init(&run->go, NULL, run->n + 1);
+	for (i = 0; i < run->n; i++) {
+		struct tp_pinned *t = tp_pinned_at(run, i);
+
+		t->run = run;
+		err = tp_spawn_pinned(&t->tid, t->cpu, run->body, t);
+		if (err) {
+			tp_err("cannot start a thread on CPU %u: %s", t->cpu,
+			       strerror(err));
+			exit(TP_EXIT_FAIL);
+		}
+	}
+	pthread_barrier_wait(&run->ready);
+	if (run->prepare)
+		run->prepare(run->arg);
+	res->ctx = tp_context_begin();
+	pthread_barrier_wait(&run->go);
+	if (run->watch)
+		run->watch(run->arg);
+	for (i = 0; i < run->n; i++)
+		pthread_join(tp_pinned_at(run, i)->tid, NULL);
+	tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
+	pthread_barrier_destroy(&run->ready);
+	pthread_barrier_destroy(&run->go);
 }
 
 /**

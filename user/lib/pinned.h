@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every userspace engine does around its loop (pinned.c): threads
- * created pinned, their scheduling counters, the run fields of a result.
+ * What every userspace engine does around its loop (pinned.c): one thread
+ * per CPU, created pinned, started together and read around by the
+ * machine's state; their scheduling counters; the run fields of a result.
  */
 #ifndef TSCPROBE_USER_PINNED_H
 #define TSCPROBE_USER_PINNED_H
@@ -37,8 +38,53 @@ void tp_thread_sched(struct tp_thread_sched *s);
 void tp_thread_sched_delta(struct tp_cpu_res *c,
 			   const struct tp_thread_sched *before,
 			   const struct tp_thread_sched *after);
-int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, void *(*fn)(void *),
-		    void *arg);
+
+/**
+ * struct tp_pinned - the runner's part of one thread's state
+ * @tid: the thread
+ * @cpu: its CPU
+ * @run: the run it belongs to (set by tp_pinned_run())
+ *
+ * The first member of every engine's per-thread state.
+ */
+struct tp_pinned {
+	pthread_t tid;
+	unsigned int cpu;
+	struct tp_pinned_run *run;
+};
+
+/**
+ * struct tp_pinned_run - one thread per CPU, started and ended together
+ * @threads: the engine's per-thread states, @stride bytes apart, each
+ *	beginning with a struct tp_pinned whose @cpu is set
+ * @stride: the size of one state
+ * @n: threads
+ * @body: a thread's work: set up, tp_pinned_go(), measure, return
+ * @prepare: on the main thread once every thread is set up, before the
+ *	machine's state is read and the threads go (NULL: nothing)
+ * @watch: on the main thread while the threads measure (NULL: nothing)
+ * @arg: for @prepare and @watch
+ * @res: the result whose context (/proc/interrupts before and after, the
+ *	environment) is read right around the measured part; its @cpus and
+ *	@tsc_khz must be set
+ * @ready: passed by every thread once set up, and by the main thread
+ * @go: passed once the "before" reading is taken
+ */
+struct tp_pinned_run {
+	void *threads;
+	size_t stride;
+	unsigned int n;
+	void *(*body)(void *state);
+	void (*prepare)(void *arg);
+	void (*watch)(void *arg);
+	void *arg;
+	struct tp_result *res;
+	pthread_barrier_t ready;
+	pthread_barrier_t go;
+};
+
+void tp_pinned_run(struct tp_pinned_run *run);
+void tp_pinned_go(struct tp_pinned *t);
 void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
 		  uint32_t khz, uint64_t elapsed_ns);
 
