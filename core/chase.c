@@ -2,6 +2,7 @@
 /*
  * Building the random cycle of a working set, and chasing it.
  */
+#include "cache.h"
 #include "chase.h"
 #include "tsc.h"
 
@@ -166,4 +167,41 @@ uint64_t tp_chase_batch(void *chase, uint64_t units)
 	}
 	ch->pos = p;
 	return t1;
+}
+
+/**
+ * tp_chase_level() - one point of the memory-level curve
+ * @chunks: the working set's memory, as for tp_chase_init()
+ * @chunk_shift: log2 of the lines per chunk
+ * @bytes: the working set's size
+ * @cpu: the measuring CPU (it seeds the cycle: each CPU its own order)
+ * @host: how the runner stops and paces
+ * @lat: set to the size, the loads timed and their cycles
+ *
+ * The sequence the module and the userspace engine share: seed and build
+ * the random cycle, warm it (one pass, at most TP_CHASE_LOADS loads),
+ * forget the warm-up's counts, then time TP_CHASE_LOADS loads.
+ *
+ * Return: false when the run ended first (@lat untouched).
+ */
+bool tp_chase_level(void *const *chunks, unsigned int chunk_shift,
+		    uint64_t bytes, unsigned int cpu,
+		    const struct tp_chase_host *host, struct tp_latency *lat)
+{
+	struct tp_chase ch;
+
+	tp_chase_init(&ch, chunks, chunk_shift, bytes >> TP_LINE_SHIFT,
+		      0x9e3779b97f4a7c15ULL * (cpu + 1) + bytes);
+	while (!tp_chase_build(&ch, TP_CHASE_BUILD_STEPS))
+		if (host->stop(host->arg))
+			return false;
+	if (!host->windows(host->arg, &ch, tp_chase_warmup_units(&ch)))
+		return false;
+	tp_chase_reset_counts(&ch);
+	if (!host->windows(host->arg, &ch, TP_CHASE_LOADS / TP_CHASE_UNIT))
+		return false;
+	lat->size = bytes;
+	lat->loads = ch.loads;
+	lat->cycles = ch.cycles;
+	return true;
 }

@@ -33,6 +33,8 @@
 #define TP_CHASE_LOADS		(1024U * 1024)
 /* Build steps per call of tp_chase_build() in the module. */
 #define TP_CHASE_BUILD_STEPS	(64U * 1024)
+/* Units (of TP_CHASE_UNIT loads) between two deadline checks of a chase. */
+#define TP_CHASE_BATCH		64
 
 /**
  * struct tp_chase - one working set and the chase through it
@@ -62,6 +64,26 @@ struct tp_chase {
 	uint64_t disturbed;
 };
 
+/**
+ * struct tp_chase_host - what timing a working set needs from its runner
+ * @stop: between build steps: true when the run must end (the module also
+ *	yields the CPU here: the build runs with interrupts on)
+ * @windows: chase @units units of @ch (tp_chase_batch(), TP_CHASE_BATCH
+ *	units per deadline check) in the runner's paced windows; false when
+ *	the run ended first
+ * @arg: for both
+ */
+struct tp_chase_host {
+	bool (*stop)(void *arg);
+	bool (*windows)(void *arg, struct tp_chase *ch, uint64_t units);
+	void *arg;
+};
+
+struct tp_latency;
+
+bool tp_chase_level(void *const *chunks, unsigned int chunk_shift,
+		    uint64_t bytes, unsigned int cpu,
+		    const struct tp_chase_host *host, struct tp_latency *lat);
 void tp_chase_init(struct tp_chase *ch, void *const *chunks,
 		   unsigned int chunk_shift, uint64_t lines, uint64_t seed);
 bool tp_chase_build(struct tp_chase *ch, uint64_t steps);

@@ -41,9 +41,6 @@
 #include "names.h"
 #include "report.h"
 
-/* Units (of TP_CHASE_UNIT loads) between two deadline checks of a chase. */
-#define TP_CACHE_CHASE_BATCH	64
-
 /**
  * struct tp_cache_cpu - one CPU's cache state (working copy and snapshot)
  * @loop: core's state: the victim line, the rounds and their series
@@ -321,32 +318,50 @@ static u64 tp_levels_alloc(struct tp_levels_mem *m, int nid, u64 bytes)
 	return 0;
 }
 
-/* One point of the curve: build the cycle, warm it, time the chase. */
+/**
+ * struct tp_cache_chaser - the run and CPU a working set is timed on
+ * @run: the run
+ * @c: the CPU
+ */
+struct tp_cache_chaser {
+	struct tp_run *run;
+	struct tp_cpu *c;
+};
+
+/* Between build steps: the build runs with interrupts on, so yield. */
+static bool tp_cache_chase_stop(void *arg)
+{
+	struct tp_cache_chaser *ck = arg;
+
+	if (tp_cpu_should_stop(ck->c))
+		return true;
+	cond_resched();
+	return false;
+}
+
+static bool tp_cache_chase_windows(void *arg, struct tp_chase *ch, u64 units)
+{
+	struct tp_cache_chaser *ck = arg;
+
+	return tp_cache_windows(ck->run, ck->c, tp_chase_batch, ch, &ch->pace,
+				units, TP_CHASE_BATCH, NULL);
+}
+
+/* One point of the curve (core's sequence, in this CPU's windows). */
 static bool tp_cache_level(struct tp_run *run, struct tp_cpu *c,
 			   const struct tp_levels_mem *m, u64 bytes)
 {
+	struct tp_cache_chaser ck = { .run = run, .c = c };
+	const struct tp_chase_host host = {
+		.stop = tp_cache_chase_stop,
+		.windows = tp_cache_chase_windows,
+		.arg = &ck,
+	};
 	struct tp_cache_cpu *n = c->hot;
-	struct tp_chase ch;
 
-	tp_chase_init(&ch, m->chunks, m->order + PAGE_SHIFT - 6, bytes >> 6,
-		      0x9e3779b97f4a7c15ULL * (c->cpu + 1) + bytes);
-	while (!tp_chase_build(&ch, TP_CHASE_BUILD_STEPS)) {
-		if (tp_cpu_should_stop(c))
-			return false;
-		cond_resched();
-	}
-	if (!tp_cache_windows(run, c, tp_chase_batch, &ch, &ch.pace,
-			      tp_chase_warmup_units(&ch),
-			      TP_CACHE_CHASE_BATCH, NULL))
+	if (!tp_chase_level(m->chunks, m->order + PAGE_SHIFT - 6, bytes,
+			    c->cpu, &host, &n->levels[n->nlevels]))
 		return false;
-	tp_chase_reset_counts(&ch);
-	if (!tp_cache_windows(run, c, tp_chase_batch, &ch, &ch.pace,
-			      TP_CHASE_LOADS / TP_CHASE_UNIT,
-			      TP_CACHE_CHASE_BATCH, NULL))
-		return false;
-	n->levels[n->nlevels].size = bytes;
-	n->levels[n->nlevels].loads = ch.loads;
-	n->levels[n->nlevels].cycles = ch.cycles;
 	n->nlevels++;
 	return true;
 }

@@ -33,8 +33,6 @@
 
 /* Rounds run and forgotten before measuring: page faults, cold caches. */
 #define TP_CACHE_WARMUP_ROUNDS	10000
-/* Units (of TP_CHASE_UNIT loads) between two deadline checks of a chase. */
-#define TP_CACHE_CHASE_BATCH	64
 
 /**
  * struct tp_cache_thread - one CPU of a userspace cache run
@@ -129,28 +127,32 @@ static bool tp_user_nodes(struct tp_cache_thread *t)
 	return true;
 }
 
-/* One point of the curve: build the cycle, warm it, time the chase. */
+static bool tp_user_chase_stop(void *arg)
+{
+	(void)arg;
+	return tp_interrupted();
+}
+
+static bool tp_user_chase_windows(void *arg, struct tp_chase *ch,
+				  uint64_t units)
+{
+	return tp_user_windows(arg, tp_chase_batch, ch, &ch->pace, units,
+			       TP_CHASE_BATCH);
+}
+
+/* One point of the curve (core's sequence, in this thread's windows). */
 static bool tp_user_level(struct tp_cache_thread *t, void *const *chunks,
 			  unsigned int shift, size_t bytes)
 {
-	struct tp_chase ch;
+	const struct tp_chase_host host = {
+		.stop = tp_user_chase_stop,
+		.windows = tp_user_chase_windows,
+		.arg = t,
+	};
 
-	tp_chase_init(&ch, chunks, shift, bytes >> 6,
-		      0x9e3779b97f4a7c15ULL * (t->pin.cpu + 1) + bytes);
-	while (!tp_chase_build(&ch, TP_CHASE_BUILD_STEPS))
-		if (tp_interrupted())
-			return false;
-	if (!tp_user_windows(t, tp_chase_batch, &ch, &ch.pace,
-			     tp_chase_warmup_units(&ch), TP_CACHE_CHASE_BATCH))
+	if (!tp_chase_level(chunks, shift, bytes, t->pin.cpu, &host,
+			    &t->levels[t->nlevels]))
 		return false;
-	tp_chase_reset_counts(&ch);
-	if (!tp_user_windows(t, tp_chase_batch, &ch, &ch.pace,
-			     TP_CHASE_LOADS / TP_CHASE_UNIT,
-			     TP_CACHE_CHASE_BATCH))
-		return false;
-	t->levels[t->nlevels].size = bytes;
-	t->levels[t->nlevels].loads = ch.loads;
-	t->levels[t->nlevels].cycles = ch.cycles;
 	t->nlevels++;
 	return true;
 }
