@@ -37,26 +37,18 @@ static const char tp_cache_usage[] =
 	"\n"
 	"Ctrl-C stops the run and prints what was measured.\n";
 
-enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES, OPT_USER };
+enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES };
 
 /**
  * struct tp_cache_cmd - the parsed command line
- * @cpus: the CPUs
- * @cpus_given: -c was given
+ * @m: -c, --user, -q and the output formats
  * @p: the parameters, defaults filled in
  * @batch_given: --batch was given
- * @user: --user
- * @out: -j, --csv, --prom, --svg
- * @quiet: -q
  */
 struct tp_cache_cmd {
-	struct tp_cpuset cpus;
-	bool cpus_given;
+	struct tp_measure_opts m;
 	struct tp_run_params p;
 	bool batch_given;
-	bool user;
-	struct tp_output out;
-	bool quiet;
 };
 
 static int tp_cache_number(const char *opt, const char *arg, uint64_t min,
@@ -77,12 +69,9 @@ static int tp_cache_option(void *ctx, int c, char **argv)
 	uint64_t v;
 	int ret;
 
-	if (tp_output_option(&cmd->out, c, optarg, "cache", &ret))
+	if (tp_measure_option(&cmd->m, "cache", c, &ret))
 		return ret;
 	switch (c) {
-	case 'c':
-		cmd->cpus_given = true;
-		return tp_cpus_option("cache", optarg, &cmd->cpus);
 	case 'n':
 		return tp_cache_number("-n", optarg, TSCPROBE_MIN_ROUNDS,
 				       TSCPROBE_MAX_ROUNDS, &cmd->p.rounds);
@@ -98,12 +87,6 @@ static int tp_cache_option(void *ctx, int c, char **argv)
 	case OPT_NODES:
 		cmd->p.nodes = true;
 		return TP_EXIT_OK;
-	case OPT_USER:
-		cmd->user = true;
-		return TP_EXIT_OK;
-	case 'q':
-		cmd->quiet = true;
-		return TP_EXIT_OK;
 	default:
 		return tp_bad_option("cache", c, argv);
 	}
@@ -112,16 +95,11 @@ static int tp_cache_option(void *ctx, int c, char **argv)
 static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
 		{ "rounds", required_argument, NULL, 'n' },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "levels", no_argument, NULL, OPT_LEVELS },
 		{ "nodes", no_argument, NULL, OPT_NODES },
-		{ "user", no_argument, NULL, OPT_USER },
-		TP_OUTPUT_OPTIONS,
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		TP_MEASURE_OPTIONS,
 	};
 	int ret;
 
@@ -142,7 +120,7 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 				    (unsigned long long)cmd->p.rounds);
 	if (cmd->p.batch > cmd->p.rounds)
 		cmd->p.batch = (uint32_t)cmd->p.rounds;
-	return tp_check_cpus("cache", &cmd->cpus, cmd->cpus_given);
+	return tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given);
 }
 
 static void tp_cache_put_attrs(struct nlmsghdr *nlh,
@@ -186,7 +164,7 @@ int tp_cmd_cache(int argc, char **argv)
 	struct tp_cache_cmd cmd;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_CACHE,
-		.cpus = &cmd.cpus,
+		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
 		.put_attrs = tp_cache_put_attrs,
 		.progress = tp_cache_progress,
@@ -196,7 +174,7 @@ int tp_cmd_cache(int argc, char **argv)
 	ret = tp_cache_parse(&cmd, argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	st.quiet = cmd.quiet;
-	return tp_run_cmd(&st, cmd.user, tp_user_cache, tp_cache_output,
-			  &cmd.out);
+	st.quiet = cmd.m.quiet;
+	return tp_run_cmd(&st, cmd.m.user, tp_user_cache, tp_cache_output,
+			  &cmd.m.out);
 }

@@ -44,7 +44,7 @@ static const char tp_noise_usage[] =
 	"Ctrl-C stops the run and prints what was measured.\n";
 
 enum {
-	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK, OPT_USER,
+	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,
 	OPT_COMPARE,
 };
 
@@ -102,12 +102,9 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	struct tp_noise_cmd *cmd = ctx;
 	int ret;
 
-	if (tp_output_option(&cmd->out, c, optarg, "noise", &ret))
+	if (tp_measure_option(&cmd->m, "noise", c, &ret))
 		return ret;
 	switch (c) {
-	case 'c':
-		cmd->cpus_given = true;
-		return tp_cpus_option("noise", optarg, &cmd->cpus);
 	case 'd':
 		return tp_noise_duration("-d", optarg, TSCPROBE_MIN_DURATION_NS,
 					 TSCPROBE_MAX_DURATION_NS,
@@ -128,14 +125,8 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	case OPT_CLOCK:
 		return tp_noise_enum("--clock", optarg, tp_clock_name,
 				     TSCPROBE_CLOCK_MAX, &cmd->p.clock);
-	case OPT_USER:
-		cmd->user = true;
-		return TP_EXIT_OK;
 	case OPT_COMPARE:
 		cmd->compare = true;
-		return TP_EXIT_OK;
-	case 'q':
-		cmd->quiet = true;
 		return TP_EXIT_OK;
 	default:
 		return tp_bad_option("noise", c, argv);
@@ -149,25 +140,20 @@ static int tp_noise_check(struct tp_noise_cmd *cmd)
 		cmd->p.width_ns = cmd->p.duration_ns;
 	if (cmd->p.width_ns > cmd->p.duration_ns)
 		return tp_usage_err("noise", "--width is longer than the duration");
-	return tp_check_cpus("noise", &cmd->cpus, cmd->cpus_given);
+	return tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given);
 }
 
 static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "irqs", required_argument, NULL, OPT_IRQS },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "gap", required_argument, NULL, OPT_GAP },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
-		{ "user", no_argument, NULL, OPT_USER },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
-		TP_OUTPUT_OPTIONS,
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		TP_MEASURE_OPTIONS,
 	};
 	int ret;
 
@@ -184,13 +170,13 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		ret = tp_no_more_args("noise", argc, argv);
 	if (ret)
 		return ret;
-	if (cmd->compare && (cmd->user || cmd->irqs_given))
+	if (cmd->compare && (cmd->m.user || cmd->irqs_given))
 		return tp_usage_err("noise", "--compare measures every engine and both --irqs; give neither --user nor --irqs");
-	if (cmd->compare && (cmd->out.svg || cmd->out.fmt > TP_FMT_JSON))
+	if (cmd->compare && (cmd->m.out.svg || cmd->m.out.fmt > TP_FMT_JSON))
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
-	if (cmd->user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
+	if (cmd->m.user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
 		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
-	if (cmd->user)
+	if (cmd->m.user)
 		cmd->p.irqs = TSCPROBE_IRQS_ON;
 	return tp_noise_check(cmd);
 }
@@ -244,7 +230,7 @@ int tp_cmd_noise(int argc, char **argv)
 	struct tp_noise_cmd cmd;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_NOISE,
-		.cpus = &cmd.cpus,
+		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
 		.put_attrs = tp_noise_put_attrs,
 		.progress = tp_noise_progress,
@@ -257,7 +243,7 @@ int tp_cmd_noise(int argc, char **argv)
 	if (cmd.compare)
 		return tp_noise_compare(&cmd);
 	st.expect_ns = cmd.p.duration_ns;
-	st.quiet = cmd.quiet;
-	return tp_run_cmd(&st, cmd.user, tp_user_noise, tp_noise_output,
-			  &cmd.out);
+	st.quiet = cmd.m.quiet;
+	return tp_run_cmd(&st, cmd.m.user, tp_user_noise, tp_noise_output,
+			  &cmd.m.out);
 }

@@ -7,32 +7,25 @@
 #define TSCPROBE_USER_NOISE_CMD_H
 
 #include "format.h"
+#include "options.h"
 #include "module_run.h"
 
 /**
  * struct tp_noise_cmd - the parsed command line
- * @cpus: the CPUs
- * @cpus_given: -c was given
+ * @m: -c, --user, -q and the output formats
  * @p: the parameters, defaults filled in
  * @irqs_given: --irqs was given
  * @width_given: --width was given
  * @threshold_cycles: --threshold was in cycles
- * @user: --user
  * @compare: --compare
- * @out: -j, --csv, --prom, --svg
- * @quiet: -q
  */
 struct tp_noise_cmd {
-	struct tp_cpuset cpus;
-	bool cpus_given;
+	struct tp_measure_opts m;
 	struct tp_run_params p;
 	bool irqs_given;
 	bool width_given;
 	bool threshold_cycles;
-	bool user;
 	bool compare;
-	struct tp_output out;
-	bool quiet;
 };
 
 void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);

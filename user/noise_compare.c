@@ -83,17 +83,17 @@ static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
 	struct tp_run_params p = cmd->p;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_NOISE,
-		.cpus = &cmd->cpus,
+		.cpus = &cmd->m.cpus,
 		.p = &p,
 		.put_attrs = tp_noise_put_attrs,
 		.expect_ns = p.duration_ns,
 		.progress = tp_noise_progress,
-		.quiet = cmd->quiet,
+		.quiet = cmd->m.quiet,
 	};
 
 	tp_result_init(res, TSCPROBE_KIND_NOISE);
 	if (mode == TP_CMP_USER)
-		return tp_user_noise(&cmd->cpus, &p, cmd->quiet, res);
+		return tp_user_noise(&cmd->m.cpus, &p, cmd->m.quiet, res);
 	p.irqs = mode == TP_CMP_OFF ? TSCPROBE_IRQS_OFF : TSCPROBE_IRQS_ON;
 	return tp_run_kernel(&st, res);
 }
@@ -113,7 +113,7 @@ static void tp_cmp_text(const struct tp_noise_cmd *cmd,
 	char cpus[256], dur[32], thr[32];
 	unsigned int m, i;
 
-	tp_cpuset_format(&cmd->cpus, cpus, sizeof(cpus));
+	tp_cpuset_format(&cmd->m.cpus, cpus, sizeof(cpus));
 	tp_format_ns(cmd->p.duration_ns, dur, sizeof(dur));
 	tp_format_ns(res[TP_CMP_USER].p.threshold_ns, thr, sizeof(thr));
 	fprintf(f, "noise --compare on CPUs %s, %s each, tsc %u kHz, events are gaps >= %s\n",
@@ -180,7 +180,7 @@ static void tp_cmp_json(const struct tp_noise_cmd *cmd,
 	tj_u64(&j, "duration_ns", cmd->p.duration_ns);
 	tj_u64(&j, "threshold_cycles", res[TP_CMP_USER].p.threshold_cycles);
 	tj_arr(&j, "cpus");
-	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
+	while ((cpu = tp_cpuset_next(&cmd->m.cpus, cpu)) >= 0)
 		tj_u64(&j, NULL, (uint64_t)cpu);
 	tj_arr_end(&j);
 	tj_arr(&j, "modes");
@@ -239,7 +239,7 @@ int tp_noise_compare(const struct tp_noise_cmd *cmd)
 		}
 	}
 	if (ran && (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED)) {
-		if (cmd->out.fmt == TP_FMT_JSON)
+		if (cmd->m.out.fmt == TP_FMT_JSON)
 			tp_cmp_json(cmd, res, row, stdout);
 		else
 			tp_cmp_text(cmd, res, row, stdout);

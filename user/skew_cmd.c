@@ -34,24 +34,15 @@ static const char tp_skew_usage[] =
 	"\n"
 	"Ctrl-C stops after the pair in progress and prints what was measured.\n";
 
-enum { OPT_USER = 256 };
 
 /**
  * struct tp_skew_cmd - the parsed command line
- * @cpus: the CPUs
- * @cpus_given: -c was given
+ * @m: -c, --user, -q and the output formats
  * @p: the parameters, defaults filled in
- * @user: --user
- * @out: -j, --csv, --prom, --svg
- * @quiet: -q
  */
 struct tp_skew_cmd {
-	struct tp_cpuset cpus;
-	bool cpus_given;
+	struct tp_measure_opts m;
 	struct tp_run_params p;
-	bool user;
-	struct tp_output out;
-	bool quiet;
 };
 
 static int tp_skew_number(const char *opt, const char *arg, uint64_t min,
@@ -71,24 +62,15 @@ static int tp_skew_option(void *ctx, int c, char **argv)
 	struct tp_skew_cmd *cmd = ctx;
 	int ret;
 
-	if (tp_output_option(&cmd->out, c, optarg, "skew", &ret))
+	if (tp_measure_option(&cmd->m, "skew", c, &ret))
 		return ret;
 	switch (c) {
-	case 'c':
-		cmd->cpus_given = true;
-		return tp_cpus_option("skew", optarg, &cmd->cpus);
 	case 'n':
 		return tp_skew_number("-n", optarg, TSCPROBE_MIN_SAMPLES,
 				      TSCPROBE_MAX_SAMPLES, &cmd->p.samples);
 	case 'r':
 		return tp_skew_number("-r", optarg, TSCPROBE_MIN_REPEATS,
 				      TSCPROBE_MAX_REPEATS, &cmd->p.repeats);
-	case OPT_USER:
-		cmd->user = true;
-		return TP_EXIT_OK;
-	case 'q':
-		cmd->quiet = true;
-		return TP_EXIT_OK;
 	default:
 		return tp_bad_option("skew", c, argv);
 	}
@@ -105,12 +87,12 @@ static int tp_skew_check(struct tp_skew_cmd *cmd)
 		tp_err("cannot read the online CPUs from /sys");
 		return TP_EXIT_FAIL;
 	}
-	if (!cmd->cpus_given)
-		cmd->cpus = online;
-	while ((cpu = tp_cpuset_next(&cmd->cpus, cpu)) >= 0)
+	if (!cmd->m.cpus_given)
+		cmd->m.cpus = online;
+	while ((cpu = tp_cpuset_next(&cmd->m.cpus, cpu)) >= 0)
 		if (!tp_cpuset_has(&online, (unsigned int)cpu))
 			return tp_usage_err("skew", "-c: CPU %d is not online", cpu);
-	n = tp_cpuset_count(&cmd->cpus);
+	n = tp_cpuset_count(&cmd->m.cpus);
 	if (n < 2)
 		return tp_usage_err("skew", "-c: skew needs at least two CPUs");
 	if (n > TSCPROBE_MAX_SKEW_CPUS)
@@ -122,14 +104,9 @@ static int tp_skew_check(struct tp_skew_cmd *cmd)
 static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
 		{ "samples", required_argument, NULL, 'n' },
 		{ "repeats", required_argument, NULL, 'r' },
-		{ "user", no_argument, NULL, OPT_USER },
-		TP_OUTPUT_OPTIONS,
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		TP_MEASURE_OPTIONS,
 	};
 	int ret;
 
@@ -173,7 +150,7 @@ int tp_cmd_skew(int argc, char **argv)
 	struct tp_skew_cmd cmd;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_SKEW,
-		.cpus = &cmd.cpus,
+		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
 		.put_attrs = tp_skew_put_attrs,
 		.progress = tp_skew_progress,
@@ -184,9 +161,9 @@ int tp_cmd_skew(int argc, char **argv)
 	ret = tp_skew_parse(&cmd, argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	n = tp_cpuset_count(&cmd.cpus);
+	n = tp_cpuset_count(&cmd.m.cpus);
 	/* ~1 ms per pair and repeat is generous on hardware. */
 	st.expect_ns = (uint64_t)n * (n - 1) * cmd.p.repeats * 1000000ULL;
-	st.quiet = cmd.quiet;
-	return tp_run_cmd(&st, cmd.user, tp_user_skew, tp_skew_output, &cmd.out);
+	st.quiet = cmd.m.quiet;
+	return tp_run_cmd(&st, cmd.m.user, tp_user_skew, tp_skew_output, &cmd.m.out);
 }

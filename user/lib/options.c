@@ -123,3 +123,35 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
 		*json = s.json;
 	return ret;
 }
+
+/**
+ * tp_measure_option() - take an option every measuring command shares
+ * @m: the options, updated
+ * @cmd: the subcommand, for errors
+ * @c: what getopt_long() returned (optarg set)
+ * @ret: set to the option's enum tp_exit when it was one of them
+ *
+ * Return: true when @c was -c, --user, -q or a format option.
+ */
+bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
+		       int *ret)
+{
+	if (tp_output_option(&m->out, c, optarg, cmd, ret))
+		return true;
+	switch (c) {
+	case 'c':
+		m->cpus_given = true;
+		*ret = tp_cpus_option(cmd, optarg, &m->cpus);
+		return true;
+	case TP_OPT_USER:
+		m->user = true;
+		break;
+	case 'q':
+		m->quiet = true;
+		break;
+	default:
+		return false;
+	}
+	*ret = TP_EXIT_OK;
+	return true;
+}

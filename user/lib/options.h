@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "format.h"
 
 /*
  * A command's handler of one option: @c as getopt_long() returned it
@@ -24,5 +25,36 @@ int tp_no_more_args(const char *cmd, int argc, char **argv);
 int tp_cpus_option(const char *cmd, const char *arg, struct tp_cpuset *cpus);
 int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
 		   bool *json);
+
+/**
+ * struct tp_measure_opts - the options every measuring command takes
+ * @cpus: -c, the CPUs
+ * @cpus_given: -c was given (else: every online CPU)
+ * @user: --user, the userspace engine instead of the module
+ * @quiet: -q, no progress line
+ * @out: the output format options
+ */
+struct tp_measure_opts {
+	struct tp_cpuset cpus;
+	bool cpus_given;
+	bool user;
+	bool quiet;
+	struct tp_output out;
+};
+
+/* getopt value of --user, above every command's own and the formats'. */
+enum { TP_OPT_USER = 1100 };
+
+/* The rest of a measuring command's getopt_long() table, its end too. */
+#define TP_MEASURE_OPTIONS						\
+	{ "cpus", required_argument, NULL, 'c' },			\
+	{ "user", no_argument, NULL, TP_OPT_USER },			\
+	TP_OUTPUT_OPTIONS,						\
+	{ "quiet", no_argument, NULL, 'q' },				\
+	{ "help", no_argument, NULL, 'h' },				\
+	{ NULL, 0, NULL, 0 }
+
+bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
+		       int *ret);
 
 #endif /* TSCPROBE_USER_OPTIONS_H */
