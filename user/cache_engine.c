@@ -312,7 +312,7 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	uint32_t khz = tp_engine_tsc_khz();
 	size_t level_bytes = p->levels ? tp_level_target(n) : 0;
-	struct tp_pinned_run run = { 0 };
+	struct tp_pinned_run run;
 	struct tp_cache_thread *t;
 	struct tp_cpuset nodes;
 	const char *why;
@@ -335,15 +335,13 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		t[i].nodes = &nodes;
 		i++;
 	}
-	tp_catch_interrupt();
 	res->cpus = *cpus;
 	res->tsc_khz = khz;
-	run.threads = t;
-	run.stride = sizeof(*t);
-	run.n = n;
-	run.body = tp_cache_thread_main;
-	run.prepare = tp_cache_lock_memory;
-	run.res = res;
+	run = (struct tp_pinned_run){
+		.threads = t, .stride = sizeof(*t), .n = n,
+		.body = tp_cache_thread_main,
+		.prepare = tp_cache_lock_memory, .res = res,
+	};
 	t0 = tp_mono_raw_ns();
 	tp_pinned_run(&run);
 	tp_user_fill(res, p, khz, tp_mono_raw_ns() - t0);

@@ -185,7 +185,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	unsigned int n = tp_cpuset_count(cpus), i = 0;
 	struct tp_run_params eff = *p;
 	struct tp_noise_watch watch = { .n = n, .p = &eff };
-	struct tp_pinned_run run = { 0 };
+	struct tp_pinned_run run;
 	struct tp_noise_thread *t;
 	uint32_t khz = tp_engine_tsc_khz();
 	uint64_t wall = 0;
@@ -221,18 +221,15 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 					   eff.duration_ns / 10 : 100000000, khz);
 		i++;
 	}
-	tp_catch_interrupt();
 	res->cpus = *cpus;
 	res->tsc_khz = khz;
-	run.threads = t;
-	run.stride = sizeof(*t);
-	run.n = n;
-	run.body = tp_noise_thread_main;
-	run.res = res;
-	if (!quiet && isatty(STDERR_FILENO)) {
+	run = (struct tp_pinned_run){
+		.threads = t, .stride = sizeof(*t), .n = n,
+		.body = tp_noise_thread_main, .res = res,
+		.arg = &watch,
+	};
+	if (!quiet && isatty(STDERR_FILENO))
 		run.watch = tp_noise_watch;
-		run.arg = &watch;
-	}
 	tp_pinned_run(&run);
 	for (i = 0; i < n; i++)
 		if (t[i].last_tsc - t[i].first_tsc > wall)

@@ -298,7 +298,7 @@ int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 {
 	unsigned int n = tp_cpuset_count(cpus), k = 0;
 	uint32_t khz = tp_engine_tsc_khz();
-	struct tp_pinned_run run = { 0 };
+	struct tp_pinned_run run;
 	struct tp_skew_plan plan;
 	struct tp_skew_worker *w;
 	struct tp_skew_user u;
@@ -340,14 +340,11 @@ int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		.u = &u, .w = w, .n = n, .p = p, .res = res,
 		.show = !quiet && isatty(STDERR_FILENO),
 	};
-	run.threads = w;
-	run.stride = sizeof(*w);
-	run.n = n;
-	run.body = tp_skew_worker_main;
-	run.watch = tp_skew_user_pairs;
-	run.arg = &plan;
-	run.res = res;
-	tp_catch_interrupt();
+	run = (struct tp_pinned_run){
+		.threads = w, .stride = sizeof(*w), .n = n,
+		.body = tp_skew_worker_main, .watch = tp_skew_user_pairs,
+		.arg = &plan, .res = res,
+	};
 	t0 = tp_mono_raw_ns();
 	tp_pinned_run(&run);
 	tp_user_fill(res, p, khz, tp_mono_raw_ns() - t0);

@@ -163,7 +163,8 @@ void tp_pinned_go(struct tp_pinned *t)
  * tp_pinned_run() - run one pinned thread per CPU and wait for them all
  * @run: the threads and hooks
  *
- * Every thread is created already on its CPU; when all are set up,
+ * Ctrl-C is caught from here on (the threads end their measurement on
+ * it).  Every thread is created already on its CPU; when all are set up,
  * @prepare runs, the "before" reading of the machine is taken, the
  * threads go and @watch runs; after the last thread has ended, the
  * "after" reading.  The machine's state thus brackets exactly the
@@ -176,6 +177,7 @@ void tp_pinned_run(struct tp_pinned_run *run)
 	unsigned int i;
 	int err;
 
+	tp_catch_interrupt();	/* Ctrl-C ends the measurement, not us */
 	pthread_barrier_init(&run->ready, NULL, run->n + 1);
 	pthread_barrier_init(&run->go, NULL, run->n + 1);
 	for (i = 0; i < run->n; i++) {
