@@ -20,6 +20,14 @@ static inline unsigned int tp_hist_clamp(unsigned int idx)
 	return idx < TSCPROBE_HIST_BUCKETS ? idx : TSCPROBE_HIST_BUCKETS - 1;
 }
 
+/* log2 of the width of a (clamped) bucket: 0 in the exact range. */
+static unsigned int tp_hist_bucket_shift(unsigned int idx)
+{
+	if (idx < 2 << TSCPROBE_HIST_SUB_BITS)
+		return 0;
+	return (idx >> TSCPROBE_HIST_SUB_BITS) - 1;
+}
+
 /**
  * tp_hist_bucket_lo() - the smallest value of a bucket
  * @idx: bucket index, < TSCPROBE_HIST_BUCKETS (larger ones are clamped)
@@ -34,9 +42,7 @@ uint64_t tp_hist_bucket_lo(unsigned int idx)
 	unsigned int s;
 
 	idx = tp_hist_clamp(idx);
-	if (idx < 2 << TSCPROBE_HIST_SUB_BITS)
-		return idx;
-	s = (idx >> TSCPROBE_HIST_SUB_BITS) - 1;
+	s = tp_hist_bucket_shift(idx);
 	return (uint64_t)(idx - (s << TSCPROBE_HIST_SUB_BITS)) << s;
 }
 
@@ -44,18 +50,14 @@ uint64_t tp_hist_bucket_lo(unsigned int idx)
  * tp_hist_bucket_hi() - the largest value of a bucket
  * @idx: bucket index, < TSCPROBE_HIST_BUCKETS (larger ones are clamped)
  *
- * Return: the inclusive upper bound; UINT64_MAX for the last bucket, whose
- * (m + 1) << s wraps to 0.
+ * Return: the inclusive upper bound, the lower one plus the width less 1
+ * (UINT64_MAX for the last bucket, exactly, with no wrap).
  */
 uint64_t tp_hist_bucket_hi(unsigned int idx)
 {
-	unsigned int s;
-
 	idx = tp_hist_clamp(idx);
-	if (idx < 2 << TSCPROBE_HIST_SUB_BITS)
-		return idx;
-	s = (idx >> TSCPROBE_HIST_SUB_BITS) - 1;
-	return ((uint64_t)(idx - (s << TSCPROBE_HIST_SUB_BITS) + 1) << s) - 1;
+	return tp_hist_bucket_lo(idx) +
+	       (((uint64_t)1 << tp_hist_bucket_shift(idx)) - 1);
 }
 
 /**
@@ -90,6 +92,17 @@ void tp_hist_merge(struct tp_hist *dst, const struct tp_hist *src)
 	}
 }
 
+/* Every bucket's calls, or (@cycles) every bucket's cycles, added up. */
+static uint64_t tp_hist_total(const struct tp_hist *h, bool cycles)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < TSCPROBE_HIST_BUCKETS; i++)
+		n += cycles ? h->b[i].cycles : h->b[i].calls;
+	return n;
+}
+
 /**
  * tp_hist_count() - number of values recorded
  * @h: the histogram
@@ -98,12 +111,7 @@ void tp_hist_merge(struct tp_hist *dst, const struct tp_hist *src)
  */
 uint64_t tp_hist_count(const struct tp_hist *h)
 {
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < TSCPROBE_HIST_BUCKETS; i++)
-		n += h->b[i].calls;
-	return n;
+	return tp_hist_total(h, false);
 }
 
 /**
@@ -114,12 +122,7 @@ uint64_t tp_hist_count(const struct tp_hist *h)
  */
 uint64_t tp_hist_sum(const struct tp_hist *h)
 {
-	uint64_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < TSCPROBE_HIST_BUCKETS; i++)
-		sum += h->b[i].cycles;
-	return sum;
+	return tp_hist_total(h, true);
 }
 
 /*

@@ -42,6 +42,37 @@ void tp_stats_init(struct tp_stats *s)
 	s->sumsq_lo = 0;
 }
 
+/*
+ * Count, min, max and sum: the same words for the unsigned and the signed
+ * statistics (whose sums of squares differ), for one value and for a
+ * merge.  Each argument is evaluated once.
+ */
+#define TP_STATS_ADD_MOMENTS(stats, value)			\
+	do {							\
+		__typeof__(stats) s_ = (stats);			\
+		__typeof__(value) v_ = (value);			\
+								\
+		s_->count++;					\
+		if (v_ < s_->min)				\
+			s_->min = v_;				\
+		if (v_ > s_->max)				\
+			s_->max = v_;				\
+		s_->sum += v_;					\
+	} while (0)
+
+#define TP_STATS_MERGE_MOMENTS(dst, src)			\
+	do {							\
+		__typeof__(dst) d_ = (dst);			\
+		__typeof__(src) m_ = (src);			\
+								\
+		d_->count += m_->count;				\
+		if (m_->min < d_->min)				\
+			d_->min = m_->min;			\
+		if (m_->max > d_->max)				\
+			d_->max = m_->max;			\
+		d_->sum += m_->sum;				\
+	} while (0)
+
 /**
  * tp_stats_add() - add one value
  * @s: the statistics
@@ -49,12 +80,7 @@ void tp_stats_init(struct tp_stats *s)
  */
 void tp_stats_add(struct tp_stats *s, uint64_t v)
 {
-	s->count++;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
-	s->sum += v;
+	TP_STATS_ADD_MOMENTS(s, v);
 	tp_stats_set_sumsq(s, tp_stats_sumsq(s) + (__uint128_t)v * v);
 }
 
@@ -65,12 +91,7 @@ void tp_stats_add(struct tp_stats *s, uint64_t v)
  */
 void tp_stats_merge(struct tp_stats *dst, const struct tp_stats *src)
 {
-	dst->count += src->count;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-	dst->sum += src->sum;
+	TP_STATS_MERGE_MOMENTS(dst, src);
 	tp_stats_set_sumsq(dst, tp_stats_sumsq(dst) + tp_stats_sumsq(src));
 }
 
@@ -270,12 +291,7 @@ static inline void tp_sstats_set_sumsq(struct tp_sstats *s, __uint128_t v)
  */
 void tp_sstats_add(struct tp_sstats *s, int64_t v)
 {
-	s->count++;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
-	s->sum += v;
+	TP_STATS_ADD_MOMENTS(s, v);
 	tp_sstats_set_sumsq(s, tp_sstats_sumsq(s) +
 			    (__uint128_t)((__int128_t)v * v));
 }
@@ -288,12 +304,7 @@ void tp_sstats_add(struct tp_sstats *s, int64_t v)
  */
 void tp_sstats_merge(struct tp_sstats *dst, const struct tp_sstats *src)
 {
-	dst->count += src->count;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-	dst->sum += src->sum;
+	TP_STATS_MERGE_MOMENTS(dst, src);
 	tp_sstats_set_sumsq(dst, tp_sstats_sumsq(dst) + tp_sstats_sumsq(src));
 }
 
