@@ -91,15 +91,14 @@ static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
 	err = tp_nla_reject(attrs, tp_cache_attrs, "cache", extack);
 	if (err)
 		return err;
-	p->rounds = attrs[TSCPROBE_A_ROUNDS] ?
-		nla_get_u64(attrs[TSCPROBE_A_ROUNDS]) : TSCPROBE_DEFAULT_ROUNDS;
-	p->batch = batch ? nla_get_u32(batch) :
-		min_t(u64, TSCPROBE_DEFAULT_BATCH, p->rounds);
-	p->width_ns = attrs[TSCPROBE_A_WIDTH_NS] ?
-		nla_get_u64(attrs[TSCPROBE_A_WIDTH_NS]) :
-		TSCPROBE_DEFAULT_WIDTH_NS;
-	p->gap_ns = attrs[TSCPROBE_A_GAP_NS] ?
-		nla_get_u64(attrs[TSCPROBE_A_GAP_NS]) : TSCPROBE_DEFAULT_GAP_NS;
+	p->rounds = tp_attr_u64(attrs, TSCPROBE_A_ROUNDS,
+				TSCPROBE_DEFAULT_ROUNDS);
+	p->batch = tp_attr_u32(attrs, TSCPROBE_A_BATCH,
+			       min_t(u64, TSCPROBE_DEFAULT_BATCH, p->rounds));
+	p->width_ns = tp_attr_u64(attrs, TSCPROBE_A_WIDTH_NS,
+				  TSCPROBE_DEFAULT_WIDTH_NS);
+	p->gap_ns = tp_attr_u64(attrs, TSCPROBE_A_GAP_NS,
+				TSCPROBE_DEFAULT_GAP_NS);
 	p->levels = nla_get_flag(attrs[TSCPROBE_A_LEVELS]);
 	p->nodes = nla_get_flag(attrs[TSCPROBE_A_NODES]);
 	p->clock = TSCPROBE_CLOCK_LFENCE;
@@ -119,39 +118,18 @@ static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
 	return 0;
 }
 
-static int tp_cache_alloc(struct tp_run *run)
+static int tp_cache_cpu_init(struct tp_run *run, struct tp_cpu *c)
 {
-	unsigned int i;
+	struct tp_cache_cpu *n = c->hot;
 
 	/*
-	 * Above KMALLOC_MAX_CACHE_SIZE kvzalloc_node() returns whole pages
-	 * (kmalloc_large or vmalloc): the victim line's 128-byte alignment.
+	 * The run machinery allocates c->hot with kvzalloc_node(), which
+	 * above KMALLOC_MAX_CACHE_SIZE returns whole pages (kmalloc_large or
+	 * vmalloc): the victim line's 128-byte alignment.
 	 */
 	BUILD_BUG_ON(sizeof(struct tp_cache_cpu) <= KMALLOC_MAX_CACHE_SIZE);
-	for (i = 0; i < run->nr_cpus; i++) {
-		struct tp_cpu *c = &run->slots[i];
-		int node = cpu_to_node(c->cpu);
-		struct tp_cache_cpu *n;
-
-		n = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
-		c->hot = n;
-		c->snap = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
-		if (!n || !c->snap)
-			return -ENOMEM;	/* ->free() cleans up */
-		tp_cache_init(&n->loop);
-		memcpy(c->snap, n, sizeof(*n));
-	}
+	tp_cache_init(&n->loop);
 	return 0;
-}
-
-static void tp_cache_free(struct tp_run *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nr_cpus; i++) {
-		kvfree(run->slots[i].hot);
-		kvfree(run->slots[i].snap);
-	}
 }
 
 /**
@@ -483,7 +461,7 @@ static int tp_cache_put_series(struct sk_buff *skb,
 			       unsigned int id, u32 *idx)
 {
 	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
-	int err = 0;
+	int err;
 
 	if (!nest)
 		return -EMSGSIZE;
@@ -492,13 +470,7 @@ static int tp_cache_put_series(struct sk_buff *skb,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	for (; *idx < TSCPROBE_HIST_BUCKETS; (*idx)++) {
-		if (!s->hist.b[*idx].calls)
-			continue;
-		err = tp_nla_put_bucket(skb, *idx, &s->hist.b[*idx]);
-		if (err)
-			break;
-	}
+	err = tp_nla_put_buckets(skb, &s->hist, idx);
 	nla_nest_end(skb, nest);
 	return err;
 }
@@ -701,12 +673,12 @@ static void tp_cache_show(struct seq_file *m, struct tp_run *run)
 const struct tp_kind_ops tp_cache_ops = {
 	.kind = TSCPROBE_KIND_CACHE,
 	.parse = tp_cache_parse,
-	.alloc = tp_cache_alloc,
-	.free = tp_cache_free,
+	.cpu_init = tp_cache_cpu_init,
 	.cpu_main = tp_cache_cpu_main,
 	.put_params = tp_cache_put_params,
 	.put_progress = tp_cache_put_progress,
 	.dump_cpu = tp_cache_dump_cpu,
+	.cpu_size = sizeof(struct tp_cache_cpu),
 	.snap_size = sizeof(struct tp_cache_cpu),
 	.show = tp_cache_show,
 };

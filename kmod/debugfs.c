@@ -69,9 +69,7 @@ void tp_show_cpus(struct seq_file *m, struct tp_run *run,
 	for (i = 0; i < run->nr_cpus; i++) {
 		struct tp_cpu *c = &run->slots[i];
 
-		mutex_lock(&c->lock);
-		memcpy(copy, c->snap, size);
-		mutex_unlock(&c->lock);
+		tp_cpu_copy_snap(c, copy);
 		show_cpu(m, c, copy);
 	}
 	kvfree(copy);

@@ -5,16 +5,19 @@
  * does not take is refused with an extended ack pointing at it; commands
  * that change state need CAP_NET_ADMIN.  Reading (info, status, results) is
  * open to every user: the figures describe the machine, not other users.
+ *
+ * The top layer: it uses the run machinery, the measurements and info.c
+ * through their APIs, and none of them calls back into this file.  The
+ * two multicast messages (a run has ended, noise events) are sent from
+ * here when a run calls the struct tp_run_notify this file gave it.
  */
 #include <linux/sizes.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
 
 #include "compat.h"
 #include "tp.h"
-#include "names.h"
 #include "noise.h"
 
 static struct netlink_range_validation tp_duration_range = {
@@ -79,168 +82,6 @@ static const struct nla_policy tp_result_policy[TSCPROBE_A_MAX + 1] = {
 /* Commands without parameters: every attribute is "unsupported". */
 static const struct nla_policy tp_no_attrs_policy[TSCPROBE_A_MAX + 1] = {};
 
-/*
- * Linux 6.1's extended ack carries a pointer to a message, not the message,
- * and the ack is built after the handler has returned: a formatted message
- * must outlive the handler.  It is written into one of a ring of buffers;
- * a buffer is reused only after TP_ERRMSG_SLOTS later formatted errors,
- * far more than can happen while one ack is being built.
- */
-#define TP_ERRMSG_SLOTS	32
-#define TP_ERRMSG_LEN	96
-
-static char tp_errmsg_ring[TP_ERRMSG_SLOTS][TP_ERRMSG_LEN];
-static unsigned int tp_errmsg_next;
-static DEFINE_SPINLOCK(tp_errmsg_lock);
-
-/**
- * tp_set_err() - set a formatted extended-ack message pointing at @attr
- * @extack: the request's extended ack (may be NULL)
- * @attr: the offending attribute, or NULL
- * @fmt: printf-style format of the message
- */
-void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
-		const char *fmt, ...)
-{
-	va_list args;
-	char *buf;
-
-	if (!extack)
-		return;
-	spin_lock(&tp_errmsg_lock);
-	buf = tp_errmsg_ring[tp_errmsg_next];
-	tp_errmsg_next = (tp_errmsg_next + 1) % TP_ERRMSG_SLOTS;
-	va_start(args, fmt);
-	vscnprintf(buf, TP_ERRMSG_LEN, fmt, args);
-	va_end(args);
-	spin_unlock(&tp_errmsg_lock);
-	extack->_msg = buf;
-	extack->bad_attr = attr;
-}
-
-/**
- * tp_nla_put_u64() - put a 64-bit attribute, padded with the set's PAD
- * @skb: the message
- * @type: the attribute type
- * @value: its value
- *
- * Return: 0 or -EMSGSIZE.
- */
-int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value)
-{
-	return nla_put_u64_64bit(skb, type, value, TP_PAD);
-}
-
-/**
- * tp_nla_put_bucket() - put one histogram bucket as a BUCKET nest
- * @skb: the message
- * @idx: the bucket's index
- * @b: the bucket
- *
- * Return: 0, or -EMSGSIZE with nothing added.
- */
-int tp_nla_put_bucket(struct sk_buff *skb, unsigned int idx,
-		      const struct tp_bucket *b)
-{
-	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_SERIES_A_BUCKET);
-
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u32(skb, TSCPROBE_BUCKET_A_INDEX, idx) ||
-	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CALLS, b->calls) ||
-	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CYCLES, b->cycles)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/**
- * tp_nla_put_cpumask() - put a CPU set as the contract's byte bitmap
- * @skb: the message
- * @type: the attribute type
- * @mask: the CPUs
- *
- * The bitmap is as long as nr_cpu_ids needs: CPU n is bit n % 8 of byte n / 8.
- *
- * Return: 0 or -EMSGSIZE.
- */
-int tp_nla_put_cpumask(struct sk_buff *skb, int type,
-		       const struct cpumask *mask)
-{
-	unsigned int bytes = DIV_ROUND_UP(nr_cpu_ids, 8);
-	struct nlattr *attr;
-	unsigned int cpu;
-	u8 *bits;
-
-	attr = nla_reserve(skb, type, bytes);
-	if (!attr)
-		return -EMSGSIZE;
-	bits = nla_data(attr);
-	memset(bits, 0, bytes);
-	for_each_cpu(cpu, mask)
-		bits[cpu / 8] |= BIT(cpu % 8);
-	return 0;
-}
-
-/**
- * tp_nla_get_cpumask() - read a CPU set from the contract's byte bitmap
- * @attr: the attribute (its length already checked by the policy)
- * @mask: filled with the CPUs
- * @extack: where a CPU number beyond nr_cpu_ids is reported
- *
- * Return: 0, or -EINVAL when a bit names a CPU this kernel cannot have.
- */
-int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
-		       struct netlink_ext_ack *extack)
-{
-	const u8 *bits = nla_data(attr);
-	unsigned int n = nla_len(attr) * 8;
-	unsigned int cpu;
-
-	cpumask_clear(mask);
-	for (cpu = 0; cpu < n; cpu++) {
-		if (!(bits[cpu / 8] & BIT(cpu % 8)))
-			continue;
-		if (cpu >= nr_cpu_ids) {
-			tp_set_err(extack, attr,
-				   "CPU %u does not exist (nr_cpu_ids is %u)",
-				   cpu, nr_cpu_ids);
-			return -EINVAL;
-		}
-		cpumask_set_cpu(cpu, mask);
-	}
-	return 0;
-}
-
-/**
- * tp_nla_reject() - refuse START attributes that a measurement does not take
- * @attrs: START's attributes
- * @allowed: bitmap of the attribute types the measurement takes
- * @kind: the measurement's name, for the message
- * @extack: where the first stray attribute is reported
- *
- * KIND and CPUS are taken by every measurement and always allowed.
- *
- * Return: 0, or -EINVAL naming the first attribute that does not apply.
- */
-int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
-		  const char *kind, struct netlink_ext_ack *extack)
-{
-	unsigned int type;
-
-	for (type = 1; type <= TSCPROBE_A_MAX; type++) {
-		if (!attrs[type] || type == TSCPROBE_A_KIND ||
-		    type == TSCPROBE_A_CPUS || test_bit(type, allowed))
-			continue;
-		tp_set_err(extack, attrs[type], "%s does not apply to a %s run",
-			   tp_attr_name(type), kind);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
 {
 	switch (kind) {
@@ -297,6 +138,83 @@ static int tp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 			info);
 }
 
+/**
+ * tp_notify_finished() - tell the events group that a run has ended
+ * @run: the run, with its final state set
+ *
+ * The run's tp_run_notify.finished, called by its finisher (process
+ * context).  Best effort: with no listener, or no memory, nobody is told,
+ * and the state is still there for GET_STATUS.
+ */
+static void tp_notify_finished(const struct tp_run *run)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0,
+			  TSCPROBE_CMD_RUN_FINISHED);
+	if (!hdr ||
+	    tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id) ||
+	    nla_put_u32(msg, TSCPROBE_A_KIND, run->ops->kind) ||
+	    nla_put_u32(msg, TSCPROBE_A_STATE, run->state) ||
+	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
+}
+
+/**
+ * tp_notify_events() - tell the events group about a window's noise events
+ * @run: the run
+ * @cpu: the CPU that saw them
+ * @ev: the events
+ * @n: how many (at most what fits one message; the rest are in the results)
+ *
+ * The run's tp_run_notify.events, called by the measuring thread with
+ * interrupts on.  Skipped when nobody listens, so that an unwatched run
+ * pays nothing.
+ */
+static void tp_notify_events(const struct tp_run *run, unsigned int cpu,
+			     const struct tp_event *ev, unsigned int n)
+{
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	unsigned int i;
+	void *hdr;
+
+	if (!n || !genl_has_listeners(&tp_genl_family, &init_net, 0))
+		return;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0, TSCPROBE_CMD_EVENT);
+	if (!hdr || tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id))
+		goto drop;
+	nest = nla_nest_start(msg, TSCPROBE_A_CPU);
+	if (!nest || nla_put_u32(msg, TSCPROBE_CPU_A_ID, cpu))
+		goto drop;
+	for (i = 0; i < n; i++)
+		if (tp_nla_put_event(msg, &ev[i]))
+			break;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
+	return;
+drop:
+	nlmsg_free(msg);
+}
+
+/* Given to every run this family starts. */
+static const struct tp_run_notify tp_nl_notify = {
+	.finished = tp_notify_finished,
+	.events = tp_notify_events,
+};
+
 static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct tp_kind_ops *ops;
@@ -319,7 +237,7 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = tp_run_start(ops, info->attrs, info->extack, &run);
+	err = tp_run_start(ops, info->attrs, &tp_nl_notify, info->extack, &run);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -342,6 +260,15 @@ static int tp_nl_reset(struct sk_buff *skb, struct genl_info *info)
 	return tp_run_reset(info->extack);
 }
 
+/* The CPU nest's identity: its number and its TSCPROBE_CPU_F_* flags. */
+static int tp_put_cpu_id(struct sk_buff *skb, const struct tp_cpu *c)
+{
+	if (nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
+	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS, READ_ONCE(c->flags) & 3))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int tp_put_progress(struct sk_buff *skb, struct tp_run *run)
 {
 	unsigned int i;
@@ -351,15 +278,20 @@ static int tp_put_progress(struct sk_buff *skb, struct tp_run *run)
 		struct nlattr *nest;
 
 		nest = nla_nest_start(skb, TSCPROBE_A_CPU);
-		if (!nest ||
-		    nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
-		    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS,
-				READ_ONCE(c->flags) & 3) ||
+		if (!nest || tp_put_cpu_id(skb, c) ||
 		    run->ops->put_progress(skb, c))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
 	return 0;
+}
+
+/* GET_STATUS: the run and every CPU's progress, or only IDLE. */
+static int tp_put_status(struct sk_buff *skb, struct tp_run *run)
+{
+	if (!run)
+		return nla_put_u32(skb, TSCPROBE_A_STATE, TSCPROBE_STATE_IDLE);
+	return tp_put_run(skb, run) ?: tp_put_progress(skb, run);
 }
 
 /*
@@ -390,24 +322,14 @@ retry:
 	}
 	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
 				TSCPROBE_CMD_GET_STATUS);
-	if (!hdr)
-		err = -EMSGSIZE;
-	else if (!run)
-		err = nla_put_u32(msg, TSCPROBE_A_STATE, TSCPROBE_STATE_IDLE);
-	else
-		err = tp_put_run(msg, run) ?: tp_put_progress(msg, run);
-	if (err) {
+	err = hdr ? tp_put_status(msg, run) : -EMSGSIZE;
+	if (err == -EMSGSIZE && size < TP_STATUS_MAX) {
 		nlmsg_free(msg);
-		if (err == -EMSGSIZE && size < TP_STATUS_MAX) {
-			size *= 2;
-			goto retry;
-		}
-		tp_run_put(run);
-		return err;
+		size *= 2;
+		goto retry;
 	}
 	tp_run_put(run);
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return tp_reply(msg, hdr, err, info);
 }
 
 /**
@@ -511,9 +433,7 @@ static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
 	ctx->snap = kvmalloc(size, GFP_KERNEL);
 	if (!ctx->snap)
 		return -ENOMEM;
-	mutex_lock(&c->lock);
-	memcpy(ctx->snap, c->snap, size);
-	mutex_unlock(&c->lock);
+	tp_cpu_copy_snap(c, ctx->snap);
 	return 0;
 }
 
@@ -552,8 +472,7 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, ctx->run->id))
 		goto cancel;
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
-	if (!nest || nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
-	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS, READ_ONCE(c->flags) & 3) ||
+	if (!nest || tp_put_cpu_id(skb, c) ||
 	    nla_put_u32(skb, TSCPROBE_CPU_A_NODE, cpu_to_node(c->cpu)) ||
 	    tp_put_sched(skb, c))
 		goto cancel;
@@ -621,81 +540,6 @@ static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		ctx->pair++;
 	}
 	return skb->len;
-}
-
-/**
- * tp_notify_finished() - tell the events group that a run has ended
- * @run: the run, with its final state set
- *
- * Best effort: with no listener, or no memory, nobody is told, and the
- * state is still there for GET_STATUS.
- */
-void tp_notify_finished(const struct tp_run *run)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0,
-			  TSCPROBE_CMD_RUN_FINISHED);
-	if (!hdr ||
-	    tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id) ||
-	    nla_put_u32(msg, TSCPROBE_A_KIND, run->ops->kind) ||
-	    nla_put_u32(msg, TSCPROBE_A_STATE, run->state) ||
-	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason)) {
-		nlmsg_free(msg);
-		return;
-	}
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
-}
-
-/**
- * tp_notify_events() - tell the events group about a window's noise events
- * @run: the run
- * @cpu: the CPU that saw them
- * @ev: the events
- * @n: how many (at most what fits one message; the rest are in the results)
- *
- * Skipped when nobody listens, so that an unwatched run pays nothing.
- */
-void tp_notify_events(const struct tp_run *run, unsigned int cpu,
-		      const struct tp_event *ev, unsigned int n)
-{
-	struct nlattr *nest, *e;
-	struct sk_buff *msg;
-	unsigned int i;
-	void *hdr;
-
-	if (!n || !genl_has_listeners(&tp_genl_family, &init_net, 0))
-		return;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return;
-	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0, TSCPROBE_CMD_EVENT);
-	if (!hdr || tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id))
-		goto drop;
-	nest = nla_nest_start(msg, TSCPROBE_A_CPU);
-	if (!nest || nla_put_u32(msg, TSCPROBE_CPU_A_ID, cpu))
-		goto drop;
-	for (i = 0; i < n; i++) {
-		e = nla_nest_start(msg, TSCPROBE_CPU_A_EVENT);
-		if (!e || tp_nla_put_u64(msg, TSCPROBE_EVENT_A_TSC, ev[i].tsc) ||
-		    tp_nla_put_u64(msg, TSCPROBE_EVENT_A_CYCLES, ev[i].cycles)) {
-			if (e)
-				nla_nest_cancel(msg, e);
-			break;
-		}
-		nla_nest_end(msg, e);
-	}
-	nla_nest_end(msg, nest);
-	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
-	return;
-drop:
-	nlmsg_free(msg);
 }
 
 static const struct genl_ops tp_genl_ops[] = {

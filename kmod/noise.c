@@ -73,16 +73,6 @@ static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
 	BIT(TSCPROBE_A_CLOCK),
 };
 
-static u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt)
-{
-	return attrs[type] ? nla_get_u64(attrs[type]) : dflt;
-}
-
-static u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt)
-{
-	return attrs[type] ? nla_get_u32(attrs[type]) : dflt;
-}
-
 static int tp_noise_parse_threshold(struct tp_params *p, struct nlattr **attrs,
 				    struct netlink_ext_ack *extack)
 {
@@ -98,8 +88,8 @@ static int tp_noise_parse_threshold(struct tp_params *p, struct nlattr **attrs,
 		p->threshold_cycles = nla_get_u64(cyc);
 		p->threshold_ns = tp_cycles_to_ns(p->threshold_cycles);
 	} else {
-		p->threshold_ns = ns ? nla_get_u64(ns) :
-			TSCPROBE_DEFAULT_THRESHOLD_NS;
+		p->threshold_ns = tp_attr_u64(attrs, TSCPROBE_A_THRESHOLD_NS,
+					      TSCPROBE_DEFAULT_THRESHOLD_NS);
 		p->threshold_cycles = max(tp_ns_to_cycles(p->threshold_ns), 1ULL);
 	}
 	return 0;
@@ -140,34 +130,12 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 	return tp_noise_parse_threshold(p, attrs, extack);
 }
 
-static int tp_noise_alloc(struct tp_run *run)
+static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 {
-	unsigned int i;
+	struct tp_noise_cpu *n = c->hot;
 
-	for (i = 0; i < run->nr_cpus; i++) {
-		struct tp_cpu *c = &run->slots[i];
-		int node = cpu_to_node(c->cpu);
-		struct tp_noise_cpu *n;
-
-		n = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
-		c->hot = n;
-		c->snap = kvzalloc_node(sizeof(*n), GFP_KERNEL, node);
-		if (!n || !c->snap)
-			return -ENOMEM;	/* ->free() cleans up */
-		tp_noise_init(&n->loop, run->params.threshold_cycles);
-		memcpy(c->snap, n, sizeof(*n));
-	}
+	tp_noise_init(&n->loop, run->params.threshold_cycles);
 	return 0;
-}
-
-static void tp_noise_free(struct tp_run *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nr_cpus; i++) {
-		kvfree(run->slots[i].hot);
-		kvfree(run->slots[i].snap);
-	}
 }
 
 /* Interrupts the CPU took: device IRQs plus the x86 local vectors. */
@@ -332,7 +300,7 @@ static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 	for (i = 0; i < e->n && k < ARRAY_SIZE(ev); i++)
 		if (e->ev[i].tsc > since)
 			ev[k++] = e->ev[i];
-	tp_notify_events(run, c->cpu, ev, k);
+	tp_run_notify_events(run, c->cpu, ev, k);
 }
 
 /*
@@ -462,7 +430,7 @@ static int tp_noise_put_series(struct sk_buff *skb,
 {
 	const struct tp_noise *l = &n->loop;
 	struct nlattr *nest;
-	int err = 0;
+	int err;
 
 	nest = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
 	if (!nest || nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP))
@@ -476,13 +444,7 @@ static int tp_noise_put_series(struct sk_buff *skb,
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
-	for (; *idx < TSCPROBE_HIST_BUCKETS; (*idx)++) {
-		if (!l->hist.b[*idx].calls)
-			continue;
-		err = tp_nla_put_bucket(skb, *idx, &l->hist.b[*idx]);
-		if (err)
-			break;
-	}
+	err = tp_nla_put_buckets(skb, &l->hist, idx);
 	nla_nest_end(skb, nest);
 	return err;
 }
@@ -492,19 +454,9 @@ static int tp_noise_put_events(struct sk_buff *skb,
 {
 	const struct tp_events *e = &n->loop.events;
 
-	for (; *idx < e->n; (*idx)++) {
-		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
-
-		if (!nest)
+	for (; *idx < e->n; (*idx)++)
+		if (tp_nla_put_event(skb, &e->ev[*idx]))
 			return -EMSGSIZE;
-		if (tp_nla_put_u64(skb, TSCPROBE_EVENT_A_TSC, e->ev[*idx].tsc) ||
-		    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES,
-				   e->ev[*idx].cycles)) {
-			nla_nest_cancel(skb, nest);
-			return -EMSGSIZE;
-		}
-		nla_nest_end(skb, nest);
-	}
 	return 0;
 }
 
@@ -577,12 +529,12 @@ static void tp_noise_show(struct seq_file *m, struct tp_run *run)
 const struct tp_kind_ops tp_noise_ops = {
 	.kind = TSCPROBE_KIND_NOISE,
 	.parse = tp_noise_parse,
-	.alloc = tp_noise_alloc,
-	.free = tp_noise_free,
+	.cpu_init = tp_noise_cpu_init,
 	.cpu_main = tp_noise_cpu_main,
 	.put_params = tp_noise_put_params,
 	.put_progress = tp_noise_put_progress,
 	.dump_cpu = tp_noise_dump_cpu,
+	.cpu_size = sizeof(struct tp_noise_cpu),
 	.snap_size = sizeof(struct tp_noise_cpu),
 	.show = tp_noise_show,
 };

@@ -2,8 +2,10 @@
 /*
  * The run machinery, shared by every measurement: one run at a time, one
  * measurement thread bound to each chosen CPU (plus, for a measurement that
- * needs one, an unbound thread that drives them), CPU hotplug, STOP, the end
- * of a run and its notification, and the lifetime of results.
+ * needs one, an unbound thread that drives them), every CPU's state, CPU
+ * hotplug, STOP, the end of a run and its notification (through the
+ * struct tp_run_notify its starter gave: this file never calls netlink),
+ * and the lifetime of results.
  *
  * Locking: tp_lock protects tp_current and every run's state, reason and
  * thread pointers.  Where both are needed the CPU hotplug lock is taken
@@ -47,9 +49,13 @@ static void tp_run_release(struct kref *ref)
 	unsigned int i;
 
 	if (run->slots) {
-		run->ops->free(run);
-		for (i = 0; i < run->nr_cpus; i++)
+		if (run->ops->free)
+			run->ops->free(run);
+		for (i = 0; i < run->nr_cpus; i++) {
+			kvfree(run->slots[i].hot);
+			kvfree(run->slots[i].snap);
 			mutex_destroy(&run->slots[i].lock);
+		}
 		kfree(run->slots);
 	}
 	free_cpumask_var(run->cpus);
@@ -169,6 +175,45 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 	c->published = jiffies;
 }
 
+/**
+ * tp_cpu_copy_snap() - copy a CPU's last published snapshot
+ * @c: the CPU's slot; its kind has a snapshot (snap_size > 0)
+ * @dst: snap_size bytes
+ *
+ * Under the slot's lock, so that the copy is one publication, never half
+ * of two; the reader can then take its time while the thread goes on.
+ */
+void tp_cpu_copy_snap(struct tp_cpu *c, void *dst)
+{
+	mutex_lock(&c->lock);
+	memcpy(dst, c->snap, c->run->ops->snap_size);
+	mutex_unlock(&c->lock);
+}
+
+/**
+ * tp_run_notify_events() - pass a window's noise events to the listeners
+ * @run: the run
+ * @cpu: the CPU that saw them
+ * @ev: the events
+ * @n: how many
+ *
+ * Called by the measuring thread with interrupts on; a run nobody listens
+ * to (no struct tp_run_notify, or one without @events) drops them.
+ */
+void tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
+			  const struct tp_event *ev, unsigned int n)
+{
+	if (run->notify && run->notify->events)
+		run->notify->events(run, cpu, ev, n);
+}
+
+/* A thread has ended; the last one queues the run's finisher. */
+static void tp_run_thread_ended(struct tp_run *run)
+{
+	if (atomic_dec_and_test(&run->active))
+		queue_work(tp_wq, &run->finish_work);
+}
+
 /* Wait, doing nothing, until the finisher or hotplug reaps the thread. */
 static void tp_cpu_wait_for_reap(void)
 {
@@ -199,8 +244,7 @@ static void tp_cpu_end(struct tp_cpu *c, bool complete)
 	/* Readers that see DONE see the counters above (tp_put_sched()). */
 	smp_mb__before_atomic();
 	set_bit(TP_CPU_DONE, &c->flags);
-	if (atomic_dec_and_test(&run->active))
-		queue_work(tp_wq, &run->finish_work);
+	tp_run_thread_ended(run);
 }
 
 static int tp_cpu_thread(void *data)
@@ -228,8 +272,7 @@ static int tp_run_main_thread(void *data)
 
 	if (!run->ops->run_main(run))
 		WRITE_ONCE(run->main_incomplete, true);
-	if (atomic_dec_and_test(&run->active))
-		queue_work(tp_wq, &run->finish_work);
+	tp_run_thread_ended(run);
 	tp_cpu_wait_for_reap();
 	return 0;
 }
@@ -287,12 +330,14 @@ static void tp_run_finish(struct work_struct *work)
 	 * the family gone and the listeners would never hear that the module
 	 * went away (found by selftests/vm/test_faults.c, rmmod_mid_run).
 	 */
-	tp_notify_finished(run);
+	if (run->notify)
+		run->notify->finished(run);
 	complete_all(&run->done);
 	tp_run_put(run);	/* the reference of the running run */
 }
 
-static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops)
+static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops,
+				   const struct tp_run_notify *notify)
 {
 	struct tp_run *run = kzalloc(sizeof(*run), GFP_KERNEL);
 
@@ -304,6 +349,7 @@ static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops)
 	}
 	kref_init(&run->ref);
 	run->ops = ops;
+	run->notify = notify;
 	init_completion(&run->done);
 	INIT_WORK(&run->finish_work, tp_run_finish);
 	return run;
@@ -343,9 +389,41 @@ static int tp_run_parse_cpus(struct tp_run *run, struct nlattr **attrs,
 	return 0;
 }
 
+/*
+ * Every CPU's working state and snapshot, on the CPU's own node: the thread
+ * works on it with interrupts off, and a remote node would add its latency
+ * to what is measured.  The snapshot starts as a copy of the initialized
+ * state, so a reader before the first publication sees a valid empty one.
+ */
+static int tp_run_alloc_cpu_state(struct tp_run *run, struct tp_cpu *c)
+{
+	const struct tp_kind_ops *ops = run->ops;
+	int node = cpu_to_node(c->cpu);
+	int err;
+
+	c->hot = kvzalloc_node(ops->cpu_size, GFP_KERNEL, node);
+	if (!c->hot)
+		return -ENOMEM;
+	if (ops->snap_size) {
+		c->snap = kvzalloc_node(ops->snap_size, GFP_KERNEL, node);
+		if (!c->snap)
+			return -ENOMEM;
+	}
+	if (ops->cpu_init) {
+		err = ops->cpu_init(run, c);
+		if (err)
+			return err;
+	}
+	if (ops->snap_size)
+		memcpy(c->snap, c->hot, ops->snap_size);
+	return 0;
+}
+
+/* The slots and the kind's state; on an error release frees what exists. */
 static int tp_run_alloc_slots(struct tp_run *run)
 {
 	unsigned int cpu, i = 0;
+	int err;
 
 	run->slots = kcalloc(run->nr_cpus, sizeof(*run->slots), GFP_KERNEL);
 	if (!run->slots)
@@ -357,7 +435,17 @@ static int tp_run_alloc_slots(struct tp_run *run)
 		c->run = run;
 		mutex_init(&c->lock);
 	}
-	return run->ops->alloc(run);
+	if (run->ops->alloc) {
+		err = run->ops->alloc(run);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < run->nr_cpus; i++) {
+		err = tp_run_alloc_cpu_state(run, &run->slots[i]);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /* Create every thread, or none.  Threads stay asleep until woken. */
@@ -444,6 +532,8 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
  * tp_run_start() - validate a START and start the run
  * @ops: the measurement
  * @attrs: START's attributes
+ * @notify: who hears of the run's end and its events (NULL: nobody);
+ *	it must outlive the run
  * @extack: where a bad attribute is reported
  * @started: set to the new run, referenced, on success
  *
@@ -453,9 +543,10 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
  * Return: 0, or a negative errno with @extack saying why.
  */
 int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
+		 const struct tp_run_notify *notify,
 		 struct netlink_ext_ack *extack, struct tp_run **started)
 {
-	struct tp_run *run = tp_run_alloc(ops);
+	struct tp_run *run = tp_run_alloc(ops, notify);
 	struct tp_run *old = NULL;
 	int err;
 
@@ -492,18 +583,13 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 static struct tp_run *tp_run_request_stop(unsigned int reason)
 {
 	struct tp_run *run = tp_current;
-	unsigned int i;
 
 	if (!run || run->state != TSCPROBE_STATE_RUNNING)
 		return NULL;
 	if (run->reason == TSCPROBE_STOP_NONE)
 		run->reason = reason;
 	WRITE_ONCE(run->stop, true);
-	if (run->main_task)
-		wake_up_process(run->main_task);
-	for (i = 0; i < run->nr_cpus; i++)
-		if (run->slots[i].task)
-			wake_up_process(run->slots[i].task);
+	tp_run_wake_threads(run);	/* sleepers see the stop at once */
 	kref_get(&run->ref);
 	return run;
 }

@@ -189,12 +189,10 @@ static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
 		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
 		return -EOPNOTSUPP;
 	}
-	p->samples = attrs[TSCPROBE_A_SAMPLES] ?
-		nla_get_u32(attrs[TSCPROBE_A_SAMPLES]) :
-		TSCPROBE_DEFAULT_SAMPLES;
-	p->repeats = attrs[TSCPROBE_A_REPEATS] ?
-		nla_get_u32(attrs[TSCPROBE_A_REPEATS]) :
-		TSCPROBE_DEFAULT_REPEATS;
+	p->samples = tp_attr_u32(attrs, TSCPROBE_A_SAMPLES,
+				 TSCPROBE_DEFAULT_SAMPLES);
+	p->repeats = tp_attr_u32(attrs, TSCPROBE_A_REPEATS,
+				 TSCPROBE_DEFAULT_REPEATS);
 	/*
 	 * Reported as the longest interrupts-off stretch.  STOP waits up to
 	 * two of it and 2 s: more than a side's every limit added up.
@@ -242,12 +240,11 @@ static int tp_skew_alloc_pairs(struct tp_run *run, struct tp_skew_run *sk)
 	return 0;
 }
 
+/* The run-wide state; the workers' come after it (tp_skew_cpu_init()). */
 static int tp_skew_alloc(struct tp_run *run)
 {
 	const struct tp_params *p = &run->params;
 	struct tp_skew_run *sk;
-	unsigned int i;
-	size_t bytes;
 	u64 wait_ns;
 
 	sk = kzalloc(sizeof(*sk), GFP_KERNEL);
@@ -267,29 +264,30 @@ static int tp_skew_alloc(struct tp_run *run)
 	sk->sync = kzalloc(sizeof(*sk->sync), GFP_KERNEL);
 	if (!sk->sync || tp_skew_alloc_pairs(run, sk))
 		return -ENOMEM;	/* ->free() cleans up */
-	bytes = sk->entries * sizeof(u64);
-	for (i = 0; i < run->nr_cpus; i++) {
-		struct tp_cpu *c = &run->slots[i];
-		int node = cpu_to_node(c->cpu);
-		struct tp_skew_cpu *w;
-		struct page *pg;
-
-		w = kzalloc_node(sizeof(*w), GFP_KERNEL, node);
-		c->hot = w;
-		if (!w)
-			return -ENOMEM;
-		init_waitqueue_head(&w->wq);
-		atomic_set(&w->state, TP_SIDE_IDLE);
-		/* Whole pages from the direct map: page-aligned, few TLB entries. */
-		w->order = get_order(bytes);
-		pg = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, w->order);
-		if (!pg)
-			return -ENOMEM;
-		w->log = page_address(pg);
-	}
 	return 0;
 }
 
+/* A worker: its wait queue and its log, on its CPU's node. */
+static int tp_skew_cpu_init(struct tp_run *run, struct tp_cpu *c)
+{
+	const struct tp_skew_run *sk = run->priv;
+	size_t bytes = sk->entries * sizeof(u64);
+	struct tp_skew_cpu *w = c->hot;
+	struct page *pg;
+
+	init_waitqueue_head(&w->wq);
+	atomic_set(&w->state, TP_SIDE_IDLE);
+	/* Whole pages from the direct map: page-aligned, few TLB entries. */
+	w->order = get_order(bytes);
+	pg = alloc_pages_node(cpu_to_node(c->cpu), GFP_KERNEL | __GFP_ZERO,
+			      w->order);
+	if (!pg)
+		return -ENOMEM;	/* ->free() cleans up */
+	w->log = page_address(pg);
+	return 0;
+}
+
+/* The logs and the run-wide state; the run machinery frees the workers. */
 static void tp_skew_free(struct tp_run *run)
 {
 	struct tp_skew_run *sk = run->priv;
@@ -300,7 +298,6 @@ static void tp_skew_free(struct tp_run *run)
 
 		if (w && w->log)
 			free_pages((unsigned long)w->log, w->order);
-		kfree(w);
 	}
 	if (sk) {
 		kvfree(sk->pairs);
@@ -695,12 +692,14 @@ const struct tp_kind_ops tp_skew_ops = {
 	.kind = TSCPROBE_KIND_SKEW,
 	.parse = tp_skew_parse,
 	.alloc = tp_skew_alloc,
+	.cpu_init = tp_skew_cpu_init,
 	.free = tp_skew_free,
 	.cpu_main = tp_skew_cpu_main,
 	.run_main = tp_skew_run_main,
 	.put_params = tp_skew_put_params,
 	.put_progress = tp_skew_put_progress,
 	.dump_cpu = tp_skew_dump_cpu,
+	.cpu_size = sizeof(struct tp_skew_cpu),
 	.snap_size = 0,
 	.show = tp_skew_show,
 	.nr_pairs = tp_skew_nr_pairs,

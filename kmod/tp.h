@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tscprobe.ko internals: the run machinery shared by every measurement, the
- * interface a measurement ("kind") implements, and the netlink and debugfs
- * helpers.  The measurement loops themselves live in core/.
+ * interface a measurement ("kind") implements, and the attribute and
+ * debugfs helpers.  The measurement loops themselves live in core/.
+ *
+ * Layers, each calling only those below it: attrs.c; run.c; info.c;
+ * debugfs.c; the measurements (noise.c, cache.c, skew.c); netlink.c;
+ * main.c.  What a lower layer must tell a higher one (a run has ended,
+ * noise events) goes through a struct tp_run_notify the higher one gave.
  */
 #ifndef TSCPROBE_KMOD_TP_H
 #define TSCPROBE_KMOD_TP_H
@@ -28,7 +33,7 @@
 struct tp_run;
 struct tp_cpu;
 struct tp_event;
-struct tp_bucket;
+struct tp_hist;
 
 /**
  * struct tp_params - the parameters of a run, after validation
@@ -67,8 +72,14 @@ struct tp_params {
  * @kind: enum tscprobe_kind
  * @parse: check START's attributes and fill @run->params; report the bad
  *	attribute through @extack.  Called with the CPU hotplug lock held.
- * @alloc: allocate the per-CPU state (c->hot, c->snap) of every CPU
- * @free: free what @alloc allocated
+ * @alloc: optional; allocate the run-wide state (run->priv).  Called
+ *	before the per-CPU state exists.
+ * @cpu_init: optional; set up a CPU's working state (c->hot, zeroed on
+ *	the CPU's node by the run machinery); its snapshot is then taken
+ *	from it
+ * @free: optional; free what @alloc and @cpu_init allocated, also after
+ *	either failed part way; the run machinery then frees c->hot and
+ *	c->snap
  * @cpu_main: the body of a CPU's measurement thread; returns true when
  *	the measurement is complete, false when tp_cpu_should_stop() ended it
  *	or when it has nothing to show (the CPU is then marked incomplete
@@ -84,7 +95,9 @@ struct tp_params {
  * @dump_cpu: add a CPU's results to a dump message, resuming at *@pos;
  *	returns 0 when the CPU is complete, -EMSGSIZE when the message is
  *	full (*@pos says where to go on)
- * @snap_size: bytes of a CPU's published snapshot
+ * @cpu_size: bytes of a CPU's working state (c->hot)
+ * @snap_size: bytes of a CPU's published snapshot (c->snap), the first
+ *	@snap_size bytes of c->hot; 0: the kind publishes none
  * @show: the kind's debugfs view of the current results
  * @nr_pairs: optional; how many pair messages GET_RESULT sends after the
  *	CPU messages
@@ -95,6 +108,7 @@ struct tp_kind_ops {
 	int (*parse)(struct tp_run *run, struct nlattr **attrs,
 		     struct netlink_ext_ack *extack);
 	int (*alloc)(struct tp_run *run);
+	int (*cpu_init)(struct tp_run *run, struct tp_cpu *c);
 	void (*free)(struct tp_run *run);
 	bool (*cpu_main)(struct tp_run *run, struct tp_cpu *c);
 	bool (*run_main)(struct tp_run *run);
@@ -102,11 +116,30 @@ struct tp_kind_ops {
 	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
 	int (*dump_cpu)(struct sk_buff *skb, struct tp_cpu *c, void *snap,
 			unsigned long *pos);
+	size_t cpu_size;
 	size_t snap_size;
 	void (*show)(struct seq_file *m, struct tp_run *run);
 	unsigned int (*nr_pairs)(const struct tp_run *run);
 	int (*put_pair)(struct sk_buff *skb, const struct tp_run *run,
 			unsigned int idx);
+};
+
+/**
+ * struct tp_run_notify - how a run tells its listeners about itself
+ * @finished: the run has ended and its state and reason are final.
+ *	Called by the run's finisher (a workqueue, process context, tp_lock
+ *	not held) before the run's completion: unload waits for that and
+ *	then unregisters the family, so the listeners hear the end first.
+ * @events: optional; a noise window's events on @cpu.  Called by the
+ *	CPU's measurement thread with interrupts on, between two windows.
+ *
+ * The run machinery and the measurements know nothing of netlink: the
+ * netlink family hands this to tp_run_start(), and the run calls it.
+ */
+struct tp_run_notify {
+	void (*finished)(const struct tp_run *run);
+	void (*events)(const struct tp_run *run, unsigned int cpu,
+		       const struct tp_event *ev, unsigned int n);
 };
 
 /*
@@ -150,6 +183,7 @@ struct tp_cpu {
  * @ref: held by tp_current, by the finisher while running, by readers
  * @id: TSCPROBE_A_RUN_ID
  * @ops: the measurement
+ * @notify: who hears of its end and its events (NULL: nobody)
  * @params: its validated parameters
  * @cpus: the measured CPUs
  * @nr_cpus: how many
@@ -171,6 +205,7 @@ struct tp_run {
 	struct kref ref;
 	u64 id;
 	const struct tp_kind_ops *ops;
+	const struct tp_run_notify *notify;
 	struct tp_params params;
 	cpumask_var_t cpus;
 	unsigned int nr_cpus;
@@ -189,12 +224,29 @@ struct tp_run {
 	struct work_struct finish_work;
 };
 
+/* attrs.c: attribute helpers, the bottom layer (calls nothing in kmod/) */
+__printf(3, 4)
+void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
+		const char *fmt, ...);
+u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt);
+u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt);
+int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
+		  const char *kind, struct netlink_ext_ack *extack);
+int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value);
+int tp_nla_put_cpumask(struct sk_buff *skb, int type,
+		       const struct cpumask *mask);
+int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
+		       struct netlink_ext_ack *extack);
+int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx);
+int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev);
+
 /* run.c */
 extern struct mutex tp_lock;
 int tp_run_init(void);
 void tp_run_shutdown(void);
 void tp_run_exit(void);
 int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
+		 const struct tp_run_notify *notify,
 		 struct netlink_ext_ack *extack, struct tp_run **started);
 int tp_run_stop(struct netlink_ext_ack *extack);
 int tp_run_reset(struct netlink_ext_ack *extack);
@@ -206,26 +258,14 @@ bool tp_cpu_should_stop(const struct tp_cpu *c);
 bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(const struct tp_run *run);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
+void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
+void tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
+			  const struct tp_event *ev, unsigned int n);
 
-/* netlink.c */
+/* netlink.c: the top layer; nothing in kmod/ but main.c calls it */
 extern struct genl_family tp_genl_family;
 int tp_netlink_init(void);
 void tp_netlink_exit(void);
-__printf(3, 4)
-void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
-		const char *fmt, ...);
-int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value);
-int tp_nla_put_bucket(struct sk_buff *skb, unsigned int idx,
-		      const struct tp_bucket *b);
-int tp_nla_put_cpumask(struct sk_buff *skb, int type,
-		       const struct cpumask *mask);
-int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
-		       struct netlink_ext_ack *extack);
-void tp_notify_finished(const struct tp_run *run);
-void tp_notify_events(const struct tp_run *run, unsigned int cpu,
-		      const struct tp_event *ev, unsigned int n);
-int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
-		  const char *kind, struct netlink_ext_ack *extack);
 
 /* info.c */
 u32 tp_info_features(void);

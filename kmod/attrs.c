@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Netlink attribute helpers for every part of the module: reading START's
+ * attributes with their defaults, refusing those a measurement does not
+ * take, formatted extended-ack messages, and putting the contract's shared
+ * attribute shapes (64-bit values, CPU bitmaps, histogram buckets, noise
+ * events).
+ *
+ * The bottom layer: it calls nothing else in kmod/, so the run machinery,
+ * the measurements and the netlink family can all use it without any of
+ * them calling up into another.
+ */
+#include <linux/spinlock.h>
+
+#include "tp.h"
+#include "hist.h"
+#include "names.h"
+#include "noise.h"
+
+/*
+ * Linux 6.1's extended ack carries a pointer to a message, not the message,
+ * and the ack is built after the handler has returned: a formatted message
+ * must outlive the handler.  It is written into one of a ring of buffers;
+ * a buffer is reused only after TP_ERRMSG_SLOTS later formatted errors,
+ * far more than can happen while one ack is being built.
+ */
+#define TP_ERRMSG_SLOTS	32
+#define TP_ERRMSG_LEN	96
+
+static char tp_errmsg_ring[TP_ERRMSG_SLOTS][TP_ERRMSG_LEN];
+static unsigned int tp_errmsg_next;
+static DEFINE_SPINLOCK(tp_errmsg_lock);
+
+/**
+ * tp_set_err() - set a formatted extended-ack message pointing at @attr
+ * @extack: the request's extended ack (may be NULL)
+ * @attr: the offending attribute, or NULL
+ * @fmt: printf-style format of the message
+ */
+void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
+		const char *fmt, ...)
+{
+	va_list args;
+	char *buf;
+
+	if (!extack)
+		return;
+	spin_lock(&tp_errmsg_lock);
+	buf = tp_errmsg_ring[tp_errmsg_next];
+	tp_errmsg_next = (tp_errmsg_next + 1) % TP_ERRMSG_SLOTS;
+	va_start(args, fmt);
+	vscnprintf(buf, TP_ERRMSG_LEN, fmt, args);
+	va_end(args);
+	spin_unlock(&tp_errmsg_lock);
+	extack->_msg = buf;
+	extack->bad_attr = attr;
+}
+
+/**
+ * tp_attr_u64() - a u64 attribute of a request, or its default
+ * @attrs: the request's attributes (already validated by the policy)
+ * @type: the attribute type
+ * @dflt: the value when the attribute is absent
+ *
+ * Return: the attribute's value, or @dflt.
+ */
+u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt)
+{
+	return attrs[type] ? nla_get_u64(attrs[type]) : dflt;
+}
+
+/**
+ * tp_attr_u32() - a u32 attribute of a request, or its default
+ * @attrs: the request's attributes (already validated by the policy)
+ * @type: the attribute type
+ * @dflt: the value when the attribute is absent
+ *
+ * Return: the attribute's value, or @dflt.
+ */
+u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt)
+{
+	return attrs[type] ? nla_get_u32(attrs[type]) : dflt;
+}
+
+/**
+ * tp_nla_reject() - refuse START attributes that a measurement does not take
+ * @attrs: START's attributes
+ * @allowed: bitmap of the attribute types the measurement takes
+ * @kind: the measurement's name, for the message
+ * @extack: where the first stray attribute is reported
+ *
+ * KIND and CPUS are taken by every measurement and always allowed.
+ *
+ * Return: 0, or -EINVAL naming the first attribute that does not apply.
+ */
+int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
+		  const char *kind, struct netlink_ext_ack *extack)
+{
+	unsigned int type;
+
+	for (type = 1; type <= TSCPROBE_A_MAX; type++) {
+		if (!attrs[type] || type == TSCPROBE_A_KIND ||
+		    type == TSCPROBE_A_CPUS || test_bit(type, allowed))
+			continue;
+		tp_set_err(extack, attrs[type], "%s does not apply to a %s run",
+			   tp_attr_name(type), kind);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * tp_nla_put_u64() - put a 64-bit attribute, padded with the set's PAD
+ * @skb: the message
+ * @type: the attribute type
+ * @value: its value
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value)
+{
+	return nla_put_u64_64bit(skb, type, value, TP_PAD);
+}
+
+/**
+ * tp_nla_put_cpumask() - put a CPU set as the contract's byte bitmap
+ * @skb: the message
+ * @type: the attribute type
+ * @mask: the CPUs
+ *
+ * The bitmap is as long as nr_cpu_ids needs: CPU n is bit n % 8 of byte n / 8.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int tp_nla_put_cpumask(struct sk_buff *skb, int type,
+		       const struct cpumask *mask)
+{
+	unsigned int bytes = DIV_ROUND_UP(nr_cpu_ids, 8);
+	struct nlattr *attr;
+	unsigned int cpu;
+	u8 *bits;
+
+	attr = nla_reserve(skb, type, bytes);
+	if (!attr)
+		return -EMSGSIZE;
+	bits = nla_data(attr);
+	memset(bits, 0, bytes);
+	for_each_cpu(cpu, mask)
+		bits[cpu / 8] |= BIT(cpu % 8);
+	return 0;
+}
+
+/**
+ * tp_nla_get_cpumask() - read a CPU set from the contract's byte bitmap
+ * @attr: the attribute (its length already checked by the policy)
+ * @mask: filled with the CPUs
+ * @extack: where a CPU number beyond nr_cpu_ids is reported
+ *
+ * Return: 0, or -EINVAL when a bit names a CPU this kernel cannot have.
+ */
+int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
+		       struct netlink_ext_ack *extack)
+{
+	const u8 *bits = nla_data(attr);
+	unsigned int n = nla_len(attr) * 8;
+	unsigned int cpu;
+
+	cpumask_clear(mask);
+	for (cpu = 0; cpu < n; cpu++) {
+		if (!(bits[cpu / 8] & BIT(cpu % 8)))
+			continue;
+		if (cpu >= nr_cpu_ids) {
+			tp_set_err(extack, attr,
+				   "CPU %u does not exist (nr_cpu_ids is %u)",
+				   cpu, nr_cpu_ids);
+			return -EINVAL;
+		}
+		cpumask_set_cpu(cpu, mask);
+	}
+	return 0;
+}
+
+/* One histogram bucket as a BUCKET nest; nothing added on -EMSGSIZE. */
+static int tp_nla_put_bucket(struct sk_buff *skb, unsigned int idx,
+			     const struct tp_bucket *b)
+{
+	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_SERIES_A_BUCKET);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TSCPROBE_BUCKET_A_INDEX, idx) ||
+	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CALLS, b->calls) ||
+	    tp_nla_put_u64(skb, TSCPROBE_BUCKET_A_CYCLES, b->cycles)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/**
+ * tp_nla_put_buckets() - put a histogram's non-empty buckets, resumably
+ * @skb: the message, inside the SERIES nest the buckets belong to
+ * @h: the histogram
+ * @idx: the first bucket to put; on return, the first one not put
+ *
+ * A series' buckets may not all fit one message: the dump ends the
+ * message at the first bucket that does not fit and resumes there in the
+ * next one, every bucket sent exactly once.
+ *
+ * Return: 0 when every bucket from *@idx on was put, -EMSGSIZE when the
+ * message is full.
+ */
+int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx)
+{
+	for (; *idx < TSCPROBE_HIST_BUCKETS; (*idx)++) {
+		if (!h->b[*idx].calls)
+			continue;
+		if (tp_nla_put_bucket(skb, *idx, &h->b[*idx]))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/**
+ * tp_nla_put_event() - put one noise event as a CPU_A_EVENT nest
+ * @skb: the message, inside a CPU nest
+ * @ev: the event
+ *
+ * The same shape in GET_RESULT and in the EVENT notification.
+ *
+ * Return: 0, or -EMSGSIZE with nothing added.
+ */
+int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev)
+{
+	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (tp_nla_put_u64(skb, TSCPROBE_EVENT_A_TSC, ev->tsc) ||
+	    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES, ev->cycles)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
