@@ -172,6 +172,36 @@ static void tp_stop_after_fault(struct __test_metadata *_metadata,
 	free(out);
 }
 
+/* Tries of a hotplug round that a starved skew run may end early. */
+#define TP_STARVED_TRIES	3
+
+/*
+ * Whether the last run of @k ended by itself as @k's @starved filter
+ * allows (under TCG, with more busy vCPUs than host cores, skew hand-offs
+ * can crawl until every pair times out before a fault comes): then the
+ * round is tried again, and the early end logged.  Any other early end is
+ * a failure of the round, not a reason to try again.
+ */
+static bool tp_ended_starved(struct __test_metadata *_metadata,
+			     const struct tp_kind_desc *k, unsigned int try)
+{
+	char cmd[64], *out = NULL, *how;
+	bool starved;
+
+	if (!k->starved)
+		return false;
+	snprintf(cmd, sizeof(cmd), "tscprobe show %s -j", k->name);
+	if (tp_sh(cmd, &out))
+		return false;
+	starved = !tp_jq(out, k->starved);
+	how = tp_jq_str(out, TP_PAIRS_STATUS);
+	TH_LOG("%s try %u: ended by itself before the fault (%s): %s", k->name,
+	       try, starved ? "starved, again" : "not starved", how);
+	free(how);
+	free(out);
+	return starved;
+}
+
 /*
  * Two runs of each kind on every CPU; during each, two CPUs go offline
  * and come back, at random moments.  Each run is then stopped;
@@ -276,18 +306,27 @@ TEST_F_TIMEOUT(faults, every_measured_cpu_goes_offline, 120)
 	ASSERT_EQ(0, tp_nl_join_events(&ev));
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
+		unsigned int try;
 		uint64_t id;
+		int reason;
 
-		ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, &two, &id, &e));
-		tp_sleep_ms(300);
-		ASSERT_EQ(0, tp_cpu_set_online(2, false));
-		ASSERT_EQ(0, tp_cpu_set_online(3, false));
-		EXPECT_EQ(TSCPROBE_STOP_HOTPLUG, tp_heard_finish(&ev, id, 10000));
-		st = tp_status(&self->nl);
-		EXPECT_EQ(TSCPROBE_STATE_STOPPED, st.state);
-		EXPECT_EQ(TSCPROBE_STOP_HOTPLUG, st.reason);
-		ASSERT_EQ(0, tp_cpu_set_online(2, true));
-		ASSERT_EQ(0, tp_cpu_set_online(3, true));
+		for (try = 1; try <= TP_STARVED_TRIES; try++) {
+			ASSERT_EQ(0, tp_start(&self->nl, k, k->lasting, &two,
+					      &id, &e));
+			tp_sleep_ms(300);
+			ASSERT_EQ(0, tp_cpu_set_online(2, false));
+			ASSERT_EQ(0, tp_cpu_set_online(3, false));
+			reason = tp_heard_finish(&ev, id, 10000);
+			st = tp_status(&self->nl);
+			ASSERT_EQ(0, tp_cpu_set_online(2, true));
+			ASSERT_EQ(0, tp_cpu_set_online(3, true));
+			if (reason != TSCPROBE_STOP_COMPLETED ||
+			    !tp_ended_starved(_metadata, k, try))
+				break;
+		}
+		EXPECT_EQ(TSCPROBE_STOP_HOTPLUG, reason) TH_LOG("%s", k->name);
+		EXPECT_EQ(TSCPROBE_STATE_STOPPED, st.state) TH_LOG("%s", k->name);
+		EXPECT_EQ(TSCPROBE_STOP_HOTPLUG, st.reason) TH_LOG("%s", k->name);
 		tp_check_show(_metadata, k, NULL);
 	}
 	tp_nl_close(&ev);
