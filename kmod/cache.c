@@ -111,11 +111,7 @@ static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
 		NL_SET_ERR_MSG(extack, "this CPU has no clflush");
 		return -EOPNOTSUPP;
 	}
-	if (!tsc_khz) {
-		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	return tp_info_need_tsc_khz(extack);
 }
 
 static int tp_cache_cpu_init(struct tp_run *run, struct tp_cpu *c)

@@ -34,6 +34,24 @@ u64 tp_cycles_to_ns(u64 cycles)
 	return tsc_khz ? mul_u64_u32_div(cycles, 1000000, tsc_khz) : 0;
 }
 
+/**
+ * tp_info_need_tsc_khz() - refuse a run when the TSC rate is unknown
+ * @extack: where the refusal is reported
+ *
+ * Every measurement converts between nanoseconds and cycles (windows,
+ * thresholds, time limits), which needs the rate.
+ *
+ * Return: 0, or -EOPNOTSUPP when tsc_khz is 0.
+ */
+int tp_info_need_tsc_khz(struct netlink_ext_ack *extack)
+{
+	if (!tsc_khz) {
+		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* A read of MSR_SMI_COUNT faults on AMD, in most VMs and on old Intel. */
 static bool tp_smi_count_readable(void)
 {

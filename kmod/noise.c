@@ -123,10 +123,9 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 				    "this CPU has no rdtscp");
 		return -EOPNOTSUPP;
 	}
-	if (!tsc_khz) {
-		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
-		return -EOPNOTSUPP;
-	}
+	err = tp_info_need_tsc_khz(extack);
+	if (err)
+		return err;
 	return tp_noise_parse_threshold(p, attrs, extack);
 }
 

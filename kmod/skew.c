@@ -185,10 +185,9 @@ static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
 			   run->nr_cpus, TSCPROBE_MAX_SKEW_CPUS);
 		return -E2BIG;
 	}
-	if (!tsc_khz) {
-		NL_SET_ERR_MSG(extack, "the TSC rate is unknown");
-		return -EOPNOTSUPP;
-	}
+	err = tp_info_need_tsc_khz(extack);
+	if (err)
+		return err;
 	p->samples = tp_attr_u32(attrs, TSCPROBE_A_SAMPLES,
 				 TSCPROBE_DEFAULT_SAMPLES);
 	p->repeats = tp_attr_u32(attrs, TSCPROBE_A_REPEATS,
