@@ -165,5 +165,6 @@ int tp_cmd_skew(int argc, char **argv)
 	/* ~1 ms per pair and repeat is generous on hardware. */
 	st.expect_ns = (uint64_t)n * (n - 1) * cmd.p.repeats * 1000000ULL;
 	st.quiet = cmd.m.quiet;
-	return tp_run_cmd(&st, cmd.m.user, tp_user_skew, tp_skew_output, &cmd.m.out);
+	return tp_run_cmd(&st, cmd.m.user, tp_user_skew, tp_skew_output,
+			  &cmd.m.out);
 }
