@@ -13,8 +13,10 @@
  *
  * Each value is recorded gross (it includes the bracket) into its series:
  * exact statistics (core/stats.h), the HDR histogram (core/hist.h), and
- * the block averages below.  Net figures (gross minus the overhead's mean,
- * as the seed does, or minus its minimum) are derived when reporting.
+ * the block averages below.  Net figures are derived when reporting: the
+ * distributions net of the overhead's median (tp_hist_net(), a figure below
+ * it counts 0: one huge overhead outlier cannot make a load negative), and
+ * seed 002's "Average ... access" lines, mean minus mean.
  *
  * Why each fence is where it is (selftests/host/bench_cache.c removes each
  * in turn and shows the difference):

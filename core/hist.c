@@ -191,6 +191,42 @@ uint64_t tp_hist_percentile(const struct tp_hist *h, uint32_t ppm)
 }
 
 /**
+ * tp_hist_net() - the values net of a base, none below zero
+ * @h: the histogram
+ * @base: what each value is net of (the cache overhead's median)
+ * @below: set to how many values lie below @base (their net counts as 0)
+ *
+ * A load never takes negative time: a value under the overhead it is net
+ * of says the overhead varied, not that the load was faster than nothing.
+ * Such values count 0 and are counted in @below.  The histogram knows a
+ * bucket's values only through their mean, so a bucket counts as below
+ * when its mean is: exact under 32 cycles, where a bucket is one value.
+ *
+ * Return: the sum of max(value - @base, 0) over the values.
+ */
+uint64_t tp_hist_net(const struct tp_hist *h, uint64_t base, uint64_t *below)
+{
+	uint64_t sum = 0, calls, cycles;
+	unsigned int i;
+
+	*below = 0;
+	for (i = 0; i < TSCPROBE_HIST_BUCKETS; i++) {
+		calls = h->b[i].calls;
+		if (!calls)
+			continue;
+		if (tp_hist_bucket_mean(h, i) < base) {
+			*below += calls;
+			continue;
+		}
+		cycles = h->b[i].cycles;
+		/* The mean was rounded: never let the sum go below 0. */
+		if (cycles > calls * base)
+			sum += cycles - calls * base;
+	}
+	return sum;
+}
+
+/**
  * tp_hist_fold_log2() - fold a histogram into seed 000's log2 table
  * @h: the histogram
  * @calls: filled with the values per log2 bucket (overwritten)

@@ -23,6 +23,22 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 /* Seed 002's report: the overhead, uncached and cached lines. */
 #define TP_CACHE_SEED_LINES	3
 unsigned int tp_cache_seed_series(unsigned int line);
+
+/**
+ * tp_net_cycles() - one cache figure net of the overhead, never below 0
+ * @gross: the figure as measured (a load inside its bracket)
+ * @overhead: the robust overhead: the overhead series' median
+ *
+ * A figure below the overhead means the overhead varied, not that a load
+ * took negative time: it is 0.  Used by the debugfs view and the CLI.
+ *
+ * Return: @gross - @overhead, or 0 when @gross is below @overhead.
+ */
+static inline uint64_t tp_net_cycles(uint64_t gross, uint64_t overhead)
+{
+	return gross > overhead ? gross - overhead : 0;
+}
+
 int tp_cache_seed_line(char *buf, size_t len, unsigned int series,
 		       const struct tp_stats *s,
 		       const struct tp_stats *overhead);

@@ -562,11 +562,6 @@ static int tp_cache_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 	return err;
 }
 
-/* a - b over @n rounds, in whole cycles (signed: a net may be negative). */
-static s64 tp_cache_net(u64 a, u64 b, u64 n)
-{
-	return n ? div64_s64((s64)(a - b), n) : 0;
-}
 
 static void tp_cache_show_series(struct seq_file *m,
 				 const struct tp_cache_series *s,
@@ -586,21 +581,23 @@ static void tp_cache_show_windows(struct seq_file *m,
 				  const struct tp_cache *l)
 {
 	const struct tp_cache_series *ov, *ca, *un;
-	u64 rounds;
+	u64 rounds, median;
 	unsigned int k;
 
 	ov = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_OVERHEAD)];
 	ca = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_CACHED)];
 	un = &l->s[TP_CACHE_IDX(TSCPROBE_SERIES_UNCACHED)];
+	median = tp_hist_percentile(&ov->hist, 500000);
 	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
 		if (!ov->win[k].blocks)
 			continue;
 		rounds = tp_cache_window_rounds(k);
-		seq_printf(m, "  last %llu rounds (block %llu): overhead=%llu cached=%lld uncached=%lld (net)\n",
+		seq_printf(m, "  last %llu rounds (block %llu): overhead=%llu cached=%llu uncached=%llu (net of the overhead median %llu)\n",
 			   rounds, ov->win[k].blocks,
 			   div64_u64(ov->win[k].sum, rounds),
-			   tp_cache_net(ca->win[k].sum, ov->win[k].sum, rounds),
-			   tp_cache_net(un->win[k].sum, ov->win[k].sum, rounds));
+			   tp_net_cycles(div64_u64(ca->win[k].sum, rounds), median),
+			   tp_net_cycles(div64_u64(un->win[k].sum, rounds), median),
+			   median);
 	}
 }
 

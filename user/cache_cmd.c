@@ -16,7 +16,7 @@
 
 static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
-	"                      [--user] [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"                      [--user] [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Time one load on every chosen CPU, with its line cached and just flushed\n"
 	"(clflush), and an empty measurement, in rounds of the three; report them\n"
@@ -108,7 +108,7 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 	cmd->p.batch = TSCPROBE_DEFAULT_BATCH;
 	cmd->p.width_ns = TSCPROBE_DEFAULT_WIDTH_NS;
 	cmd->p.gap_ns = TSCPROBE_DEFAULT_GAP_NS;
-	ret = tp_getopt(argc, argv, "+:c:n:jqh", opts, tp_cache_usage,
+	ret = tp_getopt(argc, argv, "+:c:n:jqvh", opts, tp_cache_usage,
 			tp_cache_option, cmd);
 	if (!ret)
 		ret = tp_no_more_args("cache", argc, argv);

@@ -10,6 +10,7 @@
  * tp_cache_summarize().
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "context_report.h"
@@ -49,21 +50,33 @@ static void tp_cache_figs(const struct tp_series_res *s, double f[TP_FIGS])
 	f[5] = (double)tp_stats_sd(st);
 }
 
+/* @gross minus @base, never below 0 (a load never takes negative time). */
+static double tp_net(double gross, double base)
+{
+	return gross > base ? gross - base : 0;
+}
+
 /*
- * @gross minus @sub, but the sd (a spread is the same net or gross); a
- * series without rounds stays all 0.
+ * The figures of a load series net of the overhead's median @base: each
+ * percentile minus @base, clamped at 0; the mean of the clamped values
+ * (from the histogram); the sd as measured.  A series without rounds stays
+ * all 0.
  */
 static void tp_cache_net(const struct tp_series_res *s,
-			 const double gross[TP_FIGS], double sub,
-			 double net[TP_FIGS])
+			 const double gross[TP_FIGS], double base,
+			 double net[TP_FIGS], uint64_t *below)
 {
 	unsigned int i;
 
 	memcpy(net, gross, TP_FIGS * sizeof(net[0]));
+	*below = 0;
 	if (!s->stats.count)
 		return;
 	for (i = 0; i < 5; i++)
-		net[i] -= sub;
+		net[i] = tp_net(gross[i], base);
+	if (s->hist)
+		net[1] = (double)tp_hist_net(s->hist, (uint64_t)base, below) /
+			(double)s->stats.count;
 }
 
 /**
@@ -72,8 +85,8 @@ static void tp_cache_net(const struct tp_series_res *s,
  * @c: the CPU
  * @s: the figures
  *
- * Each series' histogram is walked once, for its gross figures; the two
- * net forms are made from those.  The overhead is never net of itself.
+ * Each series' histogram is walked for its gross figures and once more for
+ * the net mean.  The overhead is never net of itself.
  */
 void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_cache_summary *s)
@@ -81,7 +94,6 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 	const struct tp_series_res *ov = tp_series(c, TSCPROBE_SERIES_OVERHEAD);
 	const struct tp_series_res *sr;
 	unsigned int i, id;
-	bool self;
 
 	memset(s, 0, sizeof(*s));
 	s->rounds = c->rounds;
@@ -90,34 +102,44 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 	if (!ov->stats.count)
 		return;
 	s->overhead_avg = (double)ov->stats.sum / (double)ov->stats.count;
-	s->overhead_min = (double)ov->stats.min;
+	s->overhead_p50 = ov->hist ? (double)tp_hist_percentile(ov->hist, 500000) :
+		s->overhead_avg;
 	for (i = 0; i < TP_CACHE_SERIES; i++) {
 		id = TP_CACHE_ID(i);
 		sr = tp_series(c, id);
-		self = id == TSCPROBE_SERIES_OVERHEAD;
 		tp_cache_figs(sr, s->gross[i]);
-		tp_cache_net(sr, s->gross[i], self ? 0 : s->overhead_avg,
-			     s->net[i]);
-		tp_cache_net(sr, s->gross[i], self ? 0 : s->overhead_min,
-			     s->net_min[i]);
+		if (id == TSCPROBE_SERIES_OVERHEAD) {
+			memcpy(s->net[i], s->gross[i], sizeof(s->net[i]));
+			s->seed_avg[i] = s->overhead_avg;
+			continue;
+		}
+		tp_cache_net(sr, s->gross[i], s->overhead_p50, s->net[i],
+			     &s->below[i]);
+		s->seed_avg[i] = s->gross[i][1] - s->overhead_avg;
 	}
 }
 
-/* A block's average of series @id, net of the same block's overhead. */
+/*
+ * A block's average of series @id; net of the overhead's median @base
+ * (never below 0) when @base is not negative.  *@clamped tells whether the
+ * block's load average lay below the overhead.
+ */
 static double tp_window_avg(const struct tp_cpu_res *c, unsigned int id,
-			    unsigned int k, bool net)
+			    unsigned int k, double base, bool *clamped)
 {
 	const struct tp_window_res *w = &tp_series(c, id)->win[k];
-	const struct tp_window_res *o =
-		&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
 	double v;
 
+	if (clamped)
+		*clamped = false;
 	if (!w->rounds)
 		return 0;
-	v = (double)w->sum;
-	if (net && id != TSCPROBE_SERIES_OVERHEAD)
-		v -= (double)o->sum;
-	return v / (double)w->rounds;
+	v = (double)w->sum / (double)w->rounds;
+	if (base < 0 || id == TSCPROBE_SERIES_OVERHEAD)
+		return v;
+	if (clamped)
+		*clamped = v < base;
+	return tp_net(v, base);
 }
 
 static double tp_lat_per_load(const struct tp_latency *l)
@@ -164,9 +186,13 @@ static void tp_cache_text_seed(const struct tp_cpu_res *c, FILE *f)
 	}
 }
 
-static void tp_cache_text_windows(const struct tp_cpu_res *c, FILE *f)
+static void tp_cache_text_windows(const struct tp_cpu_res *c,
+				  const struct tp_cache_summary *s, FILE *f)
 {
+	double base = s->overhead_p50;
+	bool lo_c, lo_u;
 	unsigned int k;
+	double ca, un;
 
 	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
 		const struct tp_window_res *w =
@@ -174,11 +200,13 @@ static void tp_cache_text_windows(const struct tp_cpu_res *c, FILE *f)
 
 		if (!w->rounds)
 			continue;
-		fprintf(f, "  last %s rounds: overhead %.2f, cached %.2f, uncached %.2f (net; block %llu)\n",
+		ca = tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, base, &lo_c);
+		un = tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, base, &lo_u);
+		fprintf(f, "  last %s rounds: overhead %.2f, cached %.2f%s, uncached %.2f%s (net; block %llu)\n",
 			tp_window_keys[k],
-			tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, true),
-			tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, true),
-			tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, true),
+			tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, -1, NULL),
+			ca, lo_c ? " (below the overhead)" : "", un,
+			lo_u ? " (below the overhead)" : "",
 			(unsigned long long)w->blocks);
 	}
 }
@@ -200,10 +228,18 @@ static void tp_cache_text_curves(const struct tp_result *r,
 			tp_cycles_ns(v, r->tsc_khz));
 	}
 	for (i = 0; i < c->nnodes; i++) {
-		v = tp_lat_per_load(&c->nodes[i]) - s->overhead_avg;
+		v = tp_net(tp_lat_per_load(&c->nodes[i]), s->overhead_p50);
 		fprintf(f, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
 			c->nodes[i].node, v, tp_cycles_ns(v, r->tsc_khz));
 	}
+}
+
+/* What the net figures are net of, and how often a load lay below it. */
+static void tp_cache_text_net(const struct tp_cache_summary *s, FILE *f)
+{
+	fprintf(f, "  net: minus the overhead's median (%.0f cycles); below it, counted as 0: cached %llu, uncached %llu rounds\n",
+		s->overhead_p50, (unsigned long long)s->below[1],
+		(unsigned long long)s->below[2]);
 }
 
 static void tp_cache_cpu_text(const struct tp_result *r,
@@ -225,20 +261,87 @@ static void tp_cache_cpu_text(const struct tp_result *r,
 			fprintf(f, " %9s", tp_fig_keys[i]);
 		fprintf(f, "\n");
 		tp_cache_text_row(f, "overhead", s.net[0], true);
-		tp_cache_text_row(f, "cached net", s.net[1], false);
-		tp_cache_text_row(f, "uncached net", s.net[2], false);
+		tp_cache_text_row(f, "cached net", s.net[1], true);
+		tp_cache_text_row(f, "uncached net", s.net[2], true);
 		tp_cache_text_row(f, "cached gross", s.gross[1], true);
 		tp_cache_text_row(f, "uncached gross", s.gross[2], true);
-		fprintf(f, "  net: minus the overhead's mean (%.2f); minus its min (%.0f) instead: cached %.2f, uncached %.2f on average\n",
-			s.overhead_avg, s.overhead_min, s.net_min[1][1],
-			s.net_min[2][1]);
-		tp_cache_text_windows(c, f);
+		tp_cache_text_net(&s, f);
+		tp_cache_text_windows(c, &s, f);
 	}
 	tp_cache_text_curves(r, c, &s, f);
 	tp_context_cpu_text(r, c, f);
 }
 
-static void tp_cache_text(const struct tp_result *r, FILE *f)
+static void tp_cache_table_row(const struct tp_cpu_res *c,
+			       const struct tp_cache_summary *s, FILE *f)
+{
+	fprintf(f, "%4u %10llu %8.0f  %8.2f %6.0f %6.0f  %8.2f %6.0f %6.0f %8llu%s\n",
+		c->cpu, (unsigned long long)s->rounds, s->overhead_p50,
+		s->net[1][1], s->net[1][2], s->net[1][3], s->net[2][1],
+		s->net[2][2], s->net[2][3],
+		(unsigned long long)(s->below[1] + s->below[2]),
+		c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "");
+}
+
+static int tp_double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The line under the table: the CPU whose uncached load is slowest at p99,
+ * against the median CPU, and the one with the largest overhead.
+ */
+static void tp_cache_worst(const struct tp_result *r, FILE *f)
+{
+	struct tp_cache_summary s;
+	unsigned int i, n = 0, worst = 0, loud = 0;
+	double w = -1, lw = -1, *p99 = calloc(r->ncpus, sizeof(*p99));
+
+	for (i = 0; p99 && i < r->ncpus; i++) {
+		tp_cache_summarize(r, &r->cpu[i], &s);
+		if (!s.rounds)
+			continue;
+		p99[n++] = s.net[2][3];
+		if (s.net[2][3] > w) {
+			w = s.net[2][3];
+			worst = r->cpu[i].cpu;
+		}
+		if (s.overhead_p50 > lw) {
+			lw = s.overhead_p50;
+			loud = r->cpu[i].cpu;
+		}
+	}
+	if (!n) {
+		fprintf(f, "worst: no CPU completed a round\n");
+		free(p99);
+		return;
+	}
+	qsort(p99, n, sizeof(*p99), tp_double_cmp);
+	fprintf(f, "worst: CPU %u, uncached p99 %.0f cycles net (the median CPU's: %.0f); largest overhead p50: CPU %u, %.0f cycles\n",
+		worst, w, p99[(n - 1) / 2], loud, lw);
+	free(p99);
+}
+
+/* One row per CPU: the net loads' avg, p50 and p99; then the worst CPU. */
+static void tp_cache_table(const struct tp_result *r, FILE *f)
+{
+	struct tp_cache_summary s;
+	unsigned int i;
+
+	fprintf(f, "                    overhead  ---- cached net ----  --- uncached net ---  below\n");
+	fprintf(f, " cpu     rounds      p50       avg    p50    p99       avg    p50    p99  overhead\n");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_cache_summarize(r, &r->cpu[i], &s);
+		tp_cache_table_row(&r->cpu[i], &s, f);
+	}
+	tp_cache_worst(r, f);
+	fprintf(f, "(cycles; net: minus the overhead's median, a load below it counted as 0 and in \"below overhead\"; -v: every CPU in full)\n");
+}
+
+static void tp_cache_text(const struct tp_result *r, bool verbose, FILE *f)
 {
 	char cpus[256], dur[32];
 	unsigned int i;
@@ -253,8 +356,11 @@ static void tp_cache_text(const struct tp_result *r, FILE *f)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
 	fprintf(f, "\n");
-	for (i = 0; i < r->ncpus; i++)
-		tp_cache_cpu_text(r, &r->cpu[i], f);
+	if (verbose || r->ncpus == 1)
+		for (i = 0; i < r->ncpus; i++)
+			tp_cache_cpu_text(r, &r->cpu[i], f);
+	else
+		tp_cache_table(r, f);
 	tp_context_text(r, f);
 }
 
@@ -283,7 +389,10 @@ static void tp_cache_json_hist(struct tj *j, const struct tp_series_res *s)
 	tj_arr_end(j);
 }
 
-/* overhead: gross figures; cached, uncached: net of the overhead's mean. */
+/*
+ * overhead: gross figures; cached, uncached: net of the overhead's median,
+ * never below 0, with seed 002's mean minus mean beside them.
+ */
 static void tp_cache_json_series(struct tj *j, const struct tp_cpu_res *c,
 				 const struct tp_cache_summary *s,
 				 unsigned int i)
@@ -297,12 +406,11 @@ static void tp_cache_json_series(struct tj *j, const struct tp_cpu_res *c,
 		tj_obj_end(j);
 		return;
 	}
-	tj_str(j, "net_of", "overhead_avg");
+	tj_str(j, "net_of", "overhead_p50");
+	tj_double(j, "overhead_p50", s->overhead_p50);
+	tj_u64(j, "below_overhead", s->below[i]);
 	tj_double(j, "overhead_avg", s->overhead_avg);
-	tj_obj(j, "net_of_overhead_min");
-	tj_double(j, "overhead_min", s->overhead_min);
-	tp_cache_json_figs(j, s->net_min[i]);
-	tj_obj_end(j);
+	tj_double(j, "seed_avg", s->seed_avg[i]);
 	tj_obj(j, "gross");
 	tp_cache_json_figs(j, s->gross[i]);
 	tp_cache_json_hist(j, sr);
@@ -310,8 +418,11 @@ static void tp_cache_json_series(struct tj *j, const struct tp_cpu_res *c,
 	tj_obj_end(j);
 }
 
-static void tp_cache_json_windows(struct tj *j, const struct tp_cpu_res *c)
+static void tp_cache_json_windows(struct tj *j, const struct tp_cpu_res *c,
+				  const struct tp_cache_summary *s)
 {
+	double base = s->overhead_p50;
+	bool lo_c, lo_u;
 	unsigned int k;
 
 	tj_obj(j, "windows");
@@ -324,11 +435,13 @@ static void tp_cache_json_windows(struct tj *j, const struct tp_cpu_res *c)
 		tj_obj(j, tp_window_keys[k]);
 		tj_u64(j, "rounds", w->rounds);
 		tj_u64(j, "blocks", w->blocks);
-		tj_double(j, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, true));
-		tj_double(j, "cached", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, true));
-		tj_double(j, "uncached", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, true));
-		tj_double(j, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, false));
-		tj_double(j, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, false));
+		tj_double(j, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, -1, NULL));
+		tj_double(j, "cached", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, base, &lo_c));
+		tj_double(j, "uncached", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, base, &lo_u));
+		tj_bool(j, "cached_below_overhead", lo_c);
+		tj_bool(j, "uncached_below_overhead", lo_u);
+		tj_double(j, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, -1, NULL));
+		tj_double(j, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, -1, NULL));
 		tj_obj_end(j);
 	}
 	tj_obj_end(j);
@@ -364,8 +477,9 @@ static void tp_cache_json_curves(struct tj *j, const struct tp_result *r,
 			tj_u64(j, "loads", c->nodes[i].loads);
 			tj_u64(j, "cycles", c->nodes[i].cycles);
 			tj_double(j, "gross", v);
-			tj_double(j, "net", v - s->overhead_avg);
-			tj_double(j, "net_ns", tp_cycles_ns(v - s->overhead_avg, r->tsc_khz));
+			tj_double(j, "net", tp_net(v, s->overhead_p50));
+			tj_double(j, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50),
+							    r->tsc_khz));
 			tj_obj_end(j);
 		}
 		tj_arr_end(j);
@@ -389,7 +503,7 @@ static void tp_cache_cpu_json(struct tj *j, const struct tp_result *r,
 	tj_double(j, "rounds_per_s", s.rounds_per_s);
 	for (i = 0; i < TP_CACHE_SERIES; i++)
 		tp_cache_json_series(j, c, &s, i);
-	tp_cache_json_windows(j, c);
+	tp_cache_json_windows(j, c, &s);
 	tp_cache_json_curves(j, r, c, &s);
 	tp_context_cpu_json(r, c, j);
 	tj_obj_end(j);
@@ -430,13 +544,13 @@ static const char *const tp_cache_series_keys[TP_CACHE_SERIES] = {
 };
 
 /* One header row, then a row per CPU: the three series, net of the
- * overhead's mean (the overhead itself gross), and the block averages.
+ * overhead's median (the overhead itself gross), and the block averages.
  */
 static void tp_cache_csv(const struct tp_result *r, FILE *f)
 {
 	static const char *const lead[] = {
 		"kind", "engine", "run_id", "cpu", "node", "incomplete", "rounds",
-		"rounds_per_s", "overhead_min_base",
+		"rounds_per_s", "overhead_p50_base",
 	};
 	struct tp_cache_summary s;
 	struct tp_csv c = { f, 0 };
@@ -470,7 +584,7 @@ static void tp_cache_csv(const struct tp_result *r, FILE *f)
 		tp_csv_u64(&c, !!(cpu->flags & TSCPROBE_CPU_F_INCOMPLETE));
 		tp_csv_u64(&c, s.rounds);
 		tp_csv_double(&c, s.rounds_per_s);
-		tp_csv_double(&c, s.overhead_min);
+		tp_csv_double(&c, s.overhead_p50);
 		for (k = 0; k < TP_CACHE_SERIES; k++)
 			for (x = 0; x < TP_FIGS; x++)
 				tp_csv_double(&c, s.net[k][x]);
@@ -479,7 +593,7 @@ static void tp_cache_csv(const struct tp_result *r, FILE *f)
 				unsigned int id = TP_CACHE_ID(k);
 
 				if (tp_series(cpu, id)->win[x].rounds)
-					tp_csv_double(&c, tp_window_avg(cpu, id, x, true));
+					tp_csv_double(&c, tp_window_avg(cpu, id, x, s.overhead_p50, NULL));
 				else
 					tp_csv_empty(&c);	/* not that many rounds */
 			}
@@ -516,7 +630,7 @@ static void tp_cache_prom_figs(const struct tp_result *r, FILE *f)
 	unsigned int i, k, x;
 
 	tp_prom_family(f, "tscprobe_cache_cycles", "gauge",
-		       "One load in TSC cycles: the overhead gross, cached and uncached net of the overhead's mean.");
+		       "One load in TSC cycles: the overhead gross, cached and uncached net of the overhead's median.");
 	for (i = 0; i < r->ncpus; i++) {
 		tp_cache_summarize(r, &r->cpu[i], &s);
 		if (!s.rounds)
@@ -702,7 +816,7 @@ int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
 		tp_cache_prom(r, f);
 		break;
 	default:
-		tp_cache_text(r, f);
+		tp_cache_text(r, o->verbose, f);
 	}
 	return o->svg ? tp_cache_svg(r, o->svg) : TP_EXIT_OK;
 }

@@ -19,7 +19,7 @@
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
-	"                      [--compare] [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"                      [--compare] [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
 	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
@@ -164,7 +164,7 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 	cmd->p.threshold_ns = TSCPROBE_DEFAULT_THRESHOLD_NS;
 	cmd->p.irqs = TSCPROBE_IRQS_OFF;
 	cmd->p.clock = TSCPROBE_CLOCK_LFENCE;
-	ret = tp_getopt(argc, argv, "+:c:d:jqh", opts, tp_noise_usage,
+	ret = tp_getopt(argc, argv, "+:c:d:jqvh", opts, tp_noise_usage,
 			tp_noise_option, cmd);
 	if (!ret)
 		ret = tp_no_more_args("noise", argc, argv);

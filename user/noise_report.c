@@ -165,7 +165,108 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	tp_noise_largest(r, c, f);
 }
 
-static void tp_noise_text(const struct tp_result *r, FILE *f)
+/* A counter in a table column: its value, or "-" when unreadable. */
+static void tp_noise_counter_cell(FILE *f, const struct tp_counter_res *k)
+{
+	if (k->ok)
+		fprintf(f, " %5llu", (unsigned long long)k->v);
+	else
+		fprintf(f, " %5s", "-");
+}
+
+/*
+ * What took the CPU away, in the table's last columns: today the SMI, NMI
+ * and interrupt counts of the run.
+ */
+static void tp_noise_row_causes(const struct tp_cpu_res *c, FILE *f)
+{
+	tp_noise_counter_cell(f, &c->smi);
+	tp_noise_counter_cell(f, &c->nmi);
+	tp_noise_counter_cell(f, &c->irq);
+}
+
+static void tp_noise_row(const struct tp_result *r, const struct tp_cpu_res *c,
+			 FILE *f)
+{
+	struct tp_noise_summary s;
+	char t9999[32], tmax[32];
+	unsigned int k;
+
+	tp_noise_summarize(r, c, &s);
+	tp_format_ns(tp_cycles_to_ns_round(s.pct[4], r->tsc_khz), t9999,
+		     sizeof(t9999));
+	tp_format_ns(tp_cycles_to_ns_round(s.pct[5], r->tsc_khz), tmax,
+		     sizeof(tmax));
+	fprintf(f, "%4u %11llu %6.2f%%", c->cpu, (unsigned long long)s.samples,
+		100.0 * s.coverage);
+	for (k = 0; k < 6; k++)
+		if (k != 3)	/* p99.9: in -v */
+			fprintf(f, " %8llu", (unsigned long long)s.pct[k]);
+	fprintf(f, " %9s %9s %7llu", t9999, tmax,
+		(unsigned long long)c->events_total);
+	tp_noise_row_causes(c, f);
+	fprintf(f, "%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+		"  INCOMPLETE" : "");
+}
+
+/*
+ * The line under the table: the CPU with the largest gap, how large, and
+ * what the run saw on it; the worst p99.99 too when another CPU has it.
+ */
+static void tp_noise_worst(const struct tp_result *r, FILE *f)
+{
+	const struct tp_cpu_res *w = NULL, *t = NULL;
+	struct tp_noise_summary s, ws = { 0 }, ts = { 0 };
+	char len[32];
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		tp_noise_summarize(r, &r->cpu[i], &s);
+		if (!s.samples)
+			continue;
+		if (!w || s.pct[5] > ws.pct[5]) {
+			w = &r->cpu[i];
+			ws = s;
+		}
+		if (!t || s.pct[4] > ts.pct[4]) {
+			t = &r->cpu[i];
+			ts = s;
+		}
+	}
+	if (!w) {
+		fprintf(f, "worst: no CPU has samples\n");
+		return;
+	}
+	tp_format_ns(tp_cycles_to_ns_round(ws.pct[5], r->tsc_khz), len,
+		     sizeof(len));
+	fprintf(f, "worst: CPU %u, max gap %s (%llu cycles), %llu events",
+		w->cpu, len, (unsigned long long)ws.pct[5],
+		(unsigned long long)w->events_total);
+	tp_noise_counter_text(f, "smi", &w->smi);
+	tp_noise_counter_text(f, "nmi", &w->nmi);
+	tp_noise_counter_text(f, "irq", &w->irq);
+	if (t != w) {
+		tp_format_ns(tp_cycles_to_ns_round(ts.pct[4], r->tsc_khz), len,
+			     sizeof(len));
+		fprintf(f, "; worst p99.99: CPU %u, %s", t->cpu, len);
+	}
+	fprintf(f, "\n");
+}
+
+/* One row per CPU, then the worst CPU; the full blocks are -v's. */
+static void tp_noise_table_all(const struct tp_result *r, FILE *f)
+{
+	unsigned int i;
+
+	fprintf(f, "                            ------------- gap, cycles -------------  ------ time ------\n");
+	fprintf(f, " cpu     samples   cover     min      p50      p99   p99.99      max    p99.99       max  events   smi   nmi   irq\n");
+	for (i = 0; i < r->ncpus; i++)
+		tp_noise_row(r, &r->cpu[i], f);
+	tp_noise_worst(r, f);
+	fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
+}
+
+static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 {
 	char cpus[256], dur[32], thr[32];
 	unsigned int i;
@@ -181,8 +282,11 @@ static void tp_noise_text(const struct tp_result *r, FILE *f)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
 	fprintf(f, "\n");
-	for (i = 0; i < r->ncpus; i++)
-		tp_noise_cpu_text(r, &r->cpu[i], f);
+	if (verbose || r->ncpus == 1)
+		for (i = 0; i < r->ncpus; i++)
+			tp_noise_cpu_text(r, &r->cpu[i], f);
+	else
+		tp_noise_table_all(r, f);
 	tp_context_text(r, f);
 }
 
@@ -545,7 +649,7 @@ int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		tp_noise_prom(r, f);
 		break;
 	default:
-		tp_noise_text(r, f);
+		tp_noise_text(r, o->verbose, f);
 	}
 	return o->svg ? tp_noise_svg(r, o->svg) : TP_EXIT_OK;
 }

@@ -55,11 +55,14 @@ int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
  * struct tp_cache_summary - the figures of one CPU's cache report
  * @rounds: rounds measured
  * @rounds_per_s: rounds per second inside the windows
- * @overhead_avg: the overhead's mean, subtracted for net figures
- * @overhead_min: the overhead's minimum, the other net
+ * @overhead_avg: the overhead's mean (seed 002's base, see @seed_avg)
+ * @overhead_p50: the overhead's median: every net figure is net of it
  * @gross: per series (TP_CACHE_IDX), cycles as measured
- * @net: the same minus @overhead_avg (the overhead itself: gross)
- * @net_min: the same minus @overhead_min (the overhead itself: gross)
+ * @net: the same minus @overhead_p50, a value below it counting 0 (the
+ *	overhead itself: gross); avg is the mean of those net values
+ * @below: per series, rounds below @overhead_p50, whose net counts 0
+ * @seed_avg: per series, seed 002's figure: mean minus the overhead's mean
+ *	(may be negative: one overhead outlier moves a mean)
  *
  * A standard deviation is the same gross or net.
  */
@@ -67,10 +70,11 @@ struct tp_cache_summary {
 	uint64_t rounds;
 	double rounds_per_s;
 	double overhead_avg;
-	double overhead_min;
+	double overhead_p50;
 	double gross[TP_CACHE_SERIES][TP_FIGS];
 	double net[TP_CACHE_SERIES][TP_FIGS];
-	double net_min[TP_CACHE_SERIES][TP_FIGS];
+	uint64_t below[TP_CACHE_SERIES];
+	double seed_avg[TP_CACHE_SERIES];
 };
 
 void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,

@@ -14,7 +14,7 @@
 #include "reports.h"
 
 static const char tp_show_usage[] =
-	"usage: tscprobe show [noise|cache|skew] [-j|--csv|--prom] [--svg FILE]\n"
+	"usage: tscprobe show [noise|cache|skew] [-j|--csv|--prom] [--svg FILE] [-v]\n"
 	"\n"
 	"Print the module's last results again (as the measuring command did).\n"
 	"Naming the measurement makes the command fail (exit 6) when the last\n"
@@ -64,7 +64,7 @@ int tp_cmd_show(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tp_output out = { TP_FMT_TEXT, NULL };
+	struct tp_output out = { TP_FMT_TEXT, NULL, false };
 	struct tp_nl_error error;
 	struct tp_result r;
 	int want = 0;
@@ -72,7 +72,7 @@ int tp_cmd_show(int argc, char **argv)
 	int ret;
 
 	/* No "+": options may follow the measurement ("show noise -j"). */
-	ret = tp_getopt(argc, argv, ":jh", opts, tp_show_usage, tp_show_option,
+	ret = tp_getopt(argc, argv, ":jvh", opts, tp_show_usage, tp_show_option,
 			&out);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;

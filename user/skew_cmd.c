@@ -16,7 +16,7 @@
 
 static const char tp_skew_usage[] =
 	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"
-	"                     [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"                     [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"For every ordered pair (i, j) of the chosen CPUs, hand a cache line back\n"
 	"and forth between i and j with interrupts off, logging the TSC at every\n"
@@ -113,7 +113,7 @@ static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->p.samples = TSCPROBE_DEFAULT_SAMPLES;
 	cmd->p.repeats = TSCPROBE_DEFAULT_REPEATS;
-	ret = tp_getopt(argc, argv, "+:c:n:r:jqh", opts, tp_skew_usage,
+	ret = tp_getopt(argc, argv, "+:c:n:r:jqvh", opts, tp_skew_usage,
 			tp_skew_option, cmd);
 	if (!ret)
 		ret = tp_no_more_args("skew", argc, argv);

@@ -28,6 +28,8 @@
 #include "engines.h"
 #include "prng.h"
 #include "report.h"
+#include "reports.h"
+#include "result.h"
 #include "tsc.h"
 
 #define QUIET		4000
@@ -127,6 +129,97 @@ TEST(windows_exact_on_synthetic_rounds)
 
 	for (i = 0; i < sizeof(rounds) / sizeof(rounds[0]); i++)
 		check_windows(_metadata, rounds[i]);
+}
+
+/* @n copies of @v into a series of a synthetic result. */
+static void add_values(struct tp_series_res *s, uint64_t v, uint64_t n)
+{
+	struct tp_hist *h = tp_series_hist(s);
+	uint64_t i;
+
+	s->present = true;
+	for (i = 0; i < n; i++) {
+		tp_stats_add(&s->stats, v);
+		tp_hist_add(h, v);
+	}
+}
+
+/*
+ * One overhead of 200 million cycles among 100000 of 40 (an SMI inside the
+ * empty bracket) moves the overhead's mean to about 2040 cycles: net of the
+ * mean, as seed 002 computes, a cached load of 42 cycles would take -1998.
+ * Net of the median it takes 2, none of the figures is negative, and the
+ * loads below the overhead (38 cycles) count 0 and are counted.
+ */
+TEST(net_of_a_robust_overhead_never_negative)
+{
+	struct tp_cache_summary s;
+	struct tp_result r;
+	struct tp_cpu_res *c;
+	struct tp_output o = { .fmt = TP_FMT_JSON };
+	unsigned int k, x;
+	char *buf = NULL, *neg;
+	size_t len = 0;
+	FILE *out;
+
+	tp_result_init(&r, TSCPROBE_KIND_CACHE);
+	r.tsc_khz = 2000000;
+	c = tp_result_cpu(&r, 0);
+	ASSERT_NE(NULL, c);
+	for (k = TSCPROBE_SERIES_OVERHEAD; k <= TSCPROBE_SERIES_UNCACHED; k++)
+		tp_stats_init(&c->series[k].stats);
+	add_values(&c->series[TSCPROBE_SERIES_OVERHEAD], 40, 100000);
+	add_values(&c->series[TSCPROBE_SERIES_OVERHEAD], 200000000, 1);
+	add_values(&c->series[TSCPROBE_SERIES_CACHED], 42, 99000);
+	add_values(&c->series[TSCPROBE_SERIES_CACHED], 38, 1001);
+	add_values(&c->series[TSCPROBE_SERIES_UNCACHED], 300, 100001);
+	c->rounds = 100001;
+	c->measured_cycles = 1000000000;
+	/* The last 1e3 rounds' block, with the outlier in its overhead. */
+	c->series[TSCPROBE_SERIES_OVERHEAD].win[0] =
+		(struct tp_window_res){ 1000, 999 * 40 + 200000000, 100 };
+	c->series[TSCPROBE_SERIES_CACHED].win[0] =
+		(struct tp_window_res){ 1000, 1000 * 42, 100 };
+	c->series[TSCPROBE_SERIES_UNCACHED].win[0] =
+		(struct tp_window_res){ 1000, 1000 * 39, 100 };
+
+	tp_cache_summarize(&r, c, &s);
+	EXPECT_GT(s.overhead_avg, 2000.0);
+	EXPECT_EQ(40.0, s.overhead_p50);
+	/* seed 002's figure, named as such, keeps its meaning */
+	EXPECT_LT(s.seed_avg[1], -1900.0);
+	for (k = 1; k < TP_CACHE_SERIES; k++)
+		for (x = 0; x < TP_FIGS; x++)
+			EXPECT_GE(s.net[k][x], 0.0);
+	EXPECT_EQ(0.0, s.net[1][0]);		/* min: 38 - 40 counts 0 */
+	EXPECT_EQ(2.0, s.net[1][2]);		/* p50 */
+	EXPECT_EQ(2.0, s.net[1][3]);		/* p99 */
+	EXPECT_EQ(1001, s.below[1]);
+	EXPECT_EQ(0, s.below[2]);
+	EXPECT_EQ(260.0, s.net[2][2]);
+	/* the mean of the net values: 99000 * 2 + 1001 * 0 over every round */
+	EXPECT_LT(s.net[1][1], 2.0);
+	EXPECT_GT(s.net[1][1], 1.97);
+	/* and the rounds add up: below + the rest */
+	EXPECT_EQ(c->series[TSCPROBE_SERIES_CACHED].stats.count, 100001);
+
+	/*
+	 * The block averages too: the block's overhead mean is 200040, its
+	 * loads' 42 and 39: net of the median 2 and 0 (below the overhead).
+	 */
+	out = open_memstream(&buf, &len);
+	ASSERT_NE(NULL, out);
+	tp_cache_output(&r, &o, out);
+	fclose(out);
+	EXPECT_NE(NULL, strstr(buf, "\"cached\": 2,"));
+	EXPECT_NE(NULL, strstr(buf, "\"uncached\": 0,"));
+	EXPECT_NE(NULL, strstr(buf, "\"uncached_below_overhead\": true"));
+	EXPECT_NE(NULL, strstr(buf, "\"cached_below_overhead\": false"));
+	/* Nothing is negative but seed 002's mean minus mean, so named. */
+	for (neg = strstr(buf, ": -"); neg; neg = strstr(neg + 1, ": -"))
+		EXPECT_EQ(0, strncmp(neg - 10, "\"seed_avg\"", 10));
+	free(buf);
+	tp_result_free(&r);
 }
 
 TEST(seed_words)

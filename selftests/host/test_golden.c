@@ -262,10 +262,10 @@ static void fill_skew(struct tp_result *r, const struct tp_cpuset *cpus)
 }
 
 /* The report of @r in @fmt (and its SVG into @svg when given). */
-static char *report(const struct tp_result *r, enum tp_format fmt,
-		    const char *svg)
+static char *report_v(const struct tp_result *r, enum tp_format fmt,
+		      const char *svg, bool verbose)
 {
-	struct tp_output o = { .fmt = fmt, .svg = svg };
+	struct tp_output o = { .fmt = fmt, .svg = svg, .verbose = verbose };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -280,6 +280,12 @@ static char *report(const struct tp_result *r, enum tp_format fmt,
 		tp_skew_output(r, &o, f);
 	fclose(f);
 	return buf;
+}
+
+static char *report(const struct tp_result *r, enum tp_format fmt,
+		    const char *svg)
+{
+	return report_v(r, fmt, svg, false);
 }
 
 static char *slurp(const char *path)
@@ -368,6 +374,12 @@ static void check_all(struct __test_metadata *_metadata,
 		EXPECT_TRUE(same_as_golden(name, out));
 		free(out);
 	}
+	/* -v: every CPU's block (skew: the pairs and the matrices) */
+	out = report_v(r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	snprintf(name, sizeof(name), "%s-v.txt", kind);
+	EXPECT_TRUE(same_as_golden(name, out));
+	free(out);
 	snprintf(svg, sizeof(svg), "%s/%s.svg", root, kind);
 	free(report(r, TP_FMT_CSV, svg));
 	out = slurp(svg);

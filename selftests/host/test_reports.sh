@@ -65,7 +65,7 @@ export -f cache
 tap_check "cache --json parses: 2 CPUs" bash -c "cache -j | jq -e '.cpus | length == 2' >/dev/null"
 tap_check "cache --csv runs" bash -c "cache --csv > '$OUT/c.csv'"
 tap_check "cache --csv parses: a row per CPU" "$CHECK" csv "$OUT/c.csv" cpu rounds \
-	overhead_avg cached_avg uncached_p99 cached_avg_last_1e3
+	overhead_avg cached_avg uncached_p99 cached_avg_last_1e3 overhead_p50_base
 tap_check "cache --csv: no 1e5 window after 2e4 rounds (empty field)" bash -c \
 	"python3 -c \"import csv,sys; r=list(csv.DictReader(open('$OUT/c.csv'))); sys.exit(any(x['cached_avg_last_1e5'] for x in r))\""
 tap_check "cache --prom runs" bash -c "cache --prom > '$OUT/c.prom'"

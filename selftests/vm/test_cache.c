@@ -36,19 +36,27 @@ static const char *const tp_cache_invariants[] = {
 	".kind == \"cache\" and (.tsc_khz > 0) and (.cpus | length > 0)",
 	/* the six figures everywhere, ordered */
 	"[.cpus[] | .overhead, .cached, .uncached, .cached.gross,"
-	" .uncached.gross, .cached.net_of_overhead_min] |"
+	" .uncached.gross] |"
 	" all(has(\"min\") and has(\"avg\") and has(\"p50\") and has(\"p99\")"
 	" and has(\"max\") and has(\"sd\"))",
 	TP_CACHE_FIGS_ORDERED,
-	/* net is gross minus the overhead's mean, and says so */
-	"all(.cpus[]; .cached.net_of == \"overhead_avg\" and"
-	" .cached.overhead_avg == .overhead.avg and"
-	" .uncached.overhead_avg == .overhead.avg)",
-	/* (JSON numbers have six significant digits) */
-	"all(.cpus[]; (.cached.gross.p50 - .cached.p50 - .overhead.avg | fabs)"
-	" < 0.01 and (.uncached.gross.p50 - .uncached.p50 - .overhead.avg"
+	/* net is gross minus the overhead's median, and says so */
+	"all(.cpus[]; .cached.net_of == \"overhead_p50\" and"
+	" .cached.overhead_p50 == .overhead.p50 and"
+	" .uncached.overhead_p50 == .overhead.p50 and"
+	" .cached.overhead_avg == .overhead.avg)",
+	/* never below 0: a load under the overhead counts 0 (six digits) */
+	"all(.cpus[]; ([.cached.gross.p50 - .overhead.p50, 0] | max) as $n |"
+	" (.cached.p50 - $n | fabs) < 0.01)",
+	"all(.cpus[]; ([.uncached.gross.p50 - .overhead.p50, 0] | max) as $n |"
+	" (.uncached.p50 - $n | fabs) < 0.01)",
+	"[.cpus[] | (.cached, .uncached) | .min, .avg, .p50, .p99, .max] |"
+	" all(. >= 0)",
+	"all(.cpus[]; .cached.below_overhead <= .rounds and"
+	" .uncached.below_overhead <= .rounds)",
+	/* seed 002's mean minus mean, named as such */
+	"all(.cpus[]; (.cached.seed_avg - (.cached.gross.avg - .overhead.avg)"
 	" | fabs) < 0.01)",
-	"all(.cpus[]; .cached.net_of_overhead_min.overhead_min == .overhead.min)",
 	TP_CACHE_ROUNDS_IN_HISTOGRAMS,
 	"all(.cpus[]; .rounds > 0 and .window_count > 0 and"
 	" .measured_cycles > 0 and .rounds_per_s > 0)",
@@ -207,8 +215,8 @@ TEST_F_TIMEOUT(cache, nodes, 60)
 		   ".nodes == true and all(.cpus[]; .nodes | length == 1)",
 		   "all(.cpus[].nodes[]; .node == 0 and .loads == 2000 and"
 		   " .cycles > 0 and (.gross - .cycles / .loads | fabs) < 0.01)",
-		   "all(.cpus[]; . as $c | .nodes[0] | (.gross - .net -"
-		   " $c.overhead.avg | fabs) < 0.01)");
+		   "all(.cpus[]; . as $c | .nodes[0] | (([.gross -"
+		   " $c.overhead.p50, 0] | max) - .net | fabs) < 0.01)");
 	free(out);
 }
 
@@ -319,6 +327,9 @@ TEST_F_TIMEOUT(cache, debugfs_in_the_seeds_words, 180)
 				     " floor) - (.cpus[0].overhead.avg + 0.5 |"
 				     " floor)") - ca));
 	EXPECT_NE(NULL, strstr(text, "last 1000 rounds (block 20)"));
+	/* the blocks are net of the overhead's median, never below 0 */
+	EXPECT_NE(NULL, strstr(text, "(net of the overhead median "));
+	EXPECT_EQ(NULL, strstr(text, "cached=-"));
 	EXPECT_NE(NULL, strstr(text, "level 4096 bytes: "));
 	EXPECT_NE(NULL, strstr(text, "uncached gross cycles: min="));
 	free(json);

@@ -41,6 +41,10 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 		o->svg = arg;
 		*ret = TP_EXIT_OK;
 		return 1;
+	case 'v':
+		o->verbose = true;
+		*ret = TP_EXIT_OK;
+		return 1;
 	default:
 		return 0;
 	}

@@ -24,10 +24,13 @@ enum tp_format {
  * struct tp_output - how to report
  * @fmt: the standard-output format
  * @svg: also write an SVG picture to this file (NULL: no)
+ * @verbose: -v: text reports print every CPU's full block (and skew its
+ *	pairs table and matrices), not one row per CPU
  */
 struct tp_output {
 	enum tp_format fmt;
 	const char *svg;
+	bool verbose;
 };
 
 /* getopt values of the format options, above every command's own. */
@@ -38,14 +41,17 @@ enum { TP_OPT_CSV = 1000, TP_OPT_PROM, TP_OPT_SVG };
 	{ "json", no_argument, NULL, 'j' },				\
 	{ "csv", no_argument, NULL, TP_OPT_CSV },			\
 	{ "prom", no_argument, NULL, TP_OPT_PROM },			\
-	{ "svg", required_argument, NULL, TP_OPT_SVG }
+	{ "svg", required_argument, NULL, TP_OPT_SVG },			\
+	{ "verbose", no_argument, NULL, 'v' }
 
 /* The usage lines of the format options. */
 #define TP_OUTPUT_USAGE							\
 	"  -j, --json            print JSON\n"				\
 	"      --csv             print CSV: a header row, then a row per CPU or pair\n" \
 	"      --prom            print Prometheus text exposition (tscprobe_* metrics)\n" \
-	"      --svg FILE        also draw the results into FILE (SVG)\n"
+	"      --svg FILE        also draw the results into FILE (SVG)\n"	\
+	"  -v, --verbose         text: every CPU's full block (skew: every pair and\n" \
+	"                        the matrices), not one row per CPU\n"
 
 int tp_output_option(struct tp_output *o, int c, const char *arg,
 		     const char *cmd, int *ret);
