@@ -57,6 +57,35 @@ flags		: fpu tsc msr constant_tsc rdtscp hypervisor tsc_known_freq
 	put $sys/online "0,2-3"
 }
 
+# 64 CPUs in two packages, numbered 0-31 and 64-95 (a gap between the
+# packages), SMT siblings n and n+16 within each package; package 0 runs
+# powersave, package 1 ondemand; one interrupt everywhere, two on CPU 5.
+BIG=$(mktemp -d)
+trap 'rm -rf "$ROOT" "$BIG"' EXIT
+make_big_tree() {
+	local cpu sys=$BIG/sys/devices/system/cpu
+	mkdir -p "$sys" "$BIG/proc/irq/1" "$BIG/proc/irq/2"
+	printf 'processor\t: 0\nflags\t\t: tsc constant_tsc nonstop_tsc\n\n' >"$BIG/proc/cpuinfo"
+	echo "quiet" >"$BIG/proc/cmdline"
+	echo "0-31,64-95" >"$sys/online"
+	echo "" >"$sys/isolated"
+	echo "" >"$sys/nohz_full"
+	for cpu in $(seq 0 31) $(seq 64 95); do
+		mkdir -p "$sys/cpu$cpu/topology" "$sys/cpu$cpu/cpufreq"
+		echo "$((cpu % 16 + (cpu & 64))),$((cpu % 16 + (cpu & 64) + 16))" \
+			>"$sys/cpu$cpu/topology/thread_siblings_list"
+		echo "$((cpu / 64))" >"$sys/cpu$cpu/topology/physical_package_id"
+		if ((cpu < 64)); then echo powersave; else echo ondemand; fi \
+			>"$sys/cpu$cpu/cpufreq/scaling_governor"
+	done
+	echo "0-31,64-95" >"$BIG/proc/irq/1/smp_affinity_list"
+	echo "5" >"$BIG/proc/irq/2/smp_affinity_list"
+}
+
+big_json() {
+	JSON=$(TSCPROBE_SYSROOT=$BIG "$CLI" env -j) || return 1
+}
+
 JSON=
 
 env_json() {
@@ -68,11 +97,11 @@ jqe() {
 }
 
 has_warning() {
-	jqe "any(.warnings[]; . == \"$1\")"
+	jqe "any(.warnings[]; .message == \"$1\")"
 }
 
 no_warning_about() {
-	jqe "all(.warnings[]; test(\"$1\") | not)"
+	jqe "all(.warnings[]; .message | test(\"$1\") | not)"
 }
 
 make_tree
@@ -98,11 +127,32 @@ tap_check "warning: not isolated" has_warning "CPU 2 is not isolated (isolcpus):
 tap_check "warning: tick" has_warning "CPU 2 is not nohz_full: the tick interrupts it"
 tap_check "warning: RCU" has_warning "CPU 2 is not in rcu_nocbs: RCU callbacks may run on it"
 tap_check "warning: governor" has_warning "CPU 2 runs the powersave governor, not performance: the clock is not held"
-tap_check "warning: SMT sibling" has_warning "CPU 2 shares its core with CPU 0: a busy sibling shows up as noise"
+tap_check "warning: SMT siblings, merged" has_warning "CPUs 2-3 share their cores with CPUs 0-1: a busy sibling shows up as noise"
 tap_check "warning: interrupts" has_warning "2 interrupts may be delivered to CPU 2"
 tap_check "warning: C-state" has_warning "CPU 2 may enter C6 (exit latency 133 us)"
 tap_check "the prepared CPU 3 gets only its sibling warning" \
-	jqe '[.warnings[] | select(test("CPU 3"))] == ["CPU 3 shares its core with CPU 1: a busy sibling shows up as noise"]'
+	jqe '[.warnings[] | select(.cpus | index(3)) | .kind] == ["smt_sibling"]'
+tap_check "warnings: {kind, cpus, message}, machine-wide ones without CPUs" \
+	jqe 'all(.warnings[]; (keys == ["cpus", "kind", "message"]) and (.kind | test("^[a-z_]+$"))) and
+	     ([.warnings[] | select(.kind == "boost")][0].cpus == [])'
+make_big_tree
+tap_check "64 CPUs in two packages, numbered with gaps: env -j runs" big_json
+tap_check "merged: each kind once, naming every CPU exactly once" \
+	jqe '[.warnings[] | select(.kind == "not_isolated" or .kind == "not_rcu_nocbs" or .kind == "not_nohz_full" or .kind == "smt_sibling" or .kind == "irqs_affine")] as $w |
+	     ($w | length == 5) and all($w[]; .cpus == ([range(0; 32)] + [range(64; 96)]))'
+tap_check "merged: a governor per line, its CPUs once" \
+	jqe '[.warnings[] | select(.kind == "governor")] as $g | ($g | length == 2) and
+	     ([$g[].cpus[]] | sort) == ([range(0; 32)] + [range(64; 96)]) and
+	     ($g | map(.message) | sort) == ["CPUs 0-31 run the powersave governor, not performance: the clock is not held",
+	       "CPUs 64-95 run the ondemand governor, not performance: the clock is not held"]'
+tap_check "merged: the interrupt counts as a range" \
+	has_warning "1 to 2 interrupts may be delivered to each of CPUs 0-31,64-95"
+tap_check "merged: the siblings named" \
+	has_warning "CPUs 0-31,64-95 share their cores with CPUs 0-31,64-95: a busy sibling shows up as noise"
+tap_check "merged: the text report is a few lines, not three per CPU" \
+	bash -c "n=\$(TSCPROBE_SYSROOT='$BIG' '$CLI' env | sed -n '/^warnings:/,\$p' | grep -c '^  - '); [ \"\$n\" -le 10 ] && [ \"\$n\" -ge 7 ]"
+tap_check "merged: 'CPUs 0-31,64-95 are not isolated' in the text" \
+	bash -c "TSCPROBE_SYSROOT='$BIG' '$CLI' env | grep -qx '  - CPUs 0-31,64-95 are not isolated (isolcpus): the scheduler puts other work on them'"
 tap_check "text report lists the warnings" \
 	bash -c "TSCPROBE_SYSROOT='$ROOT' '$CLI' env -c 2 | grep -q '^  - CPU 2 runs the powersave governor'"
 tap_check "a CPU list that does not parse is a usage error" \

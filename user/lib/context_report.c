@@ -100,13 +100,10 @@ void tp_context_cpus_json(const struct tp_result *r, struct tj *j)
  */
 void tp_context_text(const struct tp_result *r, FILE *f)
 {
-	unsigned int i;
-
 	if (!r->ctx || !r->ctx->have_env || !r->ctx->env.nwarn)
 		return;
 	fprintf(f, "environment (tscprobe env):\n");
-	for (i = 0; i < r->ctx->env.nwarn; i++)
-		fprintf(f, "  - %s\n", r->ctx->env.warn[i]);
+	tp_env_warnings_text(&r->ctx->env, f);
 }
 
 /**

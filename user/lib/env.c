@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,60 +289,158 @@ static void tp_env_cpu(struct tp_env *e, struct tp_env_cpu *c,
 	tp_env_cstates(c);
 }
 
-static void tp_warn(struct tp_env *e, const char *fmt, ...)
+/* A machine-wide warning: no CPU list, never merged. */
+static void tp_warn(struct tp_env *e, const char *kind, const char *fmt, ...)
 {
+	struct tp_env_warning *w;
 	va_list ap;
 
 	if (e->nwarn == TP_ENV_WARNINGS)
 		return;
+	w = &e->warn[e->nwarn++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->kind, sizeof(w->kind), "%s", kind);
 	va_start(ap, fmt);
-	vsnprintf(e->warn[e->nwarn++], sizeof(e->warn[0]), fmt, ap);
+	vsnprintf(w->message, sizeof(w->message), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * A warning about @cpu: merged into the one of the same @kind and @param
+ * when there is one, so that 64 CPUs give one line, not 64.
+ */
+static struct tp_env_warning *tp_warn_cpu(struct tp_env *e, const char *kind,
+					  const char *param, unsigned int cpu)
+{
+	struct tp_env_warning *w;
+	unsigned int i;
+
+	for (i = 0; i < e->nwarn; i++) {
+		w = &e->warn[i];
+		if (!strcmp(w->kind, kind) && !strcmp(w->param, param)) {
+			tp_cpuset_add(&w->cpus, cpu);
+			return w;
+		}
+	}
+	if (e->nwarn == TP_ENV_WARNINGS)
+		return NULL;
+	w = &e->warn[e->nwarn++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->kind, sizeof(w->kind), "%s", kind);
+	snprintf(w->param, sizeof(w->param), "%s", param);
+	tp_cpuset_add(&w->cpus, cpu);
+	w->lo = ULONG_MAX;
+	return w;
 }
 
 static void tp_env_warn_machine(struct tp_env *e)
 {
 	if (!e->invariant_tsc)
-		tp_warn(e, "the TSC is not invariant (no constant_tsc and nonstop_tsc): cycles are not a fixed unit of time");
+		tp_warn(e, "tsc_not_invariant", "the TSC is not invariant (no constant_tsc and nonstop_tsc): cycles are not a fixed unit of time");
 	if (e->hypervisor)
-		tp_warn(e, "this is a virtual machine: the hypervisor's noise is in every figure");
+		tp_warn(e, "virtual_machine", "this is a virtual machine: the hypervisor's noise is in every figure");
 	if (e->clocksource[0] && strcmp(e->clocksource, "tsc"))
-		tp_warn(e, "the clocksource is %s, not tsc", e->clocksource);
+		tp_warn(e, "clocksource", "the clocksource is %s, not tsc", e->clocksource);
 	if (e->boost == 1)
-		tp_warn(e, "turbo/boost is on: the clock is not held");
+		tp_warn(e, "boost", "turbo/boost is on: the clock is not held");
 	if (!e->nohz_known)
-		tp_warn(e, "this kernel has no nohz_full: the tick interrupts every CPU");
+		tp_warn(e, "no_nohz_full", "this kernel has no nohz_full: the tick interrupts every CPU");
 }
 
 static void tp_env_warn_cpu(struct tp_env *e, const struct tp_env_cpu *c)
 {
+	struct tp_env_warning *w;
+	char param[48];
 	unsigned int k;
 	int sib = -1;
 
 	if (!c->online) {
-		tp_warn(e, "CPU %u is offline", c->cpu);
+		tp_warn_cpu(e, "offline", "", c->cpu);
 		return;
 	}
 	if (!c->isolated)
-		tp_warn(e, "CPU %u is not isolated (isolcpus): the scheduler puts other work on it", c->cpu);
+		tp_warn_cpu(e, "not_isolated", "", c->cpu);
 	if (e->nohz_known && !c->nohz_full)
-		tp_warn(e, "CPU %u is not nohz_full: the tick interrupts it", c->cpu);
+		tp_warn_cpu(e, "not_nohz_full", "", c->cpu);
 	if (!c->rcu_nocbs)
-		tp_warn(e, "CPU %u is not in rcu_nocbs: RCU callbacks may run on it", c->cpu);
+		tp_warn_cpu(e, "not_rcu_nocbs", "", c->cpu);
 	if (c->governor[0] && strcmp(c->governor, "performance"))
-		tp_warn(e, "CPU %u runs the %s governor, not performance: the clock is not held",
-			c->cpu, c->governor);
-	while ((sib = tp_cpuset_next(&c->siblings, sib)) >= 0)
-		if ((unsigned int)sib != c->cpu)
-			tp_warn(e, "CPU %u shares its core with CPU %d: a busy sibling shows up as noise",
-				c->cpu, sib);
-	if (c->irqs_affine)
-		tp_warn(e, "%u interrupts may be delivered to CPU %u", c->irqs_affine,
-			c->cpu);
-	for (k = 0; k < c->ncstates; k++)
-		if (c->cstate[k].enabled && c->cstate[k].latency_us > TP_CSTATE_WARN_US)
-			tp_warn(e, "CPU %u may enter %s (exit latency %ld us)", c->cpu,
-				c->cstate[k].name, c->cstate[k].latency_us);
+		tp_warn_cpu(e, "governor", c->governor, c->cpu);
+	while ((sib = tp_cpuset_next(&c->siblings, sib)) >= 0) {
+		if ((unsigned int)sib == c->cpu)
+			continue;
+		w = tp_warn_cpu(e, "smt_sibling", "", c->cpu);
+		if (w)
+			tp_cpuset_add(&w->others, (unsigned int)sib);
+	}
+	if (c->irqs_affine) {
+		w = tp_warn_cpu(e, "irqs_affine", "", c->cpu);
+		if (w && c->irqs_affine < w->lo)
+			w->lo = c->irqs_affine;
+		if (w && c->irqs_affine > w->hi)
+			w->hi = c->irqs_affine;
+	}
+	for (k = 0; k < c->ncstates; k++) {
+		if (!c->cstate[k].enabled ||
+		    c->cstate[k].latency_us <= TP_CSTATE_WARN_US)
+			continue;
+		snprintf(param, sizeof(param), "%s %ld", c->cstate[k].name,
+			 c->cstate[k].latency_us);
+		tp_warn_cpu(e, "cstate", param, c->cpu);
+	}
+}
+
+/* "CPU 3" or "CPUs 0-63", and the verb's ending that goes with it. */
+static void tp_warn_who(const struct tp_env_warning *w, char *buf, size_t len)
+{
+	char list[200];
+
+	tp_cpuset_format(&w->cpus, list, sizeof(list));
+	snprintf(buf, len, "CPU%s %s", tp_cpuset_count(&w->cpus) > 1 ? "s" : "",
+		 list);
+}
+
+/* The sentence of a merged warning, singular or plural as it names. */
+static void tp_warn_message(struct tp_env_warning *w)
+{
+	bool many = tp_cpuset_count(&w->cpus) > 1;
+	const char *is = many ? "are" : "is", *it = many ? "them" : "it";
+	char who[224], others[200], name[32];
+	long lat = 0;
+
+	if (!w->cpus.nbytes)
+		return;		/* machine-wide: written when found */
+	tp_warn_who(w, who, sizeof(who));
+	if (!strcmp(w->kind, "offline"))
+		snprintf(w->message, sizeof(w->message), "%s %s offline", who, is);
+	else if (!strcmp(w->kind, "not_isolated"))
+		snprintf(w->message, sizeof(w->message), "%s %s not isolated (isolcpus): the scheduler puts other work on %s",
+			 who, is, it);
+	else if (!strcmp(w->kind, "not_nohz_full"))
+		snprintf(w->message, sizeof(w->message), "%s %s not nohz_full: the tick interrupts %s",
+			 who, is, it);
+	else if (!strcmp(w->kind, "not_rcu_nocbs"))
+		snprintf(w->message, sizeof(w->message), "%s %s not in rcu_nocbs: RCU callbacks may run on %s",
+			 who, is, it);
+	else if (!strcmp(w->kind, "governor"))
+		snprintf(w->message, sizeof(w->message), "%s run%s the %s governor, not performance: the clock is not held",
+			 who, many ? "" : "s", w->param);
+	else if (!strcmp(w->kind, "smt_sibling")) {
+		tp_cpuset_format(&w->others, others, sizeof(others));
+		snprintf(w->message, sizeof(w->message), "%s share%s %s core%s with CPU%s %s: a busy sibling shows up as noise",
+			 who, many ? "" : "s", many ? "their" : "its",
+			 many ? "s" : "", tp_cpuset_count(&w->others) > 1 ? "s" : "",
+			 others);
+	} else if (!strcmp(w->kind, "irqs_affine") && w->lo == w->hi)
+		snprintf(w->message, sizeof(w->message), "%lu interrupts may be delivered to %s%s",
+			 w->lo, many ? "each of " : "", who);
+	else if (!strcmp(w->kind, "irqs_affine"))
+		snprintf(w->message, sizeof(w->message), "%lu to %lu interrupts may be delivered to each of %s",
+			 w->lo, w->hi, who);
+	else if (!strcmp(w->kind, "cstate") &&
+		 sscanf(w->param, "%31s %ld", name, &lat) == 2)
+		snprintf(w->message, sizeof(w->message), "%s may enter %s (exit latency %ld us)",
+			 who, name, lat);
 }
 
 /**
@@ -391,6 +490,8 @@ int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
 		tp_env_cpu(e, c, &online, irqs);
 		tp_env_warn_cpu(e, c);
 	}
+	for (cpu = 0; (unsigned int)cpu < e->nwarn; cpu++)
+		tp_warn_message(&e->warn[cpu]);
 	free(irqs);
 	return 0;
 }
@@ -460,8 +561,20 @@ void tp_env_text(const struct tp_env *e, FILE *f)
 		tp_env_cpu_text(&e->cpu[i], f);
 	if (e->nwarn)
 		fprintf(f, "\nwarnings:\n");
+	tp_env_warnings_text(e, f);
+}
+
+/**
+ * tp_env_warnings_text() - the warnings, a line each ("  - ...")
+ * @e: the audit
+ * @f: where to
+ */
+void tp_env_warnings_text(const struct tp_env *e, FILE *f)
+{
+	unsigned int i;
+
 	for (i = 0; i < e->nwarn; i++)
-		fprintf(f, "  - %s\n", e->warn[i]);
+		fprintf(f, "  - %s\n", e->warn[i].message);
 }
 
 static void tj_cpuset(struct tj *j, const char *key, const struct tp_cpuset *s)
@@ -546,8 +659,13 @@ void tp_env_json(const struct tp_env *e, struct tj *j, const char *key)
 		tp_env_cpu_json(&e->cpu[i], j);
 	tj_arr_end(j);
 	tj_arr(j, "warnings");
-	for (i = 0; i < e->nwarn; i++)
-		tj_str(j, NULL, e->warn[i]);
+	for (i = 0; i < e->nwarn; i++) {
+		tj_obj(j, NULL);
+		tj_str(j, "kind", e->warn[i].kind);
+		tj_cpuset(j, "cpus", &e->warn[i].cpus);
+		tj_str(j, "message", e->warn[i].message);
+		tj_obj_end(j);
+	}
 	tj_arr_end(j);
 	tj_obj_end(j);
 }

@@ -69,6 +69,27 @@ struct tp_env_cpu {
 #define TP_ENV_WARNINGS	64
 
 /**
+ * struct tp_env_warning - one warning, merged over the CPUs it is about
+ * @kind: what it is about, a stable word for scripts ("not_isolated", ...)
+ * @cpus: the CPUs it names (empty: the whole machine)
+ * @others: smt: the siblings of @cpus
+ * @param: what two CPUs' warnings must share to merge (a governor, an
+ *	idle state and its latency); "" for most kinds
+ * @lo: irqs: the smallest count of one CPU
+ * @hi: irqs: the largest
+ * @message: the sentence, made once every CPU was audited
+ */
+struct tp_env_warning {
+	char kind[24];
+	struct tp_cpuset cpus;
+	struct tp_cpuset others;
+	char param[48];
+	unsigned long lo;
+	unsigned long hi;
+	char message[512];
+};
+
+/**
  * struct tp_env - the machine and the chosen CPUs
  * @model: CPU model name
  * @vendor: CPU vendor
@@ -86,7 +107,7 @@ struct tp_env_cpu {
  * @ncpus: entries in @cpu
  * @cpu: the chosen CPUs
  * @nwarn: entries in @warn
- * @warn: the warnings
+ * @warn: the warnings, each kind once over the CPUs it concerns
  */
 struct tp_env {
 	char model[128];
@@ -105,7 +126,7 @@ struct tp_env {
 	unsigned int ncpus;
 	struct tp_env_cpu *cpu;
 	unsigned int nwarn;
-	char warn[TP_ENV_WARNINGS][160];
+	struct tp_env_warning warn[TP_ENV_WARNINGS];
 };
 
 int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
@@ -114,6 +135,7 @@ void tp_env_free(struct tp_env *e);
 int tp_env_online(struct tp_cpuset *set, char *path, size_t len);
 int tp_env_node(unsigned int cpu);
 void tp_env_text(const struct tp_env *e, FILE *f);
+void tp_env_warnings_text(const struct tp_env *e, FILE *f);
 void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);
 
 #endif /* TSCPROBE_USER_ENV_H */
