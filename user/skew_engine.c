@@ -159,43 +159,13 @@ static void tp_skew_user_pair(struct tp_skew_user *u, struct tp_pair_res *pr,
 	pr->elapsed_cycles = tp_ns_cycles(tp_mono_raw_ns() - t0, khz);
 }
 
-/* Read one integer from a sysfs file of a CPU; -1 when unreadable. */
-static long tp_cpu_sysfs_long(unsigned int cpu, const char *file)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/%s", cpu,
-		 file);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
+/* @j is an SMT sibling of @i (sysfs under $TSCPROBE_SYSROOT). */
 static bool tp_cpu_is_sibling(unsigned int i, unsigned int j)
 {
-	char path[128], list[256];
 	struct tp_cpuset set;
-	const char *why;
-	bool ret = false;
-	FILE *f;
 
-	snprintf(path, sizeof(path),
-		 "/sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", i);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (fgets(list, sizeof(list), f)) {
-		list[strcspn(list, "\n")] = '\0';
-		ret = !tp_parse_cpus(list, &set, &why) && tp_cpuset_has(&set, j);
-	}
-	fclose(f);
-	return ret;
+	return !tp_env_cpu_list(i, "topology/thread_siblings_list", &set) &&
+	       tp_cpuset_has(&set, j);
 }
 
 /**
@@ -216,8 +186,8 @@ uint32_t tp_user_relation(unsigned int i, unsigned int j)
 		return TSCPROBE_REL_OTHER_NODE;
 	if (tp_cpu_is_sibling(i, j))
 		return TSCPROBE_REL_SMT;
-	pi = tp_cpu_sysfs_long(i, "topology/physical_package_id");
-	pj = tp_cpu_sysfs_long(j, "topology/physical_package_id");
+	pi = tp_env_cpu_long(i, "topology/physical_package_id");
+	pj = tp_env_cpu_long(j, "topology/physical_package_id");
 	if (pi < 0 || pj < 0)
 		return TSCPROBE_REL_UNKNOWN;
 	return pi == pj ? TSCPROBE_REL_PACKAGE : TSCPROBE_REL_OTHER_PACKAGE;

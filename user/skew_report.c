@@ -17,6 +17,7 @@
 #include "reports.h"
 #include "report.h"
 #include "svg.h"
+#include "topology.h"
 
 /* The four statistics of a pair, in the order every format lists them. */
 enum { TP_LATIJ, TP_LATJI, TP_SKEW, TP_ONE_WAY, TP_PAIR_STATS };
@@ -219,8 +220,108 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 	fprintf(f, "  (a pair is in sync when min latij > 0, min latji > 0 and |avg skew| <= 3 sd + 1 cycle)\n");
 }
 
-static void tp_skew_text(const struct tp_result *r, FILE *f)
+/* Beyond this many CPUs the matrices no longer fit a terminal. */
+#define TP_SKEW_MATRIX_CPUS	16
+#define TP_SKEW_WORST		10
+
+/**
+ * struct tp_topo_sum - the pairs of one topology group
+ * @n: pairs with numbers
+ * @one_way: min, sum, max of the pairs' average one-way latency, ns
+ * @skew: min, sum, max of the pairs' |average skew|, cycles
+ * @out: of @n, pairs not in sync
+ */
+struct tp_topo_sum {
+	unsigned int n;
+	double one_way[3];
+	double skew[3];
+	unsigned int out;
+};
+
+static void tp_topo_add(double v[3], double x, bool first)
 {
+	if (first || x < v[0])
+		v[0] = x;
+	v[1] += x;
+	if (first || x > v[2])
+		v[2] = x;
+}
+
+/* One line per topology group that has pairs: min/avg/max of each. */
+static void tp_skew_topology(const struct tp_result *r, FILE *f)
+{
+	struct tp_topo_sum t[TP_TOPO_GROUPS];
+	unsigned int i, g;
+
+	memset(t, 0, sizeof(t));
+	for (i = 0; i < r->npairs; i++) {
+		const struct tp_pair_res *p = &r->pair[i];
+
+		if (!tp_pair_ok(p))
+			continue;
+		g = tp_topo_group(p->relation, p->from, p->to);
+		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
+		tp_topo_add(t[g].skew, fabs(tp_pair_skew(p)), !t[g].n);
+		t[g].out += !tp_skew_in_sync(&p->st);
+		t[g].n++;
+	}
+	fprintf(f, "by topology            pairs  one-way ns:  min     avg     max  |skew| cycles:  min     avg     max  not in sync\n");
+	for (g = 0; g < TP_TOPO_GROUPS; g++) {
+		if (!t[g].n)
+			continue;
+		fprintf(f, "  %-18s %7u %18.0f %7.0f %7.0f %21.1f %7.1f %7.1f %12u\n",
+			tp_topo_group_name(g), t[g].n, t[g].one_way[0],
+			t[g].one_way[1] / t[g].n, t[g].one_way[2], t[g].skew[0],
+			t[g].skew[1] / t[g].n, t[g].skew[2], t[g].out);
+	}
+}
+
+/* Worse first: out of sync before in sync, then the larger |skew|. */
+static int tp_pair_worse_first(const void *a, const void *b)
+{
+	const struct tp_pair_res *x = *(const struct tp_pair_res *const *)a;
+	const struct tp_pair_res *y = *(const struct tp_pair_res *const *)b;
+	bool ox = !tp_skew_in_sync(&x->st), oy = !tp_skew_in_sync(&y->st);
+	double sx = fabs(tp_pair_skew(x)), sy = fabs(tp_pair_skew(y));
+
+	if (ox != oy)
+		return ox ? -1 : 1;
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x->from != y->from ? (x->from < y->from ? -1 : 1) :
+	       (x->to < y->to ? -1 : x->to > y->to);
+}
+
+/* The ten pairs farthest from sync, and the pairs without numbers. */
+static void tp_skew_worst(const struct tp_result *r, FILE *f)
+{
+	const struct tp_pair_res **w = calloc(r->npairs + 1, sizeof(*w));
+	double skew[TP_STAT_FIGS];
+	unsigned int i, n = 0;
+
+	if (!w)
+		return;
+	for (i = 0; i < r->npairs; i++)
+		if (tp_pair_ok(&r->pair[i]))
+			w[n++] = &r->pair[i];
+	qsort(w, n, sizeof(*w), tp_pair_worse_first);
+	fprintf(f, "\nworst pairs (|skew|)    relation             one-way ns   skew cycles      sd  in sync\n");
+	for (i = 0; i < n && i < TP_SKEW_WORST; i++) {
+		tp_pair_values(w[i], TP_SKEW, skew);
+		fprintf(f, "  %4u -> %-4u          %-20s %10.0f %13.1f %7.1f  %s\n",
+			w[i]->from, w[i]->to,
+			tp_topo_group_name(tp_topo_group(w[i]->relation,
+							 w[i]->from, w[i]->to)),
+			tp_pair_one_way_ns(r, w[i]), skew[TP_AVG], skew[TP_SD],
+			tp_skew_in_sync(&w[i]->st) ? "yes" : "NO");
+	}
+	free(w);
+}
+
+static void tp_skew_text(const struct tp_result *r, bool verbose, FILE *f)
+{
+	unsigned int ncpus = tp_cpuset_count(&r->cpus);
+	bool big = ncpus > TP_SKEW_MATRIX_CPUS;
 	const char *head;
 	char cpus[256], row[192];
 	unsigned int i, line;
@@ -233,21 +334,32 @@ static void tp_skew_text(const struct tp_result *r, FILE *f)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
 	fprintf(f, "\n");
-	for (line = 0; (head = tp_skew_header(line)); line++)
-		fprintf(f, "%s\n", head);
-	for (i = 0; i < r->npairs; i++) {
-		const struct tp_pair_res *p = &r->pair[i];
+	if (!big || verbose) {
+		for (line = 0; (head = tp_skew_header(line)); line++)
+			fprintf(f, "%s\n", head);
+		for (i = 0; i < r->npairs; i++) {
+			const struct tp_pair_res *p = &r->pair[i];
 
-		tp_skew_row(row, sizeof(row), p->from, p->to, p->status, &p->st);
-		fprintf(f, "%s\n", row);
+			tp_skew_row(row, sizeof(row), p->from, p->to, p->status,
+				    &p->st);
+			fprintf(f, "%s\n", row);
+		}
+		fprintf(f, "\none-way latency, ns (row: CPU i, column: CPU j)\n");
+		tp_matrix(r, false, f);
+		fprintf(f, "\nskew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)\n");
+		tp_matrix(r, true, f);
+		fprintf(f, "\n");
 	}
-	fprintf(f, "\none-way latency, ns (row: CPU i, column: CPU j)\n");
-	tp_matrix(r, false, f);
-	fprintf(f, "\nskew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)\n");
-	tp_matrix(r, true, f);
-	fprintf(f, "\n");
+	if (big) {
+		tp_skew_topology(r, f);
+		tp_skew_worst(r, f);
+		fprintf(f, "\n");
+	}
 	tp_skew_verdict_text(r, f);
-	tp_context_cpus_text(r, f);
+	if (big && !verbose)
+		fprintf(f, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
+	else
+		tp_context_cpus_text(r, f);
 	tp_context_text(r, f);
 }
 
@@ -613,7 +725,7 @@ int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		tp_skew_prom(r, f);
 		break;
 	default:
-		tp_skew_text(r, f);
+		tp_skew_text(r, o->verbose, f);
 	}
 	return o->svg ? tp_skew_svg(r, o->svg) : TP_EXIT_OK;
 }

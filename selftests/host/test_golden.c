@@ -433,4 +433,260 @@ TEST_F(golden, skew)
 	tp_result_free(&r);
 }
 
+/*
+ * A big machine: 64 CPUs numbered 0-31 and 64-95 (two packages, a gap
+ * between them); in each package two dies with their own L3 (cores 0-7
+ * and 8-15), SMT siblings n and n + 16.
+ */
+static bool big_cpu(unsigned int cpu)
+{
+	return cpu < 32 || (cpu >= 64 && cpu < 96);
+}
+
+static unsigned int big_core(unsigned int cpu)
+{
+	return (cpu & 64) + cpu % 16;
+}
+
+static void make_big_sysroot(const char *root)
+{
+	char rel[160], text[64];
+	unsigned int cpu, core;
+
+	put_file(root, "sys/devices/system/cpu/online", "0-31,64-95\n");
+	put_file(root, "sys/devices/system/cpu/isolated", "\n");
+	put_file(root, "proc/cpuinfo", "processor\t: 0\nflags\t\t: tsc constant_tsc nonstop_tsc\n\n");
+	for (cpu = 0; cpu < 96; cpu++) {
+		if (!big_cpu(cpu))
+			continue;
+		core = big_core(cpu);
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/thread_siblings_list", cpu);
+		snprintf(text, sizeof(text), "%u,%u\n", core, core + 16);
+		put_file(root, rel, text);
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/topology/physical_package_id", cpu);
+		snprintf(text, sizeof(text), "%u\n", cpu / 64);
+		put_file(root, rel, text);
+		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%u/cache/index3/shared_cpu_list", cpu);
+		snprintf(text, sizeof(text), "%u-%u,%u-%u\n", core & ~7U, (core & ~7U) + 7,
+			 (core & ~7U) + 16, (core & ~7U) + 23);
+		put_file(root, rel, text);
+	}
+}
+
+static uint32_t big_relation(unsigned int a, unsigned int b)
+{
+	if ((a & 64) != (b & 64))
+		return TSCPROBE_REL_OTHER_PACKAGE;
+	return big_core(a) == big_core(b) ? TSCPROBE_REL_SMT :
+	       TSCPROBE_REL_PACKAGE;
+}
+
+/* Every ordered pair in sync (skew 0 +- 2), but 5 -> 70: 300 cycles off. */
+static void fill_big_skew(struct tp_result *r, const struct tp_cpuset *cpus)
+{
+	uint64_t state = 0x13198a2e03707344ULL;
+	int a = -1, b;
+	unsigned int k;
+
+	r->p.samples = 32;
+	r->p.repeats = 1;
+	fill_run(r, cpus);
+	while ((a = tp_cpuset_next(cpus, a)) >= 0) {
+		for (b = -1; (b = tp_cpuset_next(cpus, b)) >= 0;) {
+			struct tp_pair_res *pr;
+			int64_t off = a == 5 && b == 70 ? 300 : 0;
+			int64_t base = 100 + 100 * (big_relation(a, b) == TSCPROBE_REL_OTHER_PACKAGE);
+
+			if (a == b)
+				continue;
+			pr = tp_result_add_pair(r, a, b);
+			pr->status = TSCPROBE_PAIR_OK;
+			pr->relation = big_relation(a, b);
+			pr->st.nr = 16;
+			tp_sstats_init(&pr->st.latij);
+			tp_sstats_init(&pr->st.latji);
+			tp_sstats_init(&pr->st.skew2);
+			tp_sstats_init(&pr->st.one_way2);
+			for (k = 0; k < pr->st.nr; k++) {
+				int64_t ij = base + off + (int64_t)tr_below(&state, 4);
+				int64_t ji = base - off + (int64_t)tr_below(&state, 4) + 400 * !!off;
+
+				tp_sstats_add(&pr->st.latij, ij);
+				tp_sstats_add(&pr->st.latji, ji);
+				tp_sstats_add(&pr->st.skew2, ij - ji);
+				tp_sstats_add(&pr->st.one_way2, ij + ji);
+			}
+		}
+	}
+	r->pairs_done = r->pairs_total = r->npairs;
+}
+
+static unsigned int count_lines(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static unsigned int count_str(const char *s, const char *what)
+{
+	unsigned int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+FIXTURE(big) {
+	char root[64];
+	struct tp_cpuset cpus;
+};
+
+FIXTURE_SETUP(big)
+{
+	unsigned int cpu;
+
+	strcpy(self->root, "/tmp/tp-big.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(self->root));
+	make_big_sysroot(self->root);
+	setenv("TSCPROBE_SYSROOT", self->root, 1);
+	memset(&self->cpus, 0, sizeof(self->cpus));
+	for (cpu = 0; cpu < 96; cpu++)
+		if (big_cpu(cpu))
+			tp_cpuset_add(&self->cpus, cpu);
+}
+
+FIXTURE_TEARDOWN(big)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->root);
+	if (system(cmd))
+		TH_LOG("cannot remove %s", self->root);
+}
+
+/* The default is a row per CPU, at most ~100 lines; -v every CPU's block. */
+static void check_big_rows(struct __test_metadata *_metadata,
+			   const struct tp_result *r, const char *kind)
+{
+	char *out = report(r, TP_FMT_TEXT, NULL), *v, name[64], *json, *csv;
+	int cpu = -1;
+
+	ASSERT_NE(NULL, out);
+	v = report_v(r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, v);
+	TH_LOG("%s: %u lines by default, %u with -v", kind, count_lines(out),
+	       count_lines(v));
+	EXPECT_LE(count_lines(out), 100);
+	EXPECT_LE(count_lines(out), 64 + 12);
+	EXPECT_EQ(1, count_str(out, "\nworst: CPU "));
+	EXPECT_EQ(0, count_str(out, "\ncpu "));
+	EXPECT_EQ(64, count_str(v, "\ncpu "));
+	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
+		snprintf(name, sizeof(name), "\ncpu %d: ", cpu);
+		EXPECT_EQ(1, count_str(v, name));
+		snprintf(name, sizeof(name), "\n%4d ", cpu);
+		EXPECT_EQ(1, count_str(out, name));
+	}
+	/* every CPU named once, in each merged warning */
+	EXPECT_EQ(1, count_str(out, "CPUs 0-31,64-95 are not isolated"));
+	EXPECT_EQ(0, count_str(out, "CPU 17 "));
+	json = report(r, TP_FMT_JSON, NULL);
+	csv = report(r, TP_FMT_CSV, NULL);
+	ASSERT_NE(NULL, json);
+	ASSERT_NE(NULL, csv);
+	EXPECT_EQ(64 + 1, count_lines(csv));
+	/* the JSON: a "samples"/"rounds" per CPU in "cpus" */
+	EXPECT_EQ(64, count_str(json, r->kind == TSCPROBE_KIND_NOISE ?
+				"\"samples\":" : "\"window_count\":"));
+	snprintf(name, sizeof(name), "%s-64.txt", kind);
+	EXPECT_TRUE(same_as_golden(name, out));
+	free(json);
+	free(csv);
+	free(out);
+	free(v);
+}
+
+TEST_F(big, noise_64_cpus_a_row_each)
+{
+	struct tp_result r;
+
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	check_big_rows(_metadata, &r, "noise");
+	tp_result_free(&r);
+}
+
+TEST_F(big, cache_64_cpus_a_row_each)
+{
+	struct tp_result r;
+
+	tp_result_init(&r, TSCPROBE_KIND_CACHE);
+	fill_cache(&r, &self->cpus);
+	check_big_rows(_metadata, &r, "cache");
+	tp_result_free(&r);
+}
+
+/*
+ * 64 CPUs of skew: the topology summary (every group of the machine, the
+ * pairs adding up), the ten worst pairs with 5 -> 70 first, the verdict;
+ * every pair and the matrices only with -v; JSON and CSV every pair.
+ */
+TEST_F(big, skew_64_cpus_by_topology)
+{
+	struct tp_result r;
+	char *out, *v, *json, *csv;
+	unsigned int smt, l3, pkg, pkgs;
+
+	tp_result_init(&r, TSCPROBE_KIND_SKEW);
+	fill_big_skew(&r, &self->cpus);
+	ASSERT_EQ(64 * 63, r.npairs);
+	out = report(&r, TP_FMT_TEXT, NULL);
+	v = report_v(&r, TP_FMT_TEXT, NULL, true);
+	json = report(&r, TP_FMT_JSON, NULL);
+	csv = report(&r, TP_FMT_CSV, NULL);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, v);
+	ASSERT_NE(NULL, json);
+	ASSERT_NE(NULL, csv);
+	TH_LOG("skew: %u lines by default, %u with -v", count_lines(out),
+	       count_lines(v));
+	EXPECT_LE(count_lines(out), 40);
+	EXPECT_NE(NULL, strstr(out, "by topology"));
+	/*
+	 * Per CPU: 1 SMT sibling, 14 others on its die (7 cores x 2 - 1
+	 * sibling... 16 CPUs per die), 16 in the other die, 32 in the other
+	 * package; ordered pairs, so times 64.
+	 */
+	ASSERT_NE(NULL, strstr(out, "  SMT siblings "));
+	ASSERT_NE(NULL, strstr(out, "  same die/L3 "));
+	ASSERT_NE(NULL, strstr(out, "  same package "));
+	ASSERT_NE(NULL, strstr(out, "  across packages "));
+	EXPECT_EQ(1, sscanf(strstr(out, "  SMT siblings "), "  SMT siblings %u", &smt));
+	EXPECT_EQ(1, sscanf(strstr(out, "  same die/L3 "), "  same die/L3 %u", &l3));
+	EXPECT_EQ(1, sscanf(strstr(out, "  same package "), "  same package %u", &pkg));
+	EXPECT_EQ(1, sscanf(strstr(out, "  across packages "), "  across packages %u", &pkgs));
+	EXPECT_EQ(64 * 1, smt);
+	EXPECT_EQ(64 * 14, l3);
+	EXPECT_EQ(64 * 16, pkg);
+	EXPECT_EQ(64 * 32, pkgs);
+	EXPECT_NE(NULL, strstr(out, "worst pairs"));
+	EXPECT_NE(NULL, strstr(out, "\n     5 -> 70  "));
+	EXPECT_LT(strstr(out, "\n     5 -> 70  "), strstr(out, "\nverdict: "));
+	EXPECT_NE(NULL, strstr(out, "NO, 1 of 4032 measured pairs out"));
+	EXPECT_EQ(NULL, strstr(out, "i\\j"));		/* no matrix */
+	EXPECT_NE(NULL, strstr(v, "i\\j"));
+	EXPECT_EQ(4032, count_str(v, " <-> "));
+	EXPECT_EQ(4032, count_str(json, "\"relation\":"));
+	EXPECT_EQ(4032 + 1, count_lines(csv));
+	EXPECT_TRUE(same_as_golden("skew-64.txt", out));
+	free(out);
+	free(v);
+	free(json);
+	free(csv);
+	tp_result_free(&r);
+}
+
 TEST_HARNESS_MAIN

@@ -89,6 +89,38 @@ int tp_env_online(struct tp_cpuset *set, char *path, size_t len)
 				      "/sys/devices/system/cpu/online"), set);
 }
 
+/**
+ * tp_env_cpu_long() - a number from a CPU's sysfs directory, under the root
+ * @cpu: the CPU
+ * @rel: the file under /sys/devices/system/cpu/cpuN/
+ *
+ * Return: the number, or -1 when the file cannot be read.
+ */
+long tp_env_cpu_long(unsigned int cpu, const char *rel)
+{
+	char path[512];
+
+	return tp_read_long(tp_path(path, sizeof(path),
+				    "/sys/devices/system/cpu/cpu%u/%s", cpu, rel));
+}
+
+/**
+ * tp_env_cpu_list() - a CPU list from a CPU's sysfs directory
+ * @cpu: the CPU
+ * @rel: the file under /sys/devices/system/cpu/cpuN/
+ * @set: filled in
+ *
+ * Return: 0, or -1 when the file cannot be read or parsed.
+ */
+int tp_env_cpu_list(unsigned int cpu, const char *rel, struct tp_cpuset *set)
+{
+	char path[512];
+
+	return tp_read_cpuset(tp_path(path, sizeof(path),
+				      "/sys/devices/system/cpu/cpu%u/%s", cpu,
+				      rel), set) ? -1 : 0;
+}
+
 /* Keep the TSC-related words of a /proc/cpuinfo "flags" line. */
 static void tp_env_flags(struct tp_env *e, char *flags)
 {

@@ -134,6 +134,8 @@ int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
 void tp_env_free(struct tp_env *e);
 int tp_env_online(struct tp_cpuset *set, char *path, size_t len);
 int tp_env_node(unsigned int cpu);
+long tp_env_cpu_long(unsigned int cpu, const char *rel);
+int tp_env_cpu_list(unsigned int cpu, const char *rel, struct tp_cpuset *set);
 void tp_env_text(const struct tp_env *e, FILE *f);
 void tp_env_warnings_text(const struct tp_env *e, FILE *f);
 void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);
