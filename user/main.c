@@ -26,6 +26,7 @@ static const struct tp_command tp_commands[] = {
 	{ "stop", tp_cmd_stop, "end the current run" },
 	{ "show", tp_cmd_show, "print the last results again" },
 	{ "env", tp_cmd_env, "audit the machine: clock, isolation, interrupts" },
+	{ "diff", tp_cmd_diff, "compare two saved reports (-j) of one kind" },
 };
 
 static void tp_usage(FILE *f)

@@ -73,6 +73,41 @@ tap_check "cache --prom parses and follows the rules" "$CHECK" prom "$OUT/c.prom
 tap_check "cache --svg runs (with levels)" bash -c "'$CLI' cache --user -c 0 -n 1e4 --levels -q --svg '$OUT/c.svg' >/dev/null"
 tap_check "cache --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/c.svg" "$OUT/c.png"
 
+# diff: two saved reports of one kind
+"$CLI" noise --user -c 0-1 -d 300ms -q -j >"$OUT/da.json"
+jq '.cpus[1].p9999_cycles *= 10 | .environment.isolated = [1] |
+    .environment.cpus[1].isolated = true' "$OUT/da.json" >"$OUT/db.json"
+tap_check "diff: a report against itself shows no change" bash -c \
+	"'$CLI' diff '$OUT/da.json' '$OUT/da.json' | grep -qx 'no change: every figure is the same in both reports' &&
+	 '$CLI' diff '$OUT/da.json' '$OUT/da.json' | grep -qx 'environment and parameters: the same'"
+tap_check "diff: one CPU changed is named, with the tuning at the top" bash -c \
+	"out=\$('$CLI' diff '$OUT/da.json' '$OUT/db.json') &&
+	 grep -q '^1 .*(+900%).*\*\$' <<<\"\$out\" && ! grep -q '^0 .*\*\$' <<<\"\$out\" &&
+	 grep -qx 'changed (\*): 1 of 2 CPUs' <<<\"\$out\" &&
+	 grep -qx '  isolated: no -> yes on CPU 1' <<<\"\$out\" && grep -qx '  isolated: none -> 1' <<<\"\$out\""
+tap_check "diff -j: every CPU, the change in per cent" bash -c \
+	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
+	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and
+	 any(.environment[]; .what == \"isolated\" and .cpus == [1])' >/dev/null"
+"$CLI" cache --user -c 0-1 -n 1e4 -q -j >"$OUT/dc.json"
+jq 'del(.cpus[1])' "$OUT/da.json" >"$OUT/dd.json"
+echo '{"kind": "noise"' >"$OUT/de.json"
+echo '{"kind": "other", "cpus": []}' >"$OUT/df.json"
+diff_refused() {
+	local out rc
+	out=$("$CLI" diff "$@" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l <<<"$out")" -eq 1 ] || { echo "rc=$rc: $out"; return 1; }
+}
+export -f diff_refused
+export CLI
+tap_check "diff: kinds differ: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/dc.json"
+tap_check "diff: a CPU missing on one side: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/dd.json"
+tap_check "diff: not JSON: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/de.json"
+tap_check "diff: not a tscprobe report: one line, exit 2" diff_refused "$OUT/df.json" "$OUT/da.json"
+tap_check "diff: a file that cannot be read: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/nonexistent.json"
+tap_check "diff: one file: one line, exit 2" diff_refused "$OUT/da.json"
+
 progress_on_tty() {
 	script -qec "'$CLI' noise --user -c 0 -d 700ms $1 >/dev/null" "$OUT/tty" >/dev/null
 }
