@@ -9,7 +9,7 @@ _tscprobe()
 	cmd=${COMP_WORDS[1]}
 
 	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "info noise cache skew status stop show env --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "info noise cache skew status stop show env diff --version --help" -- "$cur"))
 		return
 	fi
 	case $prev in
@@ -41,19 +41,27 @@ _tscprobe()
 		opts="--cpus --json --help"
 		;;
 	noise)
-		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --json --csv --prom --svg --quiet --help"
+		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --json --csv --prom --svg --verbose --quiet --help"
 		;;
 	cache)
-		opts="--cpus --rounds --batch --levels --nodes --user --json --csv --prom --svg --quiet --help"
+		opts="--cpus --rounds --batch --levels --nodes --user --json --csv --prom --svg --verbose --quiet --help"
 		;;
 	skew)
-		opts="--cpus --samples --repeats --user --json --csv --prom --svg --quiet --help"
+		opts="--cpus --samples --repeats --user --json --csv --prom --svg --verbose --quiet --help"
 		;;
 	stop)
 		opts="--help"
 		;;
+	diff)
+		if [[ $cur == -* ]]; then
+			opts="--json --help"
+		else
+			COMPREPLY=($(compgen -f -X '!*.json' -- "$cur"))
+			return
+		fi
+		;;
 	show)
-		opts="noise cache skew --json --csv --prom --svg --help"
+		opts="noise cache skew --json --csv --prom --svg --verbose --help"
 		;;
 	esac
 	COMPREPLY=($(compgen -W "$opts" -- "$cur"))
