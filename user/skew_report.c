@@ -135,11 +135,32 @@ static const char *tp_cell_status(uint32_t status)
 	}
 }
 
+/* How many CPUs of the run come before @cpu. */
+static unsigned int tp_cpu_rank(const struct tp_result *r, unsigned int cpu)
+{
+	unsigned int n = 0;
+	int c = -1;
+
+	while ((c = tp_cpuset_next(&r->cpus, c)) >= 0 && (unsigned int)c < cpu)
+		n++;
+	return n;
+}
+
+/*
+ * The pair (i, j).  Pairs arrive in (i, j) order, every ordered pair once,
+ * so the pair is where that order puts it, unless some are missing: then
+ * it is searched for (a 256-CPU matrix must not cost n^4).
+ */
 static const struct tp_pair_res *tp_find_pair(const struct tp_result *r,
 					      unsigned int i, unsigned int j)
 {
-	unsigned int k;
+	unsigned int k, n = tp_cpuset_count(&r->cpus);
+	unsigned int ri = tp_cpu_rank(r, i), rj = tp_cpu_rank(r, j);
 
+	k = ri * (n - 1) + (rj < ri ? rj : rj - 1);
+	if (i != j && k < r->npairs && r->pair[k].from == i &&
+	    r->pair[k].to == j)
+		return &r->pair[k];
 	for (k = 0; k < r->npairs; k++)
 		if (r->pair[k].from == i && r->pair[k].to == j)
 			return &r->pair[k];
@@ -583,6 +604,26 @@ static void tp_skew_prom(const struct tp_result *r, FILE *f)
 
 #define TP_HEAT_CELL	34.0
 #define TP_HEAT_GAP	60.0
+/* The two matrices side by side stay within about this many pixels. */
+#define TP_HEAT_SPAN	900.0
+
+/* A cell's side: 34 px up to a few CPUs, smaller with many, at least 3. */
+static double tp_heat_cell_size(unsigned int n)
+{
+	double c = TP_HEAT_SPAN / (n ? n : 1);
+
+	return c > TP_HEAT_CELL ? TP_HEAT_CELL : c < 3 ? 3 : floor(c);
+}
+
+/* Label every @step-th CPU so that labels are at least 12 px apart. */
+static unsigned int tp_heat_label_step(double cell)
+{
+	unsigned int step = 1;
+
+	while (step * cell < 12)
+		step *= 2;
+	return step;
+}
 
 /* The value a heatmap cell shows; false when the pair has no numbers. */
 static bool tp_heat_value(const struct tp_result *r, unsigned int i,
@@ -601,20 +642,19 @@ static void tp_heat_range(const struct tp_result *r, bool skew, double *lo,
 			  double *hi)
 {
 	bool any = false;
+	unsigned int k;
 	double v;
-	int i, j;
 
 	*lo = *hi = 0;
-	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0;)
-		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;) {
-			if (i == j || !tp_heat_value(r, i, j, skew, &v))
-				continue;
-			if (!any || v < *lo)
-				*lo = v;
-			if (!any || v > *hi)
-				*hi = v;
-			any = true;
-		}
+	for (k = 0; k < r->npairs; k++) {
+		if (!tp_heat_value(r, r->pair[k].from, r->pair[k].to, skew, &v))
+			continue;
+		if (!any || v < *lo)
+			*lo = v;
+		if (!any || v > *hi)
+			*hi = v;
+		any = true;
+	}
 	if (skew) {
 		*hi = fabs(*lo) > fabs(*hi) ? fabs(*lo) : fabs(*hi);
 		*lo = -*hi;
@@ -623,76 +663,125 @@ static void tp_heat_range(const struct tp_result *r, bool skew, double *lo,
 		*hi = *lo + 1;
 }
 
-static void tp_heat_cell(struct tp_svg *s, const struct tp_result *r, int i,
-			 int j, bool skew, double x, double y, double lo,
-			 double hi, unsigned int ncpus)
+/*
+ * A value's colour: one-way on the sequential scale from @lo to @hi; skew
+ * on the diverging one, white at 0 (the range is symmetric around it).
+ */
+static void tp_heat_colour(double v, bool skew, double lo, double hi,
+			   char *buf, size_t len)
 {
-	const struct tp_pair_res *p = tp_find_pair(r, i, j);
+	if (skew)
+		tp_svg_color_diverging(v / hi, buf, len);
+	else
+		tp_svg_color((v - lo) / (hi - lo), buf, len);
+}
+
+/**
+ * struct tp_heat - one heatmap being drawn
+ * @x0: left edge of the cells
+ * @y0: top edge
+ * @cell: a cell's side
+ * @lo: the scale's low end
+ * @hi: its high end
+ * @skew: the skew matrix (else one-way)
+ * @n: CPUs
+ */
+struct tp_heat {
+	double x0, y0, cell, lo, hi;
+	bool skew;
+	unsigned int n;
+};
+
+static void tp_heat_cell(struct tp_svg *s, const struct tp_result *r,
+			 const struct tp_heat *hm, int i, int j, double x,
+			 double y)
+{
+	const struct tp_pair_res *p;
+	double c = hm->cell - (hm->cell > 6), v;
 	char colour[8];
-	double v;
 
 	if (i == j) {
-		tp_svg_rect(s, x, y, TP_HEAT_CELL - 1, TP_HEAT_CELL - 1, "#f2f2f2");
+		tp_svg_rect(s, x, y, c, c, "#d9d9d9");
 		return;
 	}
-	if (!tp_heat_value(r, i, j, skew, &v)) {
-		tp_svg_rect(s, x, y, TP_HEAT_CELL - 1, TP_HEAT_CELL - 1, "#bdbdbd");
-		tp_svg_text(s, x + TP_HEAT_CELL / 2, y + TP_HEAT_CELL / 2 + 4,
-			    "middle", 9, "%s", p ? tp_cell_status(p->status) : "?");
+	if (!tp_heat_value(r, i, j, hm->skew, &v)) {
+		p = tp_find_pair(r, i, j);
+		tp_svg_rect(s, x, y, c, c, "#969696");
+		if (hm->n <= 16)
+			tp_svg_text(s, x + c / 2, y + c / 2 + 4, "middle", 9,
+				    "%s", p ? tp_cell_status(p->status) : "?");
 		return;
 	}
-	tp_svg_color((v - lo) / (hi - lo), colour, sizeof(colour));
-	tp_svg_rect(s, x, y, TP_HEAT_CELL - 1, TP_HEAT_CELL - 1, colour);
+	tp_heat_colour(v, hm->skew, hm->lo, hm->hi, colour, sizeof(colour));
+	tp_svg_rect(s, x, y, c, c, colour);
 	/* Values in the cells while they are big enough to read. */
-	if (ncpus <= 16)
-		tp_svg_text_fill(s, x + TP_HEAT_CELL / 2,
-				 y + TP_HEAT_CELL / 2 + 4, "middle", 9,
-				 (v - lo) / (hi - lo) < 0.5 ? "#ffffff" : "#000000",
-				 "%.0f", v);
+	if (hm->n <= 16)
+		tp_svg_text_fill(s, x + c / 2, y + c / 2 + 4, "middle", 9,
+				 hm->skew ? (fabs(v / hm->hi) > 0.6 ? "#ffffff" :
+					     "#000000") :
+				 (v - hm->lo) / (hm->hi - hm->lo) < 0.5 ?
+				 "#ffffff" : "#000000", "%.0f", v);
+}
+
+/* The legend under a heatmap: the scale, its ends, 0 for skew. */
+static void tp_heat_legend(struct tp_svg *s, const struct tp_heat *hm)
+{
+	double size = hm->n * hm->cell, w = size < 200 ? 200 : size;
+	double y = hm->y0 + size + 14;
+	char colour[8];
+	unsigned int k;
+
+	for (k = 0; k < 50; k++) {
+		tp_heat_colour(hm->lo + (hm->hi - hm->lo) * k / 49.0, hm->skew,
+			       hm->lo, hm->hi, colour, sizeof(colour));
+		tp_svg_rect(s, hm->x0 + k * w / 50, y, w / 50 + 0.5, 10, colour);
+	}
+	tp_svg_text(s, hm->x0, y + 24, "start", 10, "%.1f", hm->lo);
+	tp_svg_text(s, hm->x0 + w, y + 24, "end", 10, "%.1f", hm->hi);
+	if (hm->skew)
+		tp_svg_text(s, hm->x0 + w / 2, y + 24, "middle", 10, "0");
+	tp_svg_text(s, hm->x0 + w / 2, y + 40, "middle", 10, "%s",
+		    hm->skew ? "cycles (blue: TSC_j behind, red: ahead)" : "ns");
 }
 
 /* One matrix as a heatmap, with its legend below it. */
 static void tp_heatmap(struct tp_svg *s, const struct tp_result *r, bool skew,
 		       double x0, double y0, const char *title)
 {
-	unsigned int n = tp_cpuset_count(&r->cpus), k = 0, l = 0;
-	double lo, hi, size = n * TP_HEAT_CELL;
-	char colour[8];
+	struct tp_heat hm = { x0, y0, 0, 0, 0, skew, 0 };
+	unsigned int k = 0, l, step;
 	int i, j;
 
-	tp_heat_range(r, skew, &lo, &hi);
+	hm.n = tp_cpuset_count(&r->cpus);
+	hm.cell = tp_heat_cell_size(hm.n);
+	step = tp_heat_label_step(hm.cell);
+	tp_heat_range(r, skew, &hm.lo, &hm.hi);
 	tp_svg_text(s, x0, y0 - 28, "start", 13, "%s", title);
 	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0; k++) {
-		tp_svg_text(s, x0 - 6, y0 + k * TP_HEAT_CELL + TP_HEAT_CELL / 2 + 4,
-			    "end", 10, "%d", i);
-		tp_svg_text(s, x0 + k * TP_HEAT_CELL + TP_HEAT_CELL / 2, y0 - 6,
-			    "middle", 10, "%d", i);
+		if (k % step == 0) {
+			tp_svg_text(s, x0 - 4, y0 + k * hm.cell + hm.cell / 2 + 4,
+				    "end", 10, "%d", i);
+			tp_svg_text(s, x0 + k * hm.cell + hm.cell / 2, y0 - 6,
+				    "middle", 10, "%d", i);
+		}
 		l = 0;
 		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0; l++)
-			tp_heat_cell(s, r, i, j, skew, x0 + l * TP_HEAT_CELL,
-				     y0 + k * TP_HEAT_CELL, lo, hi, n);
+			tp_heat_cell(s, r, &hm, i, j, x0 + l * hm.cell,
+				     y0 + k * hm.cell);
 	}
-	/* The legend: the scale from lo to hi. */
-	for (k = 0; k < 50; k++) {
-		tp_svg_color(k / 49.0, colour, sizeof(colour));
-		tp_svg_rect(s, x0 + k * size / 50, y0 + size + 14, size / 50 + 0.5,
-			    10, colour);
-	}
-	tp_svg_text(s, x0, y0 + size + 38, "start", 10, "%.1f", lo);
-	tp_svg_text(s, x0 + size, y0 + size + 38, "end", 10, "%.1f", hi);
-	tp_svg_text(s, x0 + size / 2, y0 + size + 54, "middle", 10,
-		    "%s", skew ? "cycles" : "ns");
+	tp_heat_legend(s, &hm);
 }
 
 /* The one-way and skew matrices as heatmaps, rows i, columns j. */
 static int tp_skew_svg(const struct tp_result *r, const char *path)
 {
 	unsigned int n = tp_cpuset_count(&r->cpus);
-	double size = (n < 4 ? 4 : n) * TP_HEAT_CELL;
+	double cell = tp_heat_cell_size(n);
+	double size = (n < 6 ? 6 : n) * cell;
 	double w = 2 * size + 3 * TP_HEAT_GAP + 40;
 	struct tp_svg s;
 
-	if (tp_svg_open(&s, path, w < 520 ? 520 : w, size + 170, "tscprobe skew"))
+	if (tp_svg_open(&s, path, w < 560 ? 560 : w, size + 180, "tscprobe skew"))
 		return TP_EXIT_FAIL;
 	tp_svg_text(&s, 20, 24, "start", 15,
 		    "tscprobe skew: %s engine, %u CPUs, rows i, columns j",

@@ -567,6 +567,32 @@ FIXTURE_TEARDOWN(big)
 		TH_LOG("cannot remove %s", self->root);
 }
 
+/*
+ * The SVG of a 64-CPU result: written, not empty, and where
+ * $TP_SVG_OUT names a directory kept there as KIND-64.svg, for
+ * test_reports.sh to render in Chromium.
+ */
+static void check_big_svg(struct __test_metadata *_metadata,
+			  const struct tp_result *r, const char *kind,
+			  const char *root)
+{
+	const char *keep = getenv("TP_SVG_OUT");
+	char path[256];
+	char *svg;
+
+	snprintf(path, sizeof(path), "%s/%s-64.svg", keep ? keep : root, kind);
+	free(report(r, TP_FMT_CSV, path));
+	svg = slurp(path);
+	ASSERT_NE(NULL, svg);
+	EXPECT_NE(NULL, strstr(svg, "</svg>"));
+	/* one heat strip (noise) or 64 x 64 cells (skew), not 64 charts */
+	if (r->kind == TSCPROBE_KIND_NOISE)
+		EXPECT_NE(NULL, strstr(svg, "rows: CPUs"));
+	if (r->kind == TSCPROBE_KIND_SKEW)
+		EXPECT_GE(count_str(svg, "<rect"), 2 * 64 * 64);
+	free(svg);
+}
+
 /* The default is a row per CPU, at most ~100 lines; -v every CPU's block. */
 static void check_big_rows(struct __test_metadata *_metadata,
 			   const struct tp_result *r, const char *kind)
@@ -616,6 +642,7 @@ TEST_F(big, noise_64_cpus_a_row_each)
 	tp_result_init(&r, TSCPROBE_KIND_NOISE);
 	fill_noise(&r, &self->cpus);
 	check_big_rows(_metadata, &r, "noise");
+	check_big_svg(_metadata, &r, "noise", self->root);
 	tp_result_free(&r);
 }
 
@@ -626,6 +653,7 @@ TEST_F(big, cache_64_cpus_a_row_each)
 	tp_result_init(&r, TSCPROBE_KIND_CACHE);
 	fill_cache(&r, &self->cpus);
 	check_big_rows(_metadata, &r, "cache");
+	check_big_svg(_metadata, &r, "cache", self->root);
 	tp_result_free(&r);
 }
 
@@ -682,6 +710,7 @@ TEST_F(big, skew_64_cpus_by_topology)
 	EXPECT_EQ(4032, count_str(json, "\"relation\":"));
 	EXPECT_EQ(4032 + 1, count_lines(csv));
 	EXPECT_TRUE(same_as_golden("skew-64.txt", out));
+	check_big_svg(_metadata, &r, "skew", self->root);
 	free(out);
 	free(v);
 	free(json);

@@ -108,6 +108,16 @@ tap_check "diff: not a tscprobe report: one line, exit 2" diff_refused "$OUT/df.
 tap_check "diff: a file that cannot be read: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/nonexistent.json"
 tap_check "diff: one file: one line, exit 2" diff_refused "$OUT/da.json"
 
+# 64 CPUs, synthetic (test_golden's big machine): the noise heat strip and
+# the skew heatmaps must render and not be blank
+big_svgs() {
+	mkdir -p "$OUT/big" && (cd "$REPO" && TP_SVG_OUT="$OUT/big" build/host/test_golden >/dev/null 2>&1)
+	[ -s "$OUT/big/noise-64.svg" ] && [ -s "$OUT/big/skew-64.svg" ]
+}
+tap_check "64 CPUs: the SVGs are written" big_svgs
+tap_check "64 CPUs: the noise heat strip renders in Chromium, not blank" "$CHECK" svg "$OUT/big/noise-64.svg" "$OUT/big/noise-64.png"
+tap_check "64 CPUs: the skew heatmaps render in Chromium, not blank" "$CHECK" svg "$OUT/big/skew-64.svg" "$OUT/big/skew-64.png"
+
 progress_on_tty() {
 	script -qec "'$CLI' noise --user -c 0 -d 700ms $1 >/dev/null" "$OUT/tty" >/dev/null
 }

@@ -157,6 +157,38 @@ void tp_svg_color(double v, char *buf, size_t len)
 	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
 }
 
+/**
+ * tp_svg_color_diverging() - a colour for a signed value between -1 and 1
+ * @v: the value (clamped); 0 is white
+ * @buf: "#rrggbb"
+ * @len: its size (at least 8)
+ *
+ * Blue below 0, white at 0, red above: for a quantity whose sign matters
+ * and whose 0 is "nothing" (a skew), where a sequential scale would make 0
+ * look like a value.
+ */
+void tp_svg_color_diverging(double v, char *buf, size_t len)
+{
+	static const double neg[3] = { 33, 102, 172 };
+	static const double mid[3] = { 247, 247, 247 };
+	static const double pos[3] = { 178, 24, 43 };
+	const double *end;
+	double t;
+	int k, rgb[3];
+
+	if (!(v == v))
+		v = 0;
+	if (v > 1)
+		v = 1;
+	if (v < -1)
+		v = -1;
+	end = v < 0 ? neg : pos;
+	t = fabs(v);
+	for (k = 0; k < 3; k++)
+		rgb[k] = (int)lround(mid[k] + t * (end[k] - mid[k]));
+	snprintf(buf, len, "#%02x%02x%02x", rgb[0], rgb[1], rgb[2]);
+}
+
 /* The pixel x of a value on the panel's log2 axis. */
 double tp_plot_x(const struct tp_plot *p, double v)
 {

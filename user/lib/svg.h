@@ -52,6 +52,7 @@ void tp_svg_line(struct tp_svg *s, double x1, double y1, double x2, double y2,
 void tp_svg_rect(struct tp_svg *s, double x, double y, double w, double h,
 		 const char *fill);
 void tp_svg_color(double v, char *buf, size_t len);
+void tp_svg_color_diverging(double v, char *buf, size_t len);
 void tp_plot_axes(struct tp_svg *s, const struct tp_plot *p,
 		  const char *xlabel, const char *ylabel);
 double tp_plot_x(const struct tp_plot *p, double v);
