@@ -562,7 +562,6 @@ static int tp_cache_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 	return err;
 }
 
-
 static void tp_cache_show_series(struct seq_file *m,
 				 const struct tp_cache_series *s,
 				 unsigned int id)

@@ -9,6 +9,8 @@
 #
 # insmod; info; noise, cache and skew on every CPU (skew on TP_SMOKE_SKEW
 # CPUs when set, like 0-15) with the figures' invariants; status and show;
+# the text reports at scale (a row per CPU, -v, merged warnings, diff, the
+# skew summary by topology on TP_SMOKE_SKEW_BIG CPUs when set, like 0-63);
 # STOP during a run; rmmod during a run; reload and unload.  The runs that
 # STOP and rmmod cut short measure TP_SMOKE_LONG CPUs when set: in a
 # 64-vCPU guest on a 2-core host, 64 emulated CPUs spinning with interrupts
@@ -181,6 +183,84 @@ skew_pairs() {
 			and .pairs_done == .pairs_total and .pairs_total == $((n * (n - 1)))"
 }
 
+# The text reports of many CPUs (issue 15): noise as a row per CPU and
+# the worst CPU, at most ~100 lines at 64 CPUs; -v every CPU's block; the
+# environment's warnings merged, each kind naming every CPU once.  From
+# the module's last noise results (show), so nothing is measured again.
+noise_text() {
+	tscprobe show noise >"$OUT/noise.txt" && tscprobe show noise -v >"$OUT/noise-v.txt" ||
+		return 1
+	lines=$(wc -l <"$OUT/noise.txt")
+	blocks=$(grep -c '^cpu [0-9]*: ' "$OUT/noise-v.txt")
+	rows=$(grep -c '^ *[0-9][0-9]* *[0-9][0-9]* *[0-9.]*% ' "$OUT/noise.txt")
+	echo "default: $lines lines, $rows rows; -v: $blocks blocks"
+	if [ "$ncpu" -gt 1 ]; then
+		[ "$rows" -eq "$ncpu" ] && grep -q '^worst: CPU [0-9]' "$OUT/noise.txt" &&
+			! grep -q '^cpu [0-9]*: ' "$OUT/noise.txt" || return 1
+	fi
+	[ "$lines" -le $((ncpu + 40)) ] && [ "$lines" -le 110 ] && [ "$blocks" -eq "$ncpu" ]
+}
+
+# Merged warnings: of each kind (but C-states, one line per state), every
+# CPU at most once; none isolated here, so "not_isolated" names them all.
+warnings_merged() {
+	jqt "$OUT/noise.json" '[.environment.warnings[] | select(.kind != "cstate")] |
+		group_by(.kind) | all([.[].cpus[]] | length == (unique | length))' &&
+	jqt "$OUT/noise.json" "[.environment.warnings[] | select(.kind == \"not_isolated\")] |
+		length == 1 and .[0].cpus == [range($ncpu)]" &&
+	[ "$(sed -n '/^environment/,$p' "$OUT/noise.txt" | grep -c '^  - ')" -le 12 ]
+}
+
+# diff: the noise report against itself, and against a copy in which
+# CPU 1 was isolated (the audit edited: the guest cannot reboot).
+diff_runs() {
+	tscprobe diff "$OUT/noise.json" "$OUT/noise.json" >"$OUT/diff.txt" &&
+		grep -qx 'no change: every figure is the same in both reports' "$OUT/diff.txt" &&
+		grep -qx 'environment and parameters: the same' "$OUT/diff.txt" || return 1
+	jq '.environment.isolated = [1] | (.environment.cpus[] | select(.cpu == 1)).isolated = true' \
+		"$OUT/noise.json" >"$OUT/noise-iso.json" &&
+		tscprobe diff "$OUT/noise.json" "$OUT/noise-iso.json" >"$OUT/diff.txt" &&
+		grep -qx '  isolated: no -> yes on CPU 1' "$OUT/diff.txt" || return 1
+	tscprobe diff "$OUT/noise.json" "$OUT/cache.json" 2>/dev/null
+	[ $? -eq 2 ]
+}
+
+cache_text() {
+	tscprobe show cache >"$OUT/cache.txt" && tscprobe show cache -v >"$OUT/cache-v.txt" &&
+		tscprobe show cache --csv >"$OUT/cache.csv" || return 1
+	lines=$(wc -l <"$OUT/cache.txt")
+	echo "default: $lines lines; -v: $(grep -c '^cpu [0-9]*: ' "$OUT/cache-v.txt") blocks"
+	[ "$lines" -le $((ncpu + 40)) ] && [ "$lines" -le 110 ] &&
+		[ "$(grep -c '^cpu [0-9]*: ' "$OUT/cache-v.txt")" -eq "$ncpu" ] &&
+		[ "$(wc -l <"$OUT/cache.csv")" -eq $((ncpu + 1)) ] &&
+		jqt "$OUT/cache.json" '[.cpus[] | (.cached, .uncached) | .min, .avg, .p50, .p99] | all(. >= 0)'
+}
+
+# The skew text: beyond 16 CPUs the summary by topology, the ten worst
+# pairs and the verdict, no matrix (TP_SMOKE_SKEW_BIG, like 0-63, measures
+# that many CPUs first, with the fewest samples); up to 16 the matrices.
+# JSON and CSV have every pair either way.
+skew_text() {
+	if [ -n "${TP_SMOKE_SKEW_BIG:-}" ]; then
+		tscprobe skew -c "$TP_SMOKE_SKEW_BIG" -n 16 -r 1 -q -j >"$OUT/skew.json" ||
+			return 1
+	fi
+	pairs=$(jq '.pairs | length' "$OUT/skew.json")
+	n=$(jq '.cpus | length' "$OUT/skew.json")
+	tscprobe show skew >"$OUT/skew.txt" && tscprobe show skew --csv >"$OUT/skew.csv" ||
+		return 1
+	echo "skew on $n CPUs: $pairs pairs, $(wc -l <"$OUT/skew.txt") lines"
+	[ "$pairs" -eq $((n * (n - 1))) ] && [ "$(wc -l <"$OUT/skew.csv")" -eq $((pairs + 1)) ] &&
+		grep -q '^verdict: ' "$OUT/skew.txt" || return 1
+	if [ "$n" -gt 16 ]; then
+		grep -q '^by topology ' "$OUT/skew.txt" &&
+			[ "$(sed -n '/^worst pairs/,/^$/p' "$OUT/skew.txt" | grep -c ' -> ')" -eq 10 ] &&
+			! grep -q 'i\\j' "$OUT/skew.txt" && [ "$(wc -l <"$OUT/skew.txt")" -le 60 ]
+	else
+		grep -q 'i\\j' "$OUT/skew.txt"
+	fi
+}
+
 # The CPUs of the long runs: -c TP_SMOKE_LONG, or every CPU.
 long_cpus() {
 	[ -n "${TP_SMOKE_LONG:-}" ] && echo "-c $TP_SMOKE_LONG"
@@ -240,8 +320,13 @@ check "insmod" insmod "$KO"
 check "info" tscprobe info
 check "noise on all $ncpu CPUs" noise_all
 check "status and show" status_and_show
+check "noise text: a row per CPU, -v every block" noise_text
+check "warnings merged: each CPU once per kind" warnings_merged
 check "cache on all $ncpu CPUs" cache_all
+check "cache text: a row per CPU, -v every block, CSV a row per CPU" cache_text
+check "diff: no change against itself, the isolated CPU named" diff_runs
 check "skew on ${TP_SMOKE_SKEW:-all CPUs}" skew_pairs
+check "skew text on ${TP_SMOKE_SKEW_BIG:-the CPUs above}: topology summary or matrices" skew_text
 check "STOP during a run" stop_mid_run
 check "rmmod during a run" rmmod_mid_run
 check "reload and unload" reload
