@@ -147,6 +147,20 @@ static int tp_diff_same_entries(const struct tp_diff *d)
 	return TP_EXIT_OK;
 }
 
+/* An idle state as "C6", or "C6(off)" when disabled; its length. */
+static size_t tp_diff_cstate(const struct jr *c, char *buf, size_t len,
+			     bool space)
+{
+	const struct jr *enabled = jr_get(c, "enabled");
+	const char *name = jr_str(c, "name");
+	int n;
+
+	n = snprintf(buf, len, "%s%s%s", space ? " " : "", name ? name : "?",
+		     enabled && enabled->type == JR_BOOL && !enabled->b ?
+		     "(off)" : "");
+	return n < 0 ? 0 : (size_t)n;
+}
+
 /* A JSON value as a short text: CPU lists as "0-3", booleans yes/no. */
 static void tp_diff_text_of(const struct jr *v, char *buf, size_t len)
 {
@@ -173,12 +187,7 @@ static void tp_diff_text_of(const struct jr *v, char *buf, size_t len)
 			snprintf(buf, len, "none");
 	} else if (v->type == JR_ARR) {
 		for (i = 0; i < v->n && n < len; i++)	/* idle states */
-			n += (size_t)snprintf(buf + n, len - n, "%s%s%s",
-					      n ? " " : "",
-					      jr_str(&v->v[i], "name") ?: "?",
-					      jr_get(&v->v[i], "enabled") &&
-					      !jr_get(&v->v[i], "enabled")->b ?
-					      "(off)" : "");
+			n += tp_diff_cstate(&v->v[i], buf + n, len - n, n > 0);
 	} else {
 		snprintf(buf, len, "{...}");
 	}

@@ -107,6 +107,25 @@ tap_check "diff: not JSON: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/d
 tap_check "diff: not a tscprobe report: one line, exit 2" diff_refused "$OUT/df.json" "$OUT/da.json"
 tap_check "diff: a file that cannot be read: one line, exit 2" diff_refused "$OUT/da.json" "$OUT/nonexistent.json"
 tap_check "diff: one file: one line, exit 2" diff_refused "$OUT/da.json"
+# Every cut of a report, and bytes flipped in it, is refused (exit 2) or
+# read (exit 0): never a crash.  The cuts run through every kind of token.
+diff_cuts() {
+	local size cut rc
+	"$CLI" cache --user -c 0 -n 2e3 -q -j >"$OUT/cut-src.json" || return 1
+	size=$(stat -c %s "$OUT/cut-src.json")
+	for ((cut = 0; cut < size; cut += 97)); do
+		head -c "$cut" "$OUT/cut-src.json" >"$OUT/cut.json"
+		printf '\\u12' >>"$OUT/cut.json"
+		"$CLI" diff "$OUT/cut.json" "$OUT/cut-src.json" >/dev/null 2>&1
+		rc=$?
+		[ "$rc" -eq 2 ] || { echo "cut at $cut: exit $rc"; return 1; }
+		sed "s/[0-9]/x/$((cut % 7 + 1))" "$OUT/cut-src.json" >"$OUT/cut.json"
+		"$CLI" diff "$OUT/cut.json" "$OUT/cut-src.json" >/dev/null 2>&1
+		rc=$?
+		[ "$rc" -eq 0 ] || [ "$rc" -eq 2 ] || { echo "flip $cut: exit $rc"; return 1; }
+	done
+}
+tap_check "diff: cut or damaged reports are refused, never a crash" diff_cuts
 
 # 64 CPUs, synthetic (test_golden's big machine): the noise heat strip and
 # the skew heatmaps must render and not be blank

@@ -68,7 +68,11 @@ static int jr_string(struct jr_in *in, char **out)
 		case 'f': buf[n++] = '\f'; break;
 		case '"': case '\\': case '/': buf[n++] = *p; break;
 		case 'u':
-			if (sscanf(p + 1, "%4x", &u) != 1) {
+			if (!isxdigit((unsigned char)p[1]) ||
+			    !isxdigit((unsigned char)p[2]) ||
+			    !isxdigit((unsigned char)p[3]) ||
+			    !isxdigit((unsigned char)p[4]) ||
+			    sscanf(p + 1, "%4x", &u) != 1) {
 				free(buf);
 				return jr_fail(in, "bad \\u escape");
 			}
