@@ -437,12 +437,13 @@ static void tp_warn_message(struct tp_env_warning *w)
 {
 	bool many = tp_cpuset_count(&w->cpus) > 1;
 	const char *is = many ? "are" : "is", *it = many ? "them" : "it";
-	char who[224], others[200], name[32];
+	char who[224], others[200], name[32], param[sizeof(w->param)];
 	long lat = 0;
 
 	if (!w->cpus.nbytes)
 		return;		/* machine-wide: written when found */
 	tp_warn_who(w, who, sizeof(who));
+	memcpy(param, w->param, sizeof(param));	/* not an argument into itself */
 	if (!strcmp(w->kind, "offline"))
 		snprintf(w->message, sizeof(w->message), "%s %s offline", who, is);
 	else if (!strcmp(w->kind, "not_isolated"))
@@ -456,7 +457,7 @@ static void tp_warn_message(struct tp_env_warning *w)
 			 who, is, it);
 	else if (!strcmp(w->kind, "governor"))
 		snprintf(w->message, sizeof(w->message), "%s run%s the %s governor, not performance: the clock is not held",
-			 who, many ? "" : "s", w->param);
+			 who, many ? "" : "s", param);
 	else if (!strcmp(w->kind, "smt_sibling")) {
 		tp_cpuset_format(&w->others, others, sizeof(others));
 		snprintf(w->message, sizeof(w->message), "%s share%s %s core%s with CPU%s %s: a busy sibling shows up as noise",
@@ -470,7 +471,7 @@ static void tp_warn_message(struct tp_env_warning *w)
 		snprintf(w->message, sizeof(w->message), "%lu to %lu interrupts may be delivered to each of %s",
 			 w->lo, w->hi, who);
 	else if (!strcmp(w->kind, "cstate") &&
-		 sscanf(w->param, "%31s %ld", name, &lat) == 2)
+		 sscanf(param, "%31s %ld", name, &lat) == 2)
 		snprintf(w->message, sizeof(w->message), "%s may enter %s (exit latency %ld us)",
 			 who, name, lat);
 }
