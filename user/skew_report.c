@@ -269,7 +269,8 @@ static void tp_topo_add(double v[3], double x, bool first)
 }
 
 /* One line per topology group that has pairs: min/avg/max of each. */
-static void tp_skew_topology(const struct tp_result *r, FILE *f)
+static void tp_skew_topology(const struct tp_result *r,
+			     const struct tp_topo *topo, FILE *f)
 {
 	struct tp_topo_sum t[TP_TOPO_GROUPS];
 	unsigned int i, g;
@@ -280,7 +281,7 @@ static void tp_skew_topology(const struct tp_result *r, FILE *f)
 
 		if (!tp_pair_ok(p))
 			continue;
-		g = tp_topo_group(p->relation, p->from, p->to);
+		g = tp_topo_group(topo, p->relation, p->from, p->to);
 		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
 		tp_topo_add(t[g].skew, fabs(tp_pair_skew(p)), !t[g].n);
 		t[g].out += !tp_skew_in_sync(&p->st);
@@ -313,8 +314,9 @@ static int tp_pair_worse_first(const void *a, const void *b)
 	       (x->to < y->to ? -1 : x->to > y->to);
 }
 
-/* The ten pairs farthest from sync, and the pairs without numbers. */
-static void tp_skew_worst(const struct tp_result *r, FILE *f)
+/* The ten pairs farthest from sync. */
+static void tp_skew_worst(const struct tp_result *r,
+			  const struct tp_topo *topo, FILE *f)
 {
 	const struct tp_pair_res **w = calloc(r->npairs + 1, sizeof(*w));
 	double skew[TP_STAT_FIGS];
@@ -331,7 +333,7 @@ static void tp_skew_worst(const struct tp_result *r, FILE *f)
 		tp_pair_values(w[i], TP_SKEW, skew);
 		fprintf(f, "  %4u -> %-4u          %-20s %10.0f %13.1f %7.1f  %s\n",
 			w[i]->from, w[i]->to,
-			tp_topo_group_name(tp_topo_group(w[i]->relation,
+			tp_topo_group_name(tp_topo_group(topo, w[i]->relation,
 							 w[i]->from, w[i]->to)),
 			tp_pair_one_way_ns(r, w[i]), skew[TP_AVG], skew[TP_SD],
 			tp_skew_in_sync(&w[i]->st) ? "yes" : "NO");
@@ -372,9 +374,12 @@ static void tp_skew_text(const struct tp_result *r, bool verbose, FILE *f)
 		fprintf(f, "\n");
 	}
 	if (big) {
-		tp_skew_topology(r, f);
-		tp_skew_worst(r, f);
+		struct tp_topo *topo = tp_topo_read(&r->cpus);
+
+		tp_skew_topology(r, topo, f);
+		tp_skew_worst(r, topo, f);
 		fprintf(f, "\n");
+		free(topo);
 	}
 	tp_skew_verdict_text(r, f);
 	if (big && !verbose)

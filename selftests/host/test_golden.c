@@ -26,6 +26,7 @@
 #include "reports.h"
 #include "result.h"
 #include "stats.h"
+#include "topology.h"
 
 #define GOLDEN_DIR	"selftests/host/golden"
 #define KHZ		2100000U
@@ -716,6 +717,42 @@ TEST_F(big, skew_64_cpus_by_topology)
 	free(json);
 	free(csv);
 	tp_result_free(&r);
+}
+
+/*
+ * The groups of single pairs on the big machine's sysfs: the relation
+ * decides but for "same package", which sysfs splits by L3 (or die); a
+ * CPU sysfs says nothing of (40, in the gap) stays "same package".
+ */
+TEST_F(big, topology_groups_from_sysfs)
+{
+	struct tp_cpuset all;
+	struct tp_topo *t;
+
+	tp_parse_cpus("0-95", &all, &(const char *){ NULL });
+	t = tp_topo_read(&all);
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(TP_TOPO_SMT, tp_topo_group(t, TSCPROBE_REL_SMT, 0, 16));
+	EXPECT_EQ(TP_TOPO_L3, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 0, 1));
+	EXPECT_EQ(TP_TOPO_L3, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 0, 23));
+	EXPECT_EQ(TP_TOPO_PACKAGE, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 0, 8));
+	EXPECT_EQ(TP_TOPO_L3, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 72, 88));
+	EXPECT_EQ(TP_TOPO_PACKAGE, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 64, 95));
+	EXPECT_EQ(TP_TOPO_PACKAGES, tp_topo_group(t, TSCPROBE_REL_OTHER_PACKAGE, 5, 70));
+	EXPECT_EQ(TP_TOPO_NODES, tp_topo_group(t, TSCPROBE_REL_OTHER_NODE, 5, 70));
+	EXPECT_EQ(TP_TOPO_UNKNOWN, tp_topo_group(t, TSCPROBE_REL_UNKNOWN, 5, 70));
+	EXPECT_EQ(TP_TOPO_PACKAGE, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 40, 41));
+	EXPECT_EQ(TP_TOPO_PACKAGE, tp_topo_group(NULL, TSCPROBE_REL_PACKAGE, 0, 1));
+	free(t);
+	/* one die for CPUs 0 and 8 of package 0: same die, other L3s */
+	put_file(self->root, "sys/devices/system/cpu/cpu0/topology/die_id", "0\n");
+	put_file(self->root, "sys/devices/system/cpu/cpu8/topology/die_id", "0\n");
+	put_file(self->root, "sys/devices/system/cpu/cpu9/topology/die_id", "1\n");
+	t = tp_topo_read(&all);
+	ASSERT_NE(NULL, t);
+	EXPECT_EQ(TP_TOPO_L3, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 0, 8));
+	EXPECT_EQ(TP_TOPO_PACKAGE, tp_topo_group(t, TSCPROBE_REL_PACKAGE, 0, 9));
+	free(t);
 }
 
 TEST_HARNESS_MAIN

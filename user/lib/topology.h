@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "cli.h"
+
 /** enum tp_topo_group - the groups, nearest first */
 enum tp_topo_group {
 	TP_TOPO_SMT,		/* SMT siblings of one core */
@@ -21,7 +23,29 @@ enum tp_topo_group {
 	TP_TOPO_GROUPS
 };
 
+/**
+ * struct tp_topo_cpu - what sysfs says of one CPU (-1: it does not)
+ * @package: physical_package_id
+ * @die: die_id
+ * @l3: the first CPU of its L3's shared_cpu_list, naming that L3
+ */
+struct tp_topo_cpu {
+	long package;
+	long die;
+	long l3;
+};
+
+/**
+ * struct tp_topo - the CPUs of a run, read once
+ * @cpu: indexed by CPU number, TP_MAX_CPUS entries
+ */
+struct tp_topo {
+	struct tp_topo_cpu cpu[TP_MAX_CPUS];
+};
+
+struct tp_topo *tp_topo_read(const struct tp_cpuset *cpus);
 const char *tp_topo_group_name(unsigned int group);
-unsigned int tp_topo_group(uint32_t relation, unsigned int i, unsigned int j);
+unsigned int tp_topo_group(const struct tp_topo *t, uint32_t relation,
+			   unsigned int i, unsigned int j);
 
 #endif /* TSCPROBE_USER_TOPOLOGY_H */
