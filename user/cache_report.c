@@ -326,7 +326,7 @@ static void tp_cache_worst(const struct tp_result *r, FILE *f)
 }
 
 /* One row per CPU: the net loads' avg, p50 and p99; then the worst CPU. */
-static void tp_cache_table(const struct tp_result *r, FILE *f)
+static void tp_cache_table(const struct tp_result *r, bool verbose, FILE *f)
 {
 	struct tp_cache_summary s;
 	unsigned int i;
@@ -338,7 +338,8 @@ static void tp_cache_table(const struct tp_result *r, FILE *f)
 		tp_cache_table_row(&r->cpu[i], &s, f);
 	}
 	tp_cache_worst(r, f);
-	fprintf(f, "(cycles; net: minus the overhead's median, a load below it counted as 0 and in \"below overhead\"; -v: every CPU in full)\n");
+	fprintf(f, "(cycles; net: minus the overhead's median, a load below it counted as 0 and in \"below overhead\"%s)\n",
+		verbose ? "" : "; -v: every CPU in full");
 }
 
 static void tp_cache_text(const struct tp_result *r, bool verbose, FILE *f)
@@ -356,11 +357,12 @@ static void tp_cache_text(const struct tp_result *r, bool verbose, FILE *f)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
 	fprintf(f, "\n");
+	/* -v: every CPU's block, then the table as well (not for one CPU) */
 	if (verbose || r->ncpus == 1)
 		for (i = 0; i < r->ncpus; i++)
 			tp_cache_cpu_text(r, &r->cpu[i], f);
-	else
-		tp_cache_table(r, f);
+	if (r->ncpus > 1)
+		tp_cache_table(r, verbose, f);
 	tp_context_text(r, f);
 }
 

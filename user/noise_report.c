@@ -254,7 +254,7 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 }
 
 /* One row per CPU, then the worst CPU; the full blocks are -v's. */
-static void tp_noise_table_all(const struct tp_result *r, FILE *f)
+static void tp_noise_table_all(const struct tp_result *r, bool verbose, FILE *f)
 {
 	unsigned int i;
 
@@ -263,7 +263,8 @@ static void tp_noise_table_all(const struct tp_result *r, FILE *f)
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_row(r, &r->cpu[i], f);
 	tp_noise_worst(r, f);
-	fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
+	if (!verbose)
+		fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
 }
 
 static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
@@ -282,11 +283,12 @@ static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
 	fprintf(f, "\n");
+	/* -v: every CPU's block, then the table as well (not for one CPU) */
 	if (verbose || r->ncpus == 1)
 		for (i = 0; i < r->ncpus; i++)
 			tp_noise_cpu_text(r, &r->cpu[i], f);
-	else
-		tp_noise_table_all(r, f);
+	if (r->ncpus > 1)
+		tp_noise_table_all(r, verbose, f);
 	tp_context_text(r, f);
 }
 

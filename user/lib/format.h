@@ -24,8 +24,8 @@ enum tp_format {
  * struct tp_output - how to report
  * @fmt: the standard-output format
  * @svg: also write an SVG picture to this file (NULL: no)
- * @verbose: -v: text reports print every CPU's full block (and skew its
- *	pairs table and matrices), not one row per CPU
+ * @verbose: -v: text reports print every CPU's full block before the
+ *	table of one row per CPU (and skew its pairs table and matrices)
  */
 struct tp_output {
 	enum tp_format fmt;
@@ -50,8 +50,8 @@ enum { TP_OPT_CSV = 1000, TP_OPT_PROM, TP_OPT_SVG };
 	"      --csv             print CSV: a header row, then a row per CPU or pair\n" \
 	"      --prom            print Prometheus text exposition (tscprobe_* metrics)\n" \
 	"      --svg FILE        also draw the results into FILE (SVG)\n"	\
-	"  -v, --verbose         text: every CPU's full block (skew: every pair and\n" \
-	"                        the matrices), not one row per CPU\n"
+	"  -v, --verbose         text: every CPU's full block before the table of a\n" \
+	"                        row per CPU (skew: every pair and the matrices)\n"
 
 int tp_output_option(struct tp_output *o, int c, const char *arg,
 		     const char *cmd, int *ret);
