@@ -330,6 +330,29 @@ static void tp_diff_env_text(const struct tp_env_changes *l)
 	}
 }
 
+/* Whether any figure of entry @a differs from its match's. */
+static bool tp_diff_entry_changed(const struct tp_diff *d, const struct jr *a)
+{
+	const struct jr *b = tp_diff_match(d, d->doc[1], a);
+	const struct tp_diff_fig *f;
+
+	for (f = d->figs; f->label; f++)
+		if (tp_diff_value(d, 0, a, f) != tp_diff_value(d, 1, b, f))
+			return true;
+	return false;
+}
+
+static unsigned int tp_diff_count_changed(const struct tp_diff *d)
+{
+	const struct jr *la = jr_get(d->doc[0], d->list);
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < la->n; i++)
+		n += tp_diff_entry_changed(d, &la->v[i]);
+	return n;
+}
+
 /* Per entry: each figure "A -> B (+x%)"; the changed ones listed last. */
 static void tp_diff_text(const struct tp_diff *d, const struct tp_env_changes *l)
 {
@@ -342,17 +365,17 @@ static void tp_diff_text(const struct tp_diff *d, const struct tp_env_changes *l
 
 	printf("diff: %s, %s -> %s\n", d->kind, d->path[0], d->path[1]);
 	tp_diff_env_text(l);
-	printf("%-16s", pairs ? "pair" : "cpu");
-	for (f = d->figs; f->label; f++)
-		printf(" %28s", f->label);
-	printf("\n");
+	if (!pairs || tp_diff_count_changed(d)) {
+		printf("%-16s", pairs ? "pair" : "cpu");
+		for (f = d->figs; f->label; f++)
+			printf(" %28s", f->label);
+		printf("\n");
+	}
 	for (i = 0; i < la->n; i++) {
 		const struct jr *a = &la->v[i];
 		const struct jr *b = tp_diff_match(d, d->doc[1], a);
-		bool diff = false;
+		bool diff = tp_diff_entry_changed(d, a);
 
-		for (f = d->figs; f->label; f++)
-			diff |= tp_diff_value(d, 0, a, f) != tp_diff_value(d, 1, b, f);
 		changed += diff;
 		/* skew: only the pairs that changed, at most 20 */
 		if (pairs && (!diff || ++shown > 20))

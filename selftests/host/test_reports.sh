@@ -89,6 +89,13 @@ tap_check "diff -j: every CPU, the change in per cent" bash -c \
 	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
 	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and
 	 any(.environment[]; .what == \"isolated\" and .cpus == [1])' >/dev/null"
+"$CLI" skew --user -c 0-1 -n 16 -q -j >"$OUT/ds.json"
+jq '.pairs[1].skew.avg |= fabs + 50' "$OUT/ds.json" >"$OUT/ds2.json"
+tap_check "diff skew: the pair whose skew changed is named, the other not" bash -c \
+	"out=\$('$CLI' diff '$OUT/ds.json' '$OUT/ds2.json') &&
+	 grep -q '^1 -> 0 .*\*\$' <<<\"\$out\" && ! grep -q '^0 -> 1 ' <<<\"\$out\" &&
+	 grep -qx 'changed (\*): 1 of 2 pairs' <<<\"\$out\" &&
+	 '$CLI' diff '$OUT/ds.json' '$OUT/ds.json' | grep -qx 'no change: every figure is the same in both reports'"
 "$CLI" cache --user -c 0-1 -n 1e4 -q -j >"$OUT/dc.json"
 jq 'del(.cpus[1])' "$OUT/da.json" >"$OUT/dd.json"
 echo '{"kind": "noise"' >"$OUT/de.json"
