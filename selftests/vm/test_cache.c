@@ -355,8 +355,14 @@ TEST_F_TIMEOUT(cache, show_status_and_results_kind, 90)
 	EXPECT_JQ(out, ".kind == \"cache\" and .state == \"stopped\"");
 	free(out);
 	EXPECT_EQ(TP_EXIT_NORESULT, tp_sh("tscprobe show noise 2>/dev/null", NULL));
+	/* every CPU: show prints the table by default, the blocks with -v */
 	ASSERT_EQ(0, tp_sh("tscprobe show", &out));
+	EXPECT_NE(NULL, strstr(out, "\nworst: CPU "));
+	EXPECT_EQ(NULL, strstr(out, "Average cached memory access: "));
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show -v", &out));
 	EXPECT_NE(NULL, strstr(out, "Average cached memory access: "));
+	EXPECT_NE(NULL, strstr(out, "\nworst: CPU "));
 	free(out);
 }
 
