@@ -940,4 +940,119 @@ TEST_F(live, tsc_sync_is_reported)
 	TH_LOG("clocksource %.16s, tsc_sync %s", cs, tp_tsc_sync_name(info));
 }
 
+/**
+ * struct tp_offsets_seen - TSC offsets, expected from a skew run's pairs
+ *	and found in a later run's results
+ * @ref: the skew run's lowest CPU
+ * @ok: the pair (ref, cpu) ended OK: an offset is expected
+ * @expect: its mean skew, SUM / (2 * NR) truncated as the module does
+ * @has: the later results carry an offset for the CPU
+ * @got: that offset
+ * @run_id: TSCPROBE_A_TSC_OFFSETS_RUN_ID of the later results (0: absent)
+ */
+struct tp_offsets_seen {
+	uint32_t ref;
+	bool ok[TP_LIVE_CPUS];
+	int64_t expect[TP_LIVE_CPUS];
+	bool has[TP_LIVE_CPUS];
+	int64_t got[TP_LIVE_CPUS];
+	uint64_t run_id;
+};
+
+static void tp_offsets_pair(struct tp_offsets_seen *o, const struct nlattr *nest)
+{
+	const struct nlattr *tb[TSCPROBE_PAIR_A_MAX + 1];
+	const struct nlattr *st[TSCPROBE_STAT_A_MAX + 1];
+	uint32_t to, nr;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_PAIR_A_MAX) ||
+	    tp_nl_u32(tb[TSCPROBE_PAIR_A_FROM], UINT32_MAX) != o->ref ||
+	    tp_nl_u32(tb[TSCPROBE_PAIR_A_STATUS], UINT32_MAX) != TSCPROBE_PAIR_OK ||
+	    !tb[TSCPROBE_PAIR_A_SKEW] ||
+	    tp_nl_parse_nested(tb[TSCPROBE_PAIR_A_SKEW], st, TSCPROBE_STAT_A_MAX))
+		return;
+	to = tp_nl_u32(tb[TSCPROBE_PAIR_A_TO], UINT32_MAX);
+	nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
+	if (to >= TP_LIVE_CPUS || !nr || !st[TSCPROBE_STAT_A_SUM])
+		return;
+	o->ok[to] = true;
+	o->expect[to] = (int64_t)mnl_attr_get_u64(st[TSCPROBE_STAT_A_SUM]) /
+			(2 * (int64_t)nr);
+}
+
+static int tp_offsets_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1], *a;
+	const struct nlattr *c[TSCPROBE_CPU_A_MAX + 1];
+	struct tp_offsets_seen *o = data;
+	uint32_t cpu;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	if (tb[TSCPROBE_A_STATE])
+		o->run_id = tp_nl_u64(tb[TSCPROBE_A_TSC_OFFSETS_RUN_ID], 0);
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == TSCPROBE_A_PAIR)
+			tp_offsets_pair(o, a);
+		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU ||
+		    tp_nl_parse_nested(a, c, TSCPROBE_CPU_A_MAX))
+			continue;
+		cpu = tp_nl_u32(c[TSCPROBE_CPU_A_ID], UINT32_MAX);
+		if (cpu < TP_LIVE_CPUS && c[TSCPROBE_CPU_A_TSC_OFFSET]) {
+			o->has[cpu] = true;
+			o->got[cpu] = (int64_t)mnl_attr_get_u64(c[TSCPROBE_CPU_A_TSC_OFFSET]);
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * A completed skew run's pairs (lowest CPU, j) give every CPU's TSC offset;
+ * a noise run after it carries them, naming the skew run.
+ */
+TEST_F_TIMEOUT(live, skew_offsets_reach_later_results, 300)
+{
+	struct tp_offsets_seen o = { 0 };
+	uint64_t skew_id;
+	unsigned int cpu, expected = 0;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -n 16 -q", NULL));
+	skew_id = tp_get_status(&self->st).run_id;
+	o.ref = 0;	/* every CPU online: the lowest is CPU 0 */
+	ASSERT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl,
+					      TSCPROBE_CMD_GET_RESULT, true),
+				tp_offsets_cb, &o, NULL));
+	ASSERT_EQ(skew_id, o.run_id);
+	ASSERT_EQ(0, tp_sh("tscprobe noise -d 100ms --width 20ms -q", NULL));
+	memset(o.has, 0, sizeof(o.has));
+	o.run_id = 0;
+	ASSERT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl,
+					      TSCPROBE_CMD_GET_RESULT, true),
+				tp_offsets_cb, &o, NULL));
+	EXPECT_EQ(skew_id, o.run_id);
+	EXPECT_TRUE(o.has[0]);
+	EXPECT_EQ(0, o.got[0]);
+	for (cpu = 1; cpu < TP_LIVE_CPUS; cpu++) {
+		EXPECT_EQ(o.ok[cpu], o.has[cpu]) TH_LOG("cpu %u", cpu);
+		if (o.ok[cpu] && o.has[cpu]) {
+			expected++;
+			EXPECT_EQ(o.expect[cpu], o.got[cpu]) TH_LOG("cpu %u", cpu);
+		}
+	}
+	TH_LOG("%u CPUs with an offset to CPU 0", expected);
+	/* A stopped skew run leaves the offsets as they were. */
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 1-2 -n 4096 -r 1000 -q & sleep 1; tscprobe stop; wait; exit 0", NULL));
+	EXPECT_NE(skew_id, tp_get_status(&self->st).run_id);
+	EXPECT_EQ(TSCPROBE_STATE_STOPPED, tp_get_status(&self->st).state);
+	ASSERT_EQ(0, tp_sh("tscprobe noise -d 100ms --width 20ms -q", NULL));
+	o.run_id = 0;
+	ASSERT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl,
+					      TSCPROBE_CMD_GET_RESULT, true),
+				tp_offsets_cb, &o, NULL));
+	EXPECT_EQ(skew_id, o.run_id);
+}
+
 TEST_HARNESS_MAIN
