@@ -831,6 +831,88 @@ TEST_F_TIMEOUT(live, tracepoints_fire, 120)
 	free(trace);
 }
 
+/* One debugfs line of a CPU: its summary, its causes, or a kept event. */
+static void tp_debugfs_line(struct __test_metadata *_metadata,
+			    const struct tp_live *l, const char *line,
+			    int *cpu, unsigned long *lines)
+{
+	const struct tp_live_cpu *c = *cpu >= 0 ? &l->cpu[*cpu] : NULL;
+	unsigned long long total, nn, ev[5], cyc[5], sum = 0;
+	char cause[32], smi[32], steal[32];
+	unsigned int k;
+
+	if (sscanf(line, "cpu %d:", cpu) == 1) {
+		const char *p = strstr(line, " events=");
+
+		ASSERT_TRUE(*cpu >= 0 && *cpu < TP_LIVE_CPUS);
+		c = &l->cpu[*cpu];
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(2, sscanf(p, " events=%llu not_notified=%llu", &total,
+				    &nn)) TH_LOG("%s", line);
+		EXPECT_EQ(c->total, total) TH_LOG("%s", line);
+		EXPECT_EQ(c->not_notified, nn) TH_LOG("%s", line);
+		lines[*cpu] = 0;
+	} else if (c && !strncmp(line, "  causes:", 9)) {
+		ASSERT_EQ(10, sscanf(line, "  causes: smi=%llu/%llu nmi=%llu/%llu irq=%llu/%llu steal=%llu/%llu unexplained=%llu/%llu",
+				     &ev[0], &cyc[0], &ev[1], &cyc[1], &ev[2],
+				     &cyc[2], &ev[3], &cyc[3], &ev[4], &cyc[4]))
+			TH_LOG("%s", line);
+		for (k = 0; k < 5; k++) {
+			EXPECT_EQ(c->cause_events[k + 1], ev[k]) TH_LOG("%s", line);
+			EXPECT_EQ(c->cause_cycles[k + 1], cyc[k]) TH_LOG("%s", line);
+			sum += ev[k];
+		}
+		EXPECT_EQ(c->total, sum) TH_LOG("%s", line);
+	} else if (c && !strncmp(line, "  event ", 8)) {
+		lines[*cpu]++;
+		ASSERT_EQ(3, sscanf(line, "  event tsc=%*u cycles=%*u cause=%31s smi=%31s nmi=%*u irq=%*u steal_ns=%31s",
+				    cause, smi, steal)) TH_LOG("%s", line);
+		EXPECT_TRUE(strcmp(cause, "none") && strcmp(cause, "?"))
+			TH_LOG("%s", line);
+		EXPECT_EQ(!l->rules.smi, !strcmp(smi, "-")) TH_LOG("%s", line);
+		EXPECT_STREQ("-", steal) TH_LOG("%s", line);
+	}
+}
+
+/* debugfs shows each CPU's counts, causes and kept events as netlink does. */
+TEST_F_TIMEOUT(live, debugfs_shows_causes, 90)
+{
+	static const struct tp_attr_val vals[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 300000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 20000000ULL },
+		{ TSCPROBE_A_THRESHOLD_CYCLES, TP_NLA_U64, 2000 },
+		{ 0 },
+	};
+	struct tp_live *l = &self->l;
+	unsigned long lines[TP_LIVE_CPUS] = { 0 };
+	char *text = NULL, *line, *save = NULL;
+	struct tp_nl_error e;
+	unsigned int k, checked = 0;
+	int cpu = -1;
+
+	tp_live_rules(&self->nl, l, 2000, false);
+	ASSERT_EQ(0, tp_live_start(&self->nl, l, vals, &e)) TH_LOG("%s", e.msg);
+	tp_listen_until_finished(&self->lis, l, 60000);
+	ASSERT_TRUE(l->finished);
+	ASSERT_EQ(0, tp_live_dump(&self->nl, l));
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/noise", &text));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		tp_debugfs_line(_metadata, l, line, &cpu, lines);
+	for (cpu = 0; cpu < TP_LIVE_CPUS; cpu++) {
+		uint64_t kept = 0;
+
+		if (!l->cpu[cpu].seen)
+			continue;
+		for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
+			kept += l->cpu[cpu].kept[k];
+		EXPECT_EQ(kept, lines[cpu]) TH_LOG("cpu %d", cpu);
+		checked++;
+	}
+	EXPECT_EQ(tp_online_count(), checked);
+	free(text);
+}
+
 /* A bad stop-at START: EINVAL naming @attr, nothing started. */
 static void tp_refuse(struct __test_metadata *_metadata, FIXTURE_DATA(live) *self,
 		      uint32_t kind, const struct tp_attr_val *vals,
