@@ -1094,8 +1094,10 @@ static int tp_offsets_cb(const struct nlmsghdr *nlh, void *data)
  */
 TEST_F_TIMEOUT(live, skew_offsets_reach_later_results, 300)
 {
+	const struct tp_kind_desc *sk = tp_kind_by_name("skew");
 	struct tp_offsets_seen o = { 0 };
-	uint64_t skew_id;
+	uint64_t skew_id, stopped_id = 0;
+	struct tp_nl_error e;
 	unsigned int cpu, expected = 0;
 
 	ASSERT_EQ(0, tp_sh("tscprobe skew -n 16 -q", NULL));
@@ -1125,8 +1127,11 @@ TEST_F_TIMEOUT(live, skew_offsets_reach_later_results, 300)
 	}
 	TH_LOG("%u CPUs with an offset to CPU 0", expected);
 	/* A stopped skew run leaves the offsets as they were. */
-	ASSERT_EQ(0, tp_sh("tscprobe skew -c 1-2 -n 4096 -r 1000 -q & sleep 1; tscprobe stop; wait; exit 0", NULL));
-	EXPECT_NE(skew_id, tp_get_status(&self->st).run_id);
+	ASSERT_EQ(0, tp_start(&self->nl, sk, sk->lasting, NULL, &stopped_id,
+			      &e)) TH_LOG("%s", e.msg);
+	tp_sleep_ms(300);
+	ASSERT_EQ(0, tp_stop(&self->nl, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(stopped_id, tp_get_status(&self->st).run_id);
 	EXPECT_EQ(TSCPROBE_STATE_STOPPED, tp_get_status(&self->st).state);
 	ASSERT_EQ(0, tp_sh("tscprobe noise -d 100ms --width 20ms -q", NULL));
 	o.run_id = 0;
