@@ -347,4 +347,94 @@ TEST(events_ties_keep_oldest)
 	free(e);
 }
 
+/* The rule of enum tscprobe_cause, on deltas read or not. */
+TEST(event_cause_rule)
+{
+	const struct {
+		uint16_t valid;
+		uint32_t smi, nmi, irq;
+		uint64_t steal;
+		unsigned int cause;
+	} c[] = {
+		{ 0, 0, 0, 0, 0, TSCPROBE_CAUSE_UNEXPLAINED },
+		{ 0, 5, 5, 5, 5, TSCPROBE_CAUSE_UNEXPLAINED },	/* none read */
+		{ TP_EVENT_SMI | TP_EVENT_NMI | TP_EVENT_IRQ | TP_EVENT_STEAL,
+		  1, 1, 1, 1, TSCPROBE_CAUSE_SMI },
+		{ TP_EVENT_NMI | TP_EVENT_IRQ | TP_EVENT_STEAL,
+		  1, 1, 1, 1, TSCPROBE_CAUSE_NMI },		/* smi unread */
+		{ TP_EVENT_SMI | TP_EVENT_NMI | TP_EVENT_IRQ,
+		  0, 0, 2, 9, TSCPROBE_CAUSE_IRQ },		/* steal unread */
+		{ TP_EVENT_SMI | TP_EVENT_NMI | TP_EVENT_IRQ | TP_EVENT_STEAL,
+		  0, 0, 0, 9, TSCPROBE_CAUSE_STEAL },
+		{ TP_EVENT_SMI | TP_EVENT_NMI | TP_EVENT_IRQ,
+		  0, 0, 0, 9, TSCPROBE_CAUSE_UNEXPLAINED },
+		{ TP_EVENT_SMI | TP_EVENT_NMI, 0, 3, 0, 0, TSCPROBE_CAUSE_NMI },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct tp_event ev = {
+			.tsc = 1, .cycles = 100, .steal_ns = c[i].steal,
+			.smi = c[i].smi, .nmi = c[i].nmi, .irq = c[i].irq,
+			.valid = c[i].valid,
+		};
+
+		EXPECT_EQ(c[i].cause, tp_event_cause(&ev)) TH_LOG("case %zu", i);
+	}
+}
+
+static unsigned int explained;
+
+/* A hook that reads "an NMI" for every event and counts its calls. */
+static void explain_nmi(struct tp_noise *n, struct tp_event *ev)
+{
+	(void)n;
+	explained++;
+	ev->valid = TP_EVENT_NMI;
+	ev->nmi = 1;
+	ev->cause = (uint16_t)tp_event_cause(ev);
+}
+
+/* The slow path explains every event, also those the set does not keep. */
+TEST(noise_event_explains_every_event)
+{
+	static struct tp_noise n;
+	uint32_t i;
+
+	tp_noise_init(&n, 10);
+	ASSERT_EQ(NULL, n.explain);
+	tp_noise_event(&n, 1, 10);
+	EXPECT_EQ(TSCPROBE_CAUSE_NONE, n.events.ev[0].cause);
+	EXPECT_EQ(0, n.events.ev[0].valid);
+
+	tp_noise_init(&n, 10);
+	n.explain = explain_nmi;
+	explained = 0;
+	for (i = 0; i < TSCPROBE_MAX_EVENTS + 44; i++)
+		tp_noise_event(&n, 100 + i, 10 + i % 7);
+	EXPECT_EQ(TSCPROBE_MAX_EVENTS + 44, explained);
+	EXPECT_EQ(TSCPROBE_MAX_EVENTS + 44, n.events.total);
+	EXPECT_EQ(TSCPROBE_MAX_EVENTS, n.events.n);
+	for (i = 0; i < n.events.n; i++) {
+		EXPECT_EQ(TSCPROBE_CAUSE_NMI, n.events.ev[i].cause);
+		EXPECT_EQ(1, n.events.ev[i].nmi);
+		EXPECT_EQ(TP_EVENT_NMI, n.events.ev[i].valid);
+	}
+}
+
+/* The loop reaches the slow path, and through it the hook, for its gaps. */
+TEST(loop_calls_the_hook)
+{
+	static struct tp_noise n;
+
+	tp_noise_init(&n, 0);	/* every gap an event */
+	n.explain = explain_nmi;
+	explained = 0;
+	tp_noise_window(&n, TSCPROBE_CLOCK_LFENCE,
+			tp_read_tsc(TSCPROBE_CLOCK_LFENCE) + 100000);
+	EXPECT_GT(n.samples, 0);
+	EXPECT_EQ(n.samples, explained);
+	EXPECT_EQ(n.samples, n.events.total);
+}
+
 TEST_HARNESS_MAIN
