@@ -26,6 +26,7 @@ static const struct tp_command tp_commands[] = {
 	{ "stop", tp_cmd_stop, "end the current run" },
 	{ "show", tp_cmd_show, "print the last results again" },
 	{ "env", tp_cmd_env, "audit the machine: clock, isolation, interrupts" },
+	{ "monitor", tp_cmd_monitor, "print noise events and run ends as they come" },
 };
 
 static void tp_usage(FILE *f)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "live.h"
 #include "engines.h"
 #include "names.h"
 #include "noise_cmd.h"
@@ -19,7 +20,7 @@
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
-	"                      [--compare] [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"                      [--compare] [--follow] [-j|--csv|--prom] [--svg FILE] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
 	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
@@ -37,6 +38,8 @@ static const char tp_noise_usage[] =
 	"      --compare         measure the same CPUs three ways, back to back: the\n"
 	"                        module with interrupts off, with them on, and\n"
 	"                        userspace; print them side by side\n"
+	"      --follow          print every event as it comes (standard error; JSON\n"
+	"                        lines with -j), then the report\n"
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -45,7 +48,7 @@ static const char tp_noise_usage[] =
 
 enum {
 	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,
-	OPT_COMPARE,
+	OPT_COMPARE, OPT_FOLLOW,
 };
 
 static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
@@ -128,6 +131,9 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	case OPT_COMPARE:
 		cmd->compare = true;
 		return TP_EXIT_OK;
+	case OPT_FOLLOW:
+		cmd->follow = true;
+		return TP_EXIT_OK;
 	default:
 		return tp_bad_option("noise", c, argv);
 	}
@@ -153,6 +159,7 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "follow", no_argument, NULL, OPT_FOLLOW },
 		TP_MEASURE_OPTIONS,
 	};
 	int ret;
@@ -174,6 +181,8 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare measures every engine and both --irqs; give neither --user nor --irqs");
 	if (cmd->compare && (cmd->m.out.svg || cmd->m.out.fmt > TP_FMT_JSON))
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
+	if (cmd->follow && (cmd->m.user || cmd->compare))
+		return tp_usage_err("noise", "--follow needs the module's own run: give neither --user nor --compare");
 	if (cmd->m.user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
 		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
 	if (cmd->m.user)
@@ -228,6 +237,7 @@ void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 int tp_cmd_noise(int argc, char **argv)
 {
 	struct tp_noise_cmd cmd;
+	struct tp_live live;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_NOISE,
 		.cpus = &cmd.m.cpus,
@@ -244,6 +254,17 @@ int tp_cmd_noise(int argc, char **argv)
 		return tp_noise_compare(&cmd);
 	st.expect_ns = cmd.p.duration_ns;
 	st.quiet = cmd.m.quiet;
-	return tp_run_cmd(&st, cmd.m.user, tp_user_noise, tp_noise_output,
-			  &cmd.m.out);
+	if (cmd.follow) {
+		/* Standard error: the report on standard output stays whole. */
+		tp_live_init(&live, stderr, cmd.m.out.fmt == TP_FMT_JSON);
+		st.on_event = tp_live_follow_event;
+		st.on_end = tp_live_follow_end;
+		st.event_arg = &live;
+		st.quiet = true;	/* no progress line among the events */
+	}
+	ret = tp_run_cmd(&st, cmd.m.user, tp_user_noise, tp_noise_output,
+			 &cmd.m.out);
+	if (cmd.follow)
+		tp_live_free(&live);
+	return ret;
 }

@@ -18,6 +18,7 @@
  * @width_given: --width was given
  * @threshold_cycles: --threshold was in cycles
  * @compare: --compare
+ * @follow: --follow
  */
 struct tp_noise_cmd {
 	struct tp_measure_opts m;
@@ -26,6 +27,7 @@ struct tp_noise_cmd {
 	bool width_given;
 	bool threshold_cycles;
 	bool compare;
+	bool follow;
 };
 
 void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);

@@ -97,14 +97,18 @@ static void tp_noise_collect(struct tp_result *res,
 	struct tp_cpu_res *c = tp_result_cpu(res, t->pin.cpu);
 	struct tp_series_res *g = &c->series[TSCPROBE_SERIES_GAP];
 	const struct tp_noise *l = t->loop;
+	unsigned int i;
 
 	c->windows = t->windows;
 	c->measured_cycles = l->measured;
 	c->wall_cycles = t->last_tsc - t->first_tsc;
 	c->events_total = l->events.total;
 	c->events_dropped = l->events.dropped;
+	for (i = 0; i < l->events.n; i++) {
+		c->events[i].tsc = l->events.ev[i].tsc;
+		c->events[i].cycles = l->events.ev[i].cycles;
+	}
 	c->nevents = l->events.n;
-	memcpy(c->events, l->events.ev, l->events.n * sizeof(c->events[0]));
 	g->present = true;
 	g->stats.count = l->samples;
 	g->stats.min = l->samples ? l->min : 0;

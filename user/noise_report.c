@@ -87,14 +87,14 @@ static void tp_noise_table(const struct tp_result *r,
 
 static int tp_event_by_cycles_desc(const void *a, const void *b)
 {
-	const struct tp_event *x = a, *y = b;
+	const struct tp_event_res *x = a, *y = b;
 
 	return x->cycles < y->cycles ? 1 : x->cycles > y->cycles ? -1 : 0;
 }
 
 static int tp_event_by_tsc(const void *a, const void *b)
 {
-	const struct tp_event *x = a, *y = b;
+	const struct tp_event_res *x = a, *y = b;
 
 	return x->tsc > y->tsc ? 1 : x->tsc < y->tsc ? -1 : 0;
 }
@@ -103,7 +103,7 @@ static int tp_event_by_tsc(const void *a, const void *b)
 static void tp_noise_largest(const struct tp_result *r,
 			     const struct tp_cpu_res *c, FILE *f)
 {
-	struct tp_event ev[TSCPROBE_MAX_EVENTS];
+	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
 	char at[32], len[32];
 	unsigned int i, n = c->nevents;
 
@@ -210,7 +210,7 @@ static void tp_noise_json_histogram(struct tj *j, const struct tp_cpu_res *c)
 
 static void tp_noise_json_events(struct tj *j, const struct tp_cpu_res *c)
 {
-	struct tp_event ev[TSCPROBE_MAX_EVENTS];
+	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
 	unsigned int i;
 
 	memcpy(ev, c->events, c->nevents * sizeof(ev[0]));

@@ -48,6 +48,10 @@ void tp_result_free(struct tp_result *r)
 	free(r->pair);
 	r->pair = NULL;
 	r->npairs = r->pairs_cap = 0;
+	free(r->groups);
+	r->groups = NULL;
+	r->ngroups = 0;
+	r->grouped = false;
 }
 
 /**
@@ -258,17 +262,30 @@ static void tp_parse_latency(const struct nlattr *nest, struct tp_latency *lat,
 	l->cycles = tp_nl_u64(tb[TSCPROBE_LEVEL_A_CYCLES], 0);
 }
 
-static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
+/**
+ * tp_result_parse_event() - an EVENT nest (a result's or a notification's)
+ * @nest: the nest
+ * @ev: filled in; counters the module left out stay unreadable
+ *
+ * Return: 0, or -1 when the nest is malformed.
+ */
+int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev)
 {
 	const struct nlattr *tb[TSCPROBE_EVENT_A_MAX + 1];
 
-	if (c->nevents >= TSCPROBE_MAX_EVENTS ||
-	    tp_nl_parse_nested(nest, tb, TSCPROBE_EVENT_A_MAX))
-		return;
-	c->events[c->nevents].tsc = tp_nl_u64(tb[TSCPROBE_EVENT_A_TSC], 0);
-	c->events[c->nevents].cycles =
-		tp_nl_u64(tb[TSCPROBE_EVENT_A_CYCLES], 0);
-	c->nevents++;
+	memset(ev, 0, sizeof(*ev));
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_EVENT_A_MAX))
+		return -1;
+	ev->tsc = tp_nl_u64(tb[TSCPROBE_EVENT_A_TSC], 0);
+	ev->cycles = tp_nl_u64(tb[TSCPROBE_EVENT_A_CYCLES], 0);
+	return 0;
+}
+
+static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
+{
+	if (c->nevents < TSCPROBE_MAX_EVENTS &&
+	    !tp_result_parse_event(nest, &c->events[c->nevents]))
+		c->nevents++;
 }
 
 static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cache.h"
+#include "group.h"
 #include "hist.h"
 #include "noise.h"
 #include "skew.h"
@@ -63,6 +64,33 @@ struct tp_counter_res {
 };
 
 /**
+ * struct tp_event_res - one noise event and what the CPU saw across it
+ * @tsc: TSC at the end of the gap
+ * @cycles: the gap's length
+ * @has_cause: a cause was given (the module names one; older modules and
+ *	the userspace engine may not)
+ * @cause: enum tscprobe_cause
+ * @smi: SMIs across the gap (not ok: unreadable, never 0)
+ * @nmi: NMIs across the gap
+ * @irq: interrupts across the gap
+ * @steal_ns: hypervisor steal time across the gap, ns
+ * @group: the index of its group in the result's @groups (tp_result_group())
+ *
+ * @tsc and @cycles come first, as in core's struct tp_event.
+ */
+struct tp_event_res {
+	uint64_t tsc;
+	uint64_t cycles;
+	bool has_cause;
+	uint32_t cause;
+	struct tp_counter_res smi;
+	struct tp_counter_res nmi;
+	struct tp_counter_res irq;
+	struct tp_counter_res steal_ns;
+	uint32_t group;
+};
+
+/**
  * struct tp_window_res - a cache series' most recent complete block
  * @rounds: the block length (1e3, 1e5, 1e6); 0 while no block is complete
  * @sum: the block's sum, gross cycles
@@ -98,6 +126,8 @@ struct tp_series_res {
  * @wall_cycles: cycles from the first window's start to the last one's end
  * @events_total: gaps at or above the threshold
  * @events_dropped: not kept
+ * @not_notified: events the module could not notify (window cap, socket
+ *	full); not ok when the module does not say
  * @nevents: events in @events
  * @events: the largest events
  * @smi: SMIs
@@ -124,8 +154,9 @@ struct tp_cpu_res {
 	uint64_t wall_cycles;
 	uint64_t events_total;
 	uint64_t events_dropped;
+	struct tp_counter_res not_notified;
 	unsigned int nevents;
-	struct tp_event events[TSCPROBE_MAX_EVENTS];
+	struct tp_event_res events[TSCPROBE_MAX_EVENTS];
 	struct tp_counter_res smi;
 	struct tp_counter_res nmi;
 	struct tp_counter_res irq;
@@ -181,6 +212,12 @@ struct tp_pair_res {
  * @npairs: entries in @pair
  * @pairs_cap: allocated entries
  * @pair: skew: the ordered pairs, in the order they arrived ((i, j) order)
+ * @grouped: noise: the events were grouped across CPUs (tp_result_group())
+ * @tsc_aligned: the grouping aligned the CPUs' TSCs with the module's
+ *	offsets
+ * @tsc_in_sync: the CPUs' TSCs are known to be in sync (or were aligned)
+ * @ngroups: entries in @groups
+ * @groups: the groups of events that overlap in time, in time order
  */
 struct tp_result {
 	uint32_t kind;
@@ -202,6 +239,11 @@ struct tp_result {
 	unsigned int npairs;
 	unsigned int pairs_cap;
 	struct tp_pair_res *pair;
+	bool grouped;
+	bool tsc_aligned;
+	bool tsc_in_sync;
+	uint32_t ngroups;
+	struct tp_group *groups;
 };
 
 /* The engine that measured @r, as every report names it. */
@@ -222,5 +264,7 @@ struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error);
 void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r);
+int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev);
+void tp_result_group(struct tp_result *r);
 
 #endif /* TSCPROBE_USER_RESULT_H */
