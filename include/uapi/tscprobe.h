@@ -73,6 +73,11 @@
 #define TSCPROBE_MAX_THRESHOLD_CYCLES	10000000000ULL
 /* Events kept per CPU; when full the largest are kept. */
 #define TSCPROBE_MAX_EVENTS		256
+/*
+ * Most events one EVENT notification carries (one per CPU and window);
+ * the rest are counted in TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED.
+ */
+#define TSCPROBE_EVENTS_PER_NOTIFICATION	32
 
 /* cache */
 #define TSCPROBE_MIN_ROUNDS		1ULL
@@ -111,13 +116,16 @@
 /**
  * enum tscprobe_cmd - generic netlink commands
  * @TSCPROBE_CMD_GET_INFO: do; reply: VERSION, TSC_KHZ, NR_CPU_IDS,
- *	CPUS_ONLINE, FEATURES, KINDS, STATE, RUN_ID.
+ *	CPUS_ONLINE, FEATURES, KINDS, STATE, RUN_ID, TSC_SYNC.
  * @TSCPROBE_CMD_START: do, admin; KIND plus that kind's parameters; reply:
  *	RUN_ID and the effective parameters.  EBUSY while a run is going on.
  * @TSCPROBE_CMD_STOP: do, admin; ends the current run within one window
  *	and returns once it has ended.  ENOENT when nothing runs.
  * @TSCPROBE_CMD_GET_STATUS: do; reply: STATE, KIND, RUN_ID, ELAPSED_NS,
- *	DURATION_NS and one CPU nest per measured CPU (progress).
+ *	DURATION_NS and one CPU nest per measured CPU (progress).  Every run
+ *	message (START's reply, GET_STATUS, GET_RESULT's first) also carries
+ *	TSC_SYNC, TSC_OFFSETS_RUN_ID where offsets are known, and with
+ *	reason THRESHOLD the STOP_CPU and STOP_EVENT.
  * @TSCPROBE_CMD_GET_RESULT: dump; first a run message (as GET_STATUS plus
  *	the parameters), then one message per CPU (a CPU whose histograms do
  *	not fit one message continues in the next, with the same CPU_ID),
@@ -125,9 +133,15 @@
  *	NLM_F_DUMP_INTR is set if a new run replaced the results mid-dump.
  * @TSCPROBE_CMD_RESET: do, admin; drops the results.  EBUSY while running.
  * @TSCPROBE_CMD_RUN_FINISHED: notification on the events group: RUN_ID,
- *	KIND, STATE (DONE or STOPPED), STOP_REASON.
+ *	KIND, STATE (DONE or STOPPED), STOP_REASON; with reason THRESHOLD
+ *	also STOP_CPU and STOP_EVENT; for a noise run also one CPU nest per
+ *	measured CPU with ID, EVENTS_TOTAL and EVENTS_NOT_NOTIFIED (final).
  * @TSCPROBE_CMD_EVENT: notification on the events group: RUN_ID and one
- *	CPU nest holding the noise events found by the last window.
+ *	CPU nest (ID and EVENT nests) holding the noise events found by the
+ *	last window, at most TSCPROBE_EVENTS_PER_NOTIFICATION of them.  A
+ *	listener that joined the group before START and lost no message
+ *	(no ENOBUFS on its socket) receives, per CPU, EVENTS_TOTAL -
+ *	EVENTS_NOT_NOTIFIED events in all.
  */
 enum tscprobe_cmd {
 	TSCPROBE_CMD_UNSPEC,
@@ -182,6 +196,7 @@ enum tscprobe_stop_reason {
 	TSCPROBE_STOP_REQUESTED,	/* TSCPROBE_CMD_STOP */
 	TSCPROBE_STOP_HOTPLUG,		/* every measured CPU went offline */
 	TSCPROBE_STOP_UNLOAD,		/* the module is being removed */
+	TSCPROBE_STOP_THRESHOLD,	/* noise: a gap reached STOP_AT */
 
 	__TSCPROBE_STOP_MAX
 };
@@ -254,6 +269,61 @@ enum tscprobe_pair_status {
 };
 #define TSCPROBE_PAIR_MAX (__TSCPROBE_PAIR_MAX - 1)
 
+/**
+ * enum tscprobe_cause - what a noise event is attributed to
+ * @TSCPROBE_CAUSE_NONE: not classified (never sent by the module; the
+ *	userspace engine's value where it cannot tell)
+ * @TSCPROBE_CAUSE_SMI: the SMI count moved across the gap
+ * @TSCPROBE_CAUSE_NMI: no SMI, but the CPU took an NMI
+ * @TSCPROBE_CAUSE_IRQ: neither, but the CPU took an interrupt (only with
+ *	IRQS on: with interrupts off none can be taken)
+ * @TSCPROBE_CAUSE_STEAL: none of these, but the kernel accounted steal
+ *	time (the hypervisor ran something else on this CPU)
+ * @TSCPROBE_CAUSE_UNEXPLAINED: no counter moved, or none could be read
+ *
+ * The rule, on the counters read on the event's CPU when the gap was seen
+ * and at the previous reading (the window's start or the CPU's previous
+ * event): the first of SMI, NMI, IRQ, STEAL whose delta is non-zero, in
+ * that order.  The order goes from what stops the CPU most completely (an
+ * SMI also freezes the other cores and hides NMIs and interrupts behind
+ * it) to what only the kernel's accounting sees.  A counter that cannot be
+ * read never explains anything.  Deltas span from the previous reading to
+ * the event, so an event right after a window's start shares its deltas
+ * with nothing, and two events close together each get their own.
+ */
+enum tscprobe_cause {
+	TSCPROBE_CAUSE_NONE,
+	TSCPROBE_CAUSE_SMI,
+	TSCPROBE_CAUSE_NMI,
+	TSCPROBE_CAUSE_IRQ,
+	TSCPROBE_CAUSE_STEAL,
+	TSCPROBE_CAUSE_UNEXPLAINED,
+
+	__TSCPROBE_CAUSE_MAX
+};
+#define TSCPROBE_CAUSE_MAX (__TSCPROBE_CAUSE_MAX - 1)
+
+/**
+ * enum tscprobe_tsc_sync - may TSC values of different CPUs be compared?
+ * @TSCPROBE_TSC_UNKNOWN: the module cannot tell (never sent by it)
+ * @TSCPROBE_TSC_STABLE: the kernel has not marked the TSC unstable: its
+ *	boot-time and hotplug synchronization checks passed (or the CPU is
+ *	declared TSC_RELIABLE) and its clocksource watchdog has not caught
+ *	it drifting.  The TSCs then agree to within what those checks can
+ *	see (tens to hundreds of cycles); the skew measurement says more.
+ * @TSCPROBE_TSC_UNSTABLE: the kernel marked the TSC unstable
+ *	(check_tsc_unstable()): TSC values of different CPUs must not be
+ *	compared, not even with the offsets of a skew run
+ */
+enum tscprobe_tsc_sync {
+	TSCPROBE_TSC_UNKNOWN,
+	TSCPROBE_TSC_STABLE,
+	TSCPROBE_TSC_UNSTABLE,
+
+	__TSCPROBE_TSC_MAX
+};
+#define TSCPROBE_TSC_MAX (__TSCPROBE_TSC_MAX - 1)
+
 /* TSCPROBE_A_FEATURES bits: what the CPU and the module can do. */
 #define TSCPROBE_FEAT_CONSTANT_TSC	(1U << 0)
 #define TSCPROBE_FEAT_NONSTOP_TSC	(1U << 1)
@@ -311,6 +381,22 @@ enum tscprobe_pair_status {
  * @TSCPROBE_A_START_TSC: u64 cycles; TSC when the run started
  * @TSCPROBE_A_PAIRS_DONE: u32; skew: ordered pairs finished so far
  * @TSCPROBE_A_PAIRS_TOTAL: u32; skew: ordered pairs in the run
+ * @TSCPROBE_A_STOP_AT_NS: u64 ns; noise: the first gap at least this long
+ *	ends the run (all CPUs, at their next window end) with reason
+ *	THRESHOLD.  Same range as THRESHOLD_NS, and >= the threshold.
+ * @TSCPROBE_A_STOP_AT_CYCLES: u64 cycles; the same in TSC cycles (START
+ *	takes one of the two; replies carry both when stop-at is set)
+ * @TSCPROBE_A_TRACE_STOP: flag; noise: when STOP_AT is reached, also call
+ *	tracing_off() at once, so the ftrace ring buffer keeps what led up
+ *	to the event (osnoise's stop_tracing_us).  Needs STOP_AT.
+ * @TSCPROBE_A_STOP_CPU: u32; with reason THRESHOLD: the CPU that saw it
+ * @TSCPROBE_A_STOP_EVENT: nest, enum tscprobe_event_attr; with reason
+ *	THRESHOLD: the event that ended the run
+ * @TSCPROBE_A_TSC_SYNC: u32; enum tscprobe_tsc_sync; the kernel's view
+ *	now (GET_INFO, run messages)
+ * @TSCPROBE_A_TSC_OFFSETS_RUN_ID: u64; the skew run the CPU nests'
+ *	TSC_OFFSET come from (the last completed skew run since load); absent
+ *	when no CPU of the run has an offset
  */
 enum tscprobe_attr {
 	TSCPROBE_A_UNSPEC,
@@ -345,6 +431,13 @@ enum tscprobe_attr {
 	TSCPROBE_A_START_TSC,
 	TSCPROBE_A_PAIRS_DONE,
 	TSCPROBE_A_PAIRS_TOTAL,
+	TSCPROBE_A_STOP_AT_NS,
+	TSCPROBE_A_STOP_AT_CYCLES,
+	TSCPROBE_A_TRACE_STOP,
+	TSCPROBE_A_STOP_CPU,
+	TSCPROBE_A_STOP_EVENT,
+	TSCPROBE_A_TSC_SYNC,
+	TSCPROBE_A_TSC_OFFSETS_RUN_ID,
 
 	__TSCPROBE_A_MAX
 };
@@ -386,6 +479,21 @@ enum tscprobe_attr {
  *	CPU's measurement thread during the run (its sleeps between windows)
  * @TSCPROBE_CPU_A_CTX_INVOLUNTARY: u64; involuntary ones (preemptions)
  * @TSCPROBE_CPU_A_MIGRATIONS: u64; migrations of the thread (0 when bound)
+ * @TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED: u64; noise: events of EVENTS_TOTAL
+ *	that no EVENT notification carried: beyond the per-window cap
+ *	(TSCPROBE_EVENTS_PER_NOTIFICATION), not kept by the event set, sent
+ *	while nobody listened, or whose notification failed (no memory, a
+ *	listener's socket full: ENOBUFS).  0 <= it <= EVENTS_TOTAL.
+ * @TSCPROBE_CPU_A_CAUSE: nest, enum tscprobe_cause_attr; noise: one per
+ *	cause SMI..UNEXPLAINED, always all five: how many of EVENTS_TOTAL
+ *	and how much of their time each cause explains (the EVENTS of the
+ *	five add up to EVENTS_TOTAL)
+ * @TSCPROBE_CPU_A_TSC_OFFSET: s64 cycles; this CPU's TSC minus the TSC of
+ *	the lowest-numbered CPU of skew run TSCPROBE_A_TSC_OFFSETS_RUN_ID
+ *	(the mean skew of that pair); absent when that run did not measure
+ *	the pair.  Subtract it from this CPU's event TSCs to put them on the
+ *	reference CPU's time line.  Meaningless when TSC_SYNC is UNSTABLE
+ *	(the TSCs drift apart after the measurement).
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -412,6 +520,9 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_CTX_VOLUNTARY,
 	TSCPROBE_CPU_A_CTX_INVOLUNTARY,
 	TSCPROBE_CPU_A_MIGRATIONS,
+	TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
+	TSCPROBE_CPU_A_CAUSE,
+	TSCPROBE_CPU_A_TSC_OFFSET,
 
 	__TSCPROBE_CPU_A_MAX
 };
@@ -487,16 +598,37 @@ enum tscprobe_window_attr {
 #define TSCPROBE_WINDOW_A_MAX (__TSCPROBE_WINDOW_A_MAX - 1)
 
 /**
- * enum tscprobe_event_attr - one noise event (TSCPROBE_CPU_A_EVENT)
+ * enum tscprobe_event_attr - one noise event (TSCPROBE_CPU_A_EVENT,
+ *	TSCPROBE_A_STOP_EVENT); the same shape in GET_RESULT and in the EVENT
+ *	and RUN_FINISHED notifications
  * @TSCPROBE_EVENT_A_PAD: padding
  * @TSCPROBE_EVENT_A_TSC: u64 cycles; TSC at the end of the gap
  * @TSCPROBE_EVENT_A_CYCLES: u64 cycles; length of the gap
+ * @TSCPROBE_EVENT_A_CAUSE: u32; enum tscprobe_cause (always sent)
+ * @TSCPROBE_EVENT_A_SMI: u32; SMIs (MSR_SMI_COUNT) since the previous
+ *	reading, see enum tscprobe_cause; absent where the MSR cannot be read
+ * @TSCPROBE_EVENT_A_NMI: u32; NMIs taken by the CPU since then
+ * @TSCPROBE_EVENT_A_IRQ: u32; interrupts taken since then (device IRQs
+ *	and the x86 system vectors; always 0 with IRQS off)
+ * @TSCPROBE_EVENT_A_STEAL_NS: u64 ns; steal time the kernel accounted to
+ *	the CPU since then.  Present only where it can move across a gap:
+ *	the kernel runs as a guest (FEAT_HYPERVISOR) and interrupts are on
+ *	(IRQS on), since the kernel accounts steal at the tick; absent with
+ *	IRQS off and on bare metal.
+ *
+ * The slow path that reads the counters runs after the gap, and its own
+ * cost (a few hundred cycles: an MSR read) is part of the next gap.
  */
 enum tscprobe_event_attr {
 	TSCPROBE_EVENT_A_UNSPEC,
 	TSCPROBE_EVENT_A_PAD,
 	TSCPROBE_EVENT_A_TSC,
 	TSCPROBE_EVENT_A_CYCLES,
+	TSCPROBE_EVENT_A_CAUSE,
+	TSCPROBE_EVENT_A_SMI,
+	TSCPROBE_EVENT_A_NMI,
+	TSCPROBE_EVENT_A_IRQ,
+	TSCPROBE_EVENT_A_STEAL_NS,
 
 	__TSCPROBE_EVENT_A_MAX
 };
@@ -588,5 +720,25 @@ enum tscprobe_stat_attr {
 	__TSCPROBE_STAT_A_MAX
 };
 #define TSCPROBE_STAT_A_MAX (__TSCPROBE_STAT_A_MAX - 1)
+
+/**
+ * enum tscprobe_cause_attr - noise time explained by one cause
+ *	(TSCPROBE_CPU_A_CAUSE)
+ * @TSCPROBE_CAUSE_A_PAD: padding
+ * @TSCPROBE_CAUSE_A_ID: u32; enum tscprobe_cause
+ * @TSCPROBE_CAUSE_A_EVENTS: u64; events attributed to it (all of them,
+ *	also those the event set did not keep)
+ * @TSCPROBE_CAUSE_A_CYCLES: u64 cycles; the sum of their gaps
+ */
+enum tscprobe_cause_attr {
+	TSCPROBE_CAUSE_A_UNSPEC,
+	TSCPROBE_CAUSE_A_PAD,
+	TSCPROBE_CAUSE_A_ID,
+	TSCPROBE_CAUSE_A_EVENTS,
+	TSCPROBE_CAUSE_A_CYCLES,
+
+	__TSCPROBE_CAUSE_A_MAX
+};
+#define TSCPROBE_CAUSE_A_MAX (__TSCPROBE_CAUSE_A_MAX - 1)
 
 #endif /* _UAPI_LINUX_TSCPROBE_H */
