@@ -31,6 +31,7 @@ static const char *const tp_stop_reasons[] = {
 	[TSCPROBE_STOP_REQUESTED] = "stop requested",
 	[TSCPROBE_STOP_HOTPLUG] = "cpus went offline",
 	[TSCPROBE_STOP_UNLOAD] = "module unloaded",
+	[TSCPROBE_STOP_THRESHOLD] = "threshold",
 };
 
 static const char *const tp_clocks[] = {
@@ -108,7 +109,39 @@ static const char *const tp_attrs[] = {
 	[TSCPROBE_A_START_TSC] = "start_tsc",
 	[TSCPROBE_A_PAIRS_DONE] = "pairs_done",
 	[TSCPROBE_A_PAIRS_TOTAL] = "pairs_total",
+	[TSCPROBE_A_STOP_AT_NS] = "stop_at_ns",
+	[TSCPROBE_A_STOP_AT_CYCLES] = "stop_at_cycles",
+	[TSCPROBE_A_TRACE_STOP] = "trace_stop",
+	[TSCPROBE_A_STOP_CPU] = "stop_cpu",
+	[TSCPROBE_A_STOP_EVENT] = "stop_event",
+	[TSCPROBE_A_TSC_SYNC] = "tsc_sync",
+	[TSCPROBE_A_TSC_OFFSETS_RUN_ID] = "tsc_offsets_run_id",
 };
+
+static const char *const tp_causes[] = {
+	[TSCPROBE_CAUSE_NONE] = "none",
+	[TSCPROBE_CAUSE_SMI] = "smi",
+	[TSCPROBE_CAUSE_NMI] = "nmi",
+	[TSCPROBE_CAUSE_IRQ] = "irq",
+	[TSCPROBE_CAUSE_STEAL] = "steal",
+	[TSCPROBE_CAUSE_UNEXPLAINED] = "unexplained",
+};
+
+static const char *const tp_tsc_syncs[] = {
+	[TSCPROBE_TSC_UNKNOWN] = "unknown",
+	[TSCPROBE_TSC_STABLE] = "stable",
+	[TSCPROBE_TSC_UNSTABLE] = "unstable",
+};
+
+const char *tp_cause_name(unsigned int v)
+{
+	return tp_pick(tp_causes, TP_ARRAY_SIZE(tp_causes), v);
+}
+
+const char *tp_tsc_sync_name(unsigned int v)
+{
+	return tp_pick(tp_tsc_syncs, TP_ARRAY_SIZE(tp_tsc_syncs), v);
+}
 
 const char *tp_attr_name(unsigned int v)
 {

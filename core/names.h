@@ -19,6 +19,8 @@ const char *tp_relation_name(unsigned int relation);
 const char *tp_pair_status_name(unsigned int status);
 const char *tp_feature_name(unsigned int bit);
 const char *tp_attr_name(unsigned int type);
+const char *tp_cause_name(unsigned int cause);
+const char *tp_tsc_sync_name(unsigned int sync);
 
 /* Number of TSCPROBE_FEAT_* bits that have a name. */
 #define TP_FEATURE_BITS	11

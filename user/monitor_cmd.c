@@ -110,29 +110,31 @@ static void tp_monitor_follow(struct tp_monitor *m, uint64_t run_id)
 	tp_result_free(&st);
 }
 
-/* The end line of a run, with its per-CPU totals when they can be read. */
-static void tp_monitor_end(struct tp_monitor *m,
-			   const struct tp_live_finished *fin)
+/*
+ * The end line of a run.  A noise run's totals travel in its RUN_FINISHED
+ * notification; a module that leaves them out is asked for the results.
+ */
+static void tp_monitor_end(struct tp_monitor *m, const struct tp_result *end)
 {
 	struct tp_nl_error error;
 	struct tp_result res;
-	bool have;
+	bool fetched;
 
-	if (fin->run_id != m->live.run_id)
-		tp_live_begin(&m->live, fin->run_id, 0, m->tsc_khz);
-	tp_result_init(&res, fin->kind);
-	have = fin->kind == TSCPROBE_KIND_NOISE &&
-	       !tp_result_fetch(m->req, fin->run_id, &res, &error);
-	tp_live_print_end(&m->live, fin, have ? &res : NULL);
+	if (end->run_id != m->live.run_id)
+		tp_live_begin(&m->live, end->run_id, 0, m->tsc_khz);
+	tp_result_init(&res, end->kind);
+	fetched = end->kind == TSCPROBE_KIND_NOISE && !end->ncpus &&
+		  !tp_result_fetch(m->req, end->run_id, &res, &error);
+	tp_live_print_end(&m->live, fetched ? &res : end);
 	tp_result_free(&res);
-	if (m->run_given && fin->run_id == m->run)
+	if (m->run_given && end->run_id == m->run)
 		m->done = true;
 }
 
 static int tp_monitor_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct tp_monitor *m = data;
-	struct tp_live_finished fin;
+	struct tp_result end;
 	uint64_t run_id;
 
 	switch (tp_live_cmd(nlh)) {
@@ -145,26 +147,34 @@ static int tp_monitor_cb(const struct nlmsghdr *nlh, void *data)
 		tp_live_events(&m->live, nlh);
 		return MNL_CB_OK;
 	case TSCPROBE_CMD_RUN_FINISHED:
-		if (tp_live_parse_finished(nlh, &fin) ||
-		    (m->run_given && fin.run_id != m->run))
-			return MNL_CB_OK;
-		tp_monitor_end(m, &fin);
+		tp_result_init(&end, 0);
+		if (!tp_result_parse_notification(nlh, &end) &&
+		    (!m->run_given || end.run_id == m->run))
+			tp_monitor_end(m, &end);
+		tp_result_free(&end);
 		return m->done ? MNL_CB_STOP : MNL_CB_OK;
 	default:
 		return MNL_CB_OK;
 	}
 }
 
-/* The run's end from GET_STATUS, when its notification will not come. */
+/*
+ * The end of a run that has ended already (its notification went before
+ * this command listened, or was lost): from its results, else its status.
+ */
 static void tp_monitor_end_from_status(struct tp_monitor *m,
 				       const struct tp_result *st)
 {
-	struct tp_live_finished fin = {
-		.run_id = st->run_id, .kind = st->kind, .state = st->state,
-		.reason = st->reason,
-	};
+	struct tp_nl_error error;
+	struct tp_result res;
 
-	tp_monitor_end(m, &fin);
+	tp_result_init(&res, st->kind);
+	if (tp_result_fetch(m->req, st->run_id, &res, &error) ||
+	    res.run_id != st->run_id)
+		tp_monitor_end(m, st);
+	else
+		tp_monitor_end(m, &res);
+	tp_result_free(&res);
 }
 
 /*

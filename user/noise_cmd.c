@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "live.h"
 #include "engines.h"
+#include "genl_client.h"
 #include "names.h"
 #include "noise_cmd.h"
 #include "reports.h"
@@ -20,7 +21,8 @@
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
-	"                      [--compare] [--follow] [-j|--csv|--prom] [--svg FILE] [-q]\n"
+	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
+	"                      [-j|--csv|--prom] [--svg FILE] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
 	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
@@ -40,6 +42,10 @@ static const char tp_noise_usage[] =
 	"                        userspace; print them side by side\n"
 	"      --follow          print every event as it comes (standard error; JSON\n"
 	"                        lines with -j), then the report\n"
+	"      --stop-at D|Nc    end the run at the first gap this long (at least the\n"
+	"                        threshold): stop reason threshold\n"
+	"      --trace-stop      with --stop-at: also turn tracing off at that gap, so\n"
+	"                        the ftrace buffer keeps what led up to it\n"
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -48,7 +54,7 @@ static const char tp_noise_usage[] =
 
 enum {
 	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,
-	OPT_COMPARE, OPT_FOLLOW,
+	OPT_COMPARE, OPT_FOLLOW, OPT_STOP_AT, OPT_TRACE_STOP,
 };
 
 static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
@@ -86,6 +92,59 @@ static int tp_noise_threshold(struct tp_noise_cmd *cmd, const char *arg)
 	return tp_noise_duration("--threshold", arg, TSCPROBE_MIN_THRESHOLD_NS,
 				 TSCPROBE_MAX_THRESHOLD_NS,
 				 &cmd->p.threshold_ns);
+}
+
+/* --stop-at: a duration or cycles, in the threshold's range. */
+static int tp_noise_stop_at(struct tp_noise_cmd *cmd, const char *arg)
+{
+	const char *why;
+	uint64_t v;
+
+	if (tp_parse_threshold(arg, &v, &cmd->stop_at_cycles, &why))
+		return tp_usage_err("noise", "--stop-at '%s': %s", arg, why);
+	if (cmd->stop_at_cycles) {
+		if (v > TSCPROBE_MAX_THRESHOLD_CYCLES)
+			return tp_usage_err("noise", "--stop-at '%s': at most %llu cycles",
+					    arg, TSCPROBE_MAX_THRESHOLD_CYCLES);
+		cmd->p.stop_at_cycles = v;
+		cmd->p.stop_at_ns = 0;
+		return TP_EXIT_OK;
+	}
+	cmd->p.stop_at_cycles = 0;
+	return tp_noise_duration("--stop-at", arg, TSCPROBE_MIN_THRESHOLD_NS,
+				 TSCPROBE_MAX_THRESHOLD_NS, &cmd->p.stop_at_ns);
+}
+
+/*
+ * --stop-at below the threshold would stop at a gap that is no event.
+ * Given in different units, they are compared at the module's TSC rate;
+ * without the module the kernel's check is left (nothing runs anyway).
+ */
+static int tp_noise_check_stop_at(const struct tp_noise_cmd *cmd)
+{
+	const struct tp_run_params *p = &cmd->p;
+	uint64_t stop = p->stop_at_cycles ? p->stop_at_cycles : p->stop_at_ns;
+	uint64_t thr = p->threshold_cycles ? p->threshold_cycles : p->threshold_ns;
+	uint32_t khz;
+
+	if (p->trace_stop && !stop)
+		return tp_usage_err("noise", "--trace-stop needs --stop-at: it turns tracing off at that gap");
+	if (!stop)
+		return TP_EXIT_OK;
+	if (cmd->m.user || cmd->compare)
+		return tp_usage_err("noise", "--stop-at needs the module's own run: give neither --user nor --compare");
+	if (!p->stop_at_cycles != !p->threshold_cycles) {
+		khz = tp_module_tsc_khz();
+		if (!khz)
+			return TP_EXIT_OK;
+		if (p->stop_at_cycles)
+			stop = p->stop_at_cycles * 1000000ULL / khz;
+		else
+			thr = p->threshold_cycles * 1000000ULL / khz;
+	}
+	if (stop < thr)
+		return tp_usage_err("noise", "--stop-at is below the threshold: the gap that stops the run must be an event");
+	return TP_EXIT_OK;
 }
 
 static int tp_noise_enum(const char *opt, const char *arg,
@@ -134,6 +193,11 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	case OPT_FOLLOW:
 		cmd->follow = true;
 		return TP_EXIT_OK;
+	case OPT_STOP_AT:
+		return tp_noise_stop_at(cmd, optarg);
+	case OPT_TRACE_STOP:
+		cmd->p.trace_stop = true;
+		return TP_EXIT_OK;
 	default:
 		return tp_bad_option("noise", c, argv);
 	}
@@ -160,6 +224,8 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
 		{ "follow", no_argument, NULL, OPT_FOLLOW },
+		{ "stop-at", required_argument, NULL, OPT_STOP_AT },
+		{ "trace-stop", no_argument, NULL, OPT_TRACE_STOP },
 		TP_MEASURE_OPTIONS,
 	};
 	int ret;
@@ -183,6 +249,9 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
 	if (cmd->follow && (cmd->m.user || cmd->compare))
 		return tp_usage_err("noise", "--follow needs the module's own run: give neither --user nor --compare");
+	ret = tp_noise_check_stop_at(cmd);
+	if (ret)
+		return ret;
 	if (cmd->m.user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
 		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
 	if (cmd->m.user)
@@ -207,6 +276,13 @@ void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
 	else
 		mnl_attr_put_u64(nlh, TSCPROBE_A_THRESHOLD_NS, p->threshold_ns);
 	mnl_attr_put_u32(nlh, TSCPROBE_A_CLOCK, p->clock);
+	if (p->stop_at_cycles)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_STOP_AT_CYCLES,
+				 p->stop_at_cycles);
+	else if (p->stop_at_ns)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_STOP_AT_NS, p->stop_at_ns);
+	if (p->trace_stop)
+		mnl_attr_put(nlh, TSCPROBE_A_TRACE_STOP, 0, NULL);
 }
 
 /**

@@ -19,6 +19,7 @@
  * @threshold_cycles: --threshold was in cycles
  * @compare: --compare
  * @follow: --follow
+ * @stop_at_cycles: --stop-at was in cycles
  */
 struct tp_noise_cmd {
 	struct tp_measure_opts m;
@@ -28,6 +29,7 @@ struct tp_noise_cmd {
 	bool threshold_cycles;
 	bool compare;
 	bool follow;
+	bool stop_at_cycles;
 };
 
 void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);

@@ -29,7 +29,7 @@ _tscprobe()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	-d|--duration|--width|--gap|--threshold|--run)
+	-d|--duration|--width|--gap|--threshold|--stop-at|--run)
 		return
 		;;
 	esac
@@ -41,7 +41,7 @@ _tscprobe()
 		opts="--cpus --json --help"
 		;;
 	noise)
-		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --follow --json --csv --prom --svg --quiet --help"
+		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --follow --stop-at --trace-stop --json --csv --prom --svg --quiet --help"
 		;;
 	cache)
 		opts="--cpus --rounds --batch --levels --nodes --user --json --csv --prom --svg --quiet --help"

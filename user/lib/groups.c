@@ -45,18 +45,37 @@ static uint32_t tp_groups_collect(const struct tp_result *r,
 	return n;
 }
 
+/*
+ * The module's offsets align the TSCs when it gave one for every CPU and
+ * the kernel has not found the TSC unstable (then offsets measured once
+ * say nothing about now).
+ */
+static bool tp_groups_offsets_usable(const struct tp_result *r)
+{
+	unsigned int i;
+
+	if (!r->ncpus || r->tsc_sync == TSCPROBE_TSC_UNSTABLE)
+		return false;
+	for (i = 0; i < r->ncpus; i++)
+		if (!r->cpu[i].has_tsc_offset)
+			return false;
+	return true;
+}
+
 /**
  * tp_result_group() - group a noise result's events across its CPUs
  * @r: the result; its events' @group, @groups and @ngroups are set
  *
- * A CPU's TSC offset is applied when the module gave it (@tsc_aligned);
- * without offsets the TSCs are taken as one clock, and the reports say
- * whether they are known to be in sync (@tsc_in_sync).  Does nothing for
+ * The CPUs' TSC offsets are applied when the module gave them for every
+ * CPU and the TSC is not unstable (@tsc_aligned); otherwise the TSCs are
+ * taken as one clock, and the reports say whether they are known to be in
+ * sync (@tsc_in_sync: the kernel found the TSC stable).  Does nothing for
  * other measurements.
  */
 void tp_result_group(struct tp_result *r)
 {
 	struct tp_grouping g = { .ncpus = r->ncpus };
+	int64_t *offset = NULL;
 	struct tp_gevent *ev;
 	unsigned int i, k;
 	uint32_t n = 0;
@@ -65,6 +84,14 @@ void tp_result_group(struct tp_result *r)
 		return;
 	for (i = 0; i < r->ncpus; i++)
 		n += r->cpu[i].nevents;
+	if (tp_groups_offsets_usable(r)) {
+		offset = tp_groups_alloc(r->ncpus, sizeof(*offset));
+		for (i = 0; i < r->ncpus; i++)
+			offset[i] = r->cpu[i].tsc_offset;
+		g.offset = offset;
+	}
+	r->tsc_aligned = offset != NULL;
+	r->tsc_in_sync = r->tsc_aligned || r->tsc_sync == TSCPROBE_TSC_STABLE;
 	ev = tp_groups_alloc(n, sizeof(*ev));
 	g.order = tp_groups_alloc(n, sizeof(*g.order));
 	g.stamp = tp_groups_alloc(r->ncpus, sizeof(*g.stamp));
@@ -81,4 +108,5 @@ void tp_result_group(struct tp_result *r)
 	free(ev);
 	free(g.order);
 	free(g.stamp);
+	free(offset);
 }

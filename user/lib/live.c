@@ -155,28 +155,6 @@ int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh)
 	return n;
 }
 
-/**
- * tp_live_parse_finished() - decode a RUN_FINISHED notification
- * @nlh: the notification
- * @fin: filled in
- *
- * Return: 0, or -1 when the message is malformed or names no run.
- */
-int tp_live_parse_finished(const struct nlmsghdr *nlh,
-			   struct tp_live_finished *fin)
-{
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
-
-	memset(fin, 0, sizeof(*fin));
-	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) || !tb[TSCPROBE_A_RUN_ID])
-		return -1;
-	fin->run_id = tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
-	fin->kind = tp_nl_u32(tb[TSCPROBE_A_KIND], TSCPROBE_KIND_NONE);
-	fin->state = tp_nl_u32(tb[TSCPROBE_A_STATE], TSCPROBE_STATE_IDLE);
-	fin->reason = tp_nl_u32(tb[TSCPROBE_A_STOP_REASON], TSCPROBE_STOP_NONE);
-	return 0;
-}
-
 /* Nanoseconds from cycles, when the rate is known. */
 static bool tp_live_ns(const struct tp_live *l, uint64_t run_id,
 		       uint64_t cycles, uint64_t *ns)
@@ -198,8 +176,7 @@ static bool tp_live_offset(const struct tp_live *l, uint64_t run_id,
 
 static const char *tp_live_cause(const struct tp_event_res *e)
 {
-	(void)e;
-	return NULL;	/* TODO(live-kmod): tp_cause_name() once the enum exists */
+	return e->has_cause ? tp_cause_name(e->cause) : NULL;
 }
 
 static void tp_live_counter_text(FILE *f, const char *name,
@@ -298,48 +275,46 @@ void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
 	tj_finish(&j);
 }
 
-/* A CPU's events not notified, from the results (NULL: unknown). */
-static const struct tp_counter_res *
-tp_live_not_notified(const struct tp_cpu_res *c)
+/* The stop event of a run that ended at a threshold, in words. */
+static void tp_live_stop_text(const struct tp_live *l,
+			      const struct tp_result *end)
 {
-	return c && c->not_notified.ok ? &c->not_notified : NULL;
+	char len[32] = "?";
+
+	if (!end->has_stop_event)
+		return;
+	if (l->tsc_khz)
+		tp_format_ns(tp_cycles_to_ns_round(end->stop_event.cycles,
+						   l->tsc_khz), len, sizeof(len));
+	fprintf(l->f, " at cpu %u, a gap of %llu cycles (%s), cause %s",
+		end->stop_cpu, (unsigned long long)end->stop_event.cycles, len,
+		end->stop_event.has_cause ?
+		tp_cause_name(end->stop_event.cause) : "n/a");
 }
 
 static void tp_live_end_text(const struct tp_live *l,
-			     const struct tp_live_finished *fin,
-			     const struct tp_result *res)
+			     const struct tp_result *end)
 {
-	const struct tp_counter_res *nn;
 	unsigned int i;
-	char len[32];
 
 	fprintf(l->f, "run %llu ended: %s %s, %s",
-		(unsigned long long)fin->run_id, tp_kind_name(fin->kind),
-		tp_state_name(fin->state), tp_stop_reason_name(fin->reason));
-	if (fin->has_stop_event) {
-		tp_format_ns(l->tsc_khz ? tp_cycles_to_ns_round(fin->stop_event.e.cycles,
-								 l->tsc_khz) : 0,
-			     len, sizeof(len));
-		fprintf(l->f, " at cpu %u, %llu cycles (%s)", fin->stop_event.cpu,
-			(unsigned long long)fin->stop_event.e.cycles,
-			l->tsc_khz ? len : "?");
-	}
+		(unsigned long long)end->run_id, tp_kind_name(end->kind),
+		tp_state_name(end->state), tp_stop_reason_name(end->reason));
+	tp_live_stop_text(l, end);
 	if (l->overruns)
 		fprintf(l->f, "; %llu socket overruns lost notifications",
 			(unsigned long long)l->overruns);
-	if (!res) {
-		fprintf(l->f, "; totals unavailable\n");
-		return;
-	}
-	for (i = 0; i < res->ncpus; i++) {
-		const struct tp_cpu_res *c = &res->cpu[i];
+	if (end->kind == TSCPROBE_KIND_NOISE && !end->ncpus)
+		fprintf(l->f, "; totals unavailable");
+	for (i = 0; i < end->ncpus; i++) {
+		const struct tp_cpu_res *c = &end->cpu[i];
 
-		nn = tp_live_not_notified(c);
 		fprintf(l->f, "; cpu %u: %llu events, %llu received, ", c->cpu,
 			(unsigned long long)c->events_total,
 			(unsigned long long)tp_live_received(l, c->cpu));
-		if (nn)
-			fprintf(l->f, "%llu not notified", (unsigned long long)nn->v);
+		if (c->not_notified.ok)
+			fprintf(l->f, "%llu not notified",
+				(unsigned long long)c->not_notified.v);
 		else
 			fprintf(l->f, "not notified n/a");
 	}
@@ -347,65 +322,59 @@ static void tp_live_end_text(const struct tp_live *l,
 }
 
 static void tp_live_end_json(const struct tp_live *l,
-			     const struct tp_live_finished *fin,
-			     const struct tp_result *res)
+			     const struct tp_result *end)
 {
+	struct tp_live_event stop = { end->stop_cpu, end->stop_event };
 	unsigned int i;
 	struct tj j;
 
 	tj_init_line(&j, l->f);
 	tj_obj(&j, NULL);
 	tj_str(&j, "kind", "run_finished");
-	tj_u64(&j, "run_id", fin->run_id);
-	tj_str(&j, "measurement", tp_kind_name(fin->kind));
-	tj_str(&j, "state", tp_state_name(fin->state));
-	tj_str(&j, "stop_reason", tp_stop_reason_name(fin->reason));
-	if (fin->has_stop_event) {
+	tj_u64(&j, "run_id", end->run_id);
+	tj_str(&j, "measurement", tp_kind_name(end->kind));
+	tj_str(&j, "state", tp_state_name(end->state));
+	tj_str(&j, "stop_reason", tp_stop_reason_name(end->reason));
+	if (end->has_stop_event) {
 		tj_obj(&j, "stop_event");
-		tp_live_event_json(&j, l, fin->run_id, &fin->stop_event);
+		tp_live_event_json(&j, l, end->run_id, &stop);
 		tj_obj_end(&j);
 	} else {
 		tj_null(&j, "stop_event");
 	}
 	tj_u64(&j, "overruns", l->overruns);
-	if (!res) {
-		tj_null(&j, "cpus");
-	} else {
-		tj_arr(&j, "cpus");
-		for (i = 0; i < res->ncpus; i++) {
-			const struct tp_cpu_res *c = &res->cpu[i];
+	tj_arr(&j, "cpus");
+	for (i = 0; i < end->ncpus; i++) {
+		const struct tp_cpu_res *c = &end->cpu[i];
 
-			tj_obj(&j, NULL);
-			tj_u64(&j, "cpu", c->cpu);
-			tj_u64(&j, "events_total", c->events_total);
-			tj_u64(&j, "received", tp_live_received(l, c->cpu));
-			tp_json_counter(&j, "not_notified", &c->not_notified);
-			tj_obj_end(&j);
-		}
-		tj_arr_end(&j);
+		tj_obj(&j, NULL);
+		tj_u64(&j, "cpu", c->cpu);
+		tj_u64(&j, "events_total", c->events_total);
+		tj_u64(&j, "received", tp_live_received(l, c->cpu));
+		tp_json_counter(&j, "not_notified", &c->not_notified);
+		tj_obj_end(&j);
 	}
+	tj_arr_end(&j);
 	tj_obj_end(&j);
 	tj_finish(&j);
 }
 
 /**
  * tp_live_print_end() - the line that ends a run
- * @l: the printer (its counts are of @fin's run when it follows it)
- * @fin: the RUN_FINISHED notification
- * @res: the run's results, for the per-CPU totals (NULL: unavailable)
+ * @l: the printer (its counts are of @end's run when it follows it)
+ * @end: the run's end: a RUN_FINISHED notification or the results (run
+ *	id, kind, state, reason, stop event; per CPU the event totals)
  *
  * Per CPU: the events found (total), those received here, and those the
  * module could not notify; received + not notified = total when no
  * notification was lost on the way (an overrun says so).
  */
-void tp_live_print_end(const struct tp_live *l,
-		       const struct tp_live_finished *fin,
-		       const struct tp_result *res)
+void tp_live_print_end(const struct tp_live *l, const struct tp_result *end)
 {
 	if (l->json)
-		tp_live_end_json(l, fin, res);
+		tp_live_end_json(l, end);
 	else
-		tp_live_end_text(l, fin, res);
+		tp_live_end_text(l, end);
 	fflush(l->f);
 }
 
@@ -452,13 +421,9 @@ void tp_live_follow_event(const struct nlmsghdr *nlh,
  */
 void tp_live_follow_end(const struct tp_result *res, void *arg)
 {
-	struct tp_live_finished fin = {
-		.run_id = res->run_id, .kind = res->kind,
-		.state = res->state, .reason = res->reason,
-	};
 	struct tp_live *l = arg;
 
 	if (l->run_id != res->run_id)
 		tp_live_begin(l, res->run_id, res->start_tsc, res->tsc_khz);
-	tp_live_print_end(l, &fin, res);
+	tp_live_print_end(l, res);
 }

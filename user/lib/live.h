@@ -25,24 +25,6 @@ struct tp_live_event {
 };
 
 /**
- * struct tp_live_finished - a RUN_FINISHED notification
- * @run_id: the run
- * @kind: enum tscprobe_kind
- * @state: enum tscprobe_state
- * @reason: enum tscprobe_stop_reason
- * @has_stop_event: the run stopped at an event (reason threshold)
- * @stop_event: that event and its CPU
- */
-struct tp_live_finished {
-	uint64_t run_id;
-	uint32_t kind;
-	uint32_t state;
-	uint32_t reason;
-	bool has_stop_event;
-	struct tp_live_event stop_event;
-};
-
-/**
  * struct tp_live_cpu - events received from one CPU of the followed run
  * @cpu: the CPU
  * @received: events received in notifications
@@ -84,13 +66,9 @@ uint64_t tp_live_received(const struct tp_live *l, unsigned int cpu);
 uint8_t tp_live_cmd(const struct nlmsghdr *nlh);
 uint64_t tp_live_run_id(const struct nlmsghdr *nlh);
 int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh);
-int tp_live_parse_finished(const struct nlmsghdr *nlh,
-			   struct tp_live_finished *fin);
 void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
 			 const struct tp_live_event *ev);
-void tp_live_print_end(const struct tp_live *l,
-		       const struct tp_live_finished *fin,
-		       const struct tp_result *res);
+void tp_live_print_end(const struct tp_live *l, const struct tp_result *end);
 void tp_live_print_overrun(const struct tp_live *l);
 void tp_live_follow_event(const struct nlmsghdr *nlh,
 			  const struct tp_result *run, void *arg);
