@@ -30,8 +30,16 @@ void tp_events_init(struct tp_events *e)
 	e->n = 0;
 	e->smallest = 0;
 	for (i = 0; i < TSCPROBE_MAX_EVENTS; i++) {
-		e->ev[i].tsc = 0;
-		e->ev[i].cycles = 0;
+		struct tp_event *ev = &e->ev[i];
+
+		ev->tsc = 0;
+		ev->cycles = 0;
+		ev->steal_ns = 0;
+		ev->smi = 0;
+		ev->nmi = 0;
+		ev->irq = 0;
+		ev->valid = 0;
+		ev->cause = TSCPROBE_CAUSE_NONE;
 	}
 }
 
@@ -47,10 +55,26 @@ static uint32_t tp_events_find_smallest(const struct tp_events *e)
 }
 
 /**
- * tp_events_add() - report a gap at or above the threshold
+ * tp_events_add() - report a gap at or above the threshold, unexplained
  * @e: the event set
  * @tsc: TSC at the end of the gap
  * @cycles: length of the gap
+ *
+ * tp_events_add_event() of an event without cause or counters.
+ */
+void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles)
+{
+	struct tp_event ev = {
+		.tsc = tsc, .cycles = cycles, .cause = TSCPROBE_CAUSE_NONE,
+	};
+
+	tp_events_add_event(e, &ev);
+}
+
+/**
+ * tp_events_add_event() - report a gap at or above the threshold
+ * @e: the event set
+ * @new: the event
  *
  * The loop's slow path.  Until the set is full the event is appended.  Once
  * full, it is counted as dropped, and it displaces the smallest kept event
@@ -58,25 +82,68 @@ static uint32_t tp_events_find_smallest(const struct tp_events *e)
  * TSCPROBE_MAX_EVENTS largest gaps.  The smallest is tracked, so an event
  * that is not kept costs O(1); only a displacement rescans the set.
  */
-void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles)
+void tp_events_add_event(struct tp_events *e, const struct tp_event *new)
 {
 	struct tp_event *ev;
 
 	e->total++;
 	if (e->n < TSCPROBE_MAX_EVENTS) {
-		if (!e->n || cycles < e->ev[e->smallest].cycles)
+		if (!e->n || new->cycles < e->ev[e->smallest].cycles)
 			e->smallest = e->n;
 		ev = &e->ev[e->n++];
 	} else {
 		e->dropped++;
 		ev = &e->ev[e->smallest];
-		if (cycles <= ev->cycles)
+		if (new->cycles <= ev->cycles)
 			return;
 	}
-	ev->tsc = tsc;
-	ev->cycles = cycles;
+	*ev = *new;
 	if (e->n == TSCPROBE_MAX_EVENTS)
 		e->smallest = tp_events_find_smallest(e);
+}
+
+/**
+ * tp_event_cause() - the cause of an event, from its counter deltas
+ * @ev: the event, with its deltas and @valid filled in
+ *
+ * The rule of enum tscprobe_cause: the first of SMI, NMI, IRQ and steal
+ * that was read and moved, in that order (an SMI stops the whole CPU and
+ * hides what else happened; steal is only the kernel's accounting).
+ *
+ * Return: enum tscprobe_cause, never TSCPROBE_CAUSE_NONE.
+ */
+unsigned int tp_event_cause(const struct tp_event *ev)
+{
+	if ((ev->valid & TP_EVENT_SMI) && ev->smi)
+		return TSCPROBE_CAUSE_SMI;
+	if ((ev->valid & TP_EVENT_NMI) && ev->nmi)
+		return TSCPROBE_CAUSE_NMI;
+	if ((ev->valid & TP_EVENT_IRQ) && ev->irq)
+		return TSCPROBE_CAUSE_IRQ;
+	if ((ev->valid & TP_EVENT_STEAL) && ev->steal_ns)
+		return TSCPROBE_CAUSE_STEAL;
+	return TSCPROBE_CAUSE_UNEXPLAINED;
+}
+
+/**
+ * tp_noise_event() - the loop's slow path: a gap at or above the threshold
+ * @n: the state
+ * @tsc: TSC at the end of the gap
+ * @cycles: length of the gap
+ *
+ * Out of line, so that the loop carries only the call: the event is
+ * explained (when the caller gave an @explain) and then offered to the
+ * event set.  Every event is explained, also one the set will not keep.
+ */
+void tp_noise_event(struct tp_noise *n, uint64_t tsc, uint64_t cycles)
+{
+	struct tp_event ev = {
+		.tsc = tsc, .cycles = cycles, .cause = TSCPROBE_CAUSE_NONE,
+	};
+
+	if (n->explain)
+		n->explain(n, &ev);
+	tp_events_add_event(&n->events, &ev);
 }
 
 /**
@@ -96,6 +163,7 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 	n->max = 0;
 	n->measured = 0;
 	n->samples = 0;
+	n->explain = NULL;
 }
 
 /*
@@ -112,7 +180,7 @@ static tp_always_inline void tp_noise_record(struct tp_noise *n,
 	*min = gap < *min ? gap : *min;
 	*max = gap > *max ? gap : *max;
 	if (tp_unlikely(gap >= thr))
-		tp_events_add(&n->events, end, gap);
+		tp_noise_event(n, end, gap);
 }
 
 /**

@@ -17,15 +17,44 @@
 #include "hist.h"
 #include "tscprobe.h"
 
+/* struct tp_event.valid: which of the event's counter deltas were read */
+#define TP_EVENT_SMI	0x1U
+#define TP_EVENT_NMI	0x2U
+#define TP_EVENT_IRQ	0x4U
+#define TP_EVENT_STEAL	0x8U
+
 /**
  * struct tp_event - one gap at or above the threshold
  * @tsc: TSC at the end of the gap (the read after it)
  * @cycles: length of the gap
+ * @steal_ns: steal time accounted since the previous reading
+ * @smi: SMIs since the previous reading (see enum tscprobe_cause)
+ * @nmi: NMIs since then
+ * @irq: interrupts since then
+ * @valid: TP_EVENT_* bits: the deltas that could be read; the others are 0
+ *	and must be reported as unknown, not as 0
+ * @cause: enum tscprobe_cause; TSCPROBE_CAUSE_NONE when nobody explained
+ *	the event (struct tp_noise has no @explain)
  */
 struct tp_event {
 	uint64_t tsc;
 	uint64_t cycles;
+	uint64_t steal_ns;
+	uint32_t smi;
+	uint32_t nmi;
+	uint32_t irq;
+	uint16_t valid;
+	uint16_t cause;
 };
+
+struct tp_noise;
+
+/*
+ * Explains an event on the loop's slow path: fills its counter deltas,
+ * @valid and @cause.  Runs on the measuring CPU, in the loop (interrupts
+ * off in the kernel); its cost lands in the next gap.
+ */
+typedef void (*tp_noise_explain_fn)(struct tp_noise *n, struct tp_event *ev);
 
 /**
  * struct tp_events - a bounded set of events that keeps the largest
@@ -57,6 +86,8 @@ struct tp_events {
  * @max: longest gap, cycles; 0 until a gap is recorded
  * @measured: cycles covered by the gaps (their sum)
  * @samples: gaps recorded
+ * @explain: optional; called for every event before it is kept, see
+ *	tp_noise_explain_fn; set after tp_noise_init() (which clears it)
  *
  * All of it is touched by the loop: about 20 KiB, so that it stays in a
  * 32 KiB L1D and the loop never waits for memory.  Every field accumulates
@@ -70,10 +101,14 @@ struct tp_noise {
 	uint64_t max;
 	uint64_t measured;
 	uint64_t samples;
+	tp_noise_explain_fn explain;
 };
 
 void tp_events_init(struct tp_events *e);
 void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles);
+void tp_events_add_event(struct tp_events *e, const struct tp_event *ev);
+unsigned int tp_event_cause(const struct tp_event *ev);
+void tp_noise_event(struct tp_noise *n, uint64_t tsc, uint64_t cycles);
 void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles);
 uint64_t tp_noise_window(struct tp_noise *n, enum tscprobe_clock clock,
 			 uint64_t deadline);

@@ -222,26 +222,60 @@ int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx)
 	return 0;
 }
 
+/* The event's counter deltas: only those that could be read. */
+static int tp_nla_put_event_deltas(struct sk_buff *skb,
+				   const struct tp_event *ev)
+{
+	if (((ev->valid & TP_EVENT_SMI) &&
+	     nla_put_u32(skb, TSCPROBE_EVENT_A_SMI, ev->smi)) ||
+	    ((ev->valid & TP_EVENT_NMI) &&
+	     nla_put_u32(skb, TSCPROBE_EVENT_A_NMI, ev->nmi)) ||
+	    ((ev->valid & TP_EVENT_IRQ) &&
+	     nla_put_u32(skb, TSCPROBE_EVENT_A_IRQ, ev->irq)) ||
+	    ((ev->valid & TP_EVENT_STEAL) &&
+	     tp_nla_put_u64(skb, TSCPROBE_EVENT_A_STEAL_NS, ev->steal_ns)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /**
- * tp_nla_put_event() - put one noise event as a CPU_A_EVENT nest
- * @skb: the message, inside a CPU nest
+ * tp_nla_put_event_as() - put one noise event as a nest of type @type
+ * @skb: the message
+ * @type: CPU_A_EVENT inside a CPU nest, or A_STOP_EVENT at the top
  * @ev: the event
  *
- * The same shape in GET_RESULT and in the EVENT notification.
+ * The same shape in GET_RESULT, in the EVENT notification and as the
+ * event that stopped a run: TSC, cycles, cause, and each counter delta
+ * that could be read (an unreadable one is absent, never 0).
  *
  * Return: 0, or -EMSGSIZE with nothing added.
  */
-int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev)
+int tp_nla_put_event_as(struct sk_buff *skb, int type,
+			const struct tp_event *ev)
 {
-	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
+	struct nlattr *nest = nla_nest_start(skb, type);
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (tp_nla_put_u64(skb, TSCPROBE_EVENT_A_TSC, ev->tsc) ||
-	    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES, ev->cycles)) {
+	    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES, ev->cycles) ||
+	    nla_put_u32(skb, TSCPROBE_EVENT_A_CAUSE, ev->cause) ||
+	    tp_nla_put_event_deltas(skb, ev)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/**
+ * tp_nla_put_event() - put one noise event as a CPU_A_EVENT nest
+ * @skb: the message, inside a CPU nest
+ * @ev: the event
+ *
+ * Return: 0, or -EMSGSIZE with nothing added.
+ */
+int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev)
+{
+	return tp_nla_put_event_as(skb, TSCPROBE_CPU_A_EVENT, ev);
 }

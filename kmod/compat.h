@@ -26,6 +26,7 @@
 
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
+#include <linux/kernel_stat.h>
 #include <linux/kthread.h>
 #include <linux/mmzone.h>
 #include <linux/sched.h>
@@ -150,6 +151,34 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
  * to 6.0 the field does not exist and those bits are ignored, as they are
  * for every family there; nothing else differs.  struct genl_ops with
  * .start/.dumpit/.done still works in 6.18 beside the split ops of 6.2.
+ */
+
+/**
+ * tp_steal_ns() - the steal time the kernel has accounted to @cpu, in ns
+ * @cpu: the CPU
+ *
+ * What a module can read of the hypervisor's steal time.  The paravirt
+ * steal clock itself (paravirt_steal_clock(), real time) was a pv_ops
+ * call up to 5.11, which a module could make; 5.12 turned it into a
+ * static call ("x86/paravirt: Switch time pvops functions to use
+ * static_call()") whose key is not exported, and paravirt_steal_enabled
+ * never was.  So on every kernel the module reads the scheduler's
+ * account, kernel_cpustat's CPUTIME_STEAL (exported on 5.10 to 6.18),
+ * which moves at the tick: between two readings with interrupts off it
+ * cannot move (see tp_noise_readable()).
+ *
+ * Return: nanoseconds of steal time since boot.
+ */
+static inline u64 tp_steal_ns(unsigned int cpu)
+{
+	return kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
+}
+
+/*
+ * tracing_off() (the module's --trace-stop) is exported GPL and declared
+ * in <linux/kernel.h> on 5.10 to 6.18, an empty inline without
+ * CONFIG_TRACING; check_tsc_unstable() (TSCPROBE_A_TSC_SYNC) is exported
+ * GPL and declared in <asm/tsc.h> on all of them.  Nothing to bridge.
  */
 
 #endif /* TSCPROBE_KMOD_COMPAT_H */

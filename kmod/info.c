@@ -52,6 +52,22 @@ int tp_info_need_tsc_khz(struct netlink_ext_ack *extack)
 	return 0;
 }
 
+/**
+ * tp_info_tsc_sync() - may TSC values of different CPUs be compared?
+ *
+ * The kernel's own verdict: its boot and hotplug TSC synchronization
+ * checks and its clocksource watchdog mark the TSC unstable when CPUs
+ * disagree or it drifts (check_tsc_unstable(), exported since long before
+ * 5.10).  The module has no better knowledge of its own.
+ *
+ * Return: enum tscprobe_tsc_sync, STABLE or UNSTABLE.
+ */
+u32 tp_info_tsc_sync(void)
+{
+	return check_tsc_unstable() ? TSCPROBE_TSC_UNSTABLE :
+				      TSCPROBE_TSC_STABLE;
+}
+
 /* A read of MSR_SMI_COUNT faults on AMD, in most VMs and on old Intel. */
 static bool tp_smi_count_readable(void)
 {
@@ -123,7 +139,8 @@ int tp_info_fill(struct sk_buff *skb)
 	    nla_put_u32(skb, TSCPROBE_A_FEATURES, tp_info_features()) ||
 	    nla_put_u32(skb, TSCPROBE_A_KINDS, tp_info_kinds()) ||
 	    nla_put_u32(skb, TSCPROBE_A_STATE, state) ||
-	    tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run_id))
+	    tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run_id) ||
+	    nla_put_u32(skb, TSCPROBE_A_TSC_SYNC, tp_info_tsc_sync()))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -153,5 +170,6 @@ void tp_info_show(struct seq_file *m)
 			seq_printf(m, " %s", tp_kind_name(i));
 	seq_printf(m, "\nstate:        %s\n", tp_state_name(tp_run_state(run)));
 	seq_printf(m, "run_id:       %llu\n", run ? run->id : 0ULL);
+	seq_printf(m, "tsc_sync:     %s\n", tp_tsc_sync_name(tp_info_tsc_sync()));
 	tp_run_put(run);
 }

@@ -73,6 +73,12 @@ static const struct nla_policy tp_start_policy[TSCPROBE_A_MAX + 1] = {
 						TSCPROBE_MAX_SAMPLES),
 	[TSCPROBE_A_REPEATS] = NLA_POLICY_RANGE(NLA_U32, TSCPROBE_MIN_REPEATS,
 						TSCPROBE_MAX_REPEATS),
+	/* stop-at: a gap length, in the threshold's ranges */
+	[TSCPROBE_A_STOP_AT_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &tp_threshold_ns_range),
+	[TSCPROBE_A_STOP_AT_CYCLES] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &tp_threshold_cycles_range),
+	[TSCPROBE_A_TRACE_STOP] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy tp_result_policy[TSCPROBE_A_MAX + 1] = {
@@ -96,6 +102,17 @@ static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
 	}
 }
 
+/* With reason THRESHOLD: the CPU and the event that ended the run. */
+static int tp_put_stop_at(struct sk_buff *skb, const struct tp_run *run)
+{
+	if (!tp_run_stopped_at(run))
+		return 0;
+	if (nla_put_u32(skb, TSCPROBE_A_STOP_CPU, run->stop_cpu) ||
+	    tp_nla_put_event_as(skb, TSCPROBE_A_STOP_EVENT, &run->stop_event))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* The attributes of a run message: identity, state and parameters. */
 static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 {
@@ -107,7 +124,9 @@ static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 	    tp_nla_put_u64(skb, TSCPROBE_A_ELAPSED_NS,
 			   tp_run_elapsed_ns(run)) ||
 	    tp_nla_put_u64(skb, TSCPROBE_A_START_TSC, run->start_tsc) ||
-	    tp_nla_put_cpumask(skb, TSCPROBE_A_CPUS, run->cpus))
+	    tp_nla_put_cpumask(skb, TSCPROBE_A_CPUS, run->cpus) ||
+	    nla_put_u32(skb, TSCPROBE_A_TSC_SYNC, tp_info_tsc_sync()) ||
+	    tp_put_stop_at(skb, run))
 		return -EMSGSIZE;
 	return run->ops->put_params(skb, run);
 }
@@ -138,6 +157,28 @@ static int tp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 			info);
 }
 
+/* RUN_FINISHED's CPU nests: each CPU's final counts (ops->put_final). */
+static int tp_put_final(struct sk_buff *skb, const struct tp_run *run)
+{
+	unsigned int i;
+
+	if (!run->ops->put_final)
+		return 0;
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_A_CPU);
+
+		if (!nest || nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
+		    run->ops->put_final(skb, c))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* Room for RUN_FINISHED: the run, the stop event, 64 bytes per CPU. */
+#define TP_FINISHED_CPU_SIZE	64
+
 /**
  * tp_notify_finished() - tell the events group that a run has ended
  * @run: the run, with its final state set
@@ -151,7 +192,8 @@ static void tp_notify_finished(const struct tp_run *run)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE +
+			  run->nr_cpus * TP_FINISHED_CPU_SIZE, GFP_KERNEL);
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0,
@@ -160,7 +202,8 @@ static void tp_notify_finished(const struct tp_run *run)
 	    tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id) ||
 	    nla_put_u32(msg, TSCPROBE_A_KIND, run->ops->kind) ||
 	    nla_put_u32(msg, TSCPROBE_A_STATE, run->state) ||
-	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason)) {
+	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason) ||
+	    tp_put_stop_at(msg, run) || tp_put_final(msg, run)) {
 		nlmsg_free(msg);
 		return;
 	}
@@ -177,10 +220,15 @@ static void tp_notify_finished(const struct tp_run *run)
  *
  * The run's tp_run_notify.events, called by the measuring thread with
  * interrupts on.  Skipped when nobody listens, so that an unwatched run
- * pays nothing.
+ * pays nothing.  A multicast that failed for any listener (its socket
+ * full: -ENOBUFS) or reached none (-ESRCH) counts as not sent: the
+ * listener that lost it can tell from the not-notified count.
+ *
+ * Return: the number of events sent, 0 when the message was not.
  */
-static void tp_notify_events(const struct tp_run *run, unsigned int cpu,
-			     const struct tp_event *ev, unsigned int n)
+static unsigned int tp_notify_events(const struct tp_run *run,
+				     unsigned int cpu,
+				     const struct tp_event *ev, unsigned int n)
 {
 	struct nlattr *nest;
 	struct sk_buff *msg;
@@ -188,10 +236,10 @@ static void tp_notify_events(const struct tp_run *run, unsigned int cpu,
 	void *hdr;
 
 	if (!n || !genl_has_listeners(&tp_genl_family, &init_net, 0))
-		return;
+		return 0;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		return;
+		return 0;
 	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0, TSCPROBE_CMD_EVENT);
 	if (!hdr || tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id))
 		goto drop;
@@ -203,10 +251,12 @@ static void tp_notify_events(const struct tp_run *run, unsigned int cpu,
 			break;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
-	return;
+	if (genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL))
+		return 0;
+	return i;
 drop:
 	nlmsg_free(msg);
+	return 0;
 }
 
 /* Given to every run this family starts. */

@@ -19,11 +19,13 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include "compat.h"
 #include "tp.h"
 #include "hist.h"
 #include "names.h"
 #include "noise.h"
 #include "report.h"
+#include "trace.h"
 
 /**
  * struct tp_counter - a per-CPU counter read at the start and the end
@@ -35,6 +37,20 @@ struct tp_counter {
 	bool ok;
 	u64 start;
 	u64 delta;
+};
+
+/**
+ * struct tp_reading - the counters an event's cause is read from
+ * @smi: MSR_SMI_COUNT (32 bits)
+ * @nmi: NMIs taken
+ * @irq: interrupts taken
+ * @steal: steal time accounted to the CPU, ns
+ */
+struct tp_reading {
+	u64 smi;
+	u64 nmi;
+	u64 irq;
+	u64 steal;
 };
 
 /**
@@ -51,6 +67,14 @@ struct tp_counter {
  * @aperf: APERF over the windows
  * @mperf: MPERF over the windows
  * @notified: events.total when the last EVENT notification was sent
+ * @not_notified: events no EVENT notification carried
+ * @cause_events: events per enum tscprobe_cause
+ * @cause_cycles: the sum of their gaps, per cause
+ * @readable: TP_EVENT_* bits: the counters events carry on this CPU
+ * @prev: the counters at the previous reading: the window's start or the
+ *	CPU's previous event (see enum tscprobe_cause)
+ * @run: the run, for stop-at (the loop's slow path has only @loop)
+ * @cpu: the CPU measured
  */
 struct tp_noise_cpu {
 	struct tp_noise loop;
@@ -64,13 +88,21 @@ struct tp_noise_cpu {
 	struct tp_counter aperf;
 	struct tp_counter mperf;
 	u64 notified;
+	u64 not_notified;
+	u64 cause_events[__TSCPROBE_CAUSE_MAX];
+	u64 cause_cycles[__TSCPROBE_CAUSE_MAX];
+	u16 readable;
+	struct tp_reading prev;
+	struct tp_run *run;
+	unsigned int cpu;
 };
 
 static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
 	BIT(TSCPROBE_A_DURATION_NS) | BIT(TSCPROBE_A_IRQS) |
 	BIT(TSCPROBE_A_WIDTH_NS) | BIT(TSCPROBE_A_GAP_NS) |
 	BIT(TSCPROBE_A_THRESHOLD_NS) | BIT(TSCPROBE_A_THRESHOLD_CYCLES) |
-	BIT(TSCPROBE_A_CLOCK),
+	BIT(TSCPROBE_A_CLOCK) | BIT(TSCPROBE_A_STOP_AT_NS) |
+	BIT(TSCPROBE_A_STOP_AT_CYCLES) | BIT(TSCPROBE_A_TRACE_STOP),
 };
 
 static int tp_noise_parse_threshold(struct tp_params *p, struct nlattr **attrs,
@@ -92,6 +124,45 @@ static int tp_noise_parse_threshold(struct tp_params *p, struct nlattr **attrs,
 					      TSCPROBE_DEFAULT_THRESHOLD_NS);
 		p->threshold_cycles = max(tp_ns_to_cycles(p->threshold_ns), 1ULL);
 	}
+	return 0;
+}
+
+/*
+ * STOP_AT_NS or STOP_AT_CYCLES (one of the two), never below the threshold
+ * (compared in cycles, the unit the loop compares in); TRACE_STOP needs one.
+ */
+static int tp_noise_parse_stop_at(struct tp_params *p, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack)
+{
+	struct nlattr *ns = attrs[TSCPROBE_A_STOP_AT_NS];
+	struct nlattr *cyc = attrs[TSCPROBE_A_STOP_AT_CYCLES];
+	struct nlattr *trace = attrs[TSCPROBE_A_TRACE_STOP];
+
+	if (ns && cyc) {
+		NL_SET_ERR_MSG_ATTR(extack, cyc,
+				    "give stop_at_ns or stop_at_cycles, not both");
+		return -EINVAL;
+	}
+	if (trace && !ns && !cyc) {
+		NL_SET_ERR_MSG_ATTR(extack, trace,
+				    "trace_stop needs stop_at_ns or stop_at_cycles");
+		return -EINVAL;
+	}
+	if (cyc) {
+		p->stop_at_cycles = nla_get_u64(cyc);
+		p->stop_at_ns = tp_cycles_to_ns(p->stop_at_cycles);
+	} else if (ns) {
+		p->stop_at_ns = nla_get_u64(ns);
+		p->stop_at_cycles = max(tp_ns_to_cycles(p->stop_at_ns), 1ULL);
+	}
+	if ((ns || cyc) && p->stop_at_cycles < p->threshold_cycles) {
+		tp_set_err(extack, ns ?: cyc,
+			   "%s is below the threshold (%llu cycles, %llu ns)",
+			   ns ? "stop_at_ns" : "stop_at_cycles",
+			   p->threshold_cycles, p->threshold_ns);
+		return -EINVAL;
+	}
+	p->trace_stop = trace;
 	return 0;
 }
 
@@ -126,14 +197,22 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 	err = tp_info_need_tsc_khz(extack);
 	if (err)
 		return err;
-	return tp_noise_parse_threshold(p, attrs, extack);
+	err = tp_noise_parse_threshold(p, attrs, extack);
+	if (err)
+		return err;
+	return tp_noise_parse_stop_at(p, attrs, extack);
 }
+
+static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev);
 
 static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 {
 	struct tp_noise_cpu *n = c->hot;
 
 	tp_noise_init(&n->loop, run->params.threshold_cycles);
+	n->loop.explain = tp_noise_explain;
+	n->run = run;
+	n->cpu = c->cpu;
 	return 0;
 }
 
@@ -200,12 +279,79 @@ static bool tp_read_msr(u32 msr, u64 *value)
 	return rdmsrl_safe(msr, value) == 0;
 }
 
-static void tp_noise_counters_begin(struct tp_noise_cpu *n, unsigned int cpu)
+/*
+ * Which counters an event can carry on this CPU.  The SMI count where the
+ * MSR reads without a fault (tried here, once: a fault in the loop's slow
+ * path would cost microseconds in a VM).  Steal time only in a guest and
+ * with interrupts on: the kernel accounts it at the tick (the paravirt
+ * steal clock itself, read in real time, is a static call no module may
+ * call since 5.12), so with interrupts off it cannot move inside a window
+ * and a delta of 0 would be a lie.
+ */
+static u16 tp_noise_readable(const struct tp_params *p, bool smi_ok)
+{
+	u16 bits = TP_EVENT_NMI | TP_EVENT_IRQ;
+
+	if (smi_ok)
+		bits |= TP_EVENT_SMI;
+	if (p->irqs == TSCPROBE_IRQS_ON &&
+	    boot_cpu_has(X86_FEATURE_HYPERVISOR))
+		bits |= TP_EVENT_STEAL;
+	return bits;
+}
+
+/* Read what @n->readable names, on the measuring CPU (the slow path). */
+static void tp_noise_read(struct tp_noise_cpu *n, struct tp_reading *r)
+{
+	if ((n->readable & TP_EVENT_SMI) && !tp_read_smi(&r->smi))
+		n->readable &= ~TP_EVENT_SMI;
+	r->nmi = per_cpu(irq_stat, n->cpu).__nmi_count;
+	r->irq = tp_irq_count(n->cpu);
+	if (n->readable & TP_EVENT_STEAL)
+		r->steal = tp_steal_ns(n->cpu);
+}
+
+/**
+ * tp_noise_explain() - the cause of an event (the loop's slow path)
+ * @loop: the loop state of a struct tp_noise_cpu
+ * @ev: the event; its deltas, valid bits and cause are filled in
+ *
+ * Runs on the measuring CPU inside the window (interrupts off unless the
+ * run measures with them on): reads the counters, takes the deltas since
+ * the previous reading, classifies (tp_event_cause()), counts the cause's
+ * time, fires the tscprobe_noise_event tracepoint and checks stop-at.
+ */
+static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
+{
+	struct tp_noise_cpu *n = container_of(loop, struct tp_noise_cpu, loop);
+	u64 stop_at = n->run->params.stop_at_cycles;
+	struct tp_reading now = {};
+
+	tp_noise_read(n, &now);
+	ev->valid = n->readable;
+	if (ev->valid & TP_EVENT_SMI)
+		ev->smi = (u32)(now.smi - n->prev.smi);
+	ev->nmi = (u32)(now.nmi - n->prev.nmi);
+	ev->irq = (u32)(now.irq - n->prev.irq);
+	if (ev->valid & TP_EVENT_STEAL)
+		ev->steal_ns = now.steal - n->prev.steal;
+	n->prev = now;
+	ev->cause = tp_event_cause(ev);
+	n->cause_events[ev->cause]++;
+	n->cause_cycles[ev->cause] += ev->cycles;
+	trace_tscprobe_noise_event(n->cpu, ev);
+	if (stop_at && ev->cycles >= stop_at)
+		tp_run_stop_at(n->run, n->cpu, ev);
+}
+
+static void tp_noise_counters_begin(struct tp_noise_cpu *n,
+				    const struct tp_params *p, unsigned int cpu)
 {
 	bool apm = boot_cpu_has(X86_FEATURE_APERFMPERF);
 	u64 v;
 	bool ok = tp_read_smi(&v);
 
+	n->readable = tp_noise_readable(p, ok);
 	tp_counter_begin(&n->smi, ok, v);
 	tp_counter_begin(&n->nmi, true, per_cpu(irq_stat, cpu).__nmi_count);
 	tp_counter_begin(&n->irq, true, tp_irq_count(cpu));
@@ -262,6 +408,8 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a0) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m0);
+	/* The first event's deltas count from here. */
+	tp_noise_read(n, &n->prev);
 	n->last_tsc = tp_noise_window(&n->loop, p->clock,
 				      min(start + width, n->end_tsc));
 	if (apm)
@@ -279,27 +427,54 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 	return start;
 }
 
-/* Most events one window's notification carries; the rest are in results. */
-#define TP_EVENTS_PER_NOTIFICATION	32
-
 /*
  * Tell listeners about the events of the window that just ended: those
- * that ended after @since.  Sent from the thread, with interrupts on.
+ * kept that ended after @since, at most TSCPROBE_EVENTS_PER_NOTIFICATION.
+ * Every other event of the window, and every one whose notification did
+ * not reach a listener, is counted as not notified, so that a listener
+ * can check that it lost nothing.  Sent from the thread, interrupts on.
  */
 static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 			    struct tp_noise_cpu *n, u64 since)
 {
-	struct tp_event ev[TP_EVENTS_PER_NOTIFICATION];
+	struct tp_event ev[TSCPROBE_EVENTS_PER_NOTIFICATION];
 	const struct tp_events *e = &n->loop.events;
-	unsigned int i, k = 0;
+	u64 found = e->total - n->notified;
+	unsigned int i, k = 0, sent = 0;
 
-	if (e->total == n->notified)
+	if (!found)
 		return;
 	n->notified = e->total;
 	for (i = 0; i < e->n && k < ARRAY_SIZE(ev); i++)
 		if (e->ev[i].tsc > since)
 			ev[k++] = e->ev[i];
-	tp_run_notify_events(run, c->cpu, ev, k);
+	if (k)
+		sent = tp_run_notify_events(run, c->cpu, ev, k);
+	n->not_notified += found - min(sent, k);
+}
+
+/*
+ * One window and what follows it with interrupts on: the window
+ * tracepoint (samples and largest gap of this window alone), the
+ * notification, the counters.  Returns what tp_noise_window_run() did.
+ */
+static u64 tp_noise_window_step(struct tp_run *run, struct tp_cpu *c,
+				struct tp_noise_cpu *n, u64 width, u64 span)
+{
+	u64 run_max = n->loop.max, samples = n->loop.samples;
+	u64 start, win_max;
+
+	n->loop.max = 0;
+	start = tp_noise_window_run(n, &run->params, width, span);
+	win_max = n->loop.max;
+	n->loop.max = max(run_max, win_max);
+	if (!start)
+		return 0;
+	trace_tscprobe_window(c->cpu, start, n->last_tsc,
+			      n->loop.samples - samples, win_max);
+	tp_noise_notify(run, c, n, start);
+	tp_noise_counters_step(n, c->cpu);
+	return start;
 }
 
 /*
@@ -318,15 +493,13 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	bool complete = false;
 	u64 start;
 
-	tp_noise_counters_begin(n, c->cpu);
+	tp_noise_counters_begin(n, p, c->cpu);
 	while (!tp_cpu_should_stop(c)) {
-		start = tp_noise_window_run(n, p, width, span);
+		start = tp_noise_window_step(run, c, n, width, span);
 		if (!start) {
 			complete = true;
 			break;
 		}
-		tp_noise_notify(run, c, n, start);
-		tp_noise_counters_step(n, c->cpu);
 		tp_cpu_publish(c, false);
 		if (n->last_tsc >= n->end_tsc) {
 			complete = true;
@@ -350,12 +523,53 @@ static int tp_noise_put_params(struct sk_buff *skb, const struct tp_run *run)
 			   p->threshold_cycles) ||
 	    nla_put_u32(skb, TSCPROBE_A_CLOCK, p->clock))
 		return -EMSGSIZE;
+	if (p->stop_at_cycles &&
+	    (tp_nla_put_u64(skb, TSCPROBE_A_STOP_AT_NS, p->stop_at_ns) ||
+	     tp_nla_put_u64(skb, TSCPROBE_A_STOP_AT_CYCLES, p->stop_at_cycles) ||
+	     (p->trace_stop && nla_put_flag(skb, TSCPROBE_A_TRACE_STOP))))
+		return -EMSGSIZE;
 	return 0;
 }
 
 static u64 tp_noise_wall(const struct tp_noise_cpu *n)
 {
 	return n->last_tsc - n->first_tsc;
+}
+
+/* Every cause's events and time, all five, so that they add up. */
+static int tp_noise_put_causes(struct sk_buff *skb,
+			       const struct tp_noise_cpu *n)
+{
+	unsigned int k;
+
+	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++) {
+		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
+
+		if (!nest || nla_put_u32(skb, TSCPROBE_CAUSE_A_ID, k) ||
+		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_EVENTS,
+				   n->cause_events[k]) ||
+		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_CYCLES,
+				   n->cause_cycles[k]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* A CPU's final event counts in RUN_FINISHED, from its snapshot. */
+static int tp_noise_put_final(struct sk_buff *skb, struct tp_cpu *c)
+{
+	const struct tp_noise_cpu *n = c->snap;
+	int err = 0;
+
+	mutex_lock(&c->lock);
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
+			   n->loop.events.total) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
+			   n->not_notified))
+		err = -EMSGSIZE;
+	mutex_unlock(&c->lock);
+	return err;
 }
 
 /* The scalar part of a CPU: counts, coverage inputs, attribution. */
@@ -378,7 +592,10 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
 			   n->loop.events.total) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_DROPPED,
-			   n->loop.events.dropped))
+			   n->loop.events.dropped) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
+			   n->not_notified) ||
+	    tp_noise_put_causes(skb, n))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(counters); i++) {
 		const struct tp_counter *k = (const void *)n + counters[i].off;
@@ -489,6 +706,50 @@ static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 	return err;
 }
 
+/* "causes: smi=EVENTS/CYCLES ...": how much noise time each cause explains. */
+static void tp_noise_show_causes(struct seq_file *m,
+				 const struct tp_noise_cpu *n)
+{
+	unsigned int k;
+
+	seq_puts(m, "  causes:");
+	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
+		seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),
+			   n->cause_events[k], n->cause_cycles[k]);
+	seq_puts(m, " (events/cycles)\n");
+}
+
+/* A counter delta of an event, or "-" when it could not be read. */
+static void tp_show_delta(struct seq_file *m, const char *name, bool ok,
+			  u64 v)
+{
+	if (ok)
+		seq_printf(m, " %s=%llu", name, v);
+	else
+		seq_printf(m, " %s=-", name);
+}
+
+/* The kept events, in the set's order, each with its cause and deltas. */
+static void tp_noise_show_events(struct seq_file *m,
+				 const struct tp_noise_cpu *n)
+{
+	const struct tp_events *e = &n->loop.events;
+	unsigned int i;
+
+	for (i = 0; i < e->n; i++) {
+		const struct tp_event *ev = &e->ev[i];
+
+		seq_printf(m, "  event tsc=%llu cycles=%llu cause=%s", ev->tsc,
+			   ev->cycles, tp_cause_name(ev->cause));
+		tp_show_delta(m, "smi", ev->valid & TP_EVENT_SMI, ev->smi);
+		tp_show_delta(m, "nmi", ev->valid & TP_EVENT_NMI, ev->nmi);
+		tp_show_delta(m, "irq", ev->valid & TP_EVENT_IRQ, ev->irq);
+		tp_show_delta(m, "steal_ns", ev->valid & TP_EVENT_STEAL,
+			      ev->steal_ns);
+		seq_putc(m, '\n');
+	}
+}
+
 /* The seed's table for one CPU, preceded by a summary line. */
 static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 			      const void *snap)
@@ -499,13 +760,14 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 	char row[256];
 	unsigned int k;
 
-	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu%s\n",
+	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu%s\n",
 		   c->cpu, n->loop.samples, cov / 100, cov % 100,
 		   n->loop.samples ? n->loop.min : 0,
 		   tp_hist_percentile(&n->loop.hist, 500000),
 		   tp_hist_percentile(&n->loop.hist, 990000),
-		   n->loop.max, n->loop.events.total,
+		   n->loop.max, n->loop.events.total, n->not_notified,
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
+	tp_noise_show_causes(m, n);
 	tp_hist_fold_log2(&n->loop.hist, calls, cycles);
 	for (k = 0; k < 65; k++) {
 		if (!calls[k])
@@ -514,6 +776,7 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 			    n->loop.samples, n->loop.measured, tsc_khz);
 		seq_printf(m, "  %s\n", row);
 	}
+	tp_noise_show_events(m, n);
 }
 
 static void tp_noise_show(struct seq_file *m, struct tp_run *run)
@@ -536,4 +799,5 @@ const struct tp_kind_ops tp_noise_ops = {
 	.cpu_size = sizeof(struct tp_noise_cpu),
 	.snap_size = sizeof(struct tp_noise_cpu),
 	.show = tp_noise_show,
+	.put_final = tp_noise_put_final,
 };

@@ -7,10 +7,12 @@
  * struct tp_run_notify its starter gave: this file never calls netlink),
  * and the lifetime of results.
  *
- * Locking: tp_lock protects tp_current and every run's state, reason and
- * thread pointers.  Where both are needed the CPU hotplug lock is taken
- * first: START holds it so that no chosen CPU can go away while threads are
- * created, and the hotplug callback runs with it held.  Measurement threads
+ * Locking: tp_lock protects tp_current and every run's state and thread
+ * pointers; a run's reason is set once, by cmpxchg() (a measuring CPU that
+ * reaches stop-at sets it with interrupts off, without the lock).  Where
+ * both are needed the CPU hotplug lock is taken first: START holds it so
+ * that no chosen CPU can go away while threads are created, and the
+ * hotplug callback runs with it held.  Measurement threads
  * never take tp_lock; they only publish their snapshot under their slot's
  * own mutex, so nothing that holds tp_lock ever waits for a thread that
  * waits for tp_lock.
@@ -34,6 +36,7 @@
 #include "compat.h"
 #include "tp.h"
 #include "names.h"
+#include "trace.h"
 
 /* Protects tp_current and every run's state, reason and threads. */
 DEFINE_MUTEX(tp_lock);
@@ -199,12 +202,58 @@ void tp_cpu_copy_snap(struct tp_cpu *c, void *dst)
  *
  * Called by the measuring thread with interrupts on; a run nobody listens
  * to (no struct tp_run_notify, or one without @events) drops them.
+ *
+ * Return: how many of the @n events reached a listener (@n or 0).
  */
-void tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
-			  const struct tp_event *ev, unsigned int n)
+unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
+				  const struct tp_event *ev, unsigned int n)
 {
 	if (run->notify && run->notify->events)
-		run->notify->events(run, cpu, ev, n);
+		return run->notify->events(run, cpu, ev, n);
+	return 0;
+}
+
+/**
+ * tp_run_stop_at() - a measuring CPU saw a gap at or above stop-at
+ * @run: the run
+ * @cpu: the CPU
+ * @ev: the event, explained
+ *
+ * Called from the noise loop's slow path, interrupts off: it takes no lock
+ * and does not sleep.  The first call of a run wins: it records the CPU
+ * and the event, freezes the ftrace buffer when the run asked for it, sets
+ * the reason to THRESHOLD unless a STOP came first, and sets @run->stop,
+ * which every CPU checks at the end of its current window: the run then
+ * ends through the same path as a STOP.  Later calls do nothing.
+ */
+void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
+		    const struct tp_event *ev)
+{
+	if (atomic_cmpxchg(&run->stop_claimed, 0, 1) != 0)
+		return;
+	if (run->params.trace_stop)
+		tracing_off();
+	run->stop_cpu = cpu;
+	run->stop_event = *ev;
+	/* Readers that see THRESHOLD see the CPU and the event. */
+	smp_wmb();
+	cmpxchg(&run->reason, TSCPROBE_STOP_NONE, TSCPROBE_STOP_THRESHOLD);
+	WRITE_ONCE(run->stop, true);
+}
+
+/**
+ * tp_run_stopped_at() - whether stop-at ended the run
+ * @run: the run
+ *
+ * Return: true when the run's reason is THRESHOLD; @run->stop_cpu and
+ * @run->stop_event can then be read.
+ */
+bool tp_run_stopped_at(const struct tp_run *run)
+{
+	if (READ_ONCE(run->reason) != TSCPROBE_STOP_THRESHOLD)
+		return false;
+	smp_rmb();	/* pairs with smp_wmb() in tp_run_stop_at() */
+	return true;
 }
 
 /* A thread has ended; the last one queues the run's finisher. */
@@ -324,6 +373,8 @@ static void tp_run_finish(struct work_struct *work)
 	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);
+	trace_tscprobe_run_end(run->id, run->ops->kind, run->state,
+			       run->reason);
 	/*
 	 * Notify before completing: unload waits for the completion and then
 	 * unregisters the family, so a notification sent after it could find
@@ -566,6 +617,10 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 		kref_get(&run->ref);	/* for the caller */
 		old = tp_current;
 		tp_current = run;
+		/* Before the threads run: it precedes their window events. */
+		trace_tscprobe_run_start(run->id, ops->kind, run->nr_cpus,
+					 run->params.threshold_cycles,
+					 run->params.stop_at_cycles);
 		tp_run_wake_threads(run);
 	}
 	mutex_unlock(&tp_lock);
@@ -586,8 +641,8 @@ static struct tp_run *tp_run_request_stop(unsigned int reason)
 
 	if (!run || run->state != TSCPROBE_STATE_RUNNING)
 		return NULL;
-	if (run->reason == TSCPROBE_STOP_NONE)
-		run->reason = reason;
+	/* A CPU that reached stop-at may have set it already. */
+	cmpxchg(&run->reason, TSCPROBE_STOP_NONE, reason);
 	WRITE_ONCE(run->stop, true);
 	tp_run_wake_threads(run);	/* sleepers see the stop at once */
 	kref_get(&run->ref);

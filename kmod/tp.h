@@ -21,6 +21,7 @@
 #include <net/genetlink.h>
 
 #include "tscprobe.h"
+#include "noise.h"	/* struct tp_event: the event that stopped a run */
 
 /* Every attribute set in the contract pads 64-bit values with type 1. */
 #define TP_PAD	1
@@ -32,7 +33,6 @@
 
 struct tp_run;
 struct tp_cpu;
-struct tp_event;
 struct tp_hist;
 
 /**
@@ -50,6 +50,9 @@ struct tp_hist;
  * @nodes: cache: measure every NUMA node
  * @samples: skew: samples per pair
  * @repeats: skew: repeats per pair
+ * @stop_at_ns: noise: a gap at least this long ends the run (0: never)
+ * @stop_at_cycles: the same in TSC cycles (0: never)
+ * @trace_stop: noise: call tracing_off() when @stop_at_cycles is reached
  */
 struct tp_params {
 	u64 duration_ns;
@@ -65,6 +68,9 @@ struct tp_params {
 	bool nodes;
 	u32 samples;
 	u32 repeats;
+	u64 stop_at_ns;
+	u64 stop_at_cycles;
+	bool trace_stop;
 };
 
 /**
@@ -102,6 +108,8 @@ struct tp_params {
  * @nr_pairs: optional; how many pair messages GET_RESULT sends after the
  *	CPU messages
  * @put_pair: add pair @idx (< nr_pairs) to a dump message: 0 or -EMSGSIZE
+ * @put_final: optional; add a CPU's final counts (from its snapshot) to
+ *	its CPU nest in the RUN_FINISHED notification; keep it small
  */
 struct tp_kind_ops {
 	unsigned int kind;
@@ -122,6 +130,7 @@ struct tp_kind_ops {
 	unsigned int (*nr_pairs)(const struct tp_run *run);
 	int (*put_pair)(struct sk_buff *skb, const struct tp_run *run,
 			unsigned int idx);
+	int (*put_final)(struct sk_buff *skb, struct tp_cpu *c);
 };
 
 /**
@@ -132,14 +141,16 @@ struct tp_kind_ops {
  *	then unregisters the family, so the listeners hear the end first.
  * @events: optional; a noise window's events on @cpu.  Called by the
  *	CPU's measurement thread with interrupts on, between two windows.
+ *	Returns how many of the @n events reached the listeners: @n, or 0
+ *	when nobody listens or the notification failed.
  *
  * The run machinery and the measurements know nothing of netlink: the
  * netlink family hands this to tp_run_start(), and the run calls it.
  */
 struct tp_run_notify {
 	void (*finished)(const struct tp_run *run);
-	void (*events)(const struct tp_run *run, unsigned int cpu,
-		       const struct tp_event *ev, unsigned int n);
+	unsigned int (*events)(const struct tp_run *run, unsigned int cpu,
+			       const struct tp_event *ev, unsigned int n);
 };
 
 /*
@@ -192,9 +203,14 @@ struct tp_cpu {
  * @priv: the kind's run-wide state (allocated by ops->alloc)
  * @active: threads still measuring
  * @stop: set to end the run early (READ_ONCE in the threads)
+ * @stop_claimed: the first event at or above stop-at sets it (atomically),
+ *	then fills @stop_cpu and @stop_event, then sets @reason to THRESHOLD
+ * @stop_cpu: the CPU of the event that reached stop-at
+ * @stop_event: that event (valid once @reason is THRESHOLD)
  * @main_incomplete: run_main returned false
  * @state: enum tscprobe_state (under tp_lock)
- * @reason: enum tscprobe_stop_reason (under tp_lock)
+ * @reason: enum tscprobe_stop_reason; set once, from NONE, by cmpxchg()
+ *	(a STOP under tp_lock, or a measuring CPU reaching stop-at)
  * @start_ns: ktime_get_ns() at START
  * @end_ns: ktime_get_ns() when the last thread ended
  * @start_tsc: TSC at START
@@ -214,6 +230,9 @@ struct tp_run {
 	void *priv;
 	atomic_t active;
 	bool stop;
+	atomic_t stop_claimed;
+	unsigned int stop_cpu;
+	struct tp_event stop_event;
 	bool main_incomplete;
 	unsigned int state;
 	unsigned int reason;
@@ -239,6 +258,8 @@ int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
 		       struct netlink_ext_ack *extack);
 int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx);
 int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev);
+int tp_nla_put_event_as(struct sk_buff *skb, int type,
+			const struct tp_event *ev);
 
 /* run.c */
 extern struct mutex tp_lock;
@@ -259,8 +280,11 @@ bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(const struct tp_run *run);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
-void tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
-			  const struct tp_event *ev, unsigned int n);
+unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
+				  const struct tp_event *ev, unsigned int n);
+void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
+		    const struct tp_event *ev);
+bool tp_run_stopped_at(const struct tp_run *run);
 
 /* netlink.c: the top layer; nothing in kmod/ but main.c calls it */
 extern struct genl_family tp_genl_family;
@@ -275,6 +299,7 @@ void tp_info_show(struct seq_file *m);
 u64 tp_ns_to_cycles(u64 ns);
 u64 tp_cycles_to_ns(u64 cycles);
 int tp_info_need_tsc_khz(struct netlink_ext_ack *extack);
+u32 tp_info_tsc_sync(void);
 
 /* debugfs.c */
 void tp_debugfs_init(void);
