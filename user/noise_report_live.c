@@ -205,11 +205,8 @@ void tp_noise_causes_text(const struct tp_result *r,
 	unsigned int i;
 
 	fprintf(f, "  causes:");
-	if (!c->has_causes) {
-		fprintf(f, " n/a (%s)", r->user_engine ?
-			"the userspace engine reads no per-gap counters" :
-			"the module gave none");
-	}
+	if (!c->has_causes)
+		fprintf(f, " n/a (the engine gave none)");
 	for (i = 0; c->has_causes && i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
@@ -222,6 +219,8 @@ void tp_noise_causes_text(const struct tp_result *r,
 	if (c->not_notified.ok)
 		fprintf(f, "; %llu events not notified",
 			(unsigned long long)c->not_notified.v);
+	if (c->has_causes && r->user_engine)
+		fprintf(f, "; userspace: irq and steal of each window, smi and nmi unreadable");
 	fprintf(f, "\n");
 }
 
