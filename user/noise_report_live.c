@@ -145,6 +145,11 @@ void tp_noise_groups_json(const struct tp_result *r, struct tj *j)
 		tj_null(j, "groups");
 		return;
 	}
+	tj_str(j, "tsc_sync", tp_tsc_sync_name(r->tsc_sync));
+	if (r->tsc_offsets_run_id)
+		tj_u64(j, "offsets_run_id", r->tsc_offsets_run_id);
+	else
+		tj_null(j, "offsets_run_id");
 	tj_bool(j, "tsc_aligned", r->tsc_aligned);
 	tj_bool(j, "tsc_in_sync", r->tsc_in_sync);
 	sets = tp_group_cpusets(r);
@@ -225,7 +230,8 @@ void tp_noise_causes_text(const struct tp_result *r,
 }
 
 /**
- * tp_noise_causes_json() - a CPU's "events_not_notified" and "causes"
+ * tp_noise_causes_json() - a CPU's "events_not_notified", its TSC offset
+ *	(null: unknown) and "causes"
  * @r: the result
  * @c: the CPU
  * @j: the writer, inside the CPU's object
@@ -239,6 +245,10 @@ void tp_noise_causes_json(const struct tp_result *r,
 	unsigned int i;
 
 	tp_json_counter(j, "events_not_notified", &c->not_notified);
+	if (c->has_tsc_offset)
+		tj_i64(j, "tsc_offset_cycles", c->tsc_offset);
+	else
+		tj_null(j, "tsc_offset_cycles");
 	if (!c->has_causes) {
 		tj_null(j, "causes");
 		return;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Watching runs live, in the guest: `tscprobe monitor` receives a run's
+ * Watching runs live through the CLI, in the guest (the module's side is
+ * test_live.c): `tscprobe monitor` receives a run's
  * events and exactly one RUN_FINISHED, its -j lines parse, every event has
  * a cause and counters that cannot be read are null, never 0; per CPU the
  * events received plus those not notified are the run's total; --run ends
@@ -179,9 +180,9 @@ static void tp_check_monitor(struct __test_metadata *_metadata,
 	free(report);
 }
 
-TP_RUN_FIXTURE(live)
+TP_RUN_FIXTURE(monitor)
 
-TEST_F_TIMEOUT(live, monitor_receives_a_runs_events_and_one_end, 120)
+TEST_F_TIMEOUT(monitor, monitor_receives_a_runs_events_and_one_end, 120)
 {
 	struct tp_monitor m;
 	char *out = NULL, *info = NULL;
@@ -213,7 +214,7 @@ TEST_F_TIMEOUT(live, monitor_receives_a_runs_events_and_one_end, 120)
 	free(out);
 }
 
-TEST_F_TIMEOUT(live, monitor_run_ends_with_its_run, 180)
+TEST_F_TIMEOUT(monitor, monitor_run_ends_with_its_run, 180)
 {
 	char cmd[256], *out = NULL;
 	struct tp_status_reply st;
@@ -252,7 +253,7 @@ TEST_F_TIMEOUT(live, monitor_run_ends_with_its_run, 180)
 	tp_sh("wait", NULL);
 }
 
-TEST_F_TIMEOUT(live, two_monitors_both_see_everything, 120)
+TEST_F_TIMEOUT(monitor, two_monitors_both_see_everything, 120)
 {
 	struct tp_monitor a, b;
 	char cmd[512], *out = NULL;
@@ -276,7 +277,7 @@ TEST_F_TIMEOUT(live, two_monitors_both_see_everything, 120)
 	free(out);
 }
 
-TEST_F_TIMEOUT(live, monitor_killed_mid_run_leaves_the_module_healthy, 120)
+TEST_F_TIMEOUT(monitor, monitor_killed_mid_run_leaves_the_module_healthy, 120)
 {
 	struct tp_monitor m;
 	char *out = NULL;
@@ -300,7 +301,7 @@ TEST_F_TIMEOUT(live, monitor_killed_mid_run_leaves_the_module_healthy, 120)
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
 }
 
-TEST_F_TIMEOUT(live, stop_at_ends_the_run_with_reason_threshold, 120)
+TEST_F_TIMEOUT(monitor, stop_at_ends_the_run_with_reason_threshold, 120)
 {
 	struct tp_monitor m;
 	char *out = NULL;
@@ -336,7 +337,7 @@ static const char *tp_tracing_on(void)
 	return NULL;
 }
 
-TEST_F_TIMEOUT(live, trace_stop_leaves_tracing_off, 120)
+TEST_F_TIMEOUT(monitor, trace_stop_leaves_tracing_off, 120)
 {
 	const char *on = tp_tracing_on();
 	char cmd[256], *out = NULL;
@@ -361,7 +362,7 @@ TEST_F_TIMEOUT(live, trace_stop_leaves_tracing_off, 120)
 	free(out);
 }
 
-TEST_F_TIMEOUT(live, follow_prints_events_then_a_parseable_report, 120)
+TEST_F_TIMEOUT(monitor, follow_prints_events_then_a_parseable_report, 120)
 {
 	char *out = NULL;
 
@@ -381,7 +382,24 @@ TEST_F_TIMEOUT(live, follow_prints_events_then_a_parseable_report, 120)
 	free(out);
 }
 
-TEST_F_TIMEOUT(live, bad_input_is_one_line_and_exit_2, 120)
+TEST_F_TIMEOUT(monitor, groups_use_the_offsets_of_a_skew_run, 180)
+{
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 0-1 -q -j > /dev/null", NULL));
+	ASSERT_EQ(0, tp_sh("tscprobe noise -c 0-1 -d 500ms --threshold " THRESHOLD " -q -j", &out));
+	/* Offsets of both CPUs from that run, applied unless unstable. */
+	EXPECT_JQS(out,
+		   ".offsets_run_id != null and .offsets_run_id < .run_id",
+		   "all(.cpus[]; .tsc_offset_cycles | type == \"number\")",
+		   ".tsc_aligned == (.tsc_sync != \"unstable\")",
+		   "(.groups | map(.events) | add) == ([.cpus[].events[]] | length)",
+		   "all(.groups[]; .start_tsc <= .end_tsc and (.cpus | length) >= 1)",
+		   "[.cpus[].events[].group] | all(. != null)");
+	free(out);
+}
+
+TEST_F_TIMEOUT(monitor, bad_input_is_one_line_and_exit_2, 120)
 {
 	static const char *const bad[] = {
 		"noise -c 0 --stop-at 5us", "noise -c 0 --trace-stop",
