@@ -4,7 +4,10 @@
  * CPUs, and which measurements it can run.  Answers GET_INFO and the debugfs
  * "info" view from one place.
  */
+#include <linux/bitmap.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
@@ -66,6 +69,117 @@ u32 tp_info_tsc_sync(void)
 {
 	return check_tsc_unstable() ? TSCPROBE_TSC_UNSTABLE :
 				      TSCPROBE_TSC_STABLE;
+}
+
+/**
+ * struct tp_tsc_offsets - what the last completed skew run says of the TSCs
+ * @run_id: that run
+ * @ref: its reference CPU, the lowest it measured
+ * @known: bitmap of the CPUs with an offset (nr_cpu_ids bits)
+ * @cycles: by CPU number: its TSC minus the reference CPU's
+ */
+struct tp_tsc_offsets {
+	u64 run_id;
+	unsigned int ref;
+	unsigned long *known;
+	s64 cycles[];
+};
+
+/* The offsets runs are told of; replaced whole, freed on unload. */
+static DEFINE_MUTEX(tp_offsets_lock);
+static struct tp_tsc_offsets *tp_offsets;	/* under tp_offsets_lock */
+
+static void tp_tsc_offsets_free(struct tp_tsc_offsets *o)
+{
+	if (o) {
+		bitmap_free(o->known);
+		kvfree(o);
+	}
+}
+
+/**
+ * tp_tsc_offsets_alloc() - an empty set of per-CPU TSC offsets
+ * @run_id: the skew run that measures them
+ * @ref: its reference CPU (offset 0 by definition)
+ *
+ * Return: the set, to be filled with tp_tsc_offsets_set() and handed to
+ * tp_info_publish_tsc_offsets(); NULL without memory.
+ */
+struct tp_tsc_offsets *tp_tsc_offsets_alloc(u64 run_id, unsigned int ref)
+{
+	struct tp_tsc_offsets *o;
+
+	o = kvzalloc(struct_size(o, cycles, nr_cpu_ids), GFP_KERNEL);
+	if (!o)
+		return NULL;
+	o->known = bitmap_zalloc(nr_cpu_ids, GFP_KERNEL);
+	if (!o->known) {
+		kvfree(o);
+		return NULL;
+	}
+	o->run_id = run_id;
+	o->ref = ref;
+	set_bit(ref, o->known);
+	return o;
+}
+
+/**
+ * tp_tsc_offsets_set() - record one CPU's offset
+ * @o: the set
+ * @cpu: the CPU
+ * @cycles: its TSC minus the reference CPU's
+ */
+void tp_tsc_offsets_set(struct tp_tsc_offsets *o, unsigned int cpu,
+			s64 cycles)
+{
+	o->cycles[cpu] = cycles;
+	set_bit(cpu, o->known);
+}
+
+/**
+ * tp_info_publish_tsc_offsets() - make @o the module's offsets
+ * @o: the new set (the module owns it from now on), or NULL to forget them
+ */
+void tp_info_publish_tsc_offsets(struct tp_tsc_offsets *o)
+{
+	struct tp_tsc_offsets *old;
+
+	mutex_lock(&tp_offsets_lock);
+	old = tp_offsets;
+	tp_offsets = o;
+	mutex_unlock(&tp_offsets_lock);
+	tp_tsc_offsets_free(old);
+}
+
+/**
+ * tp_info_tsc_offset() - the TSC offset of a CPU, if a skew run measured it
+ * @cpu: the CPU
+ * @cycles: set to its TSC minus the reference CPU's
+ * @run_id: set to the skew run's id (may be NULL)
+ *
+ * Return: true when the offset is known.
+ */
+bool tp_info_tsc_offset(unsigned int cpu, s64 *cycles, u64 *run_id)
+{
+	bool known = false;
+
+	mutex_lock(&tp_offsets_lock);
+	if (tp_offsets && cpu < nr_cpu_ids && test_bit(cpu, tp_offsets->known)) {
+		*cycles = tp_offsets->cycles[cpu];
+		if (run_id)
+			*run_id = tp_offsets->run_id;
+		known = true;
+	}
+	mutex_unlock(&tp_offsets_lock);
+	return known;
+}
+
+/**
+ * tp_info_exit() - forget the offsets (module unload)
+ */
+void tp_info_exit(void)
+{
+	tp_info_publish_tsc_offsets(NULL);
 }
 
 /* A read of MSR_SMI_COUNT faults on AMD, in most VMs and on old Intel. */

@@ -43,6 +43,7 @@ static void __exit tp_exit(void)
 	tp_run_shutdown();
 	tp_netlink_exit();
 	tp_run_exit();
+	tp_info_exit();
 	tp_debugfs_exit();
 	pr_info("unloaded\n");
 }

@@ -113,6 +113,20 @@ static int tp_put_stop_at(struct sk_buff *skb, const struct tp_run *run)
 	return 0;
 }
 
+/* The skew run whose offsets the CPU nests carry, if any CPU has one. */
+static int tp_put_offsets_run(struct sk_buff *skb, const struct tp_run *run)
+{
+	unsigned int cpu;
+	u64 id;
+	s64 off;
+
+	for_each_cpu(cpu, run->cpus)
+		if (tp_info_tsc_offset(cpu, &off, &id))
+			return tp_nla_put_u64(skb, TSCPROBE_A_TSC_OFFSETS_RUN_ID,
+					      id);
+	return 0;
+}
+
 /* The attributes of a run message: identity, state and parameters. */
 static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 {
@@ -126,7 +140,7 @@ static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 	    tp_nla_put_u64(skb, TSCPROBE_A_START_TSC, run->start_tsc) ||
 	    tp_nla_put_cpumask(skb, TSCPROBE_A_CPUS, run->cpus) ||
 	    nla_put_u32(skb, TSCPROBE_A_TSC_SYNC, tp_info_tsc_sync()) ||
-	    tp_put_stop_at(skb, run))
+	    tp_put_offsets_run(skb, run) || tp_put_stop_at(skb, run))
 		return -EMSGSIZE;
 	return run->ops->put_params(skb, run);
 }
@@ -500,6 +514,17 @@ static int tp_put_sched(struct sk_buff *skb, const struct tp_cpu *c)
 	return 0;
 }
 
+/* The CPU's TSC offset from the last completed skew run, where known. */
+static int tp_put_tsc_offset(struct sk_buff *skb, const struct tp_cpu *c)
+{
+	s64 off;
+
+	if (!tp_info_tsc_offset(c->cpu, &off, NULL))
+		return 0;
+	return nla_put_s64(skb, TSCPROBE_CPU_A_TSC_OFFSET, off,
+			   TSCPROBE_CPU_A_PAD);
+}
+
 /*
  * One message of one CPU.  Returns 0 when the CPU is complete, -EMSGSIZE
  * when the message is full (to be continued in the next one).
@@ -524,7 +549,8 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
 	if (!nest || tp_put_cpu_id(skb, c) ||
 	    nla_put_u32(skb, TSCPROBE_CPU_A_NODE, cpu_to_node(c->cpu)) ||
-	    tp_put_sched(skb, c))
+	    tp_put_sched(skb, c) ||
+	    (start_pos == 0 && tp_put_tsc_offset(skb, c)))
 		goto cancel;
 	err = ctx->run->ops->dump_cpu(skb, c, ctx->snap, &ctx->pos);
 	if (err == -EMSGSIZE && ctx->pos == start_pos)

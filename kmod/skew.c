@@ -37,6 +37,7 @@
 #include <linux/cpu.h>
 #include <linux/gfp.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -552,6 +553,36 @@ static bool tp_skew_any_pair_ran(const struct tp_skew_run *sk)
 	return false;
 }
 
+/*
+ * A completed run's view of the TSCs, for the runs that follow (noise
+ * events of different CPUs put on one time line): every CPU's offset to
+ * the lowest CPU measured, the mean skew of the pair (lowest, CPU), which
+ * is TSC(CPU) - TSC(lowest).  Pairs that did not end OK leave their CPU
+ * without one.
+ */
+static void tp_skew_publish_offsets(struct tp_run *run,
+				    const struct tp_skew_run *sk)
+{
+	struct tp_tsc_offsets *o;
+	unsigned int p;
+
+	o = tp_tsc_offsets_alloc(run->id, run->slots[0].cpu);
+	if (!o)
+		return;
+	for (p = 0; p < sk->nr_pairs; p++) {
+		const struct tp_skew_pair *pr = &sk->pairs[p];
+
+		if (pr->i != 0 || pr->status != TSCPROBE_PAIR_OK ||
+		    !pr->st.skew2.count)
+			continue;
+		/* skew2 holds doubled skews: mean = sum / (2 * count) */
+		tp_tsc_offsets_set(o, pr->to,
+				   div64_s64(pr->st.skew2.sum,
+					     2 * (s64)pr->st.skew2.count));
+	}
+	tp_info_publish_tsc_offsets(o);
+}
+
 static bool tp_skew_run_main(struct tp_run *run)
 {
 	struct tp_skew_run *sk = run->priv;
@@ -579,7 +610,10 @@ static bool tp_skew_run_main(struct tp_run *run)
 
 		wake_up(&w->wq);
 	}
-	return complete && tp_skew_any_pair_ran(sk);
+	complete = complete && tp_skew_any_pair_ran(sk);
+	if (complete)
+		tp_skew_publish_offsets(run, sk);
+	return complete;
 }
 
 static unsigned int tp_skew_settled(const struct tp_run *run)

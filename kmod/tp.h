@@ -300,6 +300,13 @@ u64 tp_ns_to_cycles(u64 ns);
 u64 tp_cycles_to_ns(u64 cycles);
 int tp_info_need_tsc_khz(struct netlink_ext_ack *extack);
 u32 tp_info_tsc_sync(void);
+struct tp_tsc_offsets;
+struct tp_tsc_offsets *tp_tsc_offsets_alloc(u64 run_id, unsigned int ref);
+void tp_tsc_offsets_set(struct tp_tsc_offsets *o, unsigned int cpu,
+			s64 cycles);
+void tp_info_publish_tsc_offsets(struct tp_tsc_offsets *o);
+bool tp_info_tsc_offset(unsigned int cpu, s64 *cycles, u64 *run_id);
+void tp_info_exit(void);
 
 /* debugfs.c */
 void tp_debugfs_init(void);

@@ -138,10 +138,9 @@
  *	measured CPU with ID, EVENTS_TOTAL and EVENTS_NOT_NOTIFIED (final).
  * @TSCPROBE_CMD_EVENT: notification on the events group: RUN_ID and one
  *	CPU nest (ID and EVENT nests) holding the noise events found by the
- *	last window, at most TSCPROBE_EVENTS_PER_NOTIFICATION of them.  A
- *	listener that joined the group before START and lost no message
- *	(no ENOBUFS on its socket) receives, per CPU, EVENTS_TOTAL -
- *	EVENTS_NOT_NOTIFIED events in all.
+ *	last window, at most TSCPROBE_EVENTS_PER_NOTIFICATION of them.  The
+ *	only listener, joined before START with NETLINK_BROADCAST_ERROR
+ *	set, receives per CPU EVENTS_TOTAL - EVENTS_NOT_NOTIFIED events.
  */
 enum tscprobe_cmd {
 	TSCPROBE_CMD_UNSPEC,
@@ -276,7 +275,7 @@ enum tscprobe_pair_status {
  * @TSCPROBE_CAUSE_SMI: the SMI count moved across the gap
  * @TSCPROBE_CAUSE_NMI: no SMI, but the CPU took an NMI
  * @TSCPROBE_CAUSE_IRQ: neither, but the CPU took an interrupt (only with
- *	IRQS on: with interrupts off none can be taken)
+ *	IRQS on: with interrupts off none can be taken but as an NMI)
  * @TSCPROBE_CAUSE_STEAL: none of these, but the kernel accounted steal
  *	time (the hypervisor ran something else on this CPU)
  * @TSCPROBE_CAUSE_UNEXPLAINED: no counter moved, or none could be read
@@ -481,9 +480,14 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_MIGRATIONS: u64; migrations of the thread (0 when bound)
  * @TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED: u64; noise: events of EVENTS_TOTAL
  *	that no EVENT notification carried: beyond the per-window cap
- *	(TSCPROBE_EVENTS_PER_NOTIFICATION), not kept by the event set, sent
- *	while nobody listened, or whose notification failed (no memory, a
- *	listener's socket full: ENOBUFS).  0 <= it <= EVENTS_TOTAL.
+ *	(TSCPROBE_EVENTS_PER_NOTIFICATION), not kept by the event set, found
+ *	while nobody listened, or whose notification failed: no memory, or
+ *	a listener's receive queue full -- the kernel tells the module of
+ *	that only for listeners that set NETLINK_BROADCAST_ERROR on their
+ *	socket (others see ENOBUFS on their next read).  So for a single
+ *	listener with NETLINK_BROADCAST_ERROR, events received + this ==
+ *	EVENTS_TOTAL exactly; with several, one's full queue counts here
+ *	for all.  0 <= it <= EVENTS_TOTAL.
  * @TSCPROBE_CPU_A_CAUSE: nest, enum tscprobe_cause_attr; noise: one per
  *	cause SMI..UNEXPLAINED, always all five: how many of EVENTS_TOTAL
  *	and how much of their time each cause explains (the EVENTS of the
@@ -609,7 +613,9 @@ enum tscprobe_window_attr {
  *	reading, see enum tscprobe_cause; absent where the MSR cannot be read
  * @TSCPROBE_EVENT_A_NMI: u32; NMIs taken by the CPU since then
  * @TSCPROBE_EVENT_A_IRQ: u32; interrupts taken since then (device IRQs
- *	and the x86 system vectors; always 0 with IRQS off)
+ *	and the x86 system vectors, as CPU_A_IRQ_COUNT; with IRQS off only
+ *	performance-monitoring interrupts, which arrive as NMIs and are
+ *	counted as both)
  * @TSCPROBE_EVENT_A_STEAL_NS: u64 ns; steal time the kernel accounted to
  *	the CPU since then.  Present only where it can move across a gap:
  *	the kernel runs as a guest (FEAT_HYPERVISOR) and interrupts are on

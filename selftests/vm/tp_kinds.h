@@ -130,6 +130,15 @@ static const struct tp_param tp_noise_params[] = {
 	{ TSCPROBE_A_IRQS, TP_NLA_U32, 0, TSCPROBE_IRQS_MAX, TSCPROBE_IRQS_MAX },
 	{ TSCPROBE_A_CLOCK, TP_NLA_U32, 0, TSCPROBE_CLOCK_MAX,
 	  TSCPROBE_CLOCK_MAX },
+	/*
+	 * Stop-at shares the threshold's ranges; below the threshold the
+	 * kind's parser refuses it, and TRACE_STOP alone.
+	 */
+	{ TSCPROBE_A_STOP_AT_NS, TP_NLA_U64, TSCPROBE_MIN_THRESHOLD_NS,
+	  TSCPROBE_MAX_THRESHOLD_NS, TSCPROBE_MAX_THRESHOLD_NS },
+	{ TSCPROBE_A_STOP_AT_CYCLES, TP_NLA_U64, TSCPROBE_MIN_THRESHOLD_CYCLES,
+	  TSCPROBE_MAX_THRESHOLD_CYCLES, TSCPROBE_MAX_THRESHOLD_CYCLES },
+	{ TSCPROBE_A_TRACE_STOP, TP_NLA_FLAG, 0, 1, 1 },
 };
 
 static const struct tp_attr_val tp_noise_quick[] = {
