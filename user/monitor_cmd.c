@@ -28,7 +28,7 @@ static const char tp_monitor_usage[] =
 	"since its run's start, CPU, length, cause and the counters behind it)\n"
 	"and the end of every run, with each CPU's events and how many of them\n"
 	"could not be notified.  Until Ctrl-C (exit 0), or with --run until that\n"
-	"run ends.\n"
+	"run ends; exit 1 when the module is unloaded.\n"
 	"\n"
 	"  -j, --json    one JSON object per line (kind \"event\" or \"run_finished\")\n"
 	"      --run ID  only run ID, the current or the last one; end with it\n"
@@ -214,37 +214,42 @@ out:
 	return ret;
 }
 
-/* Is the run of --run still going on?  (In case its end was lost.) */
-static bool tp_monitor_run_over(struct tp_monitor *m)
+/*
+ * After a quiet second: is the module still there, and (with --run) is
+ * its run still going on?  A run-finished notification lost to a full
+ * socket must not leave the command waiting forever, nor must an unloaded
+ * module (its family goes, and with it the group, silently).
+ *
+ * Return: TP_EXIT_OK to go on (m->done set when --run's run is over), or
+ * TP_EXIT_FAIL when the module is gone.
+ */
+static int tp_monitor_check(struct tp_monitor *m)
 {
 	struct tp_nl_error error;
 	struct tp_result st;
-	bool over = false;
+	int ret = TP_EXIT_OK;
 
 	tp_result_init(&st, 0);
-	if (!tp_fetch_status(m->req, &st, &error) &&
-	    (st.run_id != m->run || st.state != TSCPROBE_STATE_RUNNING)) {
-		over = true;
+	if (tp_fetch_status(m->req, &st, &error)) {
+		tp_err("monitor: the module is gone (%s)", strerror(error.err));
+		ret = TP_EXIT_FAIL;
+	} else if (m->run_given &&
+		   (st.run_id != m->run || st.state != TSCPROBE_STATE_RUNNING)) {
 		if (st.run_id == m->run)
 			tp_monitor_end_from_status(m, &st);
+		m->done = true;
 	}
 	tp_result_free(&st);
-	return over;
+	return ret;
 }
 
-/*
- * Wait for notifications until Ctrl-C or the end of --run's run.  With
- * --run, every second without news asks whether the run still goes on:
- * a run-finished notification lost to a full socket must not leave the
- * command waiting forever.
- */
+/* Wait for notifications until Ctrl-C or the end of --run's run. */
 static int tp_monitor_loop(struct tp_monitor *m)
 {
 	int ret;
 
 	while (!m->done && !tp_interrupted()) {
-		ret = tp_nl_wait_event(m->ev, m->run_given ? 1000 : -1,
-				       tp_monitor_cb, m);
+		ret = tp_nl_wait_event(m->ev, 1000, tp_monitor_cb, m);
 		if (ret == -EINTR)
 			continue;
 		if (ret == -ENOBUFS) {
@@ -256,8 +261,8 @@ static int tp_monitor_loop(struct tp_monitor *m)
 			tp_err("monitor: %s", strerror(-ret));
 			return TP_EXIT_FAIL;
 		}
-		if (ret == 0 && m->run_given && tp_monitor_run_over(m))
-			m->done = true;
+		if (ret == 0 && tp_monitor_check(m))
+			return TP_EXIT_FAIL;
 	}
 	return TP_EXIT_OK;
 }

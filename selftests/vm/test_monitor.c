@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Watching runs live through the CLI, in the guest (the module's side is
- * test_live.c): `tscprobe monitor` receives a run's
- * events and exactly one RUN_FINISHED, its -j lines parse, every event has
- * a cause and counters that cannot be read are null, never 0; per CPU the
- * events received plus those not notified are the run's total; --run ends
- * with its run; two monitors at once both see everything; a monitor killed
- * with kill -9 mid-run leaves the module healthy; --stop-at ends a run with
- * reason threshold and --trace-stop leaves tracing off; noise --follow
- * keeps its report parseable; bad input is one line and exit 2.
+ * test_live.c): `tscprobe monitor` receives a run's events and exactly one
+ * RUN_FINISHED, its -j lines parse, every event has a cause and counters
+ * that cannot be read are null, never 0; per CPU the events received plus
+ * those not notified are the run's total; --run ends with its run; two
+ * monitors at once both see everything; a monitor killed with kill -9 mid-
+ * run leaves the module healthy, and one whose module is unloaded ends
+ * (exit 1); --stop-at ends a run with reason threshold and --trace-stop
+ * leaves tracing off; noise --follow keeps its report parseable; bad input
+ * is one line and exit 2.
  *
  * Under TCG gaps of thousands of cycles are common, so a low threshold
  * gives events; these tests never assert timings.
@@ -296,6 +297,20 @@ TEST_F_TIMEOUT(monitor, monitor_killed_mid_run_leaves_the_module_healthy, 120)
 	tp_nl_close(&self->nl);
 	tp_nl_close(&self->st);
 	EXPECT_EQ(0, tp_module_unload());
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
+}
+
+TEST_F_TIMEOUT(monitor, monitor_ends_when_the_module_goes, 120)
+{
+	struct tp_monitor m;
+
+	ASSERT_EQ(0, tp_monitor_start(&m, "monrm", ""));
+	tp_nl_close(&self->nl);
+	tp_nl_close(&self->st);
+	EXPECT_EQ(0, tp_module_unload());
+	EXPECT_EQ(TP_EXIT_FAIL, tp_monitor_wait(&m, 30));
 	ASSERT_EQ(0, tp_module_load());
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->st));
