@@ -611,7 +611,8 @@ static bool tp_skew_run_main(struct tp_run *run)
 		wake_up(&w->wq);
 	}
 	complete = complete && tp_skew_any_pair_ran(sk);
-	if (complete)
+	/* A STOP during the last pair leaves it short: not complete. */
+	if (complete && !tp_run_should_stop(run))
 		tp_skew_publish_offsets(run, sk);
 	return complete;
 }

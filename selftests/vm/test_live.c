@@ -831,6 +831,88 @@ TEST_F_TIMEOUT(live, tracepoints_fire, 120)
 	free(trace);
 }
 
+/* One debugfs line of a CPU: its summary, its causes, or a kept event. */
+static void tp_debugfs_line(struct __test_metadata *_metadata,
+			    const struct tp_live *l, const char *line,
+			    int *cpu, unsigned long *lines)
+{
+	const struct tp_live_cpu *c = *cpu >= 0 ? &l->cpu[*cpu] : NULL;
+	unsigned long long total, nn, ev[5], cyc[5], sum = 0;
+	char cause[32], smi[32], steal[32];
+	unsigned int k;
+
+	if (sscanf(line, "cpu %d:", cpu) == 1) {
+		const char *p = strstr(line, " events=");
+
+		ASSERT_TRUE(*cpu >= 0 && *cpu < TP_LIVE_CPUS);
+		c = &l->cpu[*cpu];
+		ASSERT_NE(NULL, p);
+		ASSERT_EQ(2, sscanf(p, " events=%llu not_notified=%llu", &total,
+				    &nn)) TH_LOG("%s", line);
+		EXPECT_EQ(c->total, total) TH_LOG("%s", line);
+		EXPECT_EQ(c->not_notified, nn) TH_LOG("%s", line);
+		lines[*cpu] = 0;
+	} else if (c && !strncmp(line, "  causes:", 9)) {
+		ASSERT_EQ(10, sscanf(line, "  causes: smi=%llu/%llu nmi=%llu/%llu irq=%llu/%llu steal=%llu/%llu unexplained=%llu/%llu",
+				     &ev[0], &cyc[0], &ev[1], &cyc[1], &ev[2],
+				     &cyc[2], &ev[3], &cyc[3], &ev[4], &cyc[4]))
+			TH_LOG("%s", line);
+		for (k = 0; k < 5; k++) {
+			EXPECT_EQ(c->cause_events[k + 1], ev[k]) TH_LOG("%s", line);
+			EXPECT_EQ(c->cause_cycles[k + 1], cyc[k]) TH_LOG("%s", line);
+			sum += ev[k];
+		}
+		EXPECT_EQ(c->total, sum) TH_LOG("%s", line);
+	} else if (c && !strncmp(line, "  event ", 8)) {
+		lines[*cpu]++;
+		ASSERT_EQ(3, sscanf(line, "  event tsc=%*u cycles=%*u cause=%31s smi=%31s nmi=%*u irq=%*u steal_ns=%31s",
+				    cause, smi, steal)) TH_LOG("%s", line);
+		EXPECT_TRUE(strcmp(cause, "none") && strcmp(cause, "?"))
+			TH_LOG("%s", line);
+		EXPECT_EQ(!l->rules.smi, !strcmp(smi, "-")) TH_LOG("%s", line);
+		EXPECT_STREQ("-", steal) TH_LOG("%s", line);
+	}
+}
+
+/* debugfs shows each CPU's counts, causes and kept events as netlink does. */
+TEST_F_TIMEOUT(live, debugfs_shows_causes, 90)
+{
+	static const struct tp_attr_val vals[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 300000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 20000000ULL },
+		{ TSCPROBE_A_THRESHOLD_CYCLES, TP_NLA_U64, 2000 },
+		{ 0 },
+	};
+	struct tp_live *l = &self->l;
+	unsigned long lines[TP_LIVE_CPUS] = { 0 };
+	char *text = NULL, *line, *save = NULL;
+	struct tp_nl_error e;
+	unsigned int k, checked = 0;
+	int cpu = -1;
+
+	tp_live_rules(&self->nl, l, 2000, false);
+	ASSERT_EQ(0, tp_live_start(&self->nl, l, vals, &e)) TH_LOG("%s", e.msg);
+	tp_listen_until_finished(&self->lis, l, 60000);
+	ASSERT_TRUE(l->finished);
+	ASSERT_EQ(0, tp_live_dump(&self->nl, l));
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/noise", &text));
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		tp_debugfs_line(_metadata, l, line, &cpu, lines);
+	for (cpu = 0; cpu < TP_LIVE_CPUS; cpu++) {
+		uint64_t kept = 0;
+
+		if (!l->cpu[cpu].seen)
+			continue;
+		for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
+			kept += l->cpu[cpu].kept[k];
+		EXPECT_EQ(kept, lines[cpu]) TH_LOG("cpu %d", cpu);
+		checked++;
+	}
+	EXPECT_EQ(tp_online_count(), checked);
+	free(text);
+}
+
 /* A bad stop-at START: EINVAL naming @attr, nothing started. */
 static void tp_refuse(struct __test_metadata *_metadata, FIXTURE_DATA(live) *self,
 		      uint32_t kind, const struct tp_attr_val *vals,
@@ -938,6 +1020,121 @@ TEST_F(live, tsc_sync_is_reported)
 	if (!strncmp(cs, "tsc", 3))
 		EXPECT_EQ(TSCPROBE_TSC_STABLE, info);
 	TH_LOG("clocksource %.16s, tsc_sync %s", cs, tp_tsc_sync_name(info));
+}
+
+/**
+ * struct tp_offsets_seen - TSC offsets, expected from a skew run's pairs
+ *	and found in a later run's results
+ * @ref: the skew run's lowest CPU
+ * @ok: the pair (ref, cpu) ended OK: an offset is expected
+ * @expect: its mean skew, SUM / (2 * NR) truncated as the module does
+ * @has: the later results carry an offset for the CPU
+ * @got: that offset
+ * @run_id: TSCPROBE_A_TSC_OFFSETS_RUN_ID of the later results (0: absent)
+ */
+struct tp_offsets_seen {
+	uint32_t ref;
+	bool ok[TP_LIVE_CPUS];
+	int64_t expect[TP_LIVE_CPUS];
+	bool has[TP_LIVE_CPUS];
+	int64_t got[TP_LIVE_CPUS];
+	uint64_t run_id;
+};
+
+static void tp_offsets_pair(struct tp_offsets_seen *o, const struct nlattr *nest)
+{
+	const struct nlattr *tb[TSCPROBE_PAIR_A_MAX + 1];
+	const struct nlattr *st[TSCPROBE_STAT_A_MAX + 1];
+	uint32_t to, nr;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_PAIR_A_MAX) ||
+	    tp_nl_u32(tb[TSCPROBE_PAIR_A_FROM], UINT32_MAX) != o->ref ||
+	    tp_nl_u32(tb[TSCPROBE_PAIR_A_STATUS], UINT32_MAX) != TSCPROBE_PAIR_OK ||
+	    !tb[TSCPROBE_PAIR_A_SKEW] ||
+	    tp_nl_parse_nested(tb[TSCPROBE_PAIR_A_SKEW], st, TSCPROBE_STAT_A_MAX))
+		return;
+	to = tp_nl_u32(tb[TSCPROBE_PAIR_A_TO], UINT32_MAX);
+	nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
+	if (to >= TP_LIVE_CPUS || !nr || !st[TSCPROBE_STAT_A_SUM])
+		return;
+	o->ok[to] = true;
+	o->expect[to] = (int64_t)mnl_attr_get_u64(st[TSCPROBE_STAT_A_SUM]) /
+			(2 * (int64_t)nr);
+}
+
+static int tp_offsets_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1], *a;
+	const struct nlattr *c[TSCPROBE_CPU_A_MAX + 1];
+	struct tp_offsets_seen *o = data;
+	uint32_t cpu;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return MNL_CB_ERROR;
+	if (tb[TSCPROBE_A_STATE])
+		o->run_id = tp_nl_u64(tb[TSCPROBE_A_TSC_OFFSETS_RUN_ID], 0);
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) == TSCPROBE_A_PAIR)
+			tp_offsets_pair(o, a);
+		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU ||
+		    tp_nl_parse_nested(a, c, TSCPROBE_CPU_A_MAX))
+			continue;
+		cpu = tp_nl_u32(c[TSCPROBE_CPU_A_ID], UINT32_MAX);
+		if (cpu < TP_LIVE_CPUS && c[TSCPROBE_CPU_A_TSC_OFFSET]) {
+			o->has[cpu] = true;
+			o->got[cpu] = (int64_t)mnl_attr_get_u64(c[TSCPROBE_CPU_A_TSC_OFFSET]);
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/*
+ * A completed skew run's pairs (lowest CPU, j) give every CPU's TSC offset;
+ * a noise run after it carries them, naming the skew run.
+ */
+TEST_F_TIMEOUT(live, skew_offsets_reach_later_results, 300)
+{
+	struct tp_offsets_seen o = { 0 };
+	uint64_t skew_id;
+	unsigned int cpu, expected = 0;
+
+	ASSERT_EQ(0, tp_sh("tscprobe skew -n 16 -q", NULL));
+	skew_id = tp_get_status(&self->st).run_id;
+	o.ref = 0;	/* every CPU online: the lowest is CPU 0 */
+	ASSERT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl,
+					      TSCPROBE_CMD_GET_RESULT, true),
+				tp_offsets_cb, &o, NULL));
+	ASSERT_EQ(skew_id, o.run_id);
+	ASSERT_EQ(0, tp_sh("tscprobe noise -d 100ms --width 20ms -q", NULL));
+	memset(o.has, 0, sizeof(o.has));
+	o.run_id = 0;
+	ASSERT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl,
+					      TSCPROBE_CMD_GET_RESULT, true),
+				tp_offsets_cb, &o, NULL));
+	EXPECT_EQ(skew_id, o.run_id);
+	EXPECT_TRUE(o.has[0]);
+	EXPECT_EQ(0, o.got[0]);
+	for (cpu = 1; cpu < TP_LIVE_CPUS; cpu++) {
+		EXPECT_EQ(o.ok[cpu], o.has[cpu]) TH_LOG("cpu %u", cpu);
+		if (o.ok[cpu] && o.has[cpu]) {
+			expected++;
+			EXPECT_EQ(o.expect[cpu], o.got[cpu]) TH_LOG("cpu %u", cpu);
+		}
+	}
+	TH_LOG("%u CPUs with an offset to CPU 0", expected);
+	/* A stopped skew run leaves the offsets as they were. */
+	ASSERT_EQ(0, tp_sh("tscprobe skew -c 1-2 -n 4096 -r 1000 -q & sleep 1; tscprobe stop; wait; exit 0", NULL));
+	EXPECT_NE(skew_id, tp_get_status(&self->st).run_id);
+	EXPECT_EQ(TSCPROBE_STATE_STOPPED, tp_get_status(&self->st).state);
+	ASSERT_EQ(0, tp_sh("tscprobe noise -d 100ms --width 20ms -q", NULL));
+	o.run_id = 0;
+	ASSERT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl,
+					      TSCPROBE_CMD_GET_RESULT, true),
+				tp_offsets_cb, &o, NULL));
+	EXPECT_EQ(skew_id, o.run_id);
 }
 
 TEST_HARNESS_MAIN
