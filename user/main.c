@@ -27,6 +27,7 @@ static const struct tp_command tp_commands[] = {
 	{ "show", tp_cmd_show, "print the last results again" },
 	{ "env", tp_cmd_env, "audit the machine: clock, isolation, interrupts" },
 	{ "diff", tp_cmd_diff, "compare two saved reports (-j) of one kind" },
+	{ "monitor", tp_cmd_monitor, "print noise events and run ends as they come" },
 };
 
 static void tp_usage(FILE *f)

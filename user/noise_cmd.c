@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "live.h"
 #include "engines.h"
+#include "genl_client.h"
 #include "names.h"
 #include "noise_cmd.h"
 #include "reports.h"
@@ -19,7 +21,8 @@
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
-	"                      [--compare] [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
+	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
+	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
 	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
@@ -37,6 +40,12 @@ static const char tp_noise_usage[] =
 	"      --compare         measure the same CPUs three ways, back to back: the\n"
 	"                        module with interrupts off, with them on, and\n"
 	"                        userspace; print them side by side\n"
+	"      --follow          print every event as it comes (standard error; JSON\n"
+	"                        lines with -j), then the report\n"
+	"      --stop-at D|Nc    end the run at the first gap this long (at least the\n"
+	"                        threshold): stop reason threshold\n"
+	"      --trace-stop      with --stop-at: also turn tracing off at that gap, so\n"
+	"                        the ftrace buffer keeps what led up to it\n"
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -45,7 +54,7 @@ static const char tp_noise_usage[] =
 
 enum {
 	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,
-	OPT_COMPARE,
+	OPT_COMPARE, OPT_FOLLOW, OPT_STOP_AT, OPT_TRACE_STOP,
 };
 
 static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
@@ -83,6 +92,59 @@ static int tp_noise_threshold(struct tp_noise_cmd *cmd, const char *arg)
 	return tp_noise_duration("--threshold", arg, TSCPROBE_MIN_THRESHOLD_NS,
 				 TSCPROBE_MAX_THRESHOLD_NS,
 				 &cmd->p.threshold_ns);
+}
+
+/* --stop-at: a duration or cycles, in the threshold's range. */
+static int tp_noise_stop_at(struct tp_noise_cmd *cmd, const char *arg)
+{
+	const char *why;
+	uint64_t v;
+
+	if (tp_parse_threshold(arg, &v, &cmd->stop_at_cycles, &why))
+		return tp_usage_err("noise", "--stop-at '%s': %s", arg, why);
+	if (cmd->stop_at_cycles) {
+		if (v > TSCPROBE_MAX_THRESHOLD_CYCLES)
+			return tp_usage_err("noise", "--stop-at '%s': at most %llu cycles",
+					    arg, TSCPROBE_MAX_THRESHOLD_CYCLES);
+		cmd->p.stop_at_cycles = v;
+		cmd->p.stop_at_ns = 0;
+		return TP_EXIT_OK;
+	}
+	cmd->p.stop_at_cycles = 0;
+	return tp_noise_duration("--stop-at", arg, TSCPROBE_MIN_THRESHOLD_NS,
+				 TSCPROBE_MAX_THRESHOLD_NS, &cmd->p.stop_at_ns);
+}
+
+/*
+ * --stop-at below the threshold would stop at a gap that is no event.
+ * Given in different units, they are compared at the module's TSC rate;
+ * without the module the kernel's check is left (nothing runs anyway).
+ */
+static int tp_noise_check_stop_at(const struct tp_noise_cmd *cmd)
+{
+	const struct tp_run_params *p = &cmd->p;
+	uint64_t stop = p->stop_at_cycles ? p->stop_at_cycles : p->stop_at_ns;
+	uint64_t thr = p->threshold_cycles ? p->threshold_cycles : p->threshold_ns;
+	uint32_t khz;
+
+	if (p->trace_stop && !stop)
+		return tp_usage_err("noise", "--trace-stop needs --stop-at: it turns tracing off at that gap");
+	if (!stop)
+		return TP_EXIT_OK;
+	if (cmd->m.user || cmd->compare)
+		return tp_usage_err("noise", "--stop-at needs the module's own run: give neither --user nor --compare");
+	if (!p->stop_at_cycles != !p->threshold_cycles) {
+		khz = tp_module_tsc_khz();
+		if (!khz)
+			return TP_EXIT_OK;
+		if (p->stop_at_cycles)
+			stop = p->stop_at_cycles * 1000000ULL / khz;
+		else
+			thr = p->threshold_cycles * 1000000ULL / khz;
+	}
+	if (stop < thr)
+		return tp_usage_err("noise", "--stop-at is below the threshold: the gap that stops the run must be an event");
+	return TP_EXIT_OK;
 }
 
 static int tp_noise_enum(const char *opt, const char *arg,
@@ -128,6 +190,14 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	case OPT_COMPARE:
 		cmd->compare = true;
 		return TP_EXIT_OK;
+	case OPT_FOLLOW:
+		cmd->follow = true;
+		return TP_EXIT_OK;
+	case OPT_STOP_AT:
+		return tp_noise_stop_at(cmd, optarg);
+	case OPT_TRACE_STOP:
+		cmd->p.trace_stop = true;
+		return TP_EXIT_OK;
 	default:
 		return tp_bad_option("noise", c, argv);
 	}
@@ -153,6 +223,9 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "clock", required_argument, NULL, OPT_CLOCK },
 		{ "compare", no_argument, NULL, OPT_COMPARE },
+		{ "follow", no_argument, NULL, OPT_FOLLOW },
+		{ "stop-at", required_argument, NULL, OPT_STOP_AT },
+		{ "trace-stop", no_argument, NULL, OPT_TRACE_STOP },
 		TP_MEASURE_OPTIONS,
 	};
 	int ret;
@@ -174,6 +247,11 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare measures every engine and both --irqs; give neither --user nor --irqs");
 	if (cmd->compare && (cmd->m.out.svg || cmd->m.out.fmt > TP_FMT_JSON))
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
+	if (cmd->follow && (cmd->m.user || cmd->compare))
+		return tp_usage_err("noise", "--follow needs the module's own run: give neither --user nor --compare");
+	ret = tp_noise_check_stop_at(cmd);
+	if (ret)
+		return ret;
 	if (cmd->m.user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
 		return tp_usage_err("noise", "--user cannot turn interrupts off: only the module can");
 	if (cmd->m.user)
@@ -198,6 +276,13 @@ void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
 	else
 		mnl_attr_put_u64(nlh, TSCPROBE_A_THRESHOLD_NS, p->threshold_ns);
 	mnl_attr_put_u32(nlh, TSCPROBE_A_CLOCK, p->clock);
+	if (p->stop_at_cycles)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_STOP_AT_CYCLES,
+				 p->stop_at_cycles);
+	else if (p->stop_at_ns)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_STOP_AT_NS, p->stop_at_ns);
+	if (p->trace_stop)
+		mnl_attr_put(nlh, TSCPROBE_A_TRACE_STOP, 0, NULL);
 }
 
 /**
@@ -228,6 +313,7 @@ void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 int tp_cmd_noise(int argc, char **argv)
 {
 	struct tp_noise_cmd cmd;
+	struct tp_live live;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_NOISE,
 		.cpus = &cmd.m.cpus,
@@ -244,6 +330,17 @@ int tp_cmd_noise(int argc, char **argv)
 		return tp_noise_compare(&cmd);
 	st.expect_ns = cmd.p.duration_ns;
 	st.quiet = cmd.m.quiet;
-	return tp_run_cmd(&st, cmd.m.user, tp_user_noise, tp_noise_output,
-			  &cmd.m.out);
+	if (cmd.follow) {
+		/* Standard error: the report on standard output stays whole. */
+		tp_live_init(&live, stderr, cmd.m.out.fmt == TP_FMT_JSON);
+		st.on_event = tp_live_follow_event;
+		st.on_end = tp_live_follow_end;
+		st.event_arg = &live;
+		st.quiet = true;	/* no progress line among the events */
+	}
+	ret = tp_run_cmd(&st, cmd.m.user, tp_user_noise, tp_noise_output,
+			 &cmd.m.out);
+	if (cmd.follow)
+		tp_live_free(&live);
+	return ret;
 }

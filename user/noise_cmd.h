@@ -18,6 +18,8 @@
  * @width_given: --width was given
  * @threshold_cycles: --threshold was in cycles
  * @compare: --compare
+ * @follow: --follow
+ * @stop_at_cycles: --stop-at was in cycles
  */
 struct tp_noise_cmd {
 	struct tp_measure_opts m;
@@ -26,6 +28,8 @@ struct tp_noise_cmd {
 	bool width_given;
 	bool threshold_cycles;
 	bool compare;
+	bool follow;
+	bool stop_at_cycles;
 };
 
 void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);

@@ -5,6 +5,13 @@
  * discarded (page faults, cold caches, a clock still rising), then windows
  * back to back until the duration is over or Ctrl-C.  Interrupts stay on:
  * this is the "OS included" view, next to the module's interrupts-off one.
+ *
+ * Causes, as far as userspace can tell: between two windows the thread
+ * reads its CPU's interrupt count (/proc/interrupts) and steal time
+ * (/proc/stat); a window's events get the window's deltas and the cause
+ * the module's rule gives them (irq, else steal, else unexplained).  SMIs
+ * and per-gap NMIs are out of userspace's reach: those counters are
+ * unknown, never 0.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -18,11 +25,36 @@
 
 #include "clock.h"
 #include "context.h"
+#include "cpu_counters.h"
 #include "engines.h"
 #include "interrupt.h"
 #include "pinned.h"
 #include "report.h"
 #include "tsc.h"
+
+/**
+ * struct tp_noise_loop - core/'s state and what its explain hook counts
+ * @n: core/'s state (first: the hook finds the rest from it)
+ * @win_events: events of the current window (kept or not)
+ * @win_cycles: the sum of their gaps
+ */
+struct tp_noise_loop {
+	struct tp_noise n;
+	uint64_t win_events;
+	uint64_t win_cycles;
+};
+
+/**
+ * struct tp_noise_causes - the attribution of a thread's events
+ * @now: the counters read after the last window
+ * @irqs: scratch for reading /proc/interrupts
+ * @causes: per enum tscprobe_cause: events and their cycles
+ */
+struct tp_noise_causes {
+	struct tp_cpu_counters now;
+	struct tp_irq_counts *irqs;
+	struct tp_cause_res causes[TSCPROBE_CAUSE_MAX + 1];
+};
 
 /**
  * struct tp_noise_thread - one CPU of a userspace noise run
@@ -31,7 +63,8 @@
  * @width: window length, cycles
  * @duration: run length, cycles
  * @warmup: warm-up length, cycles
- * @loop: core/'s state (cache-line aligned)
+ * @loop: core/'s state (cache-line aligned), with the window's counts
+ * @why: the causes of the events, window by window
  * @first_tsc: start of the first measured window
  * @last_tsc: end of the last window
  * @windows: windows run
@@ -47,7 +80,8 @@ struct tp_noise_thread {
 	uint64_t width;
 	uint64_t duration;
 	uint64_t warmup;
-	struct tp_noise *loop;
+	struct tp_noise_loop *loop;
+	struct tp_noise_causes why;
 	uint64_t first_tsc;
 	uint64_t last_tsc;
 	uint64_t windows;
@@ -58,29 +92,81 @@ struct tp_noise_thread {
 	bool done;
 };
 
+/* core/'s explain hook: count the window's events; the window explains. */
+static void tp_noise_count_event(struct tp_noise *n, struct tp_event *ev)
+{
+	struct tp_noise_loop *l = (struct tp_noise_loop *)n;
+
+	l->win_events++;
+	l->win_cycles += ev->cycles;
+}
+
+/*
+ * After a window that started at @start: read the counters, and give the
+ * window's events (the kept ones that ended in it) the deltas since the
+ * last reading and the cause they point at.
+ */
+static void tp_noise_explain_window(struct tp_noise_thread *t, uint64_t start)
+{
+	struct tp_noise_causes *w = &t->why;
+	struct tp_noise_loop *l = t->loop;
+	struct tp_cpu_counters was = w->now;
+	struct tp_event d = { .cause = TSCPROBE_CAUSE_NONE };
+	struct tp_events *e = &l->n.events;
+	unsigned int i, cause;
+
+	tp_cpu_counters_read(t->pin.cpu, w->irqs, &w->now);
+	if (!l->win_events)
+		return;
+	if (was.irq_ok && w->now.irq_ok) {
+		d.valid |= TP_EVENT_IRQ;
+		d.irq = (uint32_t)(w->now.irq - was.irq);
+	}
+	if (was.steal_ok && w->now.steal_ok) {
+		d.valid |= TP_EVENT_STEAL;
+		d.steal_ns = w->now.steal_ns - was.steal_ns;
+	}
+	cause = tp_event_cause(&d);
+	w->causes[cause].events += l->win_events;
+	w->causes[cause].cycles += l->win_cycles;
+	l->win_events = l->win_cycles = 0;
+	for (i = 0; i < e->n; i++) {
+		if (e->ev[i].tsc <= start || e->ev[i].cause != TSCPROBE_CAUSE_NONE)
+			continue;
+		e->ev[i].irq = d.irq;
+		e->ev[i].steal_ns = d.steal_ns;
+		e->ev[i].valid = d.valid;
+		e->ev[i].cause = (uint16_t)cause;
+	}
+}
+
 static void *tp_noise_thread_main(void *arg)
 {
 	struct tp_noise_thread *t = arg;
+	struct tp_noise *loop = &t->loop->n;
 	uint64_t end, now;
 
 	/* Warm-up: fault in, warm caches and predictors; then forget it. */
-	tp_noise_init(t->loop, t->p->threshold_cycles);
-	tp_noise_window(t->loop, t->p->clock, tp_rdtsc() + t->warmup);
-	tp_noise_init(t->loop, t->p->threshold_cycles);
+	tp_noise_init(loop, t->p->threshold_cycles);
+	tp_noise_window(loop, t->p->clock, tp_rdtsc() + t->warmup);
+	tp_noise_init(loop, t->p->threshold_cycles);
+	loop->explain = tp_noise_count_event;
 	tp_pinned_go(&t->pin);
 	tp_thread_sched(&t->sched[0]);
+	tp_cpu_counters_read(t->pin.cpu, t->why.irqs, &t->why.now);
 	t->first_tsc = tp_rdtsc();
 	t->last_tsc = t->first_tsc;
 	end = t->first_tsc + t->duration;
 	while (!tp_interrupted()) {
 		now = tp_rdtsc();
-		t->last_tsc = tp_noise_window(t->loop, t->p->clock,
+		t->last_tsc = tp_noise_window(loop, t->p->clock,
 					      now + t->width < end ?
 					      now + t->width : end);
 		t->windows++;
+		tp_noise_explain_window(t, now);
 		__atomic_store_n(&t->seen_cycles, t->last_tsc - t->first_tsc,
 				 __ATOMIC_RELAXED);
-		__atomic_store_n(&t->seen_max, t->loop->max, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->seen_max, loop->max, __ATOMIC_RELAXED);
 		if (t->last_tsc >= end) {
 			t->complete = true;
 			break;
@@ -91,20 +177,38 @@ static void *tp_noise_thread_main(void *arg)
 	return NULL;
 }
 
+/* An event as the result holds it: SMI and NMI unknown in userspace. */
+static void tp_noise_event_res(struct tp_event_res *r, const struct tp_event *e)
+{
+	memset(r, 0, sizeof(*r));
+	r->tsc = e->tsc;
+	r->cycles = e->cycles;
+	r->has_cause = e->cause != TSCPROBE_CAUSE_NONE;
+	r->cause = e->cause;
+	r->irq.ok = e->valid & TP_EVENT_IRQ;
+	r->irq.v = e->irq;
+	r->steal_ns.ok = e->valid & TP_EVENT_STEAL;
+	r->steal_ns.v = e->steal_ns;
+}
+
 static void tp_noise_collect(struct tp_result *res,
 			     const struct tp_noise_thread *t)
 {
 	struct tp_cpu_res *c = tp_result_cpu(res, t->pin.cpu);
 	struct tp_series_res *g = &c->series[TSCPROBE_SERIES_GAP];
-	const struct tp_noise *l = t->loop;
+	const struct tp_noise *l = &t->loop->n;
+	unsigned int i;
 
 	c->windows = t->windows;
 	c->measured_cycles = l->measured;
 	c->wall_cycles = t->last_tsc - t->first_tsc;
 	c->events_total = l->events.total;
 	c->events_dropped = l->events.dropped;
+	for (i = 0; i < l->events.n; i++)
+		tp_noise_event_res(&c->events[i], &l->events.ev[i]);
 	c->nevents = l->events.n;
-	memcpy(c->events, l->events.ev, l->events.n * sizeof(c->events[0]));
+	c->has_causes = true;
+	memcpy(c->causes, t->why.causes, sizeof(c->causes));
 	g->present = true;
 	g->stats.count = l->samples;
 	g->stats.min = l->samples ? l->min : 0;
@@ -209,11 +313,13 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
 		t[i].pin.cpu = (unsigned int)cpu;
 		t[i].loop = aligned_alloc(64, (sizeof(*t[i].loop) + 63) / 64 * 64);
-		if (!t[i].loop) {
+		t[i].why.irqs = malloc(sizeof(*t[i].why.irqs));
+		if (!t[i].loop || !t[i].why.irqs) {
 			tp_err("cannot start a thread on CPU %d: %s", cpu,
 			       strerror(ENOMEM));
 			exit(TP_EXIT_FAIL);
 		}
+		memset(t[i].loop, 0, sizeof(*t[i].loop));
 		t[i].p = &eff;
 		t[i].width = tp_ns_cycles(eff.width_ns, khz);
 		t[i].duration = tp_ns_cycles(eff.duration_ns, khz);
@@ -240,6 +346,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	for (i = 0; i < n; i++) {
 		tp_noise_collect(res, &t[i]);
 		free(t[i].loop);
+		free(t[i].why.irqs);
 	}
 	free(t);
 	return tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;

@@ -15,6 +15,7 @@
 #include "names.h"
 #include "reports.h"
 #include "report.h"
+#include "noise_report_live.h"
 #include "svg.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
@@ -87,14 +88,14 @@ static void tp_noise_table(const struct tp_result *r,
 
 static int tp_event_by_cycles_desc(const void *a, const void *b)
 {
-	const struct tp_event *x = a, *y = b;
+	const struct tp_event_res *x = a, *y = b;
 
 	return x->cycles < y->cycles ? 1 : x->cycles > y->cycles ? -1 : 0;
 }
 
 static int tp_event_by_tsc(const void *a, const void *b)
 {
-	const struct tp_event *x = a, *y = b;
+	const struct tp_event_res *x = a, *y = b;
 
 	return x->tsc > y->tsc ? 1 : x->tsc < y->tsc ? -1 : 0;
 }
@@ -103,7 +104,7 @@ static int tp_event_by_tsc(const void *a, const void *b)
 static void tp_noise_largest(const struct tp_result *r,
 			     const struct tp_cpu_res *c, FILE *f)
 {
-	struct tp_event ev[TSCPROBE_MAX_EVENTS];
+	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
 	char at[32], len[32];
 	unsigned int i, n = c->nevents;
 
@@ -117,8 +118,10 @@ static void tp_noise_largest(const struct tp_result *r,
 						   r->tsc_khz), at, sizeof(at));
 		tp_format_ns(tp_cycles_to_ns_round(ev[i].cycles, r->tsc_khz),
 			     len, sizeof(len));
-		fprintf(f, "    at +%-10s %10llu cycles (%s)\n", at,
+		fprintf(f, "    at +%-10s %10llu cycles (%s)", at,
 			(unsigned long long)ev[i].cycles, len);
+		tp_noise_event_text(r, &ev[i], f);
+		fprintf(f, "\n");
 	}
 }
 
@@ -160,6 +163,7 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	else
 		fprintf(f, ", clock n/a");
 	fprintf(f, "\n");
+	tp_noise_causes_text(r, c, f);
 	tp_context_cpu_text(r, c, f);
 	tp_noise_table(r, c, f);
 	tp_noise_largest(r, c, f);
@@ -283,12 +287,14 @@ static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
 	fprintf(f, "\n");
+	tp_noise_stop_text(r, f);
 	/* -v: every CPU's block, then the table as well (not for one CPU) */
 	if (verbose || r->ncpus == 1)
 		for (i = 0; i < r->ncpus; i++)
 			tp_noise_cpu_text(r, &r->cpu[i], f);
 	if (r->ncpus > 1)
 		tp_noise_table_all(r, verbose, f);
+	tp_noise_groups_text(r, verbose, f);
 	tp_context_text(r, f);
 }
 
@@ -314,9 +320,10 @@ static void tp_noise_json_histogram(struct tj *j, const struct tp_cpu_res *c)
 	tj_arr_end(j);
 }
 
-static void tp_noise_json_events(struct tj *j, const struct tp_cpu_res *c)
+static void tp_noise_json_events(struct tj *j, const struct tp_result *r,
+				 const struct tp_cpu_res *c)
 {
-	struct tp_event ev[TSCPROBE_MAX_EVENTS];
+	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
 	unsigned int i;
 
 	memcpy(ev, c->events, c->nevents * sizeof(ev[0]));
@@ -326,6 +333,7 @@ static void tp_noise_json_events(struct tj *j, const struct tp_cpu_res *c)
 		tj_obj(j, NULL);
 		tj_u64(j, "tsc", ev[i].tsc);
 		tj_u64(j, "cycles", ev[i].cycles);
+		tp_noise_event_json(r, &ev[i], j);
 		tj_obj_end(j);
 	}
 	tj_arr_end(j);
@@ -358,6 +366,7 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 	}
 	tj_u64(j, "events_total", c->events_total);
 	tj_u64(j, "events_dropped", c->events_dropped);
+	tp_noise_causes_json(r, c, j);
 	tp_json_counter(j, "smi_count", &c->smi);
 	tp_json_counter(j, "nmi_count", &c->nmi);
 	tp_json_counter(j, "irq_count", &c->irq);
@@ -367,7 +376,7 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 		tj_null(j, "effective_mhz");
 	tp_context_cpu_json(r, c, j);
 	tp_noise_json_histogram(j, c);
-	tp_noise_json_events(j, c);
+	tp_noise_json_events(j, r, c);
 	tj_obj_end(j);
 }
 
@@ -392,10 +401,12 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	tj_u64(&j, "gap_ns", r->p.gap_ns);
 	tj_u64(&j, "threshold_ns", r->p.threshold_ns);
 	tj_u64(&j, "threshold_cycles", r->p.threshold_cycles);
+	tp_noise_stop_json(r, &j);
 	tj_arr(&j, "cpus");
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_cpu_json(&j, r, &r->cpu[i]);
 	tj_arr_end(&j);
+	tp_noise_groups_json(r, &j);
 	tp_context_json(r, &j);
 	tj_obj_end(&j);
 	tj_finish(&j);

@@ -100,6 +100,7 @@ int tp_cmd_show(int argc, char **argv)
 		ret = TP_EXIT_NORESULT;
 	} else {
 		r.ctx = tp_context_env(&r.cpus, r.tsc_khz);
+		tp_result_group(&r);
 		ret = tp_show_report(&r, &out);
 	}
 	tp_result_free(&r);

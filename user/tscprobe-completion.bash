@@ -9,7 +9,7 @@ _tscprobe()
 	cmd=${COMP_WORDS[1]}
 
 	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "info noise cache skew status stop show env diff --version --help" -- "$cur"))
+		COMPREPLY=($(compgen -W "info noise cache skew status stop show env diff monitor --version --help" -- "$cur"))
 		return
 	fi
 	case $prev in
@@ -29,7 +29,7 @@ _tscprobe()
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return
 		;;
-	-d|--duration|--width|--gap|--threshold)
+	-d|--duration|--width|--gap|--threshold|--stop-at|--run)
 		return
 		;;
 	esac
@@ -41,7 +41,7 @@ _tscprobe()
 		opts="--cpus --json --help"
 		;;
 	noise)
-		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --json --csv --prom --svg --verbose --quiet --help"
+		opts="--cpus --duration --irqs --width --gap --threshold --clock --user --compare --follow --stop-at --trace-stop --json --csv --prom --svg --verbose --quiet --help"
 		;;
 	cache)
 		opts="--cpus --rounds --batch --levels --nodes --user --json --csv --prom --svg --verbose --quiet --help"
@@ -59,6 +59,9 @@ _tscprobe()
 			COMPREPLY=($(compgen -f -X '!*.json' -- "$cur"))
 			return
 		fi
+		;;
+	monitor)
+		opts="--json --run --help"
 		;;
 	show)
 		opts="noise cache skew --json --csv --prom --svg --verbose --help"

@@ -137,6 +137,48 @@ static void fill_counters(struct tp_cpu_res *c, unsigned int i)
 	c->migrations.ok = i == 0;
 }
 
+/*
+ * Event @e of the @i-th CPU: a cause from the rule, and counters that
+ * are unreadable now and then (SMI on odd CPUs, steal on even events).
+ */
+static void fill_event_cause(struct tp_event_res *ev, unsigned int e,
+			     unsigned int i)
+{
+	ev->has_cause = true;
+	ev->smi.ok = i % 2 == 0;
+	ev->smi.v = e == 0;
+	ev->nmi.ok = ev->irq.ok = true;
+	ev->nmi.v = e == 1;
+	ev->irq.v = 0;
+	ev->steal_ns.ok = e % 2 == 1;
+	ev->steal_ns.v = e == 3 ? 15000 : 0;
+	if (ev->smi.ok && ev->smi.v)
+		ev->cause = TSCPROBE_CAUSE_SMI;
+	else if (ev->nmi.v)
+		ev->cause = TSCPROBE_CAUSE_NMI;
+	else if (ev->steal_ns.v)
+		ev->cause = TSCPROBE_CAUSE_STEAL;
+	else
+		ev->cause = TSCPROBE_CAUSE_UNEXPLAINED;
+}
+
+/* The per-cause totals of a CPU, adding up to its events_total. */
+static void fill_causes(struct tp_cpu_res *c, unsigned int i)
+{
+	c->has_causes = true;
+	c->causes[TSCPROBE_CAUSE_SMI].events = i % 2 == 0;
+	c->causes[TSCPROBE_CAUSE_SMI].cycles = i % 2 == 0 ? 150000 : 0;
+	c->causes[TSCPROBE_CAUSE_NMI].events = 1;
+	c->causes[TSCPROBE_CAUSE_NMI].cycles = 30000;
+	c->causes[TSCPROBE_CAUSE_STEAL].events = 1;
+	c->causes[TSCPROBE_CAUSE_STEAL].cycles = 45000;
+	c->causes[TSCPROBE_CAUSE_UNEXPLAINED].events =
+		c->events_total - 2 - (i % 2 == 0);
+	c->causes[TSCPROBE_CAUSE_UNEXPLAINED].cycles = 21000 * (3 + i);
+	c->not_notified.ok = true;
+	c->not_notified.v = i;
+}
+
 static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 {
 	uint64_t state = 0x9e3779b97f4a7c15ULL;
@@ -167,9 +209,27 @@ static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 		for (e = 0; e < c->nevents; e++) {
 			c->events[e].tsc = r->start_tsc + 1000000 * (e + 1) + i;
 			c->events[e].cycles = 21000 + tr_below(&state, 400000);
+			fill_event_cause(&c->events[e], e, i);
 		}
+		fill_causes(c, i);
 		fill_counters(c, i++);
 	}
+	/* The first event of CPU 1 stopped the run (--stop-at). */
+	r->p.stop_at_cycles = 200000;
+	r->p.stop_at_ns = 95238;
+	r->p.trace_stop = true;
+	r->reason = TSCPROBE_STOP_THRESHOLD;
+	r->has_stop_event = true;
+	r->stop_cpu = r->cpu[1].cpu;
+	r->stop_event = r->cpu[1].events[0];
+	r->tsc_sync = TSCPROBE_TSC_STABLE;
+	/* Offsets from skew run 5: the groups' times are aligned. */
+	r->tsc_offsets_run_id = 5;
+	for (i = 0; i < r->ncpus; i++) {
+		r->cpu[i].has_tsc_offset = true;
+		r->cpu[i].tsc_offset = 40 * (int64_t)i - 30;
+	}
+	tp_result_group(r);
 }
 
 static void fill_cache(struct tp_result *r, const struct tp_cpuset *cpus)

@@ -437,15 +437,26 @@ void tp_nl_close(struct tp_nl *nl)
  * tp_nl_join_events() - subscribe to the family's events group
  * @nl: the socket
  *
+ * With NETLINK_BROADCAST_ERROR set, so that the module learns when this
+ * socket's queue is full.
+ *
  * Return: 0, or a negative errno.
  */
 int tp_nl_join_events(struct tp_nl *nl)
 {
 	int group = (int)nl->mcgrp_events;
+	int one = 1;
 
 	if (!group)
 		return -ENOENT;
-	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group,
+	/*
+	 * A notification this socket has no room for is then an error for
+	 * the module, which counts its events as not notified: nothing is
+	 * lost without a count.
+	 */
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_BROADCAST_ERROR, &one,
+				  sizeof(one)) < 0 ||
+	    mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group,
 				  sizeof(group)) < 0)
 		return -errno;
 	return 0;

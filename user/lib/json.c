@@ -12,6 +12,17 @@ void tj_init(struct tj *j, FILE *f)
 	j->f = f;
 	j->depth = 0;
 	j->count[0] = 0;
+	j->line = false;
+}
+
+/*
+ * A document on one line, for streams of one object per line (monitor -j):
+ * a reader can take each line as it comes.
+ */
+void tj_init_line(struct tj *j, FILE *f)
+{
+	tj_init(j, f);
+	j->line = true;
 }
 
 /* Ends the document with a newline. */
@@ -46,11 +57,11 @@ static void tj_prefix(struct tj *j, const char *key)
 {
 	if (j->count[j->depth]++)
 		fputc(',', j->f);
-	if (j->depth)
+	if (j->depth && !j->line)
 		fprintf(j->f, "\n%*s", 2 * j->depth, "");
 	if (key) {
 		tj_string(j->f, key);
-		fputs(": ", j->f);
+		fputs(j->line ? ":" : ": ", j->f);
 	}
 }
 
@@ -69,7 +80,7 @@ static void tj_close(struct tj *j, char c)
 
 	if (j->depth)
 		j->depth--;
-	if (n)
+	if (n && !j->line)
 		fprintf(j->f, "\n%*s", 2 * j->depth, "");
 	fputc(c, j->f);
 }

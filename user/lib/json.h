@@ -17,14 +17,17 @@
  * @f: where to write
  * @depth: nesting depth
  * @count: values written so far at each depth (for commas)
+ * @line: the whole document on one line, without spaces (JSON Lines)
  */
 struct tj {
 	FILE *f;
 	int depth;
 	unsigned int count[TJ_MAX_DEPTH];
+	bool line;
 };
 
 void tj_init(struct tj *j, FILE *f);
+void tj_init_line(struct tj *j, FILE *f);
 void tj_finish(struct tj *j);
 void tj_obj(struct tj *j, const char *key);
 void tj_obj_end(struct tj *j);

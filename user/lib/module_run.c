@@ -101,7 +101,23 @@ struct tp_finish_wait {
 	uint64_t run_id;
 	bool finished;
 	uint32_t reason;
+	const struct tp_start *st;
+	const struct tp_result *run;
 };
+
+/* Hand the run's EVENT notifications to whoever follows it live. */
+static void tp_pass_event(const struct nlmsghdr *nlh,
+			  const struct tp_finish_wait *w)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+
+	if (!w->st || !w->st->on_event || g->cmd != TSCPROBE_CMD_EVENT ||
+	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) ||
+	    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
+		return;
+	w->st->on_event(nlh, w->run, w->st->event_arg);
+}
 
 static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -109,6 +125,7 @@ static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
 	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
 	struct tp_finish_wait *w = data;
 
+	tp_pass_event(nlh, w);
 	if (g->cmd != TSCPROBE_CMD_RUN_FINISHED ||
 	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
 		return MNL_CB_OK;
@@ -183,9 +200,12 @@ static void tp_last_events(struct tp_nl *ev, struct tp_finish_wait *w)
  * in case a notification was lost.
  */
 static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
-			    const struct tp_start *st, uint64_t run_id)
+			    const struct tp_start *st,
+			    const struct tp_result *run)
 {
-	struct tp_finish_wait w = { run_id, false, TSCPROBE_STOP_NONE };
+	struct tp_finish_wait w = { run->run_id, false, TSCPROBE_STOP_NONE,
+				    st, run };
+	uint64_t run_id = run->run_id;
 	bool show = st->progress && !st->quiet && isatty(STDERR_FILENO);
 	uint64_t due = tp_now_ns() + st->expect_ns + 2000000000ULL;
 	bool stopped = false;
@@ -282,7 +302,7 @@ int tp_run_kernel(const struct tp_start *st, struct tp_result *res)
 	res->ctx = tp_context_begin();
 	ret = tp_start_run(req, st, res);
 	if (!ret)
-		ret = tp_wait_finished(ev, req, st, res->run_id);
+		ret = tp_wait_finished(ev, req, st, res);
 	if (!ret)
 		tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
 	if (!ret && tp_result_fetch(req, res->run_id, res, &error))
@@ -327,6 +347,9 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	else
 		ret = tp_run_kernel(st, &res);
 	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
+		tp_result_group(&res);
+		if (st->on_end)
+			st->on_end(&res, st->event_arg);
 		printed = output(&res, out, stdout);
 		if (printed)
 			ret = printed;

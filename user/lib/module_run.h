@@ -26,6 +26,10 @@
  *	check in case a notification is lost
  * @progress: format a progress line from a GET_STATUS reply (NULL: none)
  * @quiet: never show progress
+ * @on_event: called with every EVENT notification of the run while it
+ *	runs, and the run as START answered it (NULL: none)
+ * @on_end: called once the results are in, before the report (NULL: none)
+ * @event_arg: for @on_event and @on_end
  */
 struct tp_start {
 	uint32_t kind;
@@ -36,6 +40,10 @@ struct tp_start {
 	void (*progress)(const struct tp_result *status, char *buf,
 			 size_t len);
 	bool quiet;
+	void (*on_event)(const struct nlmsghdr *nlh,
+			 const struct tp_result *run, void *arg);
+	void (*on_end)(const struct tp_result *res, void *arg);
+	void *event_arg;
 };
 
 /* A measurement's userspace engine and its report in every format. */

@@ -48,6 +48,10 @@ void tp_result_free(struct tp_result *r)
 	free(r->pair);
 	r->pair = NULL;
 	r->npairs = r->pairs_cap = 0;
+	free(r->groups);
+	r->groups = NULL;
+	r->ngroups = 0;
+	r->grouped = false;
 }
 
 /**
@@ -170,6 +174,14 @@ static void tp_get_counter(const struct nlattr *a, struct tp_counter_res *k)
 	}
 }
 
+static void tp_get_counter32(const struct nlattr *a, struct tp_counter_res *k)
+{
+	if (a) {
+		k->ok = true;
+		k->v = tp_nl_u32(a, 0);
+	}
+}
+
 /* Set *v from a u64 attribute when it is there. */
 static void tp_get_u64(const struct nlattr *a, uint64_t *v)
 {
@@ -258,17 +270,52 @@ static void tp_parse_latency(const struct nlattr *nest, struct tp_latency *lat,
 	l->cycles = tp_nl_u64(tb[TSCPROBE_LEVEL_A_CYCLES], 0);
 }
 
-static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
+/**
+ * tp_result_parse_event() - an EVENT nest (a result's or a notification's)
+ * @nest: the nest
+ * @ev: filled in; counters the module left out stay unreadable
+ *
+ * Return: 0, or -1 when the nest is malformed.
+ */
+int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev)
 {
 	const struct nlattr *tb[TSCPROBE_EVENT_A_MAX + 1];
 
-	if (c->nevents >= TSCPROBE_MAX_EVENTS ||
-	    tp_nl_parse_nested(nest, tb, TSCPROBE_EVENT_A_MAX))
+	memset(ev, 0, sizeof(*ev));
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_EVENT_A_MAX))
+		return -1;
+	ev->tsc = tp_nl_u64(tb[TSCPROBE_EVENT_A_TSC], 0);
+	ev->cycles = tp_nl_u64(tb[TSCPROBE_EVENT_A_CYCLES], 0);
+	ev->has_cause = tb[TSCPROBE_EVENT_A_CAUSE] != NULL;
+	ev->cause = tp_nl_u32(tb[TSCPROBE_EVENT_A_CAUSE], TSCPROBE_CAUSE_NONE);
+	tp_get_counter32(tb[TSCPROBE_EVENT_A_SMI], &ev->smi);
+	tp_get_counter32(tb[TSCPROBE_EVENT_A_NMI], &ev->nmi);
+	tp_get_counter32(tb[TSCPROBE_EVENT_A_IRQ], &ev->irq);
+	tp_get_counter(tb[TSCPROBE_EVENT_A_STEAL_NS], &ev->steal_ns);
+	return 0;
+}
+
+static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
+{
+	if (c->nevents < TSCPROBE_MAX_EVENTS &&
+	    !tp_result_parse_event(nest, &c->events[c->nevents]))
+		c->nevents++;
+}
+
+/* A CAUSE nest: the events and time one cause explains. */
+static void tp_parse_cause(const struct nlattr *nest, struct tp_cpu_res *c)
+{
+	const struct nlattr *tb[TSCPROBE_CAUSE_A_MAX + 1];
+	uint32_t id;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_CAUSE_A_MAX))
 		return;
-	c->events[c->nevents].tsc = tp_nl_u64(tb[TSCPROBE_EVENT_A_TSC], 0);
-	c->events[c->nevents].cycles =
-		tp_nl_u64(tb[TSCPROBE_EVENT_A_CYCLES], 0);
-	c->nevents++;
+	id = tp_nl_u32(tb[TSCPROBE_CAUSE_A_ID], TSCPROBE_CAUSE_MAX + 1);
+	if (id > TSCPROBE_CAUSE_MAX)
+		return;
+	c->has_causes = true;
+	c->causes[id].events = tp_nl_u64(tb[TSCPROBE_CAUSE_A_EVENTS], 0);
+	c->causes[id].cycles = tp_nl_u64(tb[TSCPROBE_CAUSE_A_CYCLES], 0);
 }
 
 static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
@@ -297,6 +344,11 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_VOLUNTARY], &c->ctx_vol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_INVOLUNTARY], &c->ctx_invol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_MIGRATIONS], &c->migrations);
+	tp_get_counter(tb[TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED], &c->not_notified);
+	if (tb[TSCPROBE_CPU_A_TSC_OFFSET]) {
+		c->has_tsc_offset = true;
+		c->tsc_offset = (int64_t)tp_nl_u64(tb[TSCPROBE_CPU_A_TSC_OFFSET], 0);
+	}
 	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_SERIES)
 			tp_parse_series(a, c);
@@ -308,6 +360,8 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_NODE_LAT)
 			tp_parse_latency(a, c->nodes, &c->nnodes,
 					 TP_CACHE_MAX_NODES);
+		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_CAUSE)
+			tp_parse_cause(a, c);
 	}
 }
 
@@ -386,6 +440,16 @@ void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r)
 	p->repeats = tp_nl_u32(tb[TSCPROBE_A_REPEATS], p->repeats);
 	r->pairs_done = tp_nl_u32(tb[TSCPROBE_A_PAIRS_DONE], r->pairs_done);
 	r->pairs_total = tp_nl_u32(tb[TSCPROBE_A_PAIRS_TOTAL], r->pairs_total);
+	tp_get_u64(tb[TSCPROBE_A_STOP_AT_NS], &p->stop_at_ns);
+	tp_get_u64(tb[TSCPROBE_A_STOP_AT_CYCLES], &p->stop_at_cycles);
+	p->trace_stop = p->trace_stop || tb[TSCPROBE_A_TRACE_STOP];
+	r->tsc_sync = tp_nl_u32(tb[TSCPROBE_A_TSC_SYNC], r->tsc_sync);
+	tp_get_u64(tb[TSCPROBE_A_TSC_OFFSETS_RUN_ID], &r->tsc_offsets_run_id);
+	if (tb[TSCPROBE_A_STOP_EVENT] &&
+	    !tp_result_parse_event(tb[TSCPROBE_A_STOP_EVENT], &r->stop_event)) {
+		r->has_stop_event = true;
+		r->stop_cpu = tp_nl_u32(tb[TSCPROBE_A_STOP_CPU], 0);
+	}
 }
 
 static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
@@ -409,6 +473,30 @@ static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
 	if (!has_item && tb[TSCPROBE_A_KIND])
 		tp_result_parse_run(tb, r);
 	return MNL_CB_OK;
+}
+
+/**
+ * tp_result_parse_notification() - a RUN_FINISHED notification into a
+ *	result: the run's identity, end and stop event, and per CPU its event
+ *	totals
+ * @nlh: the notification
+ * @r: initialised; filled with what the message carries
+ *
+ * Return: 0, or -1 when the message is malformed or names no run.
+ */
+int tp_result_parse_notification(const struct nlmsghdr *nlh,
+				 struct tp_result *r)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	const struct nlattr *a;
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) || !tb[TSCPROBE_A_RUN_ID])
+		return -1;
+	tp_result_parse_run(tb, r);
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		if (mnl_attr_get_type(a) == TSCPROBE_A_CPU)
+			tp_parse_cpu(a, r);
+	return 0;
 }
 
 /**

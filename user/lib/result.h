@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "cache.h"
+#include "group.h"
 #include "hist.h"
 #include "noise.h"
 #include "skew.h"
@@ -19,6 +20,7 @@
 #include "tscprobe.h"
 
 struct nlattr;
+struct nlmsghdr;
 struct tj;
 struct tp_context;
 struct tp_nl;
@@ -39,6 +41,9 @@ struct tp_nl_error;
  * @nodes: cache
  * @samples: skew
  * @repeats: skew
+ * @stop_at_ns: noise: the first gap this long ends the run (0: none)
+ * @stop_at_cycles: the same in cycles (0: derive from ns)
+ * @trace_stop: noise: tracing_off() at that moment too
  */
 struct tp_run_params {
 	uint64_t duration_ns;
@@ -54,12 +59,52 @@ struct tp_run_params {
 	bool nodes;
 	uint32_t samples;
 	uint32_t repeats;
+	uint64_t stop_at_ns;
+	uint64_t stop_at_cycles;
+	bool trace_stop;
 };
 
 /** struct tp_counter_res - a counter that may be unreadable (@ok false) */
 struct tp_counter_res {
 	bool ok;
 	uint64_t v;
+};
+
+/**
+ * struct tp_event_res - one noise event and what the CPU saw across it
+ * @tsc: TSC at the end of the gap
+ * @cycles: the gap's length
+ * @has_cause: a cause was given (the module names one; older modules and
+ *	the userspace engine may not)
+ * @cause: enum tscprobe_cause
+ * @smi: SMIs across the gap (not ok: unreadable, never 0)
+ * @nmi: NMIs across the gap
+ * @irq: interrupts across the gap
+ * @steal_ns: hypervisor steal time across the gap, ns
+ * @group: the index of its group in the result's @groups (tp_result_group())
+ *
+ * @tsc and @cycles come first, as in core's struct tp_event.
+ */
+struct tp_event_res {
+	uint64_t tsc;
+	uint64_t cycles;
+	bool has_cause;
+	uint32_t cause;
+	struct tp_counter_res smi;
+	struct tp_counter_res nmi;
+	struct tp_counter_res irq;
+	struct tp_counter_res steal_ns;
+	uint32_t group;
+};
+
+/**
+ * struct tp_cause_res - the noise one cause explains on one CPU
+ * @events: events attributed to it (all of them, kept or not)
+ * @cycles: the sum of their gaps
+ */
+struct tp_cause_res {
+	uint64_t events;
+	uint64_t cycles;
 };
 
 /**
@@ -98,6 +143,12 @@ struct tp_series_res {
  * @wall_cycles: cycles from the first window's start to the last one's end
  * @events_total: gaps at or above the threshold
  * @events_dropped: not kept
+ * @not_notified: events the module could not notify (window cap, socket
+ *	full); not ok when the module does not say
+ * @has_causes: @causes was given (the module always gives it for noise)
+ * @causes: indexed by enum tscprobe_cause
+ * @has_tsc_offset: @tsc_offset was given
+ * @tsc_offset: this CPU's TSC minus the reference CPU's, cycles
  * @nevents: events in @events
  * @events: the largest events
  * @smi: SMIs
@@ -124,8 +175,13 @@ struct tp_cpu_res {
 	uint64_t wall_cycles;
 	uint64_t events_total;
 	uint64_t events_dropped;
+	struct tp_counter_res not_notified;
+	bool has_causes;
+	struct tp_cause_res causes[TSCPROBE_CAUSE_MAX + 1];
+	bool has_tsc_offset;
+	int64_t tsc_offset;
 	unsigned int nevents;
-	struct tp_event events[TSCPROBE_MAX_EVENTS];
+	struct tp_event_res events[TSCPROBE_MAX_EVENTS];
 	struct tp_counter_res smi;
 	struct tp_counter_res nmi;
 	struct tp_counter_res irq;
@@ -181,6 +237,18 @@ struct tp_pair_res {
  * @npairs: entries in @pair
  * @pairs_cap: allocated entries
  * @pair: skew: the ordered pairs, in the order they arrived ((i, j) order)
+ * @has_stop_event: the run ended at an event (stop reason threshold)
+ * @stop_cpu: that event's CPU
+ * @stop_event: that event
+ * @tsc_sync: enum tscprobe_tsc_sync, the module's view
+ * @tsc_offsets_run_id: the skew run the CPUs' TSC offsets come from (0:
+ *	none)
+ * @grouped: noise: the events were grouped across CPUs (tp_result_group())
+ * @tsc_aligned: the grouping aligned the CPUs' TSCs with the module's
+ *	offsets
+ * @tsc_in_sync: the CPUs' TSCs are known to be in sync (or were aligned)
+ * @ngroups: entries in @groups
+ * @groups: the groups of events that overlap in time, in time order
  */
 struct tp_result {
 	uint32_t kind;
@@ -202,6 +270,16 @@ struct tp_result {
 	unsigned int npairs;
 	unsigned int pairs_cap;
 	struct tp_pair_res *pair;
+	bool has_stop_event;
+	unsigned int stop_cpu;
+	struct tp_event_res stop_event;
+	uint32_t tsc_sync;
+	uint64_t tsc_offsets_run_id;
+	bool grouped;
+	bool tsc_aligned;
+	bool tsc_in_sync;
+	uint32_t ngroups;
+	struct tp_group *groups;
 };
 
 /* The engine that measured @r, as every report names it. */
@@ -222,5 +300,9 @@ struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error);
 void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r);
+int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev);
+void tp_result_group(struct tp_result *r);
+int tp_result_parse_notification(const struct nlmsghdr *nlh,
+				 struct tp_result *r);
 
 #endif /* TSCPROBE_USER_RESULT_H */

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of what `tscprobe monitor` and `noise --follow` print, on
+ * synthetic notifications built here as the module builds them: an EVENT
+ * gives one line per event (text, or a JSON object per line that jq
+ * parses), unreadable counters are n/a / null and never 0, the time since
+ * the run's start and the length in ns are only given for the followed
+ * run, events are counted per CPU for the end line; a RUN_FINISHED with a
+ * stop event and per-CPU totals gives the end line.  Then the CLI's
+ * refusals of bad --run, --stop-at and --trace-stop: one line, exit 2,
+ * without the module.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/genetlink.h>
+
+#include "kselftest_harness.h"
+#include "genl_client.h"
+#include "live.h"
+
+#define KHZ		2000000		/* 2 GHz: 2 cycles per ns */
+#define START_TSC	1000000000ULL
+
+/* A notification of @cmd in @buf, as the module sends it. */
+static struct nlmsghdr *notification(char *buf, uint8_t cmd, uint64_t run)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	nlh->nlmsg_type = 0x20;
+	g->cmd = cmd;
+	g->version = TSCPROBE_GENL_VERSION;
+	mnl_attr_put_u64(nlh, TSCPROBE_A_RUN_ID, run);
+	return nlh;
+}
+
+/* One EVENT nest; @smi < 0: the MSR is unreadable (left out). */
+static void put_event(struct nlmsghdr *nlh, unsigned int type, uint64_t tsc,
+		      uint64_t cycles, uint32_t cause, int smi)
+{
+	struct nlattr *ev = mnl_attr_nest_start(nlh, type);
+
+	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_TSC, tsc);
+	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_CYCLES, cycles);
+	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_CAUSE, cause);
+	if (smi >= 0)
+		mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_SMI, (uint32_t)smi);
+	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_NMI, 0);
+	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_IRQ, 0);
+	mnl_attr_nest_end(nlh, ev);
+}
+
+/* An EVENT of CPU @cpu: an SMI (counter read) and an unexplained gap. */
+static struct nlmsghdr *event_msg(char *buf, uint64_t run, unsigned int cpu)
+{
+	struct nlmsghdr *nlh = notification(buf, TSCPROBE_CMD_EVENT, run);
+	struct nlattr *c = mnl_attr_nest_start(nlh, TSCPROBE_A_CPU);
+
+	mnl_attr_put_u32(nlh, TSCPROBE_CPU_A_ID, cpu);
+	put_event(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 4000000, 30000,
+		  TSCPROBE_CAUSE_SMI, 1);
+	put_event(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 6000000, 50000,
+		  TSCPROBE_CAUSE_UNEXPLAINED, -1);
+	mnl_attr_nest_end(nlh, c);
+	return nlh;
+}
+
+/* What the printer wrote into a memory stream, NUL-terminated. */
+struct capture {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static void capture_start(struct capture *c)
+{
+	c->text = NULL;
+	c->f = open_memstream(&c->text, &c->len);
+}
+
+static void capture_end(struct capture *c)
+{
+	fclose(c->f);
+}
+
+/* jq -e @filter on each line of @lines, slurped as an array. */
+static int jq_lines(const char *lines, const char *filter)
+{
+	char path[] = "/tmp/tp-live-XXXXXX", cmd[1024];
+	int fd = mkstemp(path), ret;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, lines, strlen(lines)) != (ssize_t)strlen(lines)) {
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "jq -e -s '%s' %s >/dev/null", filter, path);
+	ret = system(cmd);
+	unlink(path);
+	return ret;
+}
+
+static unsigned int count_lines(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+TEST(event_lines_as_text)
+{
+	char buf[4096];
+	struct tp_live l;
+	struct capture c;
+
+	capture_start(&c);
+	tp_live_init(&l, c.f, false);
+	tp_live_begin(&l, 7, START_TSC, KHZ);
+	ASSERT_EQ(2, tp_live_events(&l, event_msg(buf, 7, 3)));
+	capture_end(&c);
+	EXPECT_EQ(2, count_lines(c.text));
+	/* 4e6 cycles after the start at 2 GHz: 2 ms; 30000 cycles: 15 us. */
+	EXPECT_NE(NULL, strstr(c.text,
+			       "run 7 +0.002000s cpu 3: 30000 cycles (15.0us), cause smi [ smi 1 nmi 0 irq 0 steal_ns n/a ]\n"))
+		TH_LOG("%s", c.text);
+	EXPECT_NE(NULL, strstr(c.text, "cause unexplained [ smi n/a nmi 0"))
+		TH_LOG("%s", c.text);
+	EXPECT_EQ(2, tp_live_received(&l, 3));
+	EXPECT_EQ(0, tp_live_received(&l, 2));
+	free(c.text);
+	tp_live_free(&l);
+}
+
+TEST(event_lines_as_json)
+{
+	char buf[4096];
+	struct tp_live l;
+	struct capture c;
+
+	capture_start(&c);
+	tp_live_init(&l, c.f, true);
+	tp_live_begin(&l, 7, START_TSC, KHZ);
+	tp_live_events(&l, event_msg(buf, 7, 3));
+	/* Another run's events: printed, not counted, not timed. */
+	tp_live_events(&l, event_msg(buf, 8, 3));
+	capture_end(&c);
+	EXPECT_EQ(4, count_lines(c.text));
+	EXPECT_EQ(0, jq_lines(c.text,
+			      "length == 4 and all(.[]; .kind == \"event\" and .cpu == 3)"
+			      " and .[0] == {kind: \"event\", run_id: 7, cpu: 3, tsc: 1004000000,"
+			      " offset_ns: 2000000, cycles: 30000, ns: 15000, cause: \"smi\","
+			      " smi: 1, nmi: 0, irq: 0, steal_ns: null}"
+			      " and .[1].smi == null and .[1].cause == \"unexplained\""
+			      " and .[3].run_id == 8 and .[3].offset_ns == null and .[3].ns == null"))
+		TH_LOG("%s", c.text);
+	EXPECT_EQ(2, tp_live_received(&l, 3));
+	free(c.text);
+	tp_live_free(&l);
+}
+
+/* A RUN_FINISHED of a noise run stopped at a threshold on CPU 1. */
+static struct nlmsghdr *finished_msg(char *buf)
+{
+	struct nlmsghdr *nlh = notification(buf, TSCPROBE_CMD_RUN_FINISHED, 7);
+	unsigned int cpu;
+
+	mnl_attr_put_u32(nlh, TSCPROBE_A_KIND, TSCPROBE_KIND_NOISE);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_STATE, TSCPROBE_STATE_STOPPED);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_STOP_REASON, TSCPROBE_STOP_THRESHOLD);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_STOP_CPU, 1);
+	put_event(nlh, TSCPROBE_A_STOP_EVENT, START_TSC + 8000000, 400000,
+		  TSCPROBE_CAUSE_NMI, -1);
+	for (cpu = 0; cpu < 2; cpu++) {
+		struct nlattr *c = mnl_attr_nest_start(nlh, TSCPROBE_A_CPU);
+
+		mnl_attr_put_u32(nlh, TSCPROBE_CPU_A_ID, cpu);
+		mnl_attr_put_u64(nlh, TSCPROBE_CPU_A_EVENTS_TOTAL, 5 + cpu);
+		mnl_attr_put_u64(nlh, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED, 3 + cpu);
+		mnl_attr_nest_end(nlh, c);
+	}
+	return nlh;
+}
+
+TEST(end_line_from_run_finished)
+{
+	char buf[4096], ev[4096];
+	struct tp_result end;
+	struct tp_live l;
+	struct capture c;
+
+	tp_result_init(&end, 0);
+	ASSERT_EQ(0, tp_result_parse_notification(finished_msg(buf), &end));
+	EXPECT_EQ(7, end.run_id);
+	EXPECT_EQ(TSCPROBE_STOP_THRESHOLD, end.reason);
+	ASSERT_TRUE(end.has_stop_event);
+	EXPECT_EQ(1, end.stop_cpu);
+	EXPECT_FALSE(end.stop_event.smi.ok);
+	ASSERT_EQ(2, end.ncpus);
+	EXPECT_TRUE(end.cpu[1].not_notified.ok);
+
+	capture_start(&c);
+	tp_live_init(&l, c.f, true);
+	tp_live_begin(&l, 7, START_TSC, KHZ);
+	tp_live_events(&l, event_msg(ev, 7, 1));
+	tp_live_print_end(&l, &end);
+	capture_end(&c);
+	/* Received + not notified = total for CPU 1; CPU 0 got nothing. */
+	EXPECT_EQ(0, jq_lines(c.text,
+			      ".[2] | .kind == \"run_finished\" and .run_id == 7"
+			      " and .measurement == \"noise\" and .state == \"stopped\""
+			      " and .stop_reason == \"threshold\""
+			      " and .stop_event.cpu == 1 and .stop_event.cycles == 400000"
+			      " and .stop_event.cause == \"nmi\" and .stop_event.smi == null"
+			      " and .cpus == [{cpu: 0, events_total: 5, received: 0, not_notified: 3},"
+			      " {cpu: 1, events_total: 6, received: 2, not_notified: 4}]"))
+		TH_LOG("%s", c.text);
+	free(c.text);
+
+	capture_start(&c);
+	l.f = c.f;
+	l.json = false;
+	tp_live_print_end(&l, &end);
+	capture_end(&c);
+	EXPECT_STREQ("run 7 ended: noise stopped, threshold at cpu 1, a gap of 400000 cycles (200.0us), cause nmi;"
+		     " cpu 0: 5 events, 0 received, 3 not notified; cpu 1: 6 events, 2 received, 4 not notified\n",
+		     c.text);
+	free(c.text);
+	tp_live_free(&l);
+	tp_result_free(&end);
+}
+
+/* The CLI next to this program, run with @args: its exit status and stderr. */
+static int run_cli(const char *args, char *err, size_t len)
+{
+	char self[PATH_MAX], cmd[PATH_MAX + 256];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+	FILE *p;
+	int status;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(cmd, sizeof(cmd), "%s/tscprobe %s 2>&1 >/dev/null", self, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = (ssize_t)fread(err, 1, len - 1, p);
+	err[n > 0 ? n : 0] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(bad_input_is_one_line_and_exit_2)
+{
+	static const char *const bad[] = {
+		"monitor --run x", "monitor --run 0", "monitor --run", "monitor extra",
+		"monitor --bogus", "noise --trace-stop", "noise --stop-at 5us",
+		"noise --stop-at 3c --threshold 5c", "noise --stop-at 0",
+		"noise --stop-at 2s", "noise --stop-at 20us --user",
+		"noise --stop-at 20us --compare", "noise --follow --user",
+		"noise --follow --compare", "noise --stop-at 11c --trace-stop --user",
+	};
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		EXPECT_EQ(2, run_cli(bad[i], err, sizeof(err))) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(0, strncmp(err, "tscprobe: ", 10)) TH_LOG("%s: %s", bad[i], err);
+		EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s: %s", bad[i], err);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Notifications of the events group, decoded and printed as they arrive.
+ *
+ * A text line per event: the run, the time since the run's start, the CPU,
+ * the gap in cycles and time, its cause and the counter deltas; a JSON
+ * object per line with -j.  A counter the module could not read is "n/a"
+ * in text and null in JSON, never 0.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/genetlink.h>
+
+#include "genl_client.h"
+#include "json.h"
+#include "live.h"
+#include "names.h"
+#include "report.h"
+
+void tp_live_init(struct tp_live *l, FILE *f, bool json)
+{
+	memset(l, 0, sizeof(*l));
+	l->f = f;
+	l->json = json;
+}
+
+/**
+ * tp_live_begin() - follow a run: its start, and fresh per-CPU counts
+ * @l: the printer
+ * @run_id: the run
+ * @start_tsc: its TSC at start (0: unknown)
+ * @tsc_khz: its TSC rate (0: unknown)
+ */
+void tp_live_begin(struct tp_live *l, uint64_t run_id, uint64_t start_tsc,
+		   uint32_t tsc_khz)
+{
+	l->run_id = run_id;
+	l->start_tsc = start_tsc;
+	l->tsc_khz = tsc_khz;
+	l->ncpus = 0;
+}
+
+void tp_live_free(struct tp_live *l)
+{
+	free(l->cpu);
+	l->cpu = NULL;
+	l->ncpus = l->cap = 0;
+}
+
+static struct tp_live_cpu *tp_live_cpu(struct tp_live *l, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ncpus; i++)
+		if (l->cpu[i].cpu == cpu)
+			return &l->cpu[i];
+	if (l->ncpus == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->cpu = realloc(l->cpu, l->cap * sizeof(*l->cpu));
+		if (!l->cpu) {
+			tp_err("out of memory");
+			exit(TP_EXIT_FAIL);
+		}
+	}
+	l->cpu[l->ncpus].cpu = cpu;
+	l->cpu[l->ncpus].received = 0;
+	return &l->cpu[l->ncpus++];
+}
+
+/**
+ * tp_live_received() - events of the followed run received from a CPU
+ * @l: the printer
+ * @cpu: the CPU
+ *
+ * Return: the count (0 when none came).
+ */
+uint64_t tp_live_received(const struct tp_live *l, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->ncpus; i++)
+		if (l->cpu[i].cpu == cpu)
+			return l->cpu[i].received;
+	return 0;
+}
+
+/* The generic netlink command of a notification (0: not one). */
+uint8_t tp_live_cmd(const struct nlmsghdr *nlh)
+{
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
+		return 0;
+	return g->cmd;
+}
+
+/* The run a notification is about (0: it does not say). */
+uint64_t tp_live_run_id(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+
+	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
+		return 0;
+	return tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
+}
+
+/* The events of one CPU nest, printed and counted. */
+static int tp_live_cpu_events(struct tp_live *l, uint64_t run_id,
+			      const struct nlattr *nest)
+{
+	const struct nlattr *tb[TSCPROBE_CPU_A_MAX + 1];
+	struct tp_live_event ev;
+	const struct nlattr *a;
+	int n = 0;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_CPU_A_MAX) ||
+	    !tb[TSCPROBE_CPU_A_ID])
+		return -1;
+	memset(&ev, 0, sizeof(ev));
+	ev.cpu = tp_nl_u32(tb[TSCPROBE_CPU_A_ID], 0);
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) != TSCPROBE_CPU_A_EVENT)
+			continue;
+		if (tp_result_parse_event(a, &ev.e))
+			return -1;
+		if (run_id == l->run_id)
+			tp_live_cpu(l, ev.cpu)->received++;
+		tp_live_print_event(l, run_id, &ev);
+		n++;
+	}
+	return n;
+}
+
+/**
+ * tp_live_events() - print the events of an EVENT notification
+ * @l: the printer; the events of its run are counted per CPU
+ * @nlh: the notification
+ *
+ * Return: the events printed, or -1 when the message is malformed.
+ */
+int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh)
+{
+	uint64_t run_id = tp_live_run_id(nlh);
+	const struct nlattr *a;
+	int n = 0, k;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU)
+			continue;
+		k = tp_live_cpu_events(l, run_id, a);
+		if (k < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+/* Nanoseconds from cycles, when the rate is known. */
+static bool tp_live_ns(const struct tp_live *l, uint64_t run_id,
+		       uint64_t cycles, uint64_t *ns)
+{
+	if (!l->tsc_khz || run_id != l->run_id)
+		return false;
+	*ns = tp_cycles_to_ns_round(cycles, l->tsc_khz);
+	return true;
+}
+
+/* Time since the run's start, when it is known. */
+static bool tp_live_offset(const struct tp_live *l, uint64_t run_id,
+			   uint64_t tsc, uint64_t *ns)
+{
+	if (!l->start_tsc || tsc < l->start_tsc)
+		return false;
+	return tp_live_ns(l, run_id, tsc - l->start_tsc, ns);
+}
+
+static const char *tp_live_cause(const struct tp_event_res *e)
+{
+	return e->has_cause ? tp_cause_name(e->cause) : NULL;
+}
+
+static void tp_live_counter_text(FILE *f, const char *name,
+				 const struct tp_counter_res *k)
+{
+	if (k->ok)
+		fprintf(f, " %s %llu", name, (unsigned long long)k->v);
+	else
+		fprintf(f, " %s n/a", name);
+}
+
+static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
+			       const struct tp_live_event *ev)
+{
+	const struct tp_event_res *e = &ev->e;
+	char at[32] = "?", len[32] = "?";
+	const char *cause = tp_live_cause(e);
+	uint64_t ns;
+
+	if (tp_live_offset(l, run_id, e->tsc, &ns))
+		snprintf(at, sizeof(at), "%llu.%06llus",
+			 (unsigned long long)(ns / 1000000000ULL),
+			 (unsigned long long)(ns % 1000000000ULL / 1000));
+	if (tp_live_ns(l, run_id, e->cycles, &ns))
+		tp_format_ns(ns, len, sizeof(len));
+	fprintf(l->f, "run %llu +%s cpu %u: %llu cycles (%s), cause %s [",
+		(unsigned long long)run_id, at, ev->cpu,
+		(unsigned long long)e->cycles, len, cause ? cause : "n/a");
+	tp_live_counter_text(l->f, "smi", &e->smi);
+	tp_live_counter_text(l->f, "nmi", &e->nmi);
+	tp_live_counter_text(l->f, "irq", &e->irq);
+	tp_live_counter_text(l->f, "steal_ns", &e->steal_ns);
+	fprintf(l->f, " ]\n");
+}
+
+/**
+ * tp_live_event_json() - an event's fields, inside an open JSON object
+ * @j: the writer
+ * @l: the printer (for the run's start and rate)
+ * @run_id: the event's run
+ * @ev: the event
+ */
+static void tp_live_event_json(struct tj *j, const struct tp_live *l,
+			       uint64_t run_id, const struct tp_live_event *ev)
+{
+	const struct tp_event_res *e = &ev->e;
+	const char *cause = tp_live_cause(e);
+	uint64_t ns;
+
+	tj_u64(j, "cpu", ev->cpu);
+	tj_u64(j, "tsc", e->tsc);
+	if (tp_live_offset(l, run_id, e->tsc, &ns))
+		tj_u64(j, "offset_ns", ns);
+	else
+		tj_null(j, "offset_ns");
+	tj_u64(j, "cycles", e->cycles);
+	if (tp_live_ns(l, run_id, e->cycles, &ns))
+		tj_u64(j, "ns", ns);
+	else
+		tj_null(j, "ns");
+	if (cause)
+		tj_str(j, "cause", cause);
+	else
+		tj_null(j, "cause");
+	tp_json_counter(j, "smi", &e->smi);
+	tp_json_counter(j, "nmi", &e->nmi);
+	tp_json_counter(j, "irq", &e->irq);
+	tp_json_counter(j, "steal_ns", &e->steal_ns);
+}
+
+/**
+ * tp_live_print_event() - one event, one line
+ * @l: the printer
+ * @run_id: the run it belongs to
+ * @ev: the event
+ *
+ * The time since the run's start and the length in ns are known for the
+ * run @l follows; for another they are "?" (null in JSON).
+ */
+void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
+			 const struct tp_live_event *ev)
+{
+	struct tj j;
+
+	if (!l->json) {
+		tp_live_event_text(l, run_id, ev);
+		fflush(l->f);
+		return;
+	}
+	tj_init_line(&j, l->f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "kind", "event");
+	tj_u64(&j, "run_id", run_id);
+	tp_live_event_json(&j, l, run_id, ev);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/* The stop event of a run that ended at a threshold, in words. */
+static void tp_live_stop_text(const struct tp_live *l,
+			      const struct tp_result *end)
+{
+	char len[32] = "?";
+
+	if (!end->has_stop_event)
+		return;
+	if (l->tsc_khz)
+		tp_format_ns(tp_cycles_to_ns_round(end->stop_event.cycles,
+						   l->tsc_khz), len, sizeof(len));
+	fprintf(l->f, " at cpu %u, a gap of %llu cycles (%s), cause %s",
+		end->stop_cpu, (unsigned long long)end->stop_event.cycles, len,
+		end->stop_event.has_cause ?
+		tp_cause_name(end->stop_event.cause) : "n/a");
+}
+
+static void tp_live_end_text(const struct tp_live *l,
+			     const struct tp_result *end)
+{
+	unsigned int i;
+
+	fprintf(l->f, "run %llu ended: %s %s, %s",
+		(unsigned long long)end->run_id, tp_kind_name(end->kind),
+		tp_state_name(end->state), tp_stop_reason_name(end->reason));
+	tp_live_stop_text(l, end);
+	if (l->overruns)
+		fprintf(l->f, "; %llu socket overruns lost notifications",
+			(unsigned long long)l->overruns);
+	if (end->kind == TSCPROBE_KIND_NOISE && !end->ncpus)
+		fprintf(l->f, "; totals unavailable");
+	for (i = 0; i < end->ncpus; i++) {
+		const struct tp_cpu_res *c = &end->cpu[i];
+
+		fprintf(l->f, "; cpu %u: %llu events, %llu received, ", c->cpu,
+			(unsigned long long)c->events_total,
+			(unsigned long long)tp_live_received(l, c->cpu));
+		if (c->not_notified.ok)
+			fprintf(l->f, "%llu not notified",
+				(unsigned long long)c->not_notified.v);
+		else
+			fprintf(l->f, "not notified n/a");
+	}
+	fprintf(l->f, "\n");
+}
+
+static void tp_live_end_json(const struct tp_live *l,
+			     const struct tp_result *end)
+{
+	struct tp_live_event stop = { end->stop_cpu, end->stop_event };
+	unsigned int i;
+	struct tj j;
+
+	tj_init_line(&j, l->f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "kind", "run_finished");
+	tj_u64(&j, "run_id", end->run_id);
+	tj_str(&j, "measurement", tp_kind_name(end->kind));
+	tj_str(&j, "state", tp_state_name(end->state));
+	tj_str(&j, "stop_reason", tp_stop_reason_name(end->reason));
+	if (end->has_stop_event) {
+		tj_obj(&j, "stop_event");
+		tp_live_event_json(&j, l, end->run_id, &stop);
+		tj_obj_end(&j);
+	} else {
+		tj_null(&j, "stop_event");
+	}
+	tj_u64(&j, "overruns", l->overruns);
+	tj_arr(&j, "cpus");
+	for (i = 0; i < end->ncpus; i++) {
+		const struct tp_cpu_res *c = &end->cpu[i];
+
+		tj_obj(&j, NULL);
+		tj_u64(&j, "cpu", c->cpu);
+		tj_u64(&j, "events_total", c->events_total);
+		tj_u64(&j, "received", tp_live_received(l, c->cpu));
+		tp_json_counter(&j, "not_notified", &c->not_notified);
+		tj_obj_end(&j);
+	}
+	tj_arr_end(&j);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/**
+ * tp_live_print_end() - the line that ends a run
+ * @l: the printer (its counts are of @end's run when it follows it)
+ * @end: the run's end: a RUN_FINISHED notification or the results (run
+ *	id, kind, state, reason, stop event; per CPU the event totals)
+ *
+ * Per CPU: the events found (total), those received here, and those the
+ * module could not notify; received + not notified = total when no
+ * notification was lost on the way (an overrun says so).
+ */
+void tp_live_print_end(const struct tp_live *l, const struct tp_result *end)
+{
+	if (l->json)
+		tp_live_end_json(l, end);
+	else
+		tp_live_end_text(l, end);
+	fflush(l->f);
+}
+
+/* Say that the socket overflowed: notifications were lost here. */
+void tp_live_print_overrun(const struct tp_live *l)
+{
+	struct tj j;
+
+	if (!l->json) {
+		fprintf(l->f, "notifications lost: the socket's buffer overflowed\n");
+		fflush(l->f);
+		return;
+	}
+	tj_init_line(&j, l->f);
+	tj_obj(&j, NULL);
+	tj_str(&j, "kind", "overrun");
+	tj_u64(&j, "overruns", l->overruns);
+	tj_obj_end(&j);
+	tj_finish(&j);
+}
+
+/**
+ * tp_live_follow_event() - a struct tp_start's @on_event: print the
+ *	events of the CLI's own run as they come
+ * @nlh: an EVENT notification of the run
+ * @run: the run as START answered (its id, start TSC and TSC rate)
+ * @arg: the struct tp_live
+ */
+void tp_live_follow_event(const struct nlmsghdr *nlh,
+			  const struct tp_result *run, void *arg)
+{
+	struct tp_live *l = arg;
+
+	if (l->run_id != run->run_id)
+		tp_live_begin(l, run->run_id, run->start_tsc, run->tsc_khz);
+	tp_live_events(l, nlh);
+}
+
+/**
+ * tp_live_follow_end() - a struct tp_start's @on_end: the end line of the
+ *	CLI's own run, from its results
+ * @res: the results
+ * @arg: the struct tp_live
+ */
+void tp_live_follow_end(const struct tp_result *res, void *arg)
+{
+	struct tp_live *l = arg;
+
+	if (l->run_id != res->run_id)
+		tp_live_begin(l, res->run_id, res->start_tsc, res->tsc_khz);
+	tp_live_print_end(l, res);
+}
