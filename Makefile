@@ -118,6 +118,26 @@ $(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) 
 
 selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
 
+# The kernel's ynl tooling (tools/net/ynl: cli.py, lib/, ynl-gen-c.py), the
+# netlink schemas and MAINTAINERS from Debian's linux-source-6.12, never
+# copied in: a small kernel tree in build/ynl that the spec's tests and the
+# guest's ynl test use.  ynl-gen-c needs MAINTAINERS: it climbs from the
+# spec to the directory that has one, without end when none does.
+LINUX_612_TAR := $(firstword $(wildcard /usr/src/linux-source-6.12.tar.*))
+YNL := $(BUILD)/ynl
+YNL_STAMP := $(YNL)/.extracted
+
+$(YNL_STAMP):
+	@test -n "$(LINUX_612_TAR)" || { echo "linux-source-6.12 is not installed: run 'make deps'" >&2; exit 1; }
+	@rm -rf $(YNL) && mkdir -p $(YNL)
+	$(quiet) "  TAR     ynl and the netlink schemas from $(LINUX_612_TAR)"
+	$(Q)tar -xf $(LINUX_612_TAR) -C $(YNL) --strip-components=1 --wildcards \
+		linux-source-6.12/MAINTAINERS 'linux-source-6.12/tools/net/ynl/*' \
+		'linux-source-6.12/Documentation/netlink/*.yaml'
+	@touch $@
+
+ynl: $(YNL_STAMP)
+
 # ---- kernel -----------------------------------------------------------------
 
 module: $(MODULE)
@@ -141,7 +161,7 @@ deps:
 
 # ---- tests ------------------------------------------------------------------
 
-host-test: $(HOST_TESTS) $(CLI)
+host-test: $(HOST_TESTS) $(CLI) $(YNL_STAMP)
 	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 # The CLI and the host test programs again, built with AddressSanitizer and
@@ -229,6 +249,6 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD)
 
-.PHONY: all cli module selftests check-kernel deps host-test host-test-asan \
+.PHONY: all cli module selftests ynl check-kernel deps host-test host-test-asan \
 	host-test-programs vm-test check check-quick test run run-demo bench \
 	soak install uninstall dkms-source dkms clean FORCE
