@@ -9,7 +9,8 @@
 #                   (default 10), checking that the kernel stays healthy
 #   make run        build, load the module (or boot the test VM) and measure
 #   make bench      userspace benchmarks against a bare loop and peers
-#   make install    module, CLI, man page, bash completion (DESTDIR, PREFIX)
+#   make install    module, CLI, man page, bash completion, the fleet's
+#                   systemd units, disabled (DESTDIR, PREFIX)
 #   make uninstall
 #   make dkms       add, build and install the module with DKMS
 #   make clean
@@ -216,9 +217,14 @@ soak: all
 
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra
+# The fleet's systemd units (tools/systemd), installed disabled.
+UNITDIR = $(DESTDIR)/lib/systemd/system
+DEFAULTS = $(DESTDIR)/etc/default/tscprobe
 INSTALLED = $(MODDIR)/tscprobe.ko $(DESTDIR)$(PREFIX)/sbin/tscprobe \
 	$(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8 \
-	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
+	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe \
+	$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile \
+	$(UNITDIR)/tscprobe-textfile.service $(UNITDIR)/tscprobe-textfile.timer
 DKMS_SRC = $(DESTDIR)/usr/src/tscprobe-$(VERSION)
 
 install: module cli
@@ -228,10 +234,26 @@ install: module cli
 	install -D -m 0644 user/tscprobe-completion.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
 	$(if $(DESTDIR),,depmod -a $(KVER))
+	@$(MAKE) --no-print-directory install-fleet
+
+# The textfile writer and its units; /etc/default/tscprobe only when there
+# is none (the admin's settings stay), removed only when unchanged.
+install-fleet:
+	install -D -m 0755 tools/systemd/tscprobe-textfile \
+		$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile
+	install -d $(UNITDIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' tools/systemd/tscprobe-textfile.service.in \
+		>$(UNITDIR)/tscprobe-textfile.service
+	chmod 0644 $(UNITDIR)/tscprobe-textfile.service
+	install -m 0644 tools/systemd/tscprobe-textfile.timer $(UNITDIR)/
+	test -e $(DEFAULTS) || install -D -m 0644 tools/systemd/tscprobe.default $(DEFAULTS)
+	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
 uninstall:
 	rm -f $(INSTALLED)
+	! cmp -s tools/systemd/tscprobe.default $(DEFAULTS) || rm -f $(DEFAULTS)
 	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
 # DKMS builds from a copy of what the module needs under /usr/src.
 dkms-source:
@@ -251,4 +273,4 @@ clean:
 
 .PHONY: all cli module selftests ynl check-kernel deps host-test host-test-asan \
 	host-test-programs vm-test check check-quick test run run-demo bench \
-	soak install uninstall dkms-source dkms clean FORCE
+	soak install install-fleet uninstall dkms-source dkms clean FORCE

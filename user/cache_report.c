@@ -16,6 +16,7 @@
 #include "format.h"
 #include "json.h"
 #include "names.h"
+#include "prom_run.h"
 #include "reports.h"
 #include "report.h"
 #include "svg.h"
@@ -579,8 +580,7 @@ static void tp_cache_prom_curves(const struct tp_result *r, FILE *f)
 
 static void tp_cache_prom(const struct tp_result *r, FILE *f)
 {
-	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
-	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_prom_run(r, f);
 	tp_cache_prom_figs(r, f);
 	tp_cache_prom_curves(r, f);
 }

@@ -115,5 +115,6 @@ int tp_env_online(struct tp_cpuset *set, char *path, size_t len);
 int tp_env_node(unsigned int cpu);
 void tp_env_text(const struct tp_env *e, FILE *f);
 void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);
+int tp_env_sys_line(const char *rel, char *buf, size_t len);
 
 #endif /* TSCPROBE_USER_ENV_H */
