@@ -138,6 +138,7 @@ $(YNL_STAMP):
 	@touch $@
 
 ynl: $(YNL_STAMP)
+	@:
 
 # ---- kernel -----------------------------------------------------------------
 
@@ -162,7 +163,10 @@ deps:
 
 # ---- tests ------------------------------------------------------------------
 
-host-test: $(HOST_TESTS) $(CLI) $(YNL_STAMP)
+# Without linux-source-6.12 the other tests still run; test_ynl_gen.py
+# fails, saying why.
+host-test: $(HOST_TESTS) $(CLI)
+	@$(MAKE) --no-print-directory ynl || echo "host-test: no ynl in $(YNL): test_ynl_gen.py will fail" >&2
 	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 # The CLI and the host test programs again, built with AddressSanitizer and
