@@ -9,7 +9,8 @@
 #                   (default 10), checking that the kernel stays healthy
 #   make run        build, load the module (or boot the test VM) and measure
 #   make bench      userspace benchmarks against a bare loop and peers
-#   make install    module, CLI, man page, bash completion (DESTDIR, PREFIX)
+#   make install    module, CLI, man page, bash completion, the fleet's
+#                   systemd units, disabled (DESTDIR, PREFIX)
 #   make uninstall
 #   make dkms       add, build and install the module with DKMS
 #   make clean
@@ -118,6 +119,27 @@ $(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) 
 
 selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
 
+# The kernel's ynl tooling (tools/net/ynl: cli.py, lib/, ynl-gen-c.py), the
+# netlink schemas and MAINTAINERS from Debian's linux-source-6.12, never
+# copied in: a small kernel tree in build/ynl that the spec's tests and the
+# guest's ynl test use.  ynl-gen-c needs MAINTAINERS: it climbs from the
+# spec to the directory that has one, without end when none does.
+LINUX_612_TAR := $(firstword $(wildcard /usr/src/linux-source-6.12.tar.*))
+YNL := $(BUILD)/ynl
+YNL_STAMP := $(YNL)/.extracted
+
+$(YNL_STAMP):
+	@test -n "$(LINUX_612_TAR)" || { echo "linux-source-6.12 is not installed: run 'make deps'" >&2; exit 1; }
+	@rm -rf $(YNL) && mkdir -p $(YNL)
+	$(quiet) "  TAR     ynl and the netlink schemas from $(LINUX_612_TAR)"
+	$(Q)tar -xf $(LINUX_612_TAR) -C $(YNL) --strip-components=1 --wildcards \
+		linux-source-6.12/MAINTAINERS 'linux-source-6.12/tools/net/ynl/*' \
+		'linux-source-6.12/Documentation/netlink/*.yaml'
+	@touch $@
+
+ynl: $(YNL_STAMP)
+	@:
+
 # ---- kernel -----------------------------------------------------------------
 
 module: $(MODULE)
@@ -141,7 +163,10 @@ deps:
 
 # ---- tests ------------------------------------------------------------------
 
+# Without linux-source-6.12 the other tests still run; test_ynl_gen.py
+# fails, saying why.
 host-test: $(HOST_TESTS) $(CLI)
+	@$(MAKE) --no-print-directory ynl || echo "host-test: no ynl in $(YNL): test_ynl_gen.py will fail" >&2
 	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 # The CLI and the host test programs again, built with AddressSanitizer and
@@ -196,9 +221,14 @@ soak: all
 
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra
+# The fleet's systemd units (tools/systemd), installed disabled.
+UNITDIR = $(DESTDIR)/lib/systemd/system
+DEFAULTS = $(DESTDIR)/etc/default/tscprobe
 INSTALLED = $(MODDIR)/tscprobe.ko $(DESTDIR)$(PREFIX)/sbin/tscprobe \
 	$(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8 \
-	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
+	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe \
+	$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile \
+	$(UNITDIR)/tscprobe-textfile.service $(UNITDIR)/tscprobe-textfile.timer
 DKMS_SRC = $(DESTDIR)/usr/src/tscprobe-$(VERSION)
 
 install: module cli
@@ -208,10 +238,26 @@ install: module cli
 	install -D -m 0644 user/tscprobe-completion.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
 	$(if $(DESTDIR),,depmod -a $(KVER))
+	@$(MAKE) --no-print-directory install-fleet
+
+# The textfile writer and its units; /etc/default/tscprobe only when there
+# is none (the admin's settings stay), removed only when unchanged.
+install-fleet:
+	install -D -m 0755 tools/systemd/tscprobe-textfile \
+		$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile
+	install -d $(UNITDIR)
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' tools/systemd/tscprobe-textfile.service.in \
+		>$(UNITDIR)/tscprobe-textfile.service
+	chmod 0644 $(UNITDIR)/tscprobe-textfile.service
+	install -m 0644 tools/systemd/tscprobe-textfile.timer $(UNITDIR)/
+	test -e $(DEFAULTS) || install -D -m 0644 tools/systemd/tscprobe.default $(DEFAULTS)
+	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
 uninstall:
 	rm -f $(INSTALLED)
+	! cmp -s tools/systemd/tscprobe.default $(DEFAULTS) || rm -f $(DEFAULTS)
 	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
 # DKMS builds from a copy of what the module needs under /usr/src.
 dkms-source:
@@ -229,6 +275,6 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD)
 
-.PHONY: all cli module selftests check-kernel deps host-test host-test-asan \
+.PHONY: all cli module selftests ynl check-kernel deps host-test host-test-asan \
 	host-test-programs vm-test check check-quick test run run-demo bench \
-	soak install uninstall dkms-source dkms clean FORCE
+	soak install install-fleet uninstall dkms-source dkms clean FORCE

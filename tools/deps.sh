@@ -15,7 +15,9 @@ set -euo pipefail
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
 # CLI's JSON inside the guest, python3-yaml to check the netlink spec, dkms
 # and man-db to test the packaging, the Prometheus parser, PIL and Chromium
-# to parse the reports back and render their SVGs.
+# to parse the reports back and render their SVGs. python3-jsonschema
+# checks the spec against the kernel's netlink schema (ynl's own check);
+# linux-source-6.12 (install_612_source) holds the kernel's ynl tooling.
 PACKAGES=(
 	build-essential
 	linux-image-cloud-amd64
@@ -36,6 +38,7 @@ PACKAGES=(
 	rt-tests
 	jq
 	python3-yaml
+	python3-jsonschema
 	python3-prometheus-client
 	python3-pil
 	chromium
@@ -120,8 +123,17 @@ install_612() {
 		die "apt-get install $image failed"
 }
 
+# linux-source-6.12, for tools/net/ynl: from bookworm-security when the
+# index has it, else from bookworm-backports.
+install_612_source() {
+	install_or_update linux-source-6.12 && return 0
+	enable_backports
+	apt_install -t bookworm-backports linux-source-6.12 ||
+		die "apt-get install linux-source-6.12 failed"
+}
+
 main() {
-	local missing=() flavours=() pkg flavour
+	local missing=() flavours=() pkg flavour source_612=0
 
 	for pkg in "${PACKAGES[@]}"; do
 		installed "$pkg" || missing+=("$pkg")
@@ -129,10 +141,11 @@ main() {
 	for flavour in "${FLAVOURS_612[@]}"; do
 		have_612 "$flavour" || flavours+=("$flavour")
 	done
-	((${#missing[@]} + ${#flavours[@]})) || exit 0
+	installed linux-source-6.12 || source_612=1
+	((${#missing[@]} + ${#flavours[@]} + source_612)) || exit 0
 
 	if ((EUID != 0)); then
-		echo "deps: missing: ${missing[*]} ${flavours[*]/%/ 6.12 kernel}" >&2
+		echo "deps: missing: ${missing[*]} ${flavours[*]/%/ 6.12 kernel}$( ((source_612)) && echo " linux-source-6.12")" >&2
 		echo "deps: run 'make deps' as root (it uses apt-get)" >&2
 		exit 1
 	fi
@@ -147,6 +160,10 @@ main() {
 		echo "deps: installing the 6.12 $flavour kernel and headers"
 		install_612 "$flavour"
 	done
+	if ((source_612)); then
+		echo "deps: installing linux-source-6.12 (the kernel's ynl tooling)"
+		install_612_source
+	fi
 	echo "deps: done"
 }
 

@@ -10,7 +10,8 @@
 # image of the default KDIR, tools/kernels.sh) with the module (--module,
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
-# every test_* and fuzz_*) and prints their TAP.  After each program the guest's kernel log since it
+# every test_* and fuzz_* program and every selftests/vm/test_*.sh script)
+# and prints their TAP; test_ynl.sh brings Python and ynl along (add_ynl).  After each program the guest's kernel log since it
 # started is scanned (tools/vm/log-patterns): a report there fails that
 # program by name, besides failing the whole run.  Environment
 # variables named TP_* (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to
@@ -51,7 +52,8 @@ while (($#)); do
 	esac
 done
 if ((${#TESTS[@]} == 0)); then
-	for t in "$BUILD"/vm-tests/test_* "$BUILD"/vm-tests/fuzz_*; do
+	for t in "$BUILD"/vm-tests/test_* "$BUILD"/vm-tests/fuzz_* \
+		"$REPO"/selftests/vm/test_*.sh; do
 		[[ -e $t ]] && TESTS+=("$(basename "$t")")
 	done
 fi
@@ -97,6 +99,34 @@ adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
 # The soak's timer (selftests/vm/timerlat.c), for any program that wants it.
 [[ -x $BUILD/vm-tests/timerlat ]] &&
 	adds+=(--add "$BUILD/vm-tests/timerlat:/usr/bin/timerlat")
+# A test that runs the kernel's ynl (test_ynl*) gets python3 and the
+# library part of its standard library (tools/vm/stage-python.sh), and at
+# /usr/share/tscprobe/ynl a small kernel-like tree: ynl's cli.py and lib/
+# and the genetlink-legacy schema from build/ynl ("make ynl": Debian's
+# linux-source-6.12), this tree's spec and Documentation/examples.
+add_ynl() {
+	local tree=$work/ynl py=${VM_BUILD_DIR:-$BUILD/vm}/python
+	local src=$BUILD/ynl
+
+	make -s -C "$REPO" --no-print-directory ynl || exit 2
+	"$REPO/tools/vm/stage-python.sh" "$py" || exit 2
+	mkdir -p "$tree/tools/net/ynl" "$tree/Documentation/netlink/specs" \
+		"$tree/Documentation/examples"
+	cp -r "$src/tools/net/ynl/cli.py" "$src/tools/net/ynl/lib" "$tree/tools/net/ynl/"
+	cp "$src/Documentation/netlink/genetlink-legacy.yaml" "$tree/Documentation/netlink/"
+	cp "$REPO/Documentation/netlink/specs/tscprobe.yaml" "$tree/Documentation/netlink/specs/"
+	cp "$REPO"/Documentation/examples/*.py "$tree/Documentation/examples/"
+	# Compiled here, as stage-python.sh does: the guest never compiles.
+	/usr/bin/python3.11 -m compileall -q --invalidation-mode unchecked-hash \
+		"$tree" >/dev/null || exit 2
+	adds+=(--add /usr/bin/python3.11:/usr/bin/python3
+	       --add "$py/python3.11:/usr/lib/python3.11"
+	       --add "$py/dist-packages:/usr/lib/python3/dist-packages"
+	       --add "$tree:/usr/share/tscprobe/ynl")
+}
+for t in "${TESTS[@]}"; do
+	[[ $t == test_ynl* ]] && { add_ynl; break; }
+done
 # Programs from build/vm-tests, scripts (smoke.sh) from selftests/vm.
 for t in "${TESTS[@]}"; do
 	if [[ -e $BUILD/vm-tests/$t ]]; then

@@ -17,6 +17,7 @@
 #include "format.h"
 #include "json.h"
 #include "names.h"
+#include "prom_run.h"
 #include "reports.h"
 #include "report.h"
 #include "svg.h"
@@ -695,8 +696,7 @@ static void tp_cache_prom_curves(const struct tp_result *r, FILE *f)
 
 static void tp_cache_prom(const struct tp_result *r, FILE *f)
 {
-	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
-	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_prom_run(r, f);
 	tp_cache_prom_figs(r, f);
 	tp_cache_prom_curves(r, f);
 }

@@ -13,6 +13,7 @@
 #include "format.h"
 #include "json.h"
 #include "names.h"
+#include "prom_run.h"
 #include "reports.h"
 #include "report.h"
 #include "noise_report_live.h"
@@ -570,8 +571,7 @@ static void tp_noise_prom(const struct tp_result *r, FILE *f)
 {
 	char labels[160];
 
-	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
-	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_prom_run(r, f);
 	tp_prom_family(f, "tscprobe_noise_threshold_cycles", "gauge",
 		       "Event threshold in TSC cycles.");
 	tp_prom_labels(labels, sizeof(labels), "engine", tp_result_engine(r),

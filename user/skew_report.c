@@ -14,6 +14,7 @@
 #include "format.h"
 #include "json.h"
 #include "names.h"
+#include "prom_run.h"
 #include "reports.h"
 #include "report.h"
 #include "svg.h"
@@ -590,8 +591,7 @@ static void tp_skew_prom(const struct tp_result *r, FILE *f)
 	char labels[192];
 	unsigned int i, k;
 
-	tp_prom_family(f, "tscprobe_tsc_khz", "gauge", "TSC rate in kHz.");
-	tp_prom_u64(f, "tscprobe_tsc_khz", NULL, r->tsc_khz);
+	tp_prom_run(r, f);
 	tp_prom_family(f, "tscprobe_skew_pair_ok", "gauge",
 		       "1 when the pair completed, 0 on timeout, offline or skipped.");
 	for (i = 0; i < r->npairs; i++) {

@@ -7,7 +7,9 @@
 #                        the named columns exist and are numbers in every row
 #   prom FILE          : the Prometheus text format via prometheus_client's
 #                        parser, plus: names are tscprobe_*, every family
-#                        has HELP and TYPE, no series twice
+#                        has one HELP and one TYPE, no series twice, and
+#                        the naming conventions: snake_case, base units,
+#                        _total on counters and only there
 #   svg FILE PNG       : well-formed XML with an <svg> root, no scripts or
 #                        external references; rendered by headless Chromium
 #                        to PNG, which must not be blank
@@ -45,6 +47,31 @@ def check_csv(path, columns):
                 fail(f"{col} = {r[i]!r} is not a number")
 
 
+# Units that are not Prometheus base units (seconds, bytes, ratio, hertz...)
+# as words of a metric name: the name should say the base unit instead.
+NOT_BASE_UNITS = {"khz", "mhz", "ghz", "ns", "us", "ms", "nanoseconds",
+                  "microseconds", "milliseconds", "minutes", "hours", "days",
+                  "kb", "mb", "gb", "kib", "mib", "gib", "kilobytes",
+                  "megabytes", "gigabytes", "percent"}
+
+
+def check_prom_names(fam):
+    """Prometheus naming conventions (what promtool's linter checks)."""
+    if not re.fullmatch(r"[a-z_:][a-z0-9_:]*", fam.name):
+        fail(f"{fam.name}: not snake_case")
+    words = set(fam.name.split("_"))
+    if words & NOT_BASE_UNITS:
+        fail(f"{fam.name}: {', '.join(sorted(words & NOT_BASE_UNITS))} is not a base unit")
+    for s in fam.samples:
+        if fam.type == "counter" and not s.name.endswith(("_total", "_created")):
+            fail(f"counter {s.name} does not end in _total")
+        if fam.type != "counter" and s.name.endswith("_total"):
+            fail(f"{fam.type} {s.name} ends in _total, kept for counters")
+        for label in s.labels:
+            if label.startswith("__") or not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", label):
+                fail(f"{s.name}: bad label name {label}")
+
+
 def check_prom(path):
     from prometheus_client.parser import text_string_to_metric_families
     text = open(path).read()
@@ -52,7 +79,10 @@ def check_prom(path):
     for line in text.splitlines():
         m = re.match(r"# (HELP|TYPE) (\S+) ", line)
         if m:
-            (helped if m.group(1) == "HELP" else typed).add(m.group(2))
+            seen_lines = helped if m.group(1) == "HELP" else typed
+            if m.group(2) in seen_lines:
+                fail(f"{m.group(2)}: a second {m.group(1)} line")
+            seen_lines.add(m.group(2))
     seen = set()
     families = list(text_string_to_metric_families(text))
     if not families:
@@ -64,6 +94,7 @@ def check_prom(path):
         names = {fam.name, fam.name + "_total"}
         if not names & helped or not names & typed:
             fail(f"{fam.name}: no HELP or TYPE line")
+        check_prom_names(fam)
         for s in fam.samples:
             if not re.fullmatch(r"[a-zA-Z_:][a-zA-Z0-9_:]*", s.name):
                 fail(f"bad metric name {s.name}")

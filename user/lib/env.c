@@ -702,3 +702,18 @@ void tp_env_json(const struct tp_env *e, struct tj *j, const char *key)
 	tj_arr_end(j);
 	tj_obj_end(j);
 }
+
+/**
+ * tp_env_sys_line() - the first line of a file under the system root
+ * @rel: its path, e.g. "/proc/sys/kernel/osrelease"
+ * @buf: the line, without its newline ("" when unreadable)
+ * @len: the size of @buf
+ *
+ * Return: 0, or -1 when the file cannot be read.
+ */
+int tp_env_sys_line(const char *rel, char *buf, size_t len)
+{
+	char path[512];
+
+	return tp_read_line(tp_path(path, sizeof(path), "%s", rel), buf, len);
+}
