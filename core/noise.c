@@ -158,12 +158,44 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 {
 	tp_hist_reset(&n->hist);
 	tp_events_init(&n->events);
-	n->threshold = threshold_cycles;
+	/* a gap of 0 (two reads in one tick) is never noise */
+	n->threshold = threshold_cycles ? threshold_cycles : 1;
 	n->min = TP_U64_MAX;
 	n->max = 0;
 	n->measured = 0;
 	n->samples = 0;
 	n->explain = NULL;
+	n->skipped = 0;
+	n->resumed_at = 0;
+	n->resumed_by = 0;
+}
+
+/*
+ * The event path: the event, then a fresh read.  It runs after the read
+ * that ended the next gap (*@now) was taken, so its own time -- the explain
+ * hook reads counters: an rdmsr, in a VM a trap to the hypervisor -- would
+ * land in the gap after that one, and with a threshold near that cost
+ * every event would make the next gap an event too.  So *@now moves past
+ * the path, and the stretch goes to *@skipped, time that was not measured.
+ * The loop then takes the moved read for the end of the gap that really
+ * ended at the old one; @n->resumed_at and @n->resumed_by undo that here,
+ * on this path only, so that the loop itself carries nothing for it.
+ */
+static tp_always_inline void tp_noise_slow(struct tp_noise *n,
+					   const enum tscprobe_clock clock,
+					   uint64_t gap, uint64_t end,
+					   uint64_t *now, uint64_t *skipped)
+{
+	uint64_t resumed;
+
+	if (end == n->resumed_at)
+		end -= n->resumed_by;
+	tp_noise_event(n, end, gap);
+	resumed = tp_read_tsc(clock);
+	n->resumed_at = resumed;
+	n->resumed_by = resumed - *now;
+	*skipped += n->resumed_by;
+	*now = resumed;
 }
 
 /*
@@ -172,15 +204,17 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
  * jump to the event path.
  */
 static tp_always_inline void tp_noise_record(struct tp_noise *n,
+					     const enum tscprobe_clock clock,
 					     uint64_t gap, uint64_t end,
 					     uint64_t thr,
-					     uint64_t *min, uint64_t *max)
+					     uint64_t *min, uint64_t *max,
+					     uint64_t *now, uint64_t *skipped)
 {
 	tp_hist_add(&n->hist, gap);
 	*min = gap < *min ? gap : *min;
 	*max = gap > *max ? gap : *max;
 	if (tp_unlikely(gap >= thr))
-		tp_noise_event(n, end, gap);
+		tp_noise_slow(n, clock, gap, end, now, skipped);
 }
 
 /**
@@ -209,7 +243,8 @@ static tp_always_inline void tp_noise_record(struct tp_noise *n,
  * selftests/host/bench_noise.c).
  *
  * The sample count and the start TSC live in registers; the measured time
- * is not summed per gap at all, since the gaps telescope to last - first.
+ * is not summed per gap at all, since the gaps telescope to last - first,
+ * less the stretches the event path took (tp_noise_slow()).
  *
  * Return: the TSC of the last read (the first one >= @deadline).
  */
@@ -219,7 +254,8 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 {
 	const uint64_t thr = n->threshold;
 	uint64_t min = n->min, max = n->max;
-	uint64_t first, prev, now, gap, samples;
+	uint64_t first, prev, now, gap, next, samples, skipped = 0;
+	uint64_t after, not_measured = 0;
 
 	/* The first read only starts the chain. */
 	first = tp_read_tsc(clock);
@@ -231,17 +267,23 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 	while (now < deadline) {
 		prev = now;
 		now = tp_read_tsc(clock);
+		next = now - prev;
 		/* the pending gap, which ended at prev: in rdtsc's shadow */
-		tp_noise_record(n, gap, prev, thr, &min, &max);
-		gap = now - prev;
+		tp_noise_record(n, clock, gap, prev, thr, &min, &max, &now,
+				&skipped);
+		gap = next;
 		samples++;
 	}
-	tp_noise_record(n, gap, now, thr, &min, &max);
+	/* The window ends at now: an event path after it is outside. */
+	after = now;
+	tp_noise_record(n, clock, gap, now, thr, &min, &max, &after,
+			&not_measured);
 
 	n->min = min;
 	n->max = max;
 	n->samples += samples;
-	n->measured += now - first;
+	n->measured += now - first - skipped;
+	n->skipped += skipped;
 	return now;
 }
 
@@ -254,7 +296,9 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
  * Spins reading the TSC until a read is >= @deadline, recording the gap
  * between every two consecutive reads.  The first read of a window only
  * starts the chain, so whatever happened between two windows is not
- * counted.  The caller bounds the window (interrupts off in the kernel).
+ * counted; nor is the event path's own time (@n->skipped), so that
+ * explaining an event never makes the next gap one.  The caller bounds
+ * the window (interrupts off in the kernel).
  *
  * Return: the TSC of the last read, which is >= @deadline.
  */

@@ -52,7 +52,8 @@ struct tp_noise;
 /*
  * Explains an event on the loop's slow path: fills its counter deltas,
  * @valid and @cause.  Runs on the measuring CPU, in the loop (interrupts
- * off in the kernel); its cost lands in the next gap.
+ * off in the kernel).  Its time is not measured: the loop reads the TSC
+ * again after it (struct tp_noise @skipped), so it is never in a gap.
  */
 typedef void (*tp_noise_explain_fn)(struct tp_noise *n, struct tp_event *ev);
 
@@ -86,10 +87,14 @@ struct tp_events {
  * @max: longest gap, cycles; 0 until a gap is recorded
  * @measured: cycles covered by the gaps (their sum)
  * @samples: gaps recorded
+ * @skipped: cycles the event path took inside windows: neither measured
+ *	nor a gap (tp_noise_window())
  * @explain: optional; called for every event before it is kept, see
  *	tp_noise_explain_fn; set after tp_noise_init() (which clears it)
+ * @resumed_at: the read that ended the last event path (tp_noise_slow())
+ * @resumed_by: how far that read moved past the one before the path
  *
- * All of it is touched by the loop: about 20 KiB, so that it stays in a
+ * All of it is touched by the loop: about 25 KiB, so that it stays in a
  * 32 KiB L1D and the loop never waits for memory.  Every field accumulates
  * over successive windows until tp_noise_init().
  */
@@ -101,7 +106,10 @@ struct tp_noise {
 	uint64_t max;
 	uint64_t measured;
 	uint64_t samples;
+	uint64_t skipped;
 	tp_noise_explain_fn explain;
+	uint64_t resumed_at;
+	uint64_t resumed_by;
 };
 
 void tp_events_init(struct tp_events *e);

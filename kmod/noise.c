@@ -148,6 +148,11 @@ static int tp_noise_parse_stop_at(struct tp_params *p, struct nlattr **attrs,
 				    "trace_stop needs stop_at_ns or stop_at_cycles");
 		return -EINVAL;
 	}
+	if (trace && !IS_ENABLED(CONFIG_TRACING)) {
+		NL_SET_ERR_MSG_ATTR(extack, trace,
+				    "trace_stop needs a kernel with CONFIG_TRACING");
+		return -EOPNOTSUPP;
+	}
 	if (cyc) {
 		p->stop_at_cycles = nla_get_u64(cyc);
 		p->stop_at_ns = tp_cycles_to_ns(p->stop_at_cycles);

@@ -221,23 +221,26 @@ unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
  *
  * Called from the noise loop's slow path, interrupts off: it takes no lock
  * and does not sleep.  The first call of a run wins: it records the CPU
- * and the event, freezes the ftrace buffer when the run asked for it, sets
- * the reason to THRESHOLD unless a STOP came first, and sets @run->stop,
- * which every CPU checks at the end of its current window: the run then
- * ends through the same path as a STOP.  Later calls do nothing.
+ * and the event and sets the reason to THRESHOLD unless a STOP came
+ * first; only then does it freeze the ftrace buffer (when the run asked
+ * for it), so that a frozen buffer always has a THRESHOLD run and its
+ * event to explain it.  It sets @run->stop, which every CPU checks at the
+ * end of its current window or interrupts-on pause: the run then ends
+ * through the same path as a STOP.  Later calls do nothing.
  */
 void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
 		    const struct tp_event *ev)
 {
 	if (atomic_cmpxchg(&run->stop_claimed, 0, 1) != 0)
 		return;
-	if (run->params.trace_stop)
-		tracing_off();
 	run->stop_cpu = cpu;
 	run->stop_event = *ev;
 	/* Readers that see THRESHOLD see the CPU and the event. */
 	smp_wmb();
-	cmpxchg(&run->reason, TSCPROBE_STOP_NONE, TSCPROBE_STOP_THRESHOLD);
+	if (cmpxchg(&run->reason, TSCPROBE_STOP_NONE,
+		    TSCPROBE_STOP_THRESHOLD) == TSCPROBE_STOP_NONE &&
+	    run->params.trace_stop)
+		tracing_off();
 	WRITE_ONCE(run->stop, true);
 }
 
@@ -369,7 +372,8 @@ static void tp_run_finish(struct work_struct *work)
 	mutex_lock(&tp_lock);
 	tp_run_reap(run);
 	WRITE_ONCE(run->end_ns, ktime_get_ns());
-	run->reason = tp_run_end_reason(run);
+	/* Every thread has ended: no stop-at can race this; readers don't lock. */
+	WRITE_ONCE(run->reason, tp_run_end_reason(run));
 	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);

@@ -209,8 +209,9 @@ struct tp_cpu {
  * @stop_event: that event (valid once @reason is THRESHOLD)
  * @main_incomplete: run_main returned false
  * @state: enum tscprobe_state (under tp_lock)
- * @reason: enum tscprobe_stop_reason; set once, from NONE, by cmpxchg()
- *	(a STOP under tp_lock, or a measuring CPU reaching stop-at)
+ * @reason: enum tscprobe_stop_reason; set from NONE by cmpxchg() (a STOP
+ *	under tp_lock, or a measuring CPU reaching stop-at), else by the
+ *	finisher once every thread has ended
  * @start_ns: ktime_get_ns() at START
  * @end_ns: ktime_get_ns() when the last thread ended
  * @start_tsc: TSC at START

@@ -622,8 +622,9 @@ enum tscprobe_window_attr {
  *	(IRQS on), since the kernel accounts steal at the tick; absent with
  *	IRQS off and on bare metal.
  *
- * The slow path that reads the counters runs after the gap, and its own
- * cost (a few hundred cycles: an MSR read) is part of the next gap.
+ * The slow path that reads the counters runs after the gap; the loop reads
+ * the TSC again after it, so its own time (an MSR read: a few hundred
+ * cycles, in a VM a trap) is in no gap and not in the measured time.
  */
 enum tscprobe_event_attr {
 	TSCPROBE_EVENT_A_UNSPEC,
