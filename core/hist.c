@@ -227,19 +227,21 @@ uint64_t tp_hist_net(const struct tp_hist *h, uint64_t base, uint64_t *below)
 }
 
 /**
- * tp_hist_fold_log2() - fold a histogram into seed 000's log2 table
+ * tp_hist_fold_log2_net() - fold a histogram, net of a base, into log2 buckets
  * @h: the histogram
- * @calls: filled with the values per log2 bucket (overwritten)
- * @cycles: filled with their sums (overwritten)
+ * @base: what each value is net of (0: the values as recorded)
+ * @calls: filled with the values per log2 bucket of their net (overwritten)
+ * @cycles: filled with the sums of their nets (overwritten)
  *
- * Log2 bucket k = fls64(v) holds [2^(k-1), 2^k - 1] (and 0 holds 0).  No
- * histogram bucket straddles a power of two, so every bucket lands whole in
- * the log2 bucket of its lower bound and the fold is exact.
+ * A bucket's values count as its mean minus @base; a mean below @base
+ * counts as 0, as in tp_hist_net() (a load never takes negative time).
+ * Log2 bucket k = fls64(v) holds [2^(k-1), 2^k - 1] (and 0 holds 0).
  */
-void tp_hist_fold_log2(const struct tp_hist *h,
-		       uint64_t calls[TP_LOG2_BUCKETS],
-		       uint64_t cycles[TP_LOG2_BUCKETS])
+void tp_hist_fold_log2_net(const struct tp_hist *h, uint64_t base,
+			   uint64_t calls[TP_LOG2_BUCKETS],
+			   uint64_t cycles[TP_LOG2_BUCKETS])
 {
+	uint64_t mean, n;
 	unsigned int i, k;
 
 	for (k = 0; k < TP_LOG2_BUCKETS; k++) {
@@ -247,10 +249,31 @@ void tp_hist_fold_log2(const struct tp_hist *h,
 		cycles[k] = 0;
 	}
 	for (i = 0; i < TSCPROBE_HIST_BUCKETS; i++) {
-		k = tp_fls64(tp_hist_bucket_lo(i));
-		calls[k] += h->b[i].calls;
-		cycles[k] += h->b[i].cycles;
+		n = h->b[i].calls;
+		if (!n)
+			continue;
+		mean = tp_hist_bucket_mean(h, i);
+		k = mean > base ? tp_fls64(mean - base) : 0;
+		calls[k] += n;
+		if (k && h->b[i].cycles > n * base)
+			cycles[k] += h->b[i].cycles - n * base;
 	}
+}
+
+/**
+ * tp_hist_fold_log2() - fold a histogram into seed 000's log2 table
+ * @h: the histogram
+ * @calls: filled with the values per log2 bucket (overwritten)
+ * @cycles: filled with their sums (overwritten)
+ *
+ * No histogram bucket straddles a power of two, so a bucket's mean lies in
+ * the log2 bucket of its lower bound and the fold is exact.
+ */
+void tp_hist_fold_log2(const struct tp_hist *h,
+		       uint64_t calls[TP_LOG2_BUCKETS],
+		       uint64_t cycles[TP_LOG2_BUCKETS])
+{
+	tp_hist_fold_log2_net(h, 0, calls, cycles);
 }
 
 /**

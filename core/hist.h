@@ -99,6 +99,9 @@ uint64_t tp_hist_count(const struct tp_hist *h);
 uint64_t tp_hist_sum(const struct tp_hist *h);
 uint64_t tp_hist_percentile(const struct tp_hist *h, uint32_t ppm);
 uint64_t tp_hist_net(const struct tp_hist *h, uint64_t base, uint64_t *below);
+void tp_hist_fold_log2_net(const struct tp_hist *h, uint64_t base,
+			   uint64_t calls[TP_LOG2_BUCKETS],
+			   uint64_t cycles[TP_LOG2_BUCKETS]);
 void tp_hist_fold_log2(const struct tp_hist *h,
 		       uint64_t calls[TP_LOG2_BUCKETS],
 		       uint64_t cycles[TP_LOG2_BUCKETS]);

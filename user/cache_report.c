@@ -741,34 +741,166 @@ static void tp_cache_svg_dist(struct tp_svg *s, const struct tp_cpu_res *c,
 	}
 }
 
-/* The memory-level curve of one CPU: cycles per load against size. */
-static void tp_cache_svg_levels(struct tp_svg *s, const struct tp_cpu_res *c,
-				double top)
+/*
+ * The memory-level curves of @n CPUs from @first, one line each on one
+ * panel: cycles per load against the working set's size.
+ */
+static void tp_cache_svg_levels(struct tp_svg *s, const struct tp_result *r,
+				unsigned int first, unsigned int n, double top)
 {
 	struct tp_plot p = { 70, top + 30, TP_CACHE_SVG_W - 230,
-			     TP_CACHE_SVG_PANEL - 80, 12, 28, 1 };
+			     TP_CACHE_SVG_PANEL - 80, 40, 0, 1 };
 	double most = 1, x, y, px = 0, py = 0;
+	const struct tp_cpu_res *c;
+	unsigned int i, k;
+
+	for (i = first; i < first + n; i++) {
+		c = &r->cpu[i];
+		for (k = 0; k < c->nlevels; k++)
+			if (tp_lat_per_load(&c->levels[k]) > most)
+				most = tp_lat_per_load(&c->levels[k]);
+		if (c->nlevels < 2)
+			continue;
+		p.xlo = fmin(p.xlo, log2((double)c->levels[0].size));
+		p.xhi = fmax(p.xhi, log2((double)c->levels[c->nlevels - 1].size) + 0.5);
+	}
+	p.yhi = ceil(log10(most + 1));
+	if (n == 1)
+		tp_svg_text(s, p.x, top + 18, "start", 13,
+			    "CPU %u: load-to-use latency by working set (pointer chase)",
+			    r->cpu[first].cpu);
+	else
+		tp_svg_text(s, p.x, top + 18, "start", 13,
+			    "%u CPUs: load-to-use latency by working set (pointer chase), a line per CPU",
+			    n);
+	tp_plot_axes(s, &p, "working set (bytes, log2)", "cycles/load (log10)");
+	for (i = first; i < first + n; i++) {
+		c = &r->cpu[i];
+		for (k = 0; k < c->nlevels; k++) {
+			x = tp_plot_x(&p, (double)c->levels[k].size);
+			y = tp_plot_y(&p, tp_lat_per_load(&c->levels[k]));
+			if (k)
+				tp_svg_line(s, px, py, x, y, "#1f77b4",
+					    n == 1 ? 2 : 1, false);
+			if (n == 1)
+				tp_svg_rect(s, x - 3, y - 3, 6, 6, "#1f77b4");
+			px = x;
+			py = y;
+		}
+	}
+}
+
+/* Beyond this many CPUs three heat strips replace the per-CPU charts. */
+#define TP_CACHE_SVG_PANEL_CPUS	8
+#define TP_CACHE_STRIP_W	280.0
+#define TP_CACHE_STRIP_GAP	40.0
+
+static const char *const tp_cache_strip_titles[TP_CACHE_SERIES] = {
+	"overhead (gross)", "cached load (net)", "uncached load (net)",
+};
+
+/*
+ * Series @k of a CPU folded into log2 buckets: the overhead as measured,
+ * the loads net of the overhead's median (at or below it: bucket 0).
+ */
+static void tp_cache_strip_fold(const struct tp_cpu_res *c,
+				const struct tp_cache_summary *s,
+				unsigned int k, uint64_t *calls)
+{
+	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
+	uint64_t cycles[TP_LOG2_BUCKETS];
+	uint64_t base = k ? (uint64_t)s->overhead_p50 : 0;
+
+	memset(calls, 0, TP_LOG2_BUCKETS * sizeof(*calls));
+	if (sr->hist && sr->stats.count)
+		tp_hist_fold_log2_net(sr->hist, base, calls, cycles);
+}
+
+/* A CPU's three rows, with its figures as the rows' tooltip. */
+static void tp_cache_strip_cpu(struct tp_svg *svg, const struct tp_result *r,
+			       const struct tp_cpu_res *c,
+			       const struct tp_strip *st, double y)
+{
+	uint64_t calls[TP_LOG2_BUCKETS];
+	struct tp_cache_summary s;
+	struct tp_strip at = *st;
 	unsigned int k;
 
-	for (k = 0; k < c->nlevels; k++)
-		if (tp_lat_per_load(&c->levels[k]) > most)
-			most = tp_lat_per_load(&c->levels[k]);
-	p.xlo = log2((double)c->levels[0].size);
-	p.xhi = log2((double)c->levels[c->nlevels - 1].size) + 0.5;
-	p.yhi = ceil(log10(most + 1));
-	tp_svg_text(s, p.x, top + 18, "start", 13,
-		    "CPU %u: load-to-use latency by working set (pointer chase)",
-		    c->cpu);
-	tp_plot_axes(s, &p, "working set (bytes, log2)", "cycles/load (log10)");
-	for (k = 0; k < c->nlevels; k++) {
-		x = tp_plot_x(&p, (double)c->levels[k].size);
-		y = tp_plot_y(&p, tp_lat_per_load(&c->levels[k]));
-		if (k)
-			tp_svg_line(s, px, py, x, y, "#1f77b4", 2, false);
-		tp_svg_rect(s, x - 3, y - 3, 6, 6, "#1f77b4");
-		px = x;
-		py = y;
+	tp_cache_summarize(r, c, &s);
+	tp_svg_group(svg, "CPU %u: %llu rounds; overhead p50 %.0f, p99 %.0f, max %.0f; cached net p50 %.0f, p99 %.0f, max %.0f; uncached net p50 %.0f, p99 %.0f, max %.0f cycles",
+		     c->cpu, (unsigned long long)c->rounds, s.net[0][2],
+		     s.net[0][3], s.net[0][4], s.net[1][2], s.net[1][3],
+		     s.net[1][4], s.net[2][2], s.net[2][3], s.net[2][4]);
+	for (k = 0; s.rounds && k < TP_CACHE_SERIES; k++) {
+		at.x = st->x + k * (TP_CACHE_STRIP_W + TP_CACHE_STRIP_GAP);
+		tp_cache_strip_fold(c, &s, k, calls);
+		tp_strip_row(svg, &at, y, calls, s.net[k][3], s.net[k][4]);
 	}
+	tp_svg_group_end(svg);
+}
+
+/* The three strips' extent (one x axis and colour scale for all three). */
+static void tp_cache_strip_extent(const struct tp_result *r,
+				  struct tp_strip *st)
+{
+	uint64_t calls[TP_LOG2_BUCKETS];
+	struct tp_cache_summary s;
+	unsigned int i, k;
+
+	for (i = 0; i < r->ncpus; i++) {
+		tp_cache_summarize(r, &r->cpu[i], &s);
+		for (k = 0; s.rounds && k < TP_CACHE_SERIES; k++) {
+			tp_cache_strip_fold(&r->cpu[i], &s, k, calls);
+			tp_strip_extent(st, calls, s.net[k][4]);
+		}
+	}
+	tp_strip_layout(st, r->ncpus, TP_CACHE_STRIP_W);
+}
+
+/*
+ * Many CPUs: three heat strips side by side (overhead, cached, uncached),
+ * a row per CPU, a column per log2 bucket of cycles, the colour the log of
+ * the rounds; each row's p99 (black) and max (red) marked.  The loads are
+ * net of their CPU's overhead median, as in the text report.  The level
+ * curves, when measured, on one panel below.
+ */
+static int tp_cache_svg_strips(const struct tp_result *r, const char *path)
+{
+	struct tp_strip st = { 70, 96, 0, 0, 0, 1 }, at;
+	double w = st.x + 3 * TP_CACHE_STRIP_W + 2 * TP_CACHE_STRIP_GAP + 30;
+	double bottom, h;
+	bool levels = false;
+	unsigned int i, k;
+	struct tp_svg s;
+
+	tp_cache_strip_extent(r, &st);
+	for (i = 0; i < r->ncpus; i++)
+		levels |= r->cpu[i].nlevels > 1;
+	bottom = st.y + st.row * r->ncpus;
+	h = bottom + 100 + (levels ? TP_CACHE_SVG_PANEL : 0);
+	if (tp_svg_open(&s, path, w, h, "tscprobe cache"))
+		return TP_EXIT_FAIL;
+	tp_svg_text(&s, 20, 26, "start", 15,
+		    "tscprobe cache: %s engine, %u CPUs, tsc %u kHz",
+		    tp_result_engine(r), r->ncpus, r->tsc_khz);
+	tp_svg_text(&s, 20, 46, "start", 11,
+		    "rows: CPUs; columns: one load (cycles, log2); colour: log10 of the rounds; black: p99, red: max");
+	tp_svg_text(&s, 20, 62, "start", 11,
+		    "cached and uncached net of their CPU's overhead median, never below 0 (column 0: at or below it)");
+	for (i = 0; i < r->ncpus; i++) {
+		tp_strip_cpu_label(&s, &st, i, r->cpu[i].cpu);
+		tp_cache_strip_cpu(&s, r, &r->cpu[i], &st, st.y + i * st.row);
+	}
+	for (k = 0, at = st; k < TP_CACHE_SERIES; k++) {
+		at.x = st.x + k * (TP_CACHE_STRIP_W + TP_CACHE_STRIP_GAP);
+		tp_svg_text(&s, at.x, st.y - 8, "start", 12, "%s",
+			    tp_cache_strip_titles[k]);
+		tp_strip_xlabels(&s, &at, bottom + 16);
+	}
+	tp_strip_legend(&s, st.x, bottom + 40, st.most, "rounds");
+	if (levels)
+		tp_cache_svg_levels(&s, r, 0, r->ncpus, bottom + 90);
+	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
 static int tp_cache_svg(const struct tp_result *r, const char *path)
@@ -777,6 +909,8 @@ static int tp_cache_svg(const struct tp_result *r, const char *path)
 	struct tp_svg s;
 	double top = 40;
 
+	if (r->ncpus > TP_CACHE_SVG_PANEL_CPUS)
+		return tp_cache_svg_strips(r, path);
 	for (i = 0; i < r->ncpus; i++)
 		panels += 1 + (r->cpu[i].nlevels > 1);
 	if (tp_svg_open(&s, path, TP_CACHE_SVG_W, 50 + TP_CACHE_SVG_PANEL * panels,
@@ -789,7 +923,7 @@ static int tp_cache_svg(const struct tp_result *r, const char *path)
 		tp_cache_svg_dist(&s, &r->cpu[i], top);
 		top += TP_CACHE_SVG_PANEL;
 		if (r->cpu[i].nlevels > 1) {
-			tp_cache_svg_levels(&s, &r->cpu[i], top);
+			tp_cache_svg_levels(&s, r, i, 1, top);
 			top += TP_CACHE_SVG_PANEL;
 		}
 	}

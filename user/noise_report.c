@@ -626,53 +626,24 @@ static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
 /* Beyond this many CPUs one heat strip replaces the per-CPU charts. */
 #define TP_SVG_PANEL_CPUS	8
 
-/**
- * struct tp_strip - the heat strip's geometry
- * @x: left edge of the cells
- * @y: top edge
- * @col: a column's width (one log2 bucket)
- * @row: a row's height (one CPU)
- * @ncols: log2 buckets shown, from 0
- */
-struct tp_strip {
-	double x, y, col, row;
-	unsigned int ncols;
-};
-
-/* The x of a value inside the strip: its log2 bucket, linear within. */
-static double tp_strip_x(const struct tp_strip *st, uint64_t v)
+/* One CPU's row: a cell per log2 gap bucket, its p99.99 and max marked. */
+static void tp_noise_strip_row(struct tp_svg *s, const struct tp_result *r,
+			       const struct tp_cpu_res *c,
+			       const struct tp_strip *st, double y)
 {
-	double l = v ? log2((double)v) + 1 : 0;
-
-	if (l > st->ncols)
-		l = st->ncols;
-	return st->x + l * st->col;
-}
-
-/* One CPU's row: a cell per log2 bucket, its p99.99 and max marked. */
-static void tp_strip_row(struct tp_svg *s, const struct tp_result *r,
-			 const struct tp_cpu_res *c, const struct tp_strip *st,
-			 double y, double lmost)
-{
-	uint64_t calls[65], cycles[65];
+	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
 	struct tp_noise_summary sum;
-	char colour[8];
-	unsigned int k;
-	double h = st->row - (st->row > 5);
 
 	tp_noise_summarize(r, c, &sum);
 	if (!tp_gap(c)->hist)
 		return;
 	tp_hist_fold_log2(tp_gap(c)->hist, calls, cycles);
-	for (k = 0; k < st->ncols; k++) {
-		if (!calls[k])
-			continue;
-		tp_svg_color(log10((double)calls[k] + 1) / lmost, colour,
-			     sizeof(colour));
-		tp_svg_rect(s, st->x + k * st->col, y, st->col, h, colour);
-	}
-	tp_svg_rect(s, tp_strip_x(st, sum.pct[4]) - 1, y, 2, h, "#000000");
-	tp_svg_rect(s, tp_strip_x(st, sum.pct[5]) - 1.5, y, 3, h, "#d62728");
+	tp_svg_group(s, "CPU %u: p50 %llu, p99.99 %llu, max %llu cycles",
+		     c->cpu, (unsigned long long)sum.pct[1],
+		     (unsigned long long)sum.pct[4],
+		     (unsigned long long)sum.pct[5]);
+	tp_strip_row(s, st, y, calls, (double)sum.pct[4], (double)sum.pct[5]);
+	tp_svg_group_end(s);
 }
 
 /*
@@ -682,33 +653,23 @@ static void tp_strip_row(struct tp_svg *s, const struct tp_result *r,
  */
 static int tp_noise_svg_strip(const struct tp_result *r, const char *path)
 {
-	struct tp_strip st = { 70, 70, 0, 0, 0 };
-	uint64_t calls[65], cycles[65], most = 1;
-	unsigned int i, k, step = 1;
-	double lmost, w = TP_SVG_W + 140;
-	char colour[8];
+	struct tp_strip st = { 70, 70, 0, 0, 0, 1 };
+	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
+	double w = TP_SVG_W + 140, bottom;
+	struct tp_noise_summary sum;
 	struct tp_svg s;
+	unsigned int i;
 
 	for (i = 0; i < r->ncpus; i++) {
 		if (!tp_gap(&r->cpu[i])->hist)
 			continue;
+		tp_noise_summarize(r, &r->cpu[i], &sum);
 		tp_hist_fold_log2(tp_gap(&r->cpu[i])->hist, calls, cycles);
-		for (k = 0; k < 65; k++) {
-			if (calls[k] > most)
-				most = calls[k];
-			if (calls[k] && k + 1 > st.ncols)
-				st.ncols = k + 1;
-		}
+		tp_strip_extent(&st, calls, (double)sum.pct[5]);
 	}
-	st.ncols = st.ncols < 12 ? 12 : st.ncols;
-	st.col = (w - st.x - 40) / st.ncols;
-	st.row = 900.0 / r->ncpus;
-	st.row = st.row > 16 ? 16 : st.row < 3 ? 3 : floor(st.row);
-	while (step * st.row < 12)
-		step *= 2;
-	lmost = log10((double)most + 1);
-	if (tp_svg_open(&s, path, w, st.y + st.row * r->ncpus + 110,
-			"tscprobe noise"))
+	tp_strip_layout(&st, r->ncpus, w - st.x - 40);
+	bottom = st.y + st.row * r->ncpus;
+	if (tp_svg_open(&s, path, w, bottom + 110, "tscprobe noise"))
 		return TP_EXIT_FAIL;
 	tp_svg_text(&s, 20, 26, "start", 15,
 		    "tscprobe noise: %s engine, irqs %s, %u CPUs, tsc %u kHz",
@@ -717,22 +678,11 @@ static int tp_noise_svg_strip(const struct tp_result *r, const char *path)
 	tp_svg_text(&s, 20, 46, "start", 11,
 		    "rows: CPUs; columns: gap between TSC reads (cycles, log2); colour: log10 of the count; black: p99.99, red: max");
 	for (i = 0; i < r->ncpus; i++) {
-		if (i % step == 0)
-			tp_svg_text(&s, st.x - 4, st.y + i * st.row + st.row / 2 + 4,
-				    "end", 10, "%u", r->cpu[i].cpu);
-		tp_strip_row(&s, r, &r->cpu[i], &st, st.y + i * st.row, lmost);
+		tp_strip_cpu_label(&s, &st, i, r->cpu[i].cpu);
+		tp_noise_strip_row(&s, r, &r->cpu[i], &st, st.y + i * st.row);
 	}
-	for (k = 0; k <= st.ncols; k += 4)
-		tp_svg_text(&s, st.x + k * st.col, st.y + st.row * r->ncpus + 16,
-			    "middle", 10, "2^%u", k);
-	for (k = 0; k < 50; k++) {
-		tp_svg_color(k / 49.0, colour, sizeof(colour));
-		tp_svg_rect(&s, st.x + k * 4, st.y + st.row * r->ncpus + 40, 4.5,
-			    10, colour);
-	}
-	tp_svg_text(&s, st.x, st.y + st.row * r->ncpus + 64, "start", 10, "1");
-	tp_svg_text(&s, st.x + 200, st.y + st.row * r->ncpus + 64, "end", 10,
-		    "%llu gaps", (unsigned long long)most);
+	tp_strip_xlabels(&s, &st, bottom + 16);
+	tp_strip_legend(&s, st.x, bottom + 40, st.most, "gaps");
 	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 

@@ -13,6 +13,7 @@
  * When a report is changed on purpose, write the new files and review
  * their diff:  TP_GOLDEN_UPDATE=1 build/host/test_golden
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -655,6 +656,85 @@ FIXTURE_TEARDOWN(big)
 		TH_LOG("cannot remove %s", self->root);
 }
 
+/* The number in attribute @name of the root <svg> element (-1: none). */
+static double svg_root_attr(const char *svg, const char *name)
+{
+	const char *root = strstr(svg, "<svg ");
+	char key[32];
+	const char *at;
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	at = root ? strstr(root, key) : NULL;
+	return at ? strtod(at + strlen(key), NULL) : -1;
+}
+
+/*
+ * Every geometric attribute of @svg a number, finite, not negative, and
+ * every rectangle inside the picture: a NaN, an infinity or a negative
+ * value from a figure that cannot be is caught here.  Return: how many
+ * attributes are wrong (each logged).
+ */
+static unsigned int svg_bad_attrs(struct __test_metadata *_metadata,
+				  const char *svg)
+{
+	static const char *const names[] = {
+		" x=\"", " y=\"", " width=\"", " height=\"", " x1=\"",
+		" y1=\"", " x2=\"", " y2=\"", " font-size=\"",
+		" stroke-width=\"",
+	};
+	double w = svg_root_attr(svg, "width"), h = svg_root_attr(svg, "height");
+	unsigned int i, bad = 0;
+	const char *at, *rect;
+	char *end;
+	double v;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (at = strstr(svg, names[i]); at; at = strstr(at + 1, names[i])) {
+			v = strtod(at + strlen(names[i]), &end);
+			if (*end == '"' && isfinite(v) && v >= 0)
+				continue;
+			TH_LOG("bad attribute: %.40s", at);
+			bad++;
+		}
+	for (rect = strstr(svg, "<rect "); rect; rect = strstr(rect + 1, "<rect ")) {
+		double x = strtod(strstr(rect, " x=\"") + 4, NULL);
+		double y = strtod(strstr(rect, " y=\"") + 4, NULL);
+		double rw = strtod(strstr(rect, " width=\"") + 8, NULL);
+		double rh = strtod(strstr(rect, " height=\"") + 9, NULL);
+
+		if (x + rw <= w + 0.05 && y + rh <= h + 0.05)
+			continue;
+		TH_LOG("rectangle outside the %.0f x %.0f picture: %.80s", w, h,
+		       rect);
+		bad++;
+	}
+	return bad;
+}
+
+/*
+ * A heat strip (noise, cache) of many CPUs: its height bounded, about 900
+ * pixels of rows whatever the CPUs; every CPU in it once (its row's
+ * tooltip), each of its rows with a max mark (red).
+ */
+static void check_strip_svg(struct __test_metadata *_metadata,
+			    const struct tp_result *r, const char *svg,
+			    unsigned int rows_per_cpu)
+{
+	char name[48];
+	int cpu = -1;
+
+	EXPECT_NE(NULL, strstr(svg, "rows: CPUs"));
+	EXPECT_LE(svg_root_attr(svg, "height"), 1400);
+	EXPECT_LE(svg_root_attr(svg, "width"), 1100);
+	EXPECT_EQ(r->ncpus, count_str(svg, "<title>CPU "));
+	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
+		snprintf(name, sizeof(name), "<title>CPU %d: ", cpu);
+		EXPECT_EQ(1, count_str(svg, name)) TH_LOG("CPU %d", cpu);
+	}
+	EXPECT_EQ(rows_per_cpu * r->ncpus, count_str(svg, "fill=\"#d62728\"/>"));
+	EXPECT_EQ(0, svg_bad_attrs(_metadata, svg));
+}
+
 /*
  * The SVG of a 64-CPU result: written, not empty, and where
  * $TP_SVG_OUT names a directory kept there as KIND-64.svg, for
@@ -673,9 +753,12 @@ static void check_big_svg(struct __test_metadata *_metadata,
 	svg = slurp(path);
 	ASSERT_NE(NULL, svg);
 	EXPECT_NE(NULL, strstr(svg, "</svg>"));
-	/* one heat strip (noise) or 64 x 64 cells (skew), not 64 charts */
+	/* heat strips (noise: one, cache: three) or 64 x 64 cells (skew),
+	 * not 64 charts */
 	if (r->kind == TSCPROBE_KIND_NOISE)
-		EXPECT_NE(NULL, strstr(svg, "rows: CPUs"));
+		check_strip_svg(_metadata, r, svg, 1);
+	if (r->kind == TSCPROBE_KIND_CACHE)
+		check_strip_svg(_metadata, r, svg, TP_CACHE_SERIES);
 	if (r->kind == TSCPROBE_KIND_SKEW)
 		EXPECT_GE(count_str(svg, "<rect"), 2 * 64 * 64);
 	free(svg);
@@ -745,6 +828,56 @@ TEST_F(big, cache_64_cpus_a_row_each)
 	check_big_rows(_metadata, &r, "cache");
 	check_big_svg(_metadata, &r, "cache", self->root);
 	tp_result_free(&r);
+}
+
+/*
+ * @r: a cache result of CPUs 0..@n - 1 (synthetic); its SVG, read back
+ * (kept as cache-N.svg where $TP_SVG_OUT says).
+ */
+static char *cache_svg_of(struct tp_result *r, unsigned int n,
+			  const char *root)
+{
+	struct tp_cpuset cpus;
+	char path[128];
+	unsigned int cpu;
+
+	memset(&cpus, 0, sizeof(cpus));
+	for (cpu = 0; cpu < n; cpu++)
+		tp_cpuset_add(&cpus, cpu);
+	tp_result_init(r, TSCPROBE_KIND_CACHE);
+	fill_cache(r, &cpus);
+	snprintf(path, sizeof(path), "%s/cache-%u.svg",
+		 getenv("TP_SVG_OUT") ? getenv("TP_SVG_OUT") : root, n);
+	free(report(r, TP_FMT_CSV, path));
+	return slurp(path);
+}
+
+/*
+ * Up to 8 CPUs the cache SVG keeps a chart per CPU (and a level curve
+ * each); from 9 the heat strips, up to 256 CPUs in the same height.
+ */
+TEST_F(big, cache_svg_charts_then_strips)
+{
+	static const unsigned int n[] = { 8, 9, 256 };
+	struct tp_result r;
+	unsigned int i;
+	char *svg;
+
+	for (i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		svg = cache_svg_of(&r, n[i], self->root);
+		ASSERT_NE(NULL, svg);
+		ASSERT_EQ(n[i], r.ncpus);
+		EXPECT_NE(NULL, strstr(svg, "</svg>"));
+		EXPECT_EQ(n[i] <= 8 ? n[i] : 0,
+			  count_str(svg, "rounds, one load (gross cycles)"));
+		EXPECT_EQ(n[i] <= 8 ? n[i] : 1,
+			  count_str(svg, "load-to-use latency by working set"));
+		EXPECT_EQ(0, svg_bad_attrs(_metadata, svg));
+		if (n[i] > 8)
+			check_strip_svg(_metadata, &r, svg, TP_CACHE_SERIES);
+		free(svg);
+		tp_result_free(&r);
+	}
 }
 
 /*

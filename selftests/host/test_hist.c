@@ -196,6 +196,43 @@ TEST(fold_matches_log2_table)
 	free(h);
 }
 
+/*
+ * The net fold: each value minus the base in the log2 bucket of its net,
+ * at or below the base in bucket 0; the nets' sum is tp_hist_net()'s.
+ * Values where a bucket holds one value, so its mean is the value.
+ */
+TEST(fold_net_of_a_base)
+{
+	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
+	uint64_t ref_calls[TP_LOG2_BUCKETS] = { 0 };
+	uint64_t ref_cycles[TP_LOG2_BUCKETS] = { 0 };
+	uint64_t v, below, base = 30, n = 0, sum = 0;
+	struct tp_hist *h = hist_new();
+	unsigned int k;
+
+	ASSERT_NE(NULL, h);
+	for (v = 0; v < 2048; v += v < 32 ? 1 : v < 64 ? 2 : 64) {
+		tp_hist_add(h, v);
+		tp_hist_add(h, v);
+		k = v > base ? fls64_ref(v - base) : 0;
+		ref_calls[k] += 2;
+		ref_cycles[k] += v > base ? 2 * (v - base) : 0;
+	}
+	tp_hist_fold_log2_net(h, base, calls, cycles);
+	for (k = 0; k < TP_LOG2_BUCKETS; k++) {
+		EXPECT_EQ(ref_calls[k], calls[k]) TH_LOG("log2 bucket %u", k);
+		EXPECT_EQ(ref_cycles[k], cycles[k]) TH_LOG("log2 bucket %u", k);
+		n += calls[k];
+		sum += cycles[k];
+	}
+	EXPECT_EQ(tp_hist_count(h), n);
+	EXPECT_EQ(tp_hist_net(h, base, &below), sum);
+	/* 0..29 below the base, 30 itself nets 0 */
+	EXPECT_EQ(2 * 30, below);
+	EXPECT_EQ(below + 2, calls[0]);
+	free(h);
+}
+
 enum dist { UNIFORM, NOISE, LOG_UNIFORM, SMALL, NR_DISTS };
 
 static const char *const dist_names[] = {

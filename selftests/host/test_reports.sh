@@ -134,14 +134,15 @@ diff_cuts() {
 }
 tap_check "diff: cut or damaged reports are refused, never a crash" diff_cuts
 
-# 64 CPUs, synthetic (test_golden's big machine): the noise heat strip and
-# the skew heatmaps must render and not be blank
+# 64 CPUs, synthetic (test_golden's big machine): the noise heat strip,
+# the cache heat strips and the skew heatmaps must render and not be blank
 big_svgs() {
 	mkdir -p "$OUT/big" && (cd "$REPO" && TP_SVG_OUT="$OUT/big" build/host/test_golden >/dev/null 2>&1)
-	[ -s "$OUT/big/noise-64.svg" ] && [ -s "$OUT/big/skew-64.svg" ]
+	[ -s "$OUT/big/noise-64.svg" ] && [ -s "$OUT/big/cache-64.svg" ] && [ -s "$OUT/big/skew-64.svg" ]
 }
 tap_check "64 CPUs: the SVGs are written" big_svgs
 tap_check "64 CPUs: the noise heat strip renders in Chromium, not blank" "$CHECK" svg "$OUT/big/noise-64.svg" "$OUT/big/noise-64.png"
+tap_check "64 CPUs: the cache heat strips render in Chromium, not blank" "$CHECK" svg "$OUT/big/cache-64.svg" "$OUT/big/cache-64.png"
 tap_check "64 CPUs: the skew heatmaps render in Chromium, not blank" "$CHECK" svg "$OUT/big/skew-64.svg" "$OUT/big/skew-64.png"
 
 progress_on_tty() {

@@ -302,3 +302,175 @@ void tp_plot_axes(struct tp_svg *s, const struct tp_plot *p,
 	fprintf(s->f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\" transform=\"rotate(-90 %.1f %.1f)\">%s</text>\n",
 		p->x - 44, p->y + p->h / 2, p->x - 44, p->y + p->h / 2, ylabel);
 }
+
+/**
+ * tp_svg_group() - start a group of elements with a tooltip
+ * @s: the picture
+ * @fmt: the tooltip (browsers show it over any element of the group)
+ *
+ * End it with tp_svg_group_end().
+ */
+void tp_svg_group(struct tp_svg *s, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fputs("<g><title>", s->f);
+	tp_svg_escaped(s->f, text);
+	fputs("</title>\n", s->f);
+}
+
+void tp_svg_group_end(struct tp_svg *s)
+{
+	fputs("</g>\n", s->f);
+}
+
+/**
+ * tp_strip_extent() - make a heat strip wide and deep enough for a row
+ * @st: the strip (@ncols and @most grow)
+ * @calls: the row's counts per log2 bucket (TP_LOG2_BUCKETS of them)
+ * @max: the largest value the row marks, which may lie a column further
+ *	than its bucket's mean
+ */
+void tp_strip_extent(struct tp_strip *st, const uint64_t *calls, double max)
+{
+	unsigned int k;
+
+	for (k = 0; k < TP_LOG2_BUCKETS; k++) {
+		if (calls[k] > st->most)
+			st->most = calls[k];
+		if (calls[k] && k + 1 > st->ncols)
+			st->ncols = k + 1;
+	}
+	if (max >= 1 && max < 0x1p63) {
+		k = (unsigned int)floor(log2(max)) + 2;
+		if (k > st->ncols)
+			st->ncols = k;
+	}
+}
+
+/**
+ * tp_strip_layout() - the cells' sizes, once every row's extent is known
+ * @st: the strip
+ * @nrows: its rows (CPUs)
+ * @w: the width of its cells together
+ *
+ * At least 12 columns; rows 3 to 16 pixels high, about 900 in all, so that
+ * 256 CPUs fit a screen and 8 do not look like bars.
+ */
+void tp_strip_layout(struct tp_strip *st, unsigned int nrows, double w)
+{
+	if (st->ncols < 12)
+		st->ncols = 12;
+	st->col = w / st->ncols;
+	st->row = 900.0 / (nrows ? nrows : 1);
+	st->row = st->row > 16 ? 16 : st->row < 3 ? 3 : floor(st->row);
+}
+
+/* The x of a value inside the strip: its log2 bucket, linear within. */
+double tp_strip_x(const struct tp_strip *st, double v)
+{
+	double l = v >= 1 ? log2(v) + 1 : v > 0 ? v : 0;
+
+	if (l > st->ncols)
+		l = st->ncols;
+	return st->x + l * st->col;
+}
+
+/**
+ * tp_strip_row() - one row: a cell per log2 bucket, two values marked
+ * @s: the picture
+ * @st: the strip
+ * @y: the row's top
+ * @calls: its counts per log2 bucket; a cell's colour is the log of its
+ *	count against the strip's @most
+ * @tail: a high percentile, marked in black
+ * @max: the largest value, marked in red
+ */
+void tp_strip_row(struct tp_svg *s, const struct tp_strip *st, double y,
+		  const uint64_t *calls, double tail, double max)
+{
+	double h = st->row - (st->row > 5), lmost = log10((double)st->most + 1);
+	char colour[8];
+	unsigned int k;
+
+	for (k = 0; k < st->ncols && k < TP_LOG2_BUCKETS; k++) {
+		if (!calls[k])
+			continue;
+		tp_svg_color(log10((double)calls[k] + 1) / lmost, colour,
+			     sizeof(colour));
+		tp_svg_rect(s, st->x + k * st->col, y, st->col, h, colour);
+	}
+	tp_svg_rect(s, tp_strip_x(st, tail) - 1, y, 2, h, "#000000");
+	tp_svg_rect(s, tp_strip_x(st, max) - 1.5, y, 3, h, "#d62728");
+}
+
+/*
+ * Row @i's CPU number left of the strip; when rows are too thin for a
+ * label each, every second, fourth... row is labelled.
+ */
+void tp_strip_cpu_label(struct tp_svg *s, const struct tp_strip *st,
+			unsigned int i, unsigned int cpu)
+{
+	unsigned int step = 1;
+
+	while (step * st->row < 12)
+		step *= 2;
+	if (i % step == 0)
+		tp_svg_text(s, st->x - 4, st->y + i * st->row + st->row / 2 + 4,
+			    "end", 10, "%u", cpu);
+}
+
+/**
+ * tp_strip_xlabels() - the cycles under the strip's columns
+ * @s: the picture
+ * @st: the strip
+ * @y: the labels' baseline
+ *
+ * "0" under column 0, then the value where a column starts (1, 16, 256,
+ * 4K...), every few columns so that the labels do not touch.
+ */
+void tp_strip_xlabels(struct tp_svg *s, const struct tp_strip *st, double y)
+{
+	static const char *const suffix[] = { "", "K", "M", "G", "T", "P", "E" };
+	unsigned int k, step = 1;
+
+	while (step * st->col < 34)
+		step *= 2;
+	tp_svg_text(s, st->x + st->col / 2, y, "middle", 10, "0");
+	/* 1 would crowd the 0 when columns are narrow: start at 2^step */
+	for (k = step > 1 ? step + 1 : 1; k < st->ncols; k += step) {
+		unsigned int e = k - 1;
+
+		tp_svg_line(s, st->x + k * st->col, y - 14, st->x + k * st->col,
+			    y - 10, "#333333", 1, false);
+		tp_svg_text(s, st->x + k * st->col, y, "middle", 10, "%.0f%s",
+			    ldexp(1, (int)(e % 10)), suffix[e / 10]);
+	}
+}
+
+/**
+ * tp_strip_legend() - the colour scale: 1 to @most, log10
+ * @s: the picture
+ * @x: its left edge
+ * @y: its top
+ * @most: the count at its top
+ * @unit: what is counted ("gaps", "rounds")
+ */
+void tp_strip_legend(struct tp_svg *s, double x, double y, uint64_t most,
+		     const char *unit)
+{
+	char colour[8];
+	unsigned int k;
+
+	for (k = 0; k < 50; k++) {
+		tp_svg_color(k / 49.0, colour, sizeof(colour));
+		tp_svg_rect(s, x + k * 4, y, 4.5, 10, colour);
+	}
+	tp_svg_text(s, x, y + 24, "start", 10, "1");
+	tp_svg_text(s, x + 200, y + 24, "end", 10, "%llu %s",
+		    (unsigned long long)most, unit);
+}
