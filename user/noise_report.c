@@ -60,15 +60,6 @@ void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 					      (double)c->mperf.v);
 }
 
-static void tp_noise_counter_text(FILE *f, const char *name,
-				  const struct tp_counter_res *k)
-{
-	if (k->ok)
-		fprintf(f, ", %s %llu", name, (unsigned long long)k->v);
-	else
-		fprintf(f, ", %s n/a", name);
-}
-
 static void tp_noise_table(const struct tp_result *r,
 			   const struct tp_cpu_res *c, FILE *f)
 {
@@ -156,9 +147,9 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	}
 	fprintf(f, "\n  events %llu, %llu not kept", (unsigned long long)c->events_total,
 		(unsigned long long)c->events_dropped);
-	tp_noise_counter_text(f, "smi", &c->smi);
-	tp_noise_counter_text(f, "nmi", &c->nmi);
-	tp_noise_counter_text(f, "irq", &c->irq);
+	tp_counter_text(f, ", ", "smi", &c->smi);
+	tp_counter_text(f, ", ", "nmi", &c->nmi);
+	tp_counter_text(f, ", ", "irq", &c->irq);
 	if (s.effective_khz)
 		fprintf(f, ", clock %llu MHz", (unsigned long long)(s.effective_khz / 1000));
 	else
@@ -247,9 +238,9 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 	fprintf(f, "worst: CPU %u, max gap %s (%llu cycles), %llu events",
 		w->cpu, len, (unsigned long long)ws.pct[5],
 		(unsigned long long)w->events_total);
-	tp_noise_counter_text(f, "smi", &w->smi);
-	tp_noise_counter_text(f, "nmi", &w->nmi);
-	tp_noise_counter_text(f, "irq", &w->irq);
+	tp_counter_text(f, ", ", "smi", &w->smi);
+	tp_counter_text(f, ", ", "nmi", &w->nmi);
+	tp_counter_text(f, ", ", "irq", &w->irq);
 	if (t != w) {
 		tp_format_ns(tp_cycles_to_ns_round(ts.pct[4], r->tsc_khz), len,
 			     sizeof(len));

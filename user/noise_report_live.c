@@ -333,15 +333,6 @@ void tp_noise_stop_json(const struct tp_result *r, struct tj *j)
 	tj_obj_end(j);
 }
 
-static void tp_noise_counter_word(FILE *f, const char *name,
-				  const struct tp_counter_res *k)
-{
-	if (k->ok)
-		fprintf(f, "%s %llu", name, (unsigned long long)k->v);
-	else
-		fprintf(f, "%s n/a", name);
-}
-
 /**
  * tp_noise_event_text() - an event's cause, counters and group, for a line
  *	of the events list (after its time and length)
@@ -353,10 +344,10 @@ void tp_noise_event_text(const struct tp_result *r,
 			 const struct tp_event_res *e, FILE *f)
 {
 	fprintf(f, "  cause %s [", tp_event_cause_word(e));
-	tp_noise_counter_word(f, "smi", &e->smi);
-	tp_noise_counter_word(f, " nmi", &e->nmi);
-	tp_noise_counter_word(f, " irq", &e->irq);
-	tp_noise_counter_word(f, " steal_ns", &e->steal_ns);
+	tp_counter_text(f, "", "smi", &e->smi);
+	tp_counter_text(f, " ", "nmi", &e->nmi);
+	tp_counter_text(f, " ", "irq", &e->irq);
+	tp_counter_text(f, " ", "steal_ns", &e->steal_ns);
 	fprintf(f, "]");
 	if (r->grouped && e->group < r->ngroups)
 		fprintf(f, ", group %u (%s)", e->group,

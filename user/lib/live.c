@@ -179,15 +179,6 @@ static const char *tp_live_cause(const struct tp_event_res *e)
 	return e->has_cause ? tp_cause_name(e->cause) : NULL;
 }
 
-static void tp_live_counter_text(FILE *f, const char *name,
-				 const struct tp_counter_res *k)
-{
-	if (k->ok)
-		fprintf(f, " %s %llu", name, (unsigned long long)k->v);
-	else
-		fprintf(f, " %s n/a", name);
-}
-
 static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
 			       const struct tp_live_event *ev)
 {
@@ -205,10 +196,10 @@ static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
 	fprintf(l->f, "run %llu +%s cpu %u: %llu cycles (%s), cause %s [",
 		(unsigned long long)run_id, at, ev->cpu,
 		(unsigned long long)e->cycles, len, cause ? cause : "n/a");
-	tp_live_counter_text(l->f, "smi", &e->smi);
-	tp_live_counter_text(l->f, "nmi", &e->nmi);
-	tp_live_counter_text(l->f, "irq", &e->irq);
-	tp_live_counter_text(l->f, "steal_ns", &e->steal_ns);
+	tp_counter_text(l->f, " ", "smi", &e->smi);
+	tp_counter_text(l->f, " ", "nmi", &e->nmi);
+	tp_counter_text(l->f, " ", "irq", &e->irq);
+	tp_counter_text(l->f, " ", "steal_ns", &e->steal_ns);
 	fprintf(l->f, " ]\n");
 }
 

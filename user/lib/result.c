@@ -518,3 +518,22 @@ int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		mnl_attr_put_u64(nlh, TSCPROBE_A_RUN_ID, run_id);
 	return tp_nl_talk(nl, nlh, tp_result_cb, r, error);
 }
+
+/**
+ * tp_counter_text() - "NAME VALUE", or "NAME n/a" for an unreadable counter
+ * @f: where to
+ * @lead: what goes before the name (a separator, or "")
+ * @name: the counter's name
+ * @k: the counter
+ *
+ * The one text form of a counter that may be unreadable: never 0 for
+ * "could not be read".
+ */
+void tp_counter_text(FILE *f, const char *lead, const char *name,
+		     const struct tp_counter_res *k)
+{
+	if (k->ok)
+		fprintf(f, "%s%s %llu", lead, name, (unsigned long long)k->v);
+	else
+		fprintf(f, "%s%s n/a", lead, name);
+}

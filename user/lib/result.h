@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cli.h"
 #include "cache.h"
@@ -304,5 +305,8 @@ int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev);
 void tp_result_group(struct tp_result *r);
 int tp_result_parse_notification(const struct nlmsghdr *nlh,
 				 struct tp_result *r);
+
+void tp_counter_text(FILE *f, const char *lead, const char *name,
+		     const struct tp_counter_res *k);
 
 #endif /* TSCPROBE_USER_RESULT_H */
