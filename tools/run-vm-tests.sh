@@ -95,7 +95,8 @@ trap 'rm -rf "$work"' EXIT
 adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
       --add "$work/log-patterns:/etc/tscprobe/log-patterns"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
-      --add "$(command -v jq):/usr/bin/jq")
+      --add "$(command -v jq):/usr/bin/jq"
+      --add "$REPO/selftests/vm/tap.sh:/selftests/tap.sh")
 # The soak's timer (selftests/vm/timerlat.c), for any program that wants it.
 [[ -x $BUILD/vm-tests/timerlat ]] &&
 	adds+=(--add "$BUILD/vm-tests/timerlat:/usr/bin/timerlat")

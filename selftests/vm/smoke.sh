@@ -21,25 +21,9 @@
 # the kselftest totals line; the kernel log is checked by the harness.
 KO=/lib/tscprobe/tscprobe.ko
 OUT=/tmp/smoke
-N=0
-FAILED=0
 mkdir -p "$OUT"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
-echo "TAP version 13"
-
-# check DESCRIPTION COMMAND...: one test, passed when COMMAND succeeds.
-check() {
-	desc=$1
-	shift
-	N=$((N + 1))
-	if "$@" >"$OUT/last" 2>&1; then
-		echo "ok $N $desc"
-	else
-		FAILED=$((FAILED + 1))
-		sed 's/^/# /' "$OUT/last" | head -n 100
-		echo "not ok $N $desc"
-	fi
-}
+. /selftests/tap.sh
 
 # brief FILE: a report or status reply in a few lines for the log, so that
 # a failure can be read from CI output alone: its run-wide fields (without
@@ -330,6 +314,4 @@ check "skew text on ${TP_SMOKE_SKEW_BIG:-the CPUs above}: topology summary or ma
 check "STOP during a run" stop_mid_run
 check "rmmod during a run" rmmod_mid_run
 check "reload and unload" reload
-echo "1..$N"
-echo "# Totals: pass:$((N - FAILED)) fail:$FAILED xfail:0 xpass:0 skip:0 error:0"
-[ "$FAILED" -eq 0 ]
+tap_done

@@ -18,24 +18,8 @@ KO=/lib/tscprobe/tscprobe.ko
 YNL=${TP_YNL_TREE:-/usr/share/tscprobe/ynl}
 SPEC=$YNL/Documentation/netlink/specs/tscprobe.yaml
 OUT=/tmp/ynl
-N=0
-FAILED=0
 mkdir -p "$OUT"
-echo "TAP version 13"
-
-# check DESCRIPTION COMMAND...: one test, passed when COMMAND succeeds.
-check() {
-	desc=$1
-	shift
-	N=$((N + 1))
-	if "$@" >"$OUT/last" 2>&1; then
-		echo "ok $N $desc"
-	else
-		FAILED=$((FAILED + 1))
-		sed 's/^/# /' "$OUT/last" | head -n 60
-		echo "not ok $N $desc"
-	fi
-}
+. /selftests/tap.sh
 
 # ynl ARGS...: cli.py with the spec, JSON out.  Without checking the spec
 # against the schema each time (--list-ops below does, once): that takes a
@@ -176,6 +160,4 @@ check "the example's run completed" grep -q '^run [0-9]*: .*done (completed)' "$
 sed 's/^/# /' "$OUT/example"
 
 check "rmmod" rmmod tscprobe
-echo "1..$N"
-echo "# Totals: pass:$((N - FAILED)) fail:$FAILED xfail:0 xpass:0 skip:0 error:0"
-[ $FAILED -eq 0 ]
+tap_done
