@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,6 +434,24 @@ void tp_nl_close(struct tp_nl *nl)
 	nl->sock = NULL;
 }
 
+/* A listener's room: a few seconds of EVENTs from every CPU of a big machine. */
+#define TP_NL_EVENTS_RCVBUF	(8 << 20)
+
+/*
+ * A listener busy elsewhere for a second (a script's sleep, an rmmod that
+ * waits for a window to end) must not lose RUN_FINISHED behind a full
+ * queue of EVENTs, as `ip monitor` does not: ask for a large receive
+ * buffer, past rmem_max where allowed (root), else up to it.  Best effort:
+ * what still overflows is counted by the module as not notified.
+ */
+static void tp_nl_grow_rcvbuf(struct tp_nl *nl)
+{
+	int fd = mnl_socket_get_fd(nl->sock), size = TP_NL_EVENTS_RCVBUF;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+}
+
 /**
  * tp_nl_join_events() - subscribe to the family's events group
  * @nl: the socket
@@ -454,6 +473,7 @@ int tp_nl_join_events(struct tp_nl *nl)
 	 * the module, which counts its events as not notified: nothing is
 	 * lost without a count.
 	 */
+	tp_nl_grow_rcvbuf(nl);
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_BROADCAST_ERROR, &one,
 				  sizeof(one)) < 0 ||
 	    mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group,
