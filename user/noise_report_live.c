@@ -192,18 +192,6 @@ void tp_noise_groups_json(const struct tp_result *r, struct tj *j)
 	free(sets);
 }
 
-/**
- * tp_event_cause_word() - an event's cause as a word
- * @e: the event
- *
- * Return: "smi", "nmi", "irq", "steal", "unexplained", or "n/a" when no
- * cause was given.
- */
-const char *tp_event_cause_word(const struct tp_event_res *e)
-{
-	return e->has_cause ? tp_cause_name(e->cause) : "n/a";
-}
-
 /* Causes in the order of their rule (enum tscprobe_cause). */
 static const uint32_t tp_report_causes[] = {
 	TSCPROBE_CAUSE_SMI, TSCPROBE_CAUSE_NMI, TSCPROBE_CAUSE_IRQ,
@@ -344,10 +332,7 @@ void tp_noise_event_text(const struct tp_result *r,
 			 const struct tp_event_res *e, FILE *f)
 {
 	fprintf(f, "  cause %s [", tp_event_cause_word(e));
-	tp_counter_text(f, "", "smi", &e->smi);
-	tp_counter_text(f, " ", "nmi", &e->nmi);
-	tp_counter_text(f, " ", "irq", &e->irq);
-	tp_counter_text(f, " ", "steal_ns", &e->steal_ns);
+	tp_event_counters_text(f, "", e);
 	fprintf(f, "]");
 	if (r->grouped && e->group < r->ngroups)
 		fprintf(f, ", group %u (%s)", e->group,
@@ -364,14 +349,7 @@ void tp_noise_event_text(const struct tp_result *r,
 void tp_noise_event_json(const struct tp_result *r,
 			 const struct tp_event_res *e, struct tj *j)
 {
-	if (e->has_cause)
-		tj_str(j, "cause", tp_event_cause_word(e));
-	else
-		tj_null(j, "cause");
-	tp_json_counter(j, "smi", &e->smi);
-	tp_json_counter(j, "nmi", &e->nmi);
-	tp_json_counter(j, "irq", &e->irq);
-	tp_json_counter(j, "steal_ns", &e->steal_ns);
+	tp_event_cause_json(j, e);
 	if (r->grouped && e->group < r->ngroups)
 		tj_u64(j, "group", e->group);
 	else

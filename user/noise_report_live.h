@@ -14,7 +14,6 @@
 struct tj;
 
 const char *tp_group_kind_name(uint32_t kind);
-const char *tp_event_cause_word(const struct tp_event_res *e);
 void tp_noise_groups_text(const struct tp_result *r, bool verbose, FILE *f);
 void tp_noise_groups_json(const struct tp_result *r, struct tj *j);
 void tp_noise_causes_text(const struct tp_result *r,

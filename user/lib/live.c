@@ -174,17 +174,11 @@ static bool tp_live_offset(const struct tp_live *l, uint64_t run_id,
 	return tp_live_ns(l, run_id, tsc - l->start_tsc, ns);
 }
 
-static const char *tp_live_cause(const struct tp_event_res *e)
-{
-	return e->has_cause ? tp_cause_name(e->cause) : NULL;
-}
-
 static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
 			       const struct tp_live_event *ev)
 {
 	const struct tp_event_res *e = &ev->e;
 	char at[32] = "?", len[32] = "?";
-	const char *cause = tp_live_cause(e);
 	uint64_t ns;
 
 	if (tp_live_offset(l, run_id, e->tsc, &ns))
@@ -195,11 +189,8 @@ static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
 		tp_format_ns(ns, len, sizeof(len));
 	fprintf(l->f, "run %llu +%s cpu %u: %llu cycles (%s), cause %s [",
 		(unsigned long long)run_id, at, ev->cpu,
-		(unsigned long long)e->cycles, len, cause ? cause : "n/a");
-	tp_counter_text(l->f, " ", "smi", &e->smi);
-	tp_counter_text(l->f, " ", "nmi", &e->nmi);
-	tp_counter_text(l->f, " ", "irq", &e->irq);
-	tp_counter_text(l->f, " ", "steal_ns", &e->steal_ns);
+		(unsigned long long)e->cycles, len, tp_event_cause_word(e));
+	tp_event_counters_text(l->f, " ", e);
 	fprintf(l->f, " ]\n");
 }
 
@@ -214,7 +205,6 @@ static void tp_live_event_json(struct tj *j, const struct tp_live *l,
 			       uint64_t run_id, const struct tp_live_event *ev)
 {
 	const struct tp_event_res *e = &ev->e;
-	const char *cause = tp_live_cause(e);
 	uint64_t ns;
 
 	tj_u64(j, "cpu", ev->cpu);
@@ -228,14 +218,7 @@ static void tp_live_event_json(struct tj *j, const struct tp_live *l,
 		tj_u64(j, "ns", ns);
 	else
 		tj_null(j, "ns");
-	if (cause)
-		tj_str(j, "cause", cause);
-	else
-		tj_null(j, "cause");
-	tp_json_counter(j, "smi", &e->smi);
-	tp_json_counter(j, "nmi", &e->nmi);
-	tp_json_counter(j, "irq", &e->irq);
-	tp_json_counter(j, "steal_ns", &e->steal_ns);
+	tp_event_cause_json(j, e);
 }
 
 /**
@@ -279,8 +262,7 @@ static void tp_live_stop_text(const struct tp_live *l,
 						   l->tsc_khz), len, sizeof(len));
 	fprintf(l->f, " at cpu %u, a gap of %llu cycles (%s), cause %s",
 		end->stop_cpu, (unsigned long long)end->stop_event.cycles, len,
-		end->stop_event.has_cause ?
-		tp_cause_name(end->stop_event.cause) : "n/a");
+		tp_event_cause_word(&end->stop_event));
 }
 
 static void tp_live_end_text(const struct tp_live *l,

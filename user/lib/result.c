@@ -9,6 +9,7 @@
 
 #include "context.h"
 #include "json.h"
+#include "names.h"
 #include "genl_client.h"
 #include "result.h"
 
@@ -536,4 +537,49 @@ void tp_counter_text(FILE *f, const char *lead, const char *name,
 		fprintf(f, "%s%s %llu", lead, name, (unsigned long long)k->v);
 	else
 		fprintf(f, "%s%s n/a", lead, name);
+}
+
+/**
+ * tp_event_cause_word() - an event's cause as a word
+ * @e: the event
+ *
+ * Return: "smi", "nmi", "irq", "steal", "unexplained", or "n/a" when no
+ * cause was given.
+ */
+const char *tp_event_cause_word(const struct tp_event_res *e)
+{
+	return e->has_cause ? tp_cause_name(e->cause) : "n/a";
+}
+
+/**
+ * tp_event_counters_text() - an event's counter deltas, "smi N nmi N ..."
+ * @f: where to
+ * @lead: what goes before the first name (the others are spaced)
+ * @e: the event
+ */
+void tp_event_counters_text(FILE *f, const char *lead,
+			    const struct tp_event_res *e)
+{
+	tp_counter_text(f, lead, "smi", &e->smi);
+	tp_counter_text(f, " ", "nmi", &e->nmi);
+	tp_counter_text(f, " ", "irq", &e->irq);
+	tp_counter_text(f, " ", "steal_ns", &e->steal_ns);
+}
+
+/**
+ * tp_event_cause_json() - an event's cause and counter deltas, in its
+ *	JSON object: null where none was given or a counter was unreadable
+ * @j: the writer, inside the event's object
+ * @e: the event
+ */
+void tp_event_cause_json(struct tj *j, const struct tp_event_res *e)
+{
+	if (e->has_cause)
+		tj_str(j, "cause", tp_cause_name(e->cause));
+	else
+		tj_null(j, "cause");
+	tp_json_counter(j, "smi", &e->smi);
+	tp_json_counter(j, "nmi", &e->nmi);
+	tp_json_counter(j, "irq", &e->irq);
+	tp_json_counter(j, "steal_ns", &e->steal_ns);
 }

@@ -309,4 +309,9 @@ int tp_result_parse_notification(const struct nlmsghdr *nlh,
 void tp_counter_text(FILE *f, const char *lead, const char *name,
 		     const struct tp_counter_res *k);
 
+const char *tp_event_cause_word(const struct tp_event_res *e);
+void tp_event_counters_text(FILE *f, const char *lead,
+			    const struct tp_event_res *e);
+void tp_event_cause_json(struct tj *j, const struct tp_event_res *e);
+
 #endif /* TSCPROBE_USER_RESULT_H */
