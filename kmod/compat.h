@@ -1,25 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel API the module uses that changed between Linux 5.10 and the
- * newest mainline, in one place.  Each shim names the release that made the
- * change; the rest of kmod/ uses the tp_ name and never tests a version.
+ * Every kernel API the module uses that differs between Linux 5.10 and the
+ * newest release, in one place; the rest of kmod/ uses the tp_ names.
  *
- * Build-tested (W=1, sparse, checkpatch) and run in the test guest:
- * Debian's 6.1 and 6.12, generic ("cloud") and PREEMPT_RT, Debian 11's
- * 5.10 cloud kernel (so every "before" branch below), and the project's
- * 6.1 debug kernel.  The branches for the releases in between were
- * written from those kernels' sources and checked by reading only
- * (Documentation/tscprobe.rst, "Kernels").
- *
- * Version tests, not feature tests, because one change kept its name and
- * changed its meaning (MAX_ORDER in 6.4).  Distribution kernels that
- * backport one of these changes into an older base (RHEL does) need their
- * own condition here.
- *
- * Not needed, so not here: the module has no timer_list (so neither
- * del_timer() -> timer_delete(), 6.2, with del_timer() gone in 6.15, nor
- * from_timer() -> timer_container_of(), 6.16, applies) and no hrtimer of
- * its own (its pauses are usleep_range_state(), below).
+ * What a kernel offers is decided by probes compiled against its headers
+ * when the module is built (kmod/probes/, one file per fact, each naming
+ * the upstream change it detects; kmod/probe.sh writes probes.h), never by
+ * its version number: distribution kernels backport APIs into older
+ * version numbers.  Documentation/tscprobe.rst, "Kernels", says how to add
+ * a probe.
  */
 #ifndef TSCPROBE_KMOD_COMPAT_H
 #define TSCPROBE_KMOD_COMPAT_H
@@ -30,23 +19,20 @@
 #include <linux/kthread.h>
 #include <linux/mmzone.h>
 #include <linux/sched.h>
-#include <linux/version.h>
+#include <asm/msr.h>
 #include <net/genetlink.h>
+
+#include "probes.h"
 
 /**
  * tp_dump_attrs() - the attributes of a genetlink dump request, parsed
  * @cb: the dump's callback state
  *
- * Linux 6.6 embedded a struct genl_info in struct genl_dumpit_info
- * ("genetlink: add struct genl_info to struct genl_dumpit_info", with
- * genl_info_dump()) and dropped its own attrs ("genetlink: use attrs from
- * struct genl_info").
- *
  * Return: the attribute table, indexed by attribute type.
  */
 static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 6, 0)
+#if TP_HAVE_GENL_DUMPIT_INFO_INFO
 	return genl_dumpit_info(cb)->info.attrs;
 #else
 	return genl_dumpit_info(cb)->attrs;
@@ -54,27 +40,21 @@ static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
 }
 
 /*
- * TP_MAX_PAGE_ORDER: the largest order the page allocator hands out.
- * Before 6.4 MAX_ORDER was one past it; 6.4 ("mm, treewide: redefine
- * MAX_ORDER sanely") made MAX_ORDER the largest order itself, and 6.8
- * renamed it MAX_PAGE_ORDER.
+ * TP_MAX_PAGE_ORDER: the largest order the page allocator hands out.  A
+ * zone has a free list per order on every kernel, so the length of that
+ * array says it, whereas MAX_ORDER changed its meaning in 6.4 ("mm,
+ * treewide: redefine MAX_ORDER sanely") and became MAX_PAGE_ORDER in 6.8.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
-#define TP_MAX_PAGE_ORDER	MAX_PAGE_ORDER
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 4, 0)
-#define TP_MAX_PAGE_ORDER	MAX_ORDER
-#else
-#define TP_MAX_PAGE_ORDER	(MAX_ORDER - 1)
-#endif
+#define TP_MAX_PAGE_ORDER \
+	((int)(sizeof_field(struct zone, free_area) / \
+	       sizeof(struct free_area)) - 1)
 
 /*
- * usleep_range_state() came in 5.16 ("timers: implement usleep_idle_range()");
- * before it, usleep_range() always slept uninterruptibly.  The module's
- * pauses are interruptible so that a thread parked between windows does not
- * count as a hung task, hence the open-coded equivalent on older kernels
- * (what 5.16 factored out).
+ * The module's pauses are interruptible, so that a thread parked between
+ * windows does not count as a hung task; without usleep_range_state() the
+ * sleep is open-coded as 5.16 factored it out.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+#if TP_HAVE_USLEEP_RANGE_STATE
 #define tp_usleep_range_state	usleep_range_state
 #else
 static inline void tp_usleep_range_state(unsigned long min_us,
@@ -86,7 +66,7 @@ static inline void tp_usleep_range_state(unsigned long min_us,
 
 	for (;;) {
 		__set_current_state(state);
-		/* A wake-up before the deadline sleeps again, as in 5.16. */
+		/* A wake-up before the deadline sleeps again. */
 		if (!schedule_hrtimeout_range(&expires, delta, HRTIMER_MODE_ABS))
 			break;
 	}
@@ -100,10 +80,9 @@ static inline void tp_usleep_range_state(unsigned long min_us,
  * @cpu: the CPU, also the argument of @namefmt
  * @namefmt: the thread's name, with one %u for the CPU
  *
- * kthread_create_on_cpu() is exported to modules since 5.16 (commit
- * 800977f6f32e).  Before, the same thread is made by hand; it is then not
- * marked as a per-CPU kthread, which kthread_park() relies on, and the
- * module never parks its threads: it stops them when their CPU goes.
+ * Where kthread_create_on_cpu() is not exported, the same thread is made
+ * by hand; it is then not marked as a per-CPU kthread, which
+ * kthread_park() relies on, and the module never parks its threads.
  *
  * Return: the task, or an ERR_PTR().
  */
@@ -111,7 +90,7 @@ static inline struct task_struct *
 tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 			 const char *namefmt)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+#if TP_HAVE_KTHREAD_CREATE_ON_CPU
 	return kthread_create_on_cpu(fn, data, cpu, namefmt);
 #else
 	struct task_struct *p;
@@ -124,48 +103,49 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 }
 
 /*
- * TP_GENL_REQ_ATTR_CHECK(): true when @info lacks attribute @attr.  Linux
- * 6.0 added GENL_REQ_ATTR_CHECK() ("genetlink: add helper for checking
- * required attrs and use it in devlink") with the extended ack's missing-
- * attribute report (NL_SET_ERR_ATTR_MISS, "netlink: add support for
- * ext_ack missing attributes").  Before 6.0 there is no such report: the
- * caller's own message names the attribute.
+ * TP_GENL_REQ_ATTR_CHECK(): true when @info lacks attribute @attr.  Without
+ * GENL_REQ_ATTR_CHECK() the extended ack cannot report the missing
+ * attribute: the caller's own message names it.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 0, 0)
+#if TP_HAVE_GENL_REQ_ATTR_CHECK
 #define TP_GENL_REQ_ATTR_CHECK(info, attr)	GENL_REQ_ATTR_CHECK(info, attr)
 #else
 #define TP_GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[(attr)])
 #endif
 
-/*
- * Beyond 6.18: 7.2 turned the x86 irq_stat fields the noise measurement
- * sums (apic_timer_irqs, irq_spurious_count, ...) into an array
- * ("x86/irq: Make irqstats array based"); kmod/noise.c names them and does
- * not build there yet.
+/**
+ * tp_rdmsr_safe() - read a 64-bit MSR, without a fault if it does not exist
+ * @msr: the MSR
+ * @value: set to its value
  *
+ * Return: 0, or a negative errno when the read faulted.
+ */
+static inline int tp_rdmsr_safe(u32 msr, u64 *value)
+{
+#if TP_HAVE_RDMSRQ_SAFE
+	return rdmsrq_safe(msr, value);
+#else
+	return rdmsrl_safe(msr, value);
+#endif
+}
+
+/*
  * Genetlink families: per-operation policies (.policy and .maxattr in
- * struct genl_ops, used by every command here) exist since 5.10 ("genetlink:
- * bring back per op policy").  resv_start_op came in 6.1: from it on, with
- * the value 0 the module leaves it at, the core refuses non-zero reserved
- * header bits and nlmsg flags it does not know for every command.  On 5.10
- * to 6.0 the field does not exist and those bits are ignored, as they are
- * for every family there; nothing else differs.  struct genl_ops with
- * .start/.dumpit/.done still works in 6.18 beside the split ops of 6.2.
+ * struct genl_ops, used by every command here) exist since 5.10.
+ * resv_start_op came in 6.1: from it on, with the value 0 the module
+ * leaves it at, the core refuses non-zero reserved header bits and nlmsg
+ * flags it does not know for every command.  Before, the field does not
+ * exist and those bits are ignored, as they are for every family there.
  */
 
 /**
  * tp_steal_ns() - the steal time the kernel has accounted to @cpu, in ns
  * @cpu: the CPU
  *
- * What a module can read of the hypervisor's steal time.  The paravirt
- * steal clock itself (paravirt_steal_clock(), real time) was a pv_ops
- * call up to 5.11, which a module could make; 5.12 turned it into a
- * static call ("x86/paravirt: Switch time pvops functions to use
- * static_call()") whose key is not exported, and paravirt_steal_enabled
- * never was.  So on every kernel the module reads the scheduler's
- * account, kernel_cpustat's CPUTIME_STEAL (exported on 5.10 to 6.18),
- * which moves at the tick: between two readings with interrupts off it
- * cannot move (see tp_noise_readable()).
+ * The paravirt steal clock itself (real time) has been a static call
+ * since 5.12, whose key is not exported, so the module reads the
+ * scheduler's account, which moves at the tick: between two readings with
+ * interrupts off it cannot move (see tp_noise_readable()).
  *
  * Return: nanoseconds of steal time since boot.
  */
@@ -173,12 +153,5 @@ static inline u64 tp_steal_ns(unsigned int cpu)
 {
 	return kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
 }
-
-/*
- * tracing_off() (the module's --trace-stop) is exported GPL and declared
- * in <linux/kernel.h> on 5.10 to 6.18, an empty inline without
- * CONFIG_TRACING; check_tsc_unstable() (TSCPROBE_A_TSC_SYNC) is exported
- * GPL and declared in <asm/tsc.h> on all of them.  Nothing to bridge.
- */
 
 #endif /* TSCPROBE_KMOD_COMPAT_H */

@@ -12,6 +12,7 @@
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include "compat.h"
 #include "tp.h"
 #include "names.h"
 
@@ -187,7 +188,7 @@ static bool tp_smi_count_readable(void)
 {
 	u64 v;
 
-	return rdmsrl_safe(MSR_SMI_COUNT, &v) == 0;
+	return tp_rdmsr_safe(MSR_SMI_COUNT, &v) == 0;
 }
 
 /**

@@ -12,32 +12,19 @@
  * the windows measured.
  */
 #include <linux/irq.h>
-#include <linux/kernel_stat.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
-#include <asm/hardirq.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
 #include "compat.h"
 #include "tp.h"
+#include "counter.h"
 #include "hist.h"
 #include "names.h"
 #include "noise.h"
 #include "report.h"
 #include "trace.h"
-
-/**
- * struct tp_counter - a per-CPU counter read at the start and the end
- * @ok: it could be read every time
- * @start: the first reading
- * @delta: accumulated change
- */
-struct tp_counter {
-	bool ok;
-	u64 start;
-	u64 delta;
-};
 
 /**
  * struct tp_reading - the counters an event's cause is read from
@@ -221,67 +208,16 @@ static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	return 0;
 }
 
-/* Interrupts the CPU took: device IRQs plus the x86 local vectors. */
-static u64 tp_irq_count(unsigned int cpu)
-{
-	const irq_cpustat_t *s = &per_cpu(irq_stat, cpu);
-	u64 sum = kstat_cpu_irqs_sum(cpu);
-
-#ifdef CONFIG_X86_LOCAL_APIC
-	sum += s->apic_timer_irqs + s->irq_spurious_count;
-#endif
-	sum += s->x86_platform_ipis + s->apic_perf_irqs + s->apic_irq_work_irqs;
-#ifdef CONFIG_SMP
-	sum += s->irq_resched_count + s->irq_call_count;
-#endif
-	sum += s->irq_tlb_count;
-#ifdef CONFIG_X86_THERMAL_VECTOR
-	sum += s->irq_thermal_count;
-#endif
-#ifdef CONFIG_X86_MCE_THRESHOLD
-	sum += s->irq_threshold_count;
-#endif
-#ifdef CONFIG_X86_MCE_AMD
-	sum += s->irq_deferred_error_count;
-#endif
-#ifdef CONFIG_X86_HV_CALLBACK_VECTOR
-	sum += s->irq_hv_callback_count;
-#endif
-	return sum;
-}
-
-static void tp_counter_begin(struct tp_counter *k, bool ok, u64 value)
-{
-	k->ok = ok;
-	k->start = value;
-	k->delta = 0;
-}
-
-/*
- * Add the change since the last reading; a failed read disables the
- * counter for the rest of the run.  @mask is the counter's width, so that
- * a 32-bit counter that wraps still gives the right delta.
- */
-static void tp_counter_step(struct tp_counter *k, bool ok, u64 value,
-			    u64 mask)
-{
-	if (!ok)
-		k->ok = false;
-	if (k->ok)
-		k->delta += (value - k->start) & mask;
-	k->start = value;
-}
-
 /* MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel. */
 static bool tp_read_smi(u64 *value)
 {
 	*value = 0;
-	return rdmsrl_safe(MSR_SMI_COUNT, value) == 0;
+	return tp_rdmsr_safe(MSR_SMI_COUNT, value) == 0;
 }
 
 static bool tp_read_msr(u32 msr, u64 *value)
 {
-	return rdmsrl_safe(msr, value) == 0;
+	return tp_rdmsr_safe(msr, value) == 0;
 }
 
 /*
@@ -310,7 +246,7 @@ static void tp_noise_read(struct tp_noise_cpu *n, struct tp_reading *r)
 {
 	if ((n->readable & TP_EVENT_SMI) && !tp_read_smi(&r->smi))
 		n->readable &= ~TP_EVENT_SMI;
-	r->nmi = per_cpu(irq_stat, n->cpu).__nmi_count;
+	r->nmi = tp_nmi_count(n->cpu);
 	r->irq = tp_irq_count(n->cpu);
 	if (n->readable & TP_EVENT_STEAL)
 		r->steal = tp_steal_ns(n->cpu);
@@ -358,7 +294,7 @@ static void tp_noise_counters_begin(struct tp_noise_cpu *n,
 
 	n->readable = tp_noise_readable(p, ok);
 	tp_counter_begin(&n->smi, ok, v);
-	tp_counter_begin(&n->nmi, true, per_cpu(irq_stat, cpu).__nmi_count);
+	tp_counter_begin(&n->nmi, true, tp_nmi_count(cpu));
 	tp_counter_begin(&n->irq, true, tp_irq_count(cpu));
 	tp_counter_begin(&n->aperf, apm, 0);
 	tp_counter_begin(&n->mperf, apm, 0);
@@ -369,10 +305,9 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 	u64 v;
 	bool ok = tp_read_smi(&v);
 
-	tp_counter_step(&n->smi, ok, v, U32_MAX);
-	tp_counter_step(&n->nmi, true, per_cpu(irq_stat, cpu).__nmi_count,
-			U32_MAX);
-	tp_counter_step(&n->irq, true, tp_irq_count(cpu), U64_MAX);
+	tp_counter_step(&n->smi, ok, v, 32);
+	tp_counter_step(&n->nmi, true, tp_nmi_count(cpu), 32);
+	tp_counter_step(&n->irq, true, tp_irq_count(cpu), 32);
 }
 
 /*

@@ -309,6 +309,10 @@ void tp_info_publish_tsc_offsets(struct tp_tsc_offsets *o);
 bool tp_info_tsc_offset(unsigned int cpu, s64 *cycles, u64 *run_id);
 void tp_info_exit(void);
 
+/* irqs.c */
+u32 tp_irq_count(unsigned int cpu);
+u32 tp_nmi_count(unsigned int cpu);
+
 /* debugfs.c */
 void tp_debugfs_init(void);
 void tp_debugfs_exit(void);

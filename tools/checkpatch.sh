@@ -31,7 +31,8 @@ allowed() {
 }
 
 cd "$REPO"
-files=$(ls kmod/*.c kmod/*.h core/*.c core/*.h | grep -v '\.mod\.c$')
+files=$(ls kmod/*.c kmod/*.h kmod/probes/*.c core/*.c core/*.h |
+	grep -v -e '\.mod\.c$' -e '^kmod/probes\.h$')
 bad=0
 while IFS= read -r line; do
 	[[ $line =~ ^([^:]+):[0-9]+:\ [A-Z]+:([A-Z_]+): ]] || continue
