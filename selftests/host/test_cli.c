@@ -217,6 +217,55 @@ TEST(proc_interrupts)
 	free(k);
 }
 
+/*
+ * The userspace engine's "irq": every row but NMI, TLB (counted in CAL
+ * too) and the rows that are no interrupts, modulo 2^32 across a count
+ * that wrapped between the two readings.
+ */
+TEST(interrupts_taken_skip_tlb_and_wrap)
+{
+	static const char before[] =
+		"           CPU0\n"
+		"  1:  4294967290   IO-APIC    1-edge      i8042\n"
+		"LOC:        100   Local timer interrupts\n"
+		"TLB:         50   TLB shootdowns\n"
+		"CAL:         60   Function call interrupts\n"
+		"RTR:          7   APIC ICR read retries\n"
+		"MCP:          9   Machine check polls\n"
+		"NMI:          1   Non-maskable interrupts\n";
+	static const char after[] =
+		"           CPU0\n"
+		"  1:          4   IO-APIC    1-edge      i8042\n"
+		"LOC:        110   Local timer interrupts\n"
+		"TLB:         53   TLB shootdowns\n"
+		"CAL:         63   Function call interrupts\n"
+		"RTR:         17   APIC ICR read retries\n"
+		"MCP:         19   Machine check polls\n"
+		"NMI:          2   Non-maskable interrupts\n";
+	const char *text[2] = { before, after };
+	struct tp_context *x = calloc(1, sizeof(*x));
+	struct tp_irq_counts *k[2] = { &x->before, &x->after };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		char path[] = "/tmp/tp-irq-XXXXXX";
+		int fd = mkstemp(path);
+
+		ASSERT_GE(fd, 0);
+		ASSERT_EQ((ssize_t)strlen(text[i]), write(fd, text[i], strlen(text[i])));
+		close(fd);
+		ASSERT_EQ(0, tp_read_proc_interrupts(path, k[i]));
+		unlink(path);
+	}
+	x->have_irqs = true;
+	EXPECT_EQ(0, tp_irq_delta(x, TP_IRQ_OTHER, 0));
+	EXPECT_EQ(10, tp_irq_delta(x, TP_IRQ_DEV, 0));
+	EXPECT_EQ(3, tp_irq_delta(x, TP_IRQ_TLB, 0));
+	/* devices 10 (one wrapped), LOC 10, CAL 3; not TLB, RTR, MCP, NMI */
+	EXPECT_EQ(10 + 10 + 3, tp_irq_delta_all(x, 0));
+	free(x);
+}
+
 TEST(names_round_trip)
 {
 	unsigned int v;

@@ -58,6 +58,22 @@ static enum tp_irq_cat tp_irq_cat_of(const char *label)
 	return TP_IRQ_OTHER;
 }
 
+/*
+ * Rows that count no interrupt a CPU took: ERR and MIS (machine-wide, one
+ * column, before 7.2), the APIC's ICR read retries (RTR), machine-check
+ * polls (MCP, run from the timer) and exceptions (MCE: not interrupts).
+ */
+static bool tp_irq_row_skipped(const char *label)
+{
+	static const char *const skipped[] = { "ERR", "MIS", "RTR", "MCP", "MCE" };
+	size_t i;
+
+	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
+		if (!strcmp(label, skipped[i]))
+			return true;
+	return false;
+}
+
 static void tp_irq_row(char *line, const unsigned int *cols, int ncols,
 		       struct tp_irq_counts *k)
 {
@@ -70,8 +86,7 @@ static void tp_irq_row(char *line, const unsigned int *cols, int ncols,
 	if (!colon)
 		return;
 	*colon = '\0';
-	/* ERR and MIS are machine-wide, with one column. */
-	if (!strcmp(label, "ERR") || !strcmp(label, "MIS"))
+	if (tp_irq_row_skipped(label))
 		return;
 	cat = tp_irq_cat_of(label);
 	p = colon + 1;
@@ -138,31 +153,50 @@ bool tp_irq_known(const struct tp_context *x, unsigned int cpu)
 }
 
 /**
+ * tp_irq_taken() - the interrupts a reading says @cpu has taken
+ * @k: the reading
+ * @cpu: the CPU
+ *
+ * Every category but NMIs and TLB shootdowns, which arrive as function-
+ * call IPIs and are counted in CAL too: what the module counts as "irq".
+ *
+ * Return: the sum, modulo 2^32 (the kernel's counts are 32 bits wide).
+ */
+uint32_t tp_irq_taken(const struct tp_irq_counts *k, unsigned int cpu)
+{
+	uint32_t sum = 0;
+	unsigned int c;
+
+	for (c = 0; c < TP_IRQ_CATS; c++)
+		if (c != TP_IRQ_NMI && c != TP_IRQ_TLB)
+			sum += (uint32_t)k->cat[c][cpu];
+	return sum;
+}
+
+/**
  * tp_irq_delta() - interrupts of one category a CPU took during the run
  * @x: the context
  * @cat: the category
  * @cpu: the CPU
  *
- * Return: the difference of the two readings (0 when unknown).
+ * Return: the difference of the two readings, modulo 2^32 so that a count
+ * that wrapped in between adds what it counted (0 when unknown).
  */
 uint64_t tp_irq_delta(const struct tp_context *x, enum tp_irq_cat cat,
 		      unsigned int cpu)
 {
 	if (!tp_irq_known(x, cpu))
 		return 0;
-	return x->after.cat[cat][cpu] - x->before.cat[cat][cpu];
+	return (uint32_t)(x->after.cat[cat][cpu] - x->before.cat[cat][cpu]);
 }
 
-/* Every interrupt but NMIs: what the userspace engine reports as "irq". */
+/* What the userspace engine reports as "irq": see tp_irq_taken(). */
 uint64_t tp_irq_delta_all(const struct tp_context *x, unsigned int cpu)
 {
-	uint64_t sum = 0;
-	unsigned int c;
-
-	for (c = 0; c < TP_IRQ_CATS; c++)
-		if (c != TP_IRQ_NMI)
-			sum += tp_irq_delta(x, (enum tp_irq_cat)c, cpu);
-	return sum;
+	if (!tp_irq_known(x, cpu))
+		return 0;
+	return (uint32_t)(tp_irq_taken(&x->after, cpu) -
+			  tp_irq_taken(&x->before, cpu));
 }
 
 /**

@@ -55,16 +55,12 @@ bool tp_proc_stat_steal_ns(const char *path, unsigned int cpu, uint64_t *ns)
 void tp_cpu_counters_read(unsigned int cpu, struct tp_irq_counts *scratch,
 			  struct tp_cpu_counters *c)
 {
-	unsigned int cat;
-
 	memset(c, 0, sizeof(*c));
 	if (cpu < TP_MAX_CPUS &&
 	    !tp_read_proc_interrupts("/proc/interrupts", scratch) &&
 	    scratch->seen[cpu]) {
 		c->irq_ok = true;
-		for (cat = 0; cat < TP_IRQ_CATS; cat++)
-			if (cat != TP_IRQ_NMI)
-				c->irq += scratch->cat[cat][cpu];
+		c->irq = tp_irq_taken(scratch, cpu);
 	}
 	c->steal_ok = tp_proc_stat_steal_ns("/proc/stat", cpu, &c->steal_ns);
 }

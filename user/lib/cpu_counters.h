@@ -15,7 +15,7 @@
 /**
  * struct tp_cpu_counters - a reading of one CPU's counters
  * @irq_ok: @irq was read
- * @irq: interrupts taken so far, every /proc/interrupts row but NMI
+ * @irq: interrupts taken so far, modulo 2^32 (tp_irq_taken())
  * @steal_ok: @steal_ns was read
  * @steal_ns: steal time so far (/proc/stat, in clock ticks, as ns)
  */
