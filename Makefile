@@ -22,10 +22,13 @@
 # tree when it exists, else to Debian 12's 6.1 cloud kernel's headers; the
 # VM boots the image that matches KDIR (VM_KERNEL overrides it, and must be
 # the kernel the module was built for).  KERNEL=NAME takes a kernel of the
-# test matrix instead: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt or debug, as
-# in "make vm-test KERNEL=6.12-rt".  "make test KERNELS=all" runs the full
-# VM suite on every kernel of the matrix (by default: on 6.1-cloud and
-# debug, and a smoke run on the others).
+# test matrix instead: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt, newest-cloud,
+# newest-rt, debug, 5.10-cloud or backport, as in "make vm-test
+# KERNEL=newest-rt".  A KDIR in the trixie root (newest-*, debug) is built
+# there, with that kernel's compiler (tools/build-module.sh).  "make test
+# KERNELS=all" runs the full VM suite on every kernel of the matrix (by
+# default: on 6.1-cloud, newest-cloud and debug, and a smoke run on the
+# others).
 #
 # Nothing is computed from the installed kernels before "make deps" has
 # run: the targets that install first call a second make for the rest.
@@ -145,10 +148,16 @@ ynl: $(YNL_STAMP)
 module: $(MODULE)
 
 # Always handed to Kbuild: it rebuilds what changed, and everything when
-# KDIR names another kernel than last time (its flags change).
+# KDIR names another kernel than last time (its flags change).  A KDIR in
+# a root of tools/vm/fetch-newest.sh is built in that root.
 $(MODULE): FORCE
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR" >&2; exit 1; }
-	$(Q)$(MAKE) --no-print-directory -s -C kmod KDIR=$(KDIR)
+	$(Q)if [ -n "$$(tools/build-module.sh --root $(KDIR))" ]; then \
+		tools/build-module.sh $(KDIR) $(BUILD)/mod/KDIR >/dev/null && \
+		cp $(BUILD)/mod/KDIR/kmod/tscprobe.ko $@; \
+	else \
+		$(MAKE) --no-print-directory -s -C kmod KDIR=$(KDIR); \
+	fi
 
 # W=1 is in kmod/Makefile; this adds sparse and fails on any warning.
 check-kernel:

@@ -6,14 +6,37 @@
 # the default kernel's; Kbuild compiles ../core into the tree it builds).
 #
 # usage: build-module.sh [--check] KDIR OUT
+#        build-module.sh --root KDIR
 #   KDIR     the kernel build tree
 #   OUT      the directory for the copy of kmod/, core/, include/, VERSION
 #   --check  the gate: W=1 and sparse (C=2); any compiler or sparse warning
-#            fails. The log is OUT/build.log.
+#            fails, and so does a build where sparse did not run. The log
+#            is OUT/build.log.
+#   --root   print the root KDIR is built in (see below), or nothing
 # The last line of output is the module's path.
+#
+# A KDIR inside a root that tools/vm/fetch-newest.sh made (kernels built
+# with another compiler than this machine's) is built there, with chroot:
+# the copy goes into the root, the results come back to OUT.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The root of the chroot KDIR must be built in, if any.
+chroot_of() {
+	local dir=$1
+
+	while [[ $dir != / && $dir != . ]]; do
+		[[ -e $dir/.tscprobe-chroot ]] && { echo "$dir"; return; }
+		dir=$(dirname "$dir")
+	done
+}
+
+if [[ ${1:-} == --root ]]; then
+	(($# == 2)) || { echo "usage: build-module.sh --root KDIR" >&2; exit 2; }
+	chroot_of "$(realpath -m "$2")"
+	exit 0
+fi
 check=0
 if [[ ${1:-} == --check ]]; then
 	check=1
@@ -23,17 +46,40 @@ fi
 kdir=$1 out=$2
 [[ -d $kdir ]] || { echo "build-module: no kernel build tree at $kdir" >&2; exit 1; }
 
-# Sources only: objects built in kmod/ for another kernel must not come along.
-mkdir -p "$out"
-rm -rf "$out/kmod" "$out/core" "$out/include"
-(cd "$REPO" && find kmod core include \( -name '*.[ch]' -o -name Kbuild -o -name Makefile \) \
-	-print0 | xargs -0 cp --parents -t "$out" && cp VERSION "$out/")
+# Sources only: objects built in kmod/ for another kernel must not come
+# along.  The probes' cache (kmod/.probes) stays: it is keyed by kernel.
+copy_sources() {
+	local dest=$1
+
+	mkdir -p "$dest"
+	rm -rf "$dest/core" "$dest/include"
+	find "$dest/kmod" -mindepth 1 -maxdepth 1 ! -name .probes -exec rm -rf {} + 2>/dev/null || true
+	(cd "$REPO" && find kmod core include \( -name '*.[ch]' -o -name '*.sh' -o -name Kbuild \
+		-o -name Makefile \) ! -name '*.mod.c' ! -path kmod/probes.h -print0 |
+		xargs -0 cp --parents -t "$dest" && cp VERSION "$dest/")
+}
 
 target=all
 ((check)) && target=check
+jobs=$(nproc 2>/dev/null || echo 1)
+mkdir -p "$out/kmod"
+rm -f "$out/kmod/tscprobe.ko"
+kdir=$(realpath "$kdir")
+root=$(chroot_of "$kdir")
 set +e
-make -C "$out/kmod" KDIR="$kdir" -j"$(nproc 2>/dev/null || echo 1)" "$target" >"$out/build.log" 2>&1
-rc=$?
+if [[ -n $root ]]; then
+	# Inside the root, one directory per OUT.
+	inner=/var/cache/tscprobe/mod/$(realpath -m "$out" | sha256sum | cut -c 1-12)
+	copy_sources "$root$inner"
+	"$REPO/tools/vm/in-root.sh" "$root" make -C "$inner/kmod" \
+		KDIR="${kdir#"$root"}" -j"$jobs" "$target" >"$out/build.log" 2>&1
+	rc=$?
+	((rc == 0)) && cp "$root$inner/kmod/tscprobe.ko" "$out/kmod/"
+else
+	copy_sources "$out"
+	make -C "$out/kmod" KDIR="$kdir" -j"$jobs" "$target" >"$out/build.log" 2>&1
+	rc=$?
+fi
 set -e
 if ((rc != 0)); then
 	tail -n 30 "$out/build.log" >&2
@@ -42,6 +88,12 @@ if ((rc != 0)); then
 fi
 if ((check)) && grep -E 'warning:|error:' "$out/build.log" >&2; then
 	echo "build-module: compiler or sparse warnings against $kdir (above)" >&2
+	exit 1
+fi
+# Kbuild turns C=2 off, with a note only, where its checker does not work.
+if ((check)) && ! grep -q '^ *CHECK ' "$out/build.log"; then
+	grep -E 'C=2 specified' "$out/build.log" >&2 || true
+	echo "build-module: sparse did not run against $kdir" >&2
 	exit 1
 fi
 echo "$out/kmod/tscprobe.ko"

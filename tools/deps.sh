@@ -9,8 +9,10 @@ set -euo pipefail
 # Debian 12's 6.1 cloud and PREEMPT_RT kernels, and the 6.12 LTS cloud and
 # rt kernels (bookworm-security carries them as linux-image-6.12-*; where it
 # does not, bookworm-backports does, see install_612 below), each with its
-# headers. flex, bison, bc and the libelf/libssl headers build the debug
-# guest kernel from linux-source-6.1 (tools/vm/build-debug-kernel.sh). QEMU for the VM tests, busybox and cpio for the guest's
+# headers.  debootstrap makes the trixie root in which the newest line's
+# kernels are built with their own compiler, and the debug guest kernel
+# from their source (tools/vm/fetch-newest.sh, run last: it installs in
+# that root only).  QEMU for the VM tests, busybox and cpio for the guest's
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
 # CLI's JSON inside the guest, python3-yaml to check the netlink spec, dkms
@@ -24,11 +26,7 @@ PACKAGES=(
 	linux-headers-cloud-amd64
 	linux-image-rt-amd64
 	linux-headers-rt-amd64
-	flex
-	bison
-	bc
-	libelf-dev
-	libssl-dev
+	debootstrap
 	qemu-system-x86
 	busybox-static
 	cpio
@@ -51,6 +49,7 @@ PACKAGES=(
 # The 6.12 kernels by flavour: found installed when /lib/modules has one.
 FLAVOURS_612=(cloud rt)
 LOG=/tmp/tscprobe-apt.log
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BPO_LIST=/etc/apt/sources.list.d/tscprobe-bookworm-backports.sources
 
 die() {
@@ -132,6 +131,17 @@ install_612_source() {
 		die "apt-get install linux-source-6.12 failed"
 }
 
+# The trixie root and the newest kernels (a no-op once there, but for a
+# daily look at the index).
+newest() {
+	if ((EUID != 0)) && [[ ! -e $REPO/build/trixie/root/.tscprobe-chroot ]]; then
+		echo "deps: the trixie root is missing: run 'make deps' as root" >&2
+		exit 1
+	fi
+	((EUID == 0)) || return 0
+	"$REPO/tools/vm/fetch-newest.sh" || exit 1
+}
+
 main() {
 	local missing=() flavours=() pkg flavour source_612=0
 
@@ -142,7 +152,10 @@ main() {
 		have_612 "$flavour" || flavours+=("$flavour")
 	done
 	installed linux-source-6.12 || source_612=1
-	((${#missing[@]} + ${#flavours[@]} + source_612)) || exit 0
+	if ((${#missing[@]} + ${#flavours[@]} + source_612 == 0)); then
+		newest
+		exit 0
+	fi
 
 	if ((EUID != 0)); then
 		echo "deps: missing: ${missing[*]} ${flavours[*]/%/ 6.12 kernel}$( ((source_612)) && echo " linux-source-6.12")" >&2
@@ -164,6 +177,7 @@ main() {
 		echo "deps: installing linux-source-6.12 (the kernel's ynl tooling)"
 		install_612_source
 	fi
+	newest
 	echo "deps: done"
 }
 

@@ -10,12 +10,17 @@
 #        kernels.sh default            the default KDIR (Makefile)
 #
 # Names: 6.1-cloud, 6.1-rt, 6.12-cloud, 6.12-rt (Debian's kernels, installed
-# by "make deps": /lib/modules/<release>/build and /boot/vmlinuz-<release>)
-# debug (the project's debug guest kernel, built from linux-source-6.1
-# by tools/vm/build-debug-kernel.sh on first use and cached under build/),
+# by "make deps": /lib/modules/<release>/build and /boot/vmlinuz-<release>);
+# newest-cloud and newest-rt (the newest line Debian ships, trixie-
+# backports': headers and image in the trixie root "make deps" makes with
+# tools/vm/fetch-newest.sh, built in with its gcc-14); debug (the project's
+# debug guest kernel, built from that newest line's source in the same root
+# by tools/vm/build-debug-kernel.sh on first use and cached under build/);
 # and 5.10-cloud (Debian 11's 5.10 LTS cloud kernel, the oldest the module
 # supports: fetched and unpacked, never installed, by tools/vm/fetch-5.10.sh
-# on first use, cached under build/).
+# on first use, cached under build/); backport (6.1-cloud's headers made
+# to look like a distribution kernel's: another version number, a later
+# API backported; tools/vm/make-backport.sh; it boots 6.1-cloud's image).
 # Within a line (6.1 cloud, say) the newest installed ABI is taken, so that
 # a security update moves the tests along; a kernel of another line is never
 # picked by accident.
@@ -26,7 +31,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-NAMES=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug 5.10-cloud)
+NAMES=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt newest-cloud newest-rt debug 5.10-cloud backport)
 
 die() {
 	echo "kernels: $*" >&2
@@ -50,10 +55,14 @@ kdir_of() {
 	case $1 in
 	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt)
 		debian_kdir "${1%-*}" "${1#*-}" ;;
+	newest-cloud | newest-rt)
+		"$REPO/tools/vm/fetch-newest.sh" kdir "${1#newest-}" ;;
 	debug)
 		"$REPO/tools/vm/build-debug-kernel.sh" | tail -n 1 ;;
 	5.10-cloud)
 		"$REPO/tools/vm/fetch-5.10.sh" | tail -n 1 ;;
+	backport)
+		"$REPO/tools/vm/make-backport.sh" | tail -n 1 ;;
 	*)
 		die "unknown kernel '$1' (one of: ${NAMES[*]})" ;;
 	esac
@@ -61,8 +70,8 @@ kdir_of() {
 
 # The image to boot for a build tree: a tree that was built here has its
 # own bzImage; Debian's headers name their release in utsrelease.h, and
-# the image is in /boot, or in the boot/ of the tree they were unpacked in
-# (ROOT/usr/src/linux-headers-RELEASE: 5.10-cloud).
+# the image is in /boot, or in the boot/ of the root they were unpacked or
+# installed in (ROOT/usr/src/linux-headers-RELEASE: 5.10-cloud, newest-*).
 image_of() {
 	local kdir=$1 release unpacked
 

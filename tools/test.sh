@@ -6,13 +6,20 @@
 # tests (plain, then built with ASan and UBSan), then the VM suite:
 #
 #   6.1-cloud   the full suite (Debian 12's kernel, the default)
+#   newest-cloud
+#               the full suite on the newest line Debian ships (trixie-
+#               backports; built with its own gcc-14 in the trixie root)
 #   debug       the full suite on the project's debug kernel (lockdep,
-#               KASAN, UBSAN, kmemleak...), with its repetition counts
-#               trimmed (vm_debug) and a kmemleak scan in test_faults
-#   6.1-rt, 6.12-cloud, 6.12-rt
+#               KASAN, UBSAN, kmemleak...; the newest line's source), with
+#               its repetition counts trimmed (vm_debug) and a kmemleak
+#               scan in test_faults
+#   6.1-rt, 6.12-cloud, 6.12-rt, newest-rt
 #               the smoke run (selftests/vm/smoke.sh) and a short fuzz
 #   5.10-cloud  the same, with a shorter fuzz (Debian 11's kernel, the
 #               oldest supported: fetched into build/ on first use)
+#   backport    the module built from 6.1-cloud's headers made to look
+#               like a distribution kernel's (tools/vm/make-backport.sh),
+#               on the 6.1-cloud guest: the smoke run and test_info
 #   64 vCPUs    the smoke run on 6.1-cloud with 64 CPUs, skew on 16
 #
 # KERNELS=all runs the full suite on every kernel instead of the smoke run.
@@ -52,8 +59,13 @@ KERNELS_SH=$REPO/tools/kernels.sh
 MODS=$REPO/build/mod
 QUICK=0
 [[ ${1:-} == --quick ]] && QUICK=1
-MATRIX=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt debug 5.10-cloud)
+MATRIX=(6.1-cloud 6.1-rt 6.12-cloud 6.12-rt newest-cloud newest-rt debug
+	5.10-cloud backport)
 ((QUICK)) && MATRIX=(6.1-cloud)
+
+release_of() {
+	sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"
+}
 
 # The kernel gates count as one test each: checkpatch, then the module
 # built with W=1 and sparse against each kernel, into build/mod/NAME (the
@@ -69,7 +81,7 @@ gates() {
 	for k in "${MATRIX[@]}"; do
 		if kdir=$("$KERNELS_SH" kdir "$k") &&
 			"$REPO/tools/build-module.sh" --check "$kdir" "$MODS/$k" >/dev/null; then
-			echo "ok: W=1 and sparse clean against $k ($kdir)"
+			echo "ok: W=1 and sparse clean against $k ($(release_of "$kdir"), $kdir)"
 			p=$((p + 1))
 		else
 			echo "not ok: the module against $k"
@@ -89,7 +101,8 @@ vm_debug() {
 
 # vm NAME MODE [run-vm-tests options]: on kernel NAME, with the module its
 # gate built, the VM suite (MODE full), the smoke run and a short fuzz
-# (MODE smoke), or the smoke run alone (MODE big, for the 64-vCPU guest).
+# (MODE smoke), the smoke run alone (MODE big, for the 64-vCPU guest), or
+# the smoke run and test_info (MODE backport).
 vm() {
 	local name=$1 mode=$2 kdir image
 	local -a progs=()
@@ -102,13 +115,14 @@ vm() {
 		echo "vm: 0 passed, 1 failed"
 		return 1
 	}
-	echo "# kernel $name: $image"
+	echo "# kernel $name: $image ($(release_of "$kdir"))"
 	case $mode in
 	smoke)
 		progs=(smoke.sh fuzz_genl)
 		export TP_FUZZ_COUNT=${TP_FUZZ_COUNT:-3000}
 		;;
 	big)	progs=(smoke.sh) ;;
+	backport) progs=(smoke.sh test_info) ;;
 	esac
 	"$REPO/tools/run-vm-tests.sh" --kernel "$image" \
 		--module "$MODS/$name/kmod/tscprobe.ko" "$@" "${progs[@]}"
@@ -141,8 +155,9 @@ timed "host tests with AddressSanitizer and UBSan" \
 	"$MAKE" --no-print-directory -C "$REPO" host-test-asan
 timed "VM suite on 6.1-cloud" vm 6.1-cloud full --smp 4
 if ((!QUICK)); then
+	timed "VM suite on newest-cloud" vm newest-cloud full --smp 4
 	timed "VM suite on the debug kernel" vm_debug
-	for k in 6.1-rt 6.12-cloud 6.12-rt 5.10-cloud; do
+	for k in 6.1-rt 6.12-cloud 6.12-rt newest-rt 5.10-cloud; do
 		if [[ ${KERNELS:-} == all ]]; then
 			timed "VM suite on $k" vm "$k" full --smp 4
 		elif [[ $k == 5.10-cloud ]]; then
@@ -151,6 +166,8 @@ if ((!QUICK)); then
 			timed "VM smoke run on $k" vm "$k" smoke --smp 4
 		fi
 	done
+	timed "VM run of the backport kernel's module on 6.1-cloud" \
+		vm backport backport --smp 4
 	timed "VM smoke run on 6.1-cloud with 64 vCPUs" vm_big
 fi
 echo "== $((SECONDS - start)) s"

@@ -5,36 +5,45 @@
 # runs on, and print its build directory.
 #
 # usage: build-debug-kernel.sh [--check] [BUILD_ROOT]
-#   BUILD_ROOT  where builds are cached (default: build/debug-kernel)
+#   BUILD_ROOT  where builds are cached (default: the trixie root's
+#               /var/cache/tscprobe/debug-kernel, under build/trixie)
 #   --check     build nothing: print the directory if the cached kernel is
 #               there, else exit 1
 #
-# From Debian's linux-source-6.1 tarball: "make allnoconfig" with
+# From the newest kernel line's linux-source tarball, in the trixie root
+# with its compiler (tools/vm/fetch-newest.sh): "make allnoconfig" with
 # tools/vm/debug-kernel.config as KCONFIG_ALLCONFIG, then bzImage and the
 # module build files. The build lives in BUILD_ROOT/<key>/, where the key
 # hashes the fragment, the source package's version and the compiler, so a
 # changed fragment or a new source builds afresh and an unchanged one is
-# reused; older builds are removed. The last line of output is the build
-# directory (O=): the module is built with "make -C DIR M=...", the guest
-# boots DIR/arch/x86/boot/bzImage. The build log is DIR/../build.log.
+# reused; older builds are removed. BUILD_ROOT is inside the root, whose
+# paths the build's files use. The last line of output is the build
+# directory (O=): the module is built in the root with "make -C DIR M=..."
+# (tools/build-module.sh does), the guest boots DIR/arch/x86/boot/bzImage.
+# The build log is DIR/../build.log.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-REPO=$(cd "$HERE/../.." && pwd)
 FRAGMENT=$HERE/debug-kernel.config
-SOURCE_PKG=linux-source-6.1
+NEWEST=$HERE/fetch-newest.sh
 
 die() {
 	echo "debug-kernel: $*" >&2
 	exit 1
 }
 
-cache_key() {
-	local version
+in_root() {
+	"$HERE/in-root.sh" "$ROOT" "$@"
+}
 
-	version=$(dpkg-query -W -f='${Version}' "$SOURCE_PKG" 2>/dev/null) ||
-		die "$SOURCE_PKG is not installed (make deps)"
-	{ cat "$FRAGMENT"; echo "$SOURCE_PKG $version"; "${CC:-gcc}" --version | head -n 1; } |
+cache_key() {
+	local package version
+
+	package=$(basename "$TARBALL")
+	package=${package%.tar.*}
+	version=$(in_root dpkg-query -W -f='${Version}' "$package") ||
+		die "$package is not installed in the root (make deps)"
+	{ cat "$FRAGMENT"; echo "$package $version"; in_root gcc --version | head -n 1; } |
 		sha256sum | cut -c 1-16
 }
 
@@ -58,30 +67,31 @@ check_config() {
 	return "$missing"
 }
 
+# build DIR: DIR is the host's path, ${DIR#$ROOT} the root's.
 build() {
-	local dir=$1 tarball src obj jobs
+	local dir=$1 src obj jobs
 
-	tarball=$(find /usr/src -maxdepth 1 -name "$SOURCE_PKG.tar.*" | head -n 1)
-	[[ -n $tarball ]] || die "no /usr/src/$SOURCE_PKG.tar.* (make deps)"
-	src=$dir/src obj=$dir/obj
+	src=${dir#"$ROOT"}/src obj=${dir#"$ROOT"}/obj
 	jobs=$(nproc 2>/dev/null || echo 1)
-	rm -rf "$src" "$obj"
-	mkdir -p "$src" "$obj"
-	echo "debug-kernel: extracting $(basename "$tarball")" >&2
-	tar -xf "$tarball" -C "$src" --strip-components=1
+	rm -rf "$dir/src" "$dir/obj"
+	mkdir -p "$dir/src" "$dir/obj"
+	cp "$FRAGMENT" "$dir/fragment.config"
+	echo "debug-kernel: extracting $(basename "$TARBALL")" >&2
+	tar -xf "$TARBALL" -C "$dir/src" --strip-components=1
 	echo "debug-kernel: configuring (allnoconfig + $(basename "$FRAGMENT"))" >&2
-	make -C "$src" O="$obj" ARCH=x86_64 KCONFIG_ALLCONFIG="$FRAGMENT" \
+	in_root make -C "$src" O="$obj" ARCH=x86_64 \
+		KCONFIG_ALLCONFIG="${dir#"$ROOT"}/fragment.config" \
 		allnoconfig >>"$dir/build.log" 2>&1
-	check_config "$obj/.config" || die "the fragment does not apply to this source"
-	echo "debug-kernel: building with $jobs jobs (about 15 minutes on 2 cores; log: $dir/build.log)" >&2
+	check_config "$dir/obj/.config" || die "the fragment does not apply to this source"
+	echo "debug-kernel: building $(basename "$TARBALL") with $jobs jobs (about 20 minutes on 2 cores; log: $dir/build.log)" >&2
 	SECONDS=0
-	if ! make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage modules \
+	if ! in_root make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage modules \
 		>>"$dir/build.log" 2>&1; then
 		tail -n 30 "$dir/build.log" >&2
 		die "the build failed (log: $dir/build.log)"
 	fi
 	echo "debug-kernel: built in $((SECONDS / 60)) min $((SECONDS % 60)) s" >&2
-	touch "$obj/.tscprobe-built"
+	touch "$dir/obj/.tscprobe-built"
 }
 
 main() {
@@ -91,7 +101,12 @@ main() {
 		check=1
 		shift
 	fi
-	root=${1:-$REPO/build/debug-kernel}
+	ROOT=$("$NEWEST" root)
+	[[ -e $ROOT/.tscprobe-chroot ]] || die "no trixie root in $ROOT (make deps)"
+	TARBALL=$("$NEWEST" source)
+	root=$(realpath -m "${1:-$ROOT/var/cache/tscprobe/debug-kernel}")
+	[[ $(realpath -m "$root") == "$ROOT"/* ]] ||
+		die "$root is not inside the root $ROOT"
 	key=$(cache_key)
 	dir=$root/$key
 	if [[ -e $dir/obj/.tscprobe-built ]]; then
