@@ -3,7 +3,9 @@
 #
 # Packaging: make install and make uninstall under DESTDIR, the installed
 # man page and bash completion, modinfo of the module, and (as root) a real
-# DKMS build against the installed cloud-kernel headers, removed afterwards.
+# DKMS build against the installed cloud-kernel headers and DKMS's own
+# autoinstall (what a kernel upgrade runs), which probe that kernel's
+# headers as a plain build does; removed afterwards.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=selftests/host/tap.sh
@@ -58,6 +60,22 @@ dkms_builds() {
 	return $status
 }
 
+# What DKMS runs when a kernel is installed: the module built, probes and
+# all, and installed for that kernel.
+dkms_autoinstalls() {
+	local log=/var/lib/dkms/tscprobe/$VERSION/$KVER/x86_64/log/make.log status=0
+	make -s -C "$REPO" dkms-source >/dev/null &&
+		dkms add -m tscprobe -v "$VERSION" >/dev/null &&
+		dkms autoinstall -k "$KVER" >/dev/null || status=1
+	dkms status -m tscprobe -v "$VERSION" -k "$KVER" | grep -q ': installed' ||
+		{ echo "not installed: $(dkms status -m tscprobe)"; status=1; }
+	grep -q "PROBE   the features of $KVER" "$log" ||
+		{ echo "DKMS's build did not probe $KVER ($log)"; status=1; }
+	dkms remove -m tscprobe -v "$VERSION" --all >/dev/null 2>&1
+	rm -rf "/usr/src/tscprobe-$VERSION"
+	return $status
+}
+
 tap_check "make install DESTDIR PREFIX=/usr" \
 	make -s -C "$REPO" install DESTDIR="$DEST" PREFIX=/usr
 tap_check "every file installed" all_installed
@@ -74,6 +92,7 @@ tap_check "modinfo description" bash -c "/sbin/modinfo -F description '$REPO/kmo
 tap_check "dkms.conf version is VERSION" grep -qx "PACKAGE_VERSION=\"$VERSION\"" "$REPO/dkms.conf"
 if ((EUID == 0)); then
 	tap_check "DKMS builds against $KVER" dkms_builds
+	tap_check "DKMS autoinstall for $KVER" dkms_autoinstalls
 else
 	tap_check "DKMS build needs root" false
 fi

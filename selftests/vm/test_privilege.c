@@ -26,6 +26,7 @@
 /* One refused request, as seen by the unprivileged child. */
 struct tp_refusal {
 	char what[64];
+	bool dump;
 	int err;
 	char msg[256];
 	uint64_t run_id_after;
@@ -91,6 +92,7 @@ static void tp_try_all(struct tp_refusals *out, struct tp_nl *nl,
 	       tp_nl_request(nl, TSCPROBE_CMD_START, false));
 	tp_try(out, nl, st, "START as a dump",
 	       tp_nl_request(nl, TSCPROBE_CMD_START, true));
+	out->r[out->n - 1].dump = true;
 	tp_try(out, nl, st, "STOP", tp_nl_request(nl, TSCPROBE_CMD_STOP, false));
 	nlh = tp_nl_request(nl, TSCPROBE_CMD_STOP, false);
 	mnl_attr_put_u32(nlh, TSCPROBE_A_MAX + 9, 0);
@@ -138,7 +140,12 @@ static void tp_nobody_tries_all(struct tp_refusals *out)
 	tp_nl_close(&st);
 }
 
-/* Every refusal: EPERM, no message on 6.1, the module's state unchanged. */
+/*
+ * Every refusal: EPERM, no message on 6.1, the module's state unchanged.
+ * A dump of a command that has none may be refused as unsupported first:
+ * the core looks the operation up before its permission since split ops
+ * (6.2); either way nothing starts.
+ */
 static void tp_check_refusals(struct __test_metadata *_metadata,
 			      const struct tp_refusals *out,
 			      struct tp_status before)
@@ -149,7 +156,8 @@ static void tp_check_refusals(struct __test_metadata *_metadata,
 	for (i = 0; i < out->n; i++) {
 		const struct tp_refusal *r = &out->r[i];
 
-		EXPECT_EQ(EPERM, r->err) TH_LOG("%s: %s", r->what, strerror(r->err));
+		if (!r->dump || r->err != EOPNOTSUPP)
+			EXPECT_EQ(EPERM, r->err) TH_LOG("%s: %s", r->what, strerror(r->err));
 		if (tp_kernel_is_61())
 			EXPECT_STREQ("", r->msg)
 				TH_LOG("%s: 6.1 has no extended-ack message for GENL_ADMIN_PERM; this one does: update the docs", r->what);

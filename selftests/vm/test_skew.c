@@ -381,11 +381,14 @@ TEST_F_TIMEOUT(skew, bad_cli_input, 120)
 
 /*
  * A partner that never runs: CPU 3 is taken by a SCHED_FIFO hog (RT
- * throttling off), so its worker thread cannot get there.  The side on
- * CPU 2 gives up after its arrival limit, the controller takes back CPU
- * 3's side; both pairs are TIMEOUT, without numbers, and the run ends
- * once the hog is gone.  The CLI runs on CPU 0.
+ * throttling off and, from 6.12 on, CPU 3's fair server too, which would
+ * otherwise give its other threads 5 % of the time), so its worker thread
+ * cannot get there.  The side on CPU 2 gives up after its arrival limit,
+ * the controller takes back CPU 3's side; both pairs are TIMEOUT, without
+ * numbers, and the run ends once the hog is gone.  The CLI runs on CPU 0.
  */
+#define TP_FAIR_SERVER_3	"/sys/kernel/debug/sched/fair_server/cpu3/runtime"
+
 TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
 {
 	char *out = NULL, *rt = NULL;
@@ -399,6 +402,8 @@ TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
 		SKIP(return, "needs 4 CPUs");
 	ASSERT_EQ(0, tp_sh("cat /proc/sys/kernel/sched_rt_runtime_us", &rt));
 	ASSERT_EQ(0, tp_sh("echo -1 > /proc/sys/kernel/sched_rt_runtime_us", NULL));
+	ASSERT_EQ(0, tp_sh("f=" TP_FAIR_SERVER_3 "; [ ! -e $f ] || "
+			   "{ cat $f > /tmp/fair3 && echo 0 > $f; }", NULL));
 	hog = fork();
 	ASSERT_GE(hog, 0);
 	if (!hog) {
@@ -431,6 +436,8 @@ TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
 		EXPECT_EQ(0, tp_sh(cmd, NULL));
 	}
 	free(rt);
+	EXPECT_EQ(0, tp_sh("[ ! -e /tmp/fair3 ] || cat /tmp/fair3 > " TP_FAIR_SERVER_3,
+			   NULL));
 	/* Once the CPU is free again, the same pairs measure (host permitting). */
 	ASSERT_EQ(0, tp_sh("tscprobe skew -c 2,3 -n 16 -q -j", &out));
 	EXPECT_JQ(out, "all(.pairs[]; .status == \"ok\" or .status == \"timeout\")");
