@@ -168,9 +168,48 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 	n->skipped = 0;
 	n->resumed_at = 0;
 	n->resumed_by = 0;
+	n->steps_back = 0;
+	n->step_back_max = 0;
+	n->step_back_cycles = 0;
+}
+
+/**
+ * struct tp_noise_acct - a window's accounting that only the slow path
+ *	changes (the loop keeps it in registers; see tp_noise_loop())
+ * @deadline: the window's end; a step back of the TSC moves it to 0
+ * @back: cycles the TSC stepped back by between two reads of the window:
+ *	the reads telescope through them, the measured time must not
+ * @lost: gaps read but not recorded (steps back)
+ */
+struct tp_noise_acct {
+	uint64_t deadline;
+	uint64_t back;
+	uint64_t lost;
+};
+
+/*
+ * The TSC went back by @step cycles (firmware writing IA32_TSC_ADJUST, a
+ * VM restored on another host): no gap, and no noise, but a step of its
+ * own kind, counted apart.  It ends the window, which hwlat and osnoise
+ * do too: the deadline was set on the old count, so the window would
+ * otherwise last as much longer as the step, interrupts off.
+ */
+static tp_always_inline void tp_noise_step_back(struct tp_noise *n,
+						uint64_t step,
+						struct tp_noise_acct *a)
+{
+	n->steps_back++;
+	n->step_back_max = step > n->step_back_max ? step : n->step_back_max;
+	n->step_back_cycles += step;
+	a->deadline = 0;
 }
 
 /*
+ * The slow path: a gap at or above the threshold.  A "gap" of 2^63
+ * cycles or more is a read below the one before it: a step back of the
+ * TSC, never recorded.  Any other is recorded (histogram and max, which
+ * the fast path left to this path) and is an event.
+ *
  * The event path: the event, then a fresh read.  It runs after the read
  * that ended the next gap (*@now) was taken, so its own time -- the explain
  * hook reads counters: an rdmsr, in a VM a trap to the hypervisor -- would
@@ -179,19 +218,36 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
  * the path, and the stretch goes to *@skipped, time that was not measured.
  * The loop then takes the moved read for the end of the gap that really
  * ended at the old one; @n->resumed_at and @n->resumed_by undo that here,
- * on this path only, so that the loop itself carries nothing for it.
+ * on this path only, so that the loop itself carries nothing for it.  A
+ * fresh read below *@now is a step back during the path: *@now stays, so
+ * that the window ends where it was last measured.
  */
 static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 					   const enum tscprobe_clock clock,
 					   uint64_t gap, uint64_t end,
-					   uint64_t *now, uint64_t *skipped)
+					   uint64_t *max, uint64_t *now,
+					   uint64_t *skipped,
+					   struct tp_noise_acct *a)
 {
 	uint64_t resumed;
 
+	if (tp_unlikely((int64_t)gap < 0)) {
+		a->back += 0 - gap;
+		a->lost++;
+		tp_noise_step_back(n, 0 - gap, a);
+		return;
+	}
+	tp_hist_add(&n->hist, gap);
+	*max = gap > *max ? gap : *max;
 	if (end == n->resumed_at)
 		end -= n->resumed_by;
 	tp_noise_event(n, end, gap);
 	resumed = tp_read_tsc(clock);
+	if (tp_unlikely(resumed < *now)) {
+		n->resumed_by = 0;
+		tp_noise_step_back(n, *now - resumed, a);
+		return;
+	}
 	n->resumed_at = resumed;
 	n->resumed_by = resumed - *now;
 	*skipped += n->resumed_by;
@@ -199,22 +255,26 @@ static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 }
 
 /*
- * Everything done with one gap apart from computing it: the histogram,
- * min and max (compare and select: no branch to mispredict), and the rare
- * jump to the event path.
+ * Everything done with one gap apart from computing it: min (compare and
+ * select: no branch to mispredict), the rare jump to the slow path, else
+ * the histogram and max.  A gap for the slow path is recorded there: it
+ * may be a step back of the TSC, which must reach neither.
  */
 static tp_always_inline void tp_noise_record(struct tp_noise *n,
 					     const enum tscprobe_clock clock,
 					     uint64_t gap, uint64_t end,
 					     uint64_t thr,
 					     uint64_t *min, uint64_t *max,
-					     uint64_t *now, uint64_t *skipped)
+					     uint64_t *now, uint64_t *skipped,
+					     struct tp_noise_acct *a)
 {
-	tp_hist_add(&n->hist, gap);
 	*min = gap < *min ? gap : *min;
+	if (tp_unlikely(gap >= thr)) {
+		tp_noise_slow(n, clock, gap, end, max, now, skipped, a);
+		return;
+	}
+	tp_hist_add(&n->hist, gap);
 	*max = gap > *max ? gap : *max;
-	if (tp_unlikely(gap >= thr))
-		tp_noise_slow(n, clock, gap, end, now, skipped);
 }
 
 /**
@@ -244,15 +304,19 @@ static tp_always_inline void tp_noise_record(struct tp_noise *n,
  *
  * The sample count and the start TSC live in registers; the measured time
  * is not summed per gap at all, since the gaps telescope to last - first,
- * less the stretches the event path took (tp_noise_slow()).
+ * less the stretches the event path took (tp_noise_slow()) and plus the
+ * steps back.  Only the slow path writes the accounting in @a, so after
+ * inlining it is registers too and the fast path never touches it.
  *
- * Return: the TSC of the last read (the first one >= @deadline).
+ * Return: the TSC of the last read (the first one >= @deadline, or the
+ * read that ended the window after a step back).
  */
 static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 					       const enum tscprobe_clock clock,
 					       uint64_t deadline)
 {
 	const uint64_t thr = n->threshold;
+	struct tp_noise_acct a = { .deadline = deadline };
 	uint64_t min = n->min, max = n->max;
 	uint64_t first, prev, now, gap, next, samples, skipped = 0;
 	uint64_t after, not_measured = 0;
@@ -264,25 +328,25 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 	now = tp_read_tsc(clock);
 	gap = now - first;
 	samples = 1;
-	while (now < deadline) {
+	while (now < a.deadline) {
 		prev = now;
 		now = tp_read_tsc(clock);
 		next = now - prev;
 		/* the pending gap, which ended at prev: in rdtsc's shadow */
 		tp_noise_record(n, clock, gap, prev, thr, &min, &max, &now,
-				&skipped);
+				&skipped, &a);
 		gap = next;
 		samples++;
 	}
 	/* The window ends at now: an event path after it is outside. */
 	after = now;
 	tp_noise_record(n, clock, gap, now, thr, &min, &max, &after,
-			&not_measured);
+			&not_measured, &a);
 
 	n->min = min;
 	n->max = max;
-	n->samples += samples;
-	n->measured += now - first - skipped;
+	n->samples += samples - a.lost;
+	n->measured += now - first - skipped + a.back;
 	n->skipped += skipped;
 	return now;
 }
@@ -297,10 +361,13 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
  * between every two consecutive reads.  The first read of a window only
  * starts the chain, so whatever happened between two windows is not
  * counted; nor is the event path's own time (@n->skipped), so that
- * explaining an event never makes the next gap one.  The caller bounds
- * the window (interrupts off in the kernel).
+ * explaining an event never makes the next gap one.  A read below the one
+ * before it (the TSC stepped back) ends the window early and is counted in
+ * @n->steps_back, never as a gap.  The caller bounds the window
+ * (interrupts off in the kernel).
  *
- * Return: the TSC of the last read, which is >= @deadline.
+ * Return: the TSC of the last read: >= @deadline, unless the TSC stepped
+ * back (@n->step_back_cycles grew by the steps).
  */
 uint64_t tp_noise_window(struct tp_noise *n, enum tscprobe_clock clock,
 			 uint64_t deadline)

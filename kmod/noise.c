@@ -394,6 +394,7 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 			       const struct tp_params *p, u64 width, u64 span)
 {
 	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0;
+	u64 back = n->loop.step_back_cycles;
 	bool apm = n->aperf.ok;
 	u64 start;
 
@@ -417,6 +418,15 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 	tp_noise_read(n, &n->prev);
 	n->last_tsc = tp_noise_window(&n->loop, p->clock,
 				      min(start + width, n->end_tsc));
+	/*
+	 * A step back of the TSC ended the window: the CPU's start and end
+	 * move back with the clock, so that its wall time (taken modulo
+	 * 2^64) and its duration stay true.  The end cannot wrap: a step is
+	 * at most the TSC it stepped from, which was below the end.
+	 */
+	back = n->loop.step_back_cycles - back;
+	n->first_tsc -= back;
+	n->end_tsc -= back;
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
@@ -600,6 +610,10 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 			   n->loop.events.dropped) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
 			   n->not_notified) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEPS_BACK,
+			   n->loop.steps_back) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
+			   n->loop.step_back_max) ||
 	    tp_noise_put_causes(skb, n))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(counters); i++) {
@@ -765,12 +779,13 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 	char row[256];
 	unsigned int k;
 
-	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu%s\n",
+	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu tsc_steps_back=%llu tsc_step_back_max=%llu%s\n",
 		   c->cpu, n->loop.samples, cov / 100, cov % 100,
 		   n->loop.samples ? n->loop.min : 0,
 		   tp_hist_percentile(&n->loop.hist, 500000),
 		   tp_hist_percentile(&n->loop.hist, 990000),
 		   n->loop.max, n->loop.events.total, n->not_notified,
+		   n->loop.steps_back, n->loop.step_back_max,
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
 	tp_noise_show_causes(m, n);
 	tp_hist_fold_log2(&n->loop.hist, calls, cycles);

@@ -498,6 +498,13 @@ enum tscprobe_attr {
  *	the pair.  Subtract it from this CPU's event TSCs to put them on the
  *	reference CPU's time line.  Meaningless when TSC_SYNC is UNSTABLE
  *	(the TSCs drift apart after the measurement).
+ * @TSCPROBE_CPU_A_TSC_STEPS_BACK: u64; noise: times the TSC went
+ *	backwards between two reads of a window (firmware writing
+ *	IA32_TSC_ADJUST, a VM restored on another host).  Each ended its
+ *	window early and is in no gap, no histogram, no event and no
+ *	measured time.  Always sent for noise.
+ * @TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES: u64 cycles; noise: the largest
+ *	of those steps (0: none)
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -527,6 +534,8 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
 	TSCPROBE_CPU_A_CAUSE,
 	TSCPROBE_CPU_A_TSC_OFFSET,
+	TSCPROBE_CPU_A_TSC_STEPS_BACK,
+	TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
 
 	__TSCPROBE_CPU_A_MAX
 };

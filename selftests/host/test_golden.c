@@ -215,6 +215,10 @@ static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 			fill_event_cause(&c->events[e], e, i);
 		}
 		fill_causes(c, i);
+		/* The TSC of the second CPU stepped back, twice. */
+		c->steps_back.ok = true;
+		c->steps_back.v = i == 1 ? 2 : 0;
+		c->step_back_max = i == 1 ? 123456789 : 0;
 		fill_counters(c, i++);
 	}
 	/* The first event of CPU 1 stopped the run (--stop-at). */

@@ -346,6 +346,9 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_INVOLUNTARY], &c->ctx_invol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_MIGRATIONS], &c->migrations);
 	tp_get_counter(tb[TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED], &c->not_notified);
+	tp_get_counter(tb[TSCPROBE_CPU_A_TSC_STEPS_BACK], &c->steps_back);
+	tp_get_u64(tb[TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES],
+		   &c->step_back_max);
 	if (tb[TSCPROBE_CPU_A_TSC_OFFSET]) {
 		c->has_tsc_offset = true;
 		c->tsc_offset = (int64_t)tp_nl_u64(tb[TSCPROBE_CPU_A_TSC_OFFSET], 0);

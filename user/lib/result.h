@@ -150,6 +150,9 @@ struct tp_series_res {
  * @causes: indexed by enum tscprobe_cause
  * @has_tsc_offset: @tsc_offset was given
  * @tsc_offset: this CPU's TSC minus the reference CPU's, cycles
+ * @steps_back: noise: times the TSC went backwards between two reads (not
+ *	ok: not reported)
+ * @step_back_max: noise: the largest of those steps, cycles
  * @nevents: events in @events
  * @events: the largest events
  * @smi: SMIs
@@ -181,6 +184,8 @@ struct tp_cpu_res {
 	struct tp_cause_res causes[TSCPROBE_CAUSE_MAX + 1];
 	bool has_tsc_offset;
 	int64_t tsc_offset;
+	struct tp_counter_res steps_back;
+	uint64_t step_back_max;
 	unsigned int nevents;
 	struct tp_event_res events[TSCPROBE_MAX_EVENTS];
 	struct tp_counter_res smi;
