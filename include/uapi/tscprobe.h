@@ -494,8 +494,9 @@ enum tscprobe_attr {
  *	five add up to EVENTS_TOTAL)
  * @TSCPROBE_CPU_A_TSC_OFFSET: s64 cycles; this CPU's TSC minus the TSC of
  *	the lowest-numbered CPU of skew run TSCPROBE_A_TSC_OFFSETS_RUN_ID
- *	(the mean skew of that pair); absent when that run did not measure
- *	the pair.  Subtract it from this CPU's event TSCs to put them on the
+ *	(the mean skew of that pair over the samples that were not outliers);
+ *	absent when that run did not measure the pair or its estimate was
+ *	not sound (see TSCPROBE_PAIR_A_DISCARDED).  Subtract it from this CPU's event TSCs to put them on the
  *	reference CPU's time line.  Meaningless when TSC_SYNC is UNSTABLE
  *	(the TSCs drift apart after the measurement).
  * @TSCPROBE_CPU_A_TSC_STEPS_BACK: u64; noise: times the TSC went
@@ -681,6 +682,12 @@ enum tscprobe_level_attr {
  * @TSCPROBE_PAIR_A_STATUS: u32; enum tscprobe_pair_status
  * @TSCPROBE_PAIR_A_RELATION: u32; enum tscprobe_relation
  * @TSCPROBE_PAIR_A_NR: u32; samples used
+ * @TSCPROBE_PAIR_A_DISCARDED: u32; samples dropped as outliers: their
+ *	round trip (read on CPU i alone) exceeded 4 times the repeat's
+ *	shortest plus 4000 cycles, or twice its median (an SMI, an NMI, the
+ *	host descheduling a vCPU).  NR + DISCARDED = SAMPLES * REPEATS.  The
+ *	pair's estimate is sound when DISCARDED <= NR; one that is not is
+ *	judged neither in sync nor out, and gives no TSC_OFFSET.
  * @TSCPROBE_PAIR_A_LATIJ: nest, enum tscprobe_stat_attr; cycles, i to j
  * @TSCPROBE_PAIR_A_LATJI: nest; cycles, j to i
  * @TSCPROBE_PAIR_A_SKEW: nest; cycles, (latij - latji) / 2
@@ -700,6 +707,7 @@ enum tscprobe_pair_attr {
 	TSCPROBE_PAIR_A_SKEW,
 	TSCPROBE_PAIR_A_ONE_WAY,
 	TSCPROBE_PAIR_A_ELAPSED_CYCLES,
+	TSCPROBE_PAIR_A_DISCARDED,
 
 	__TSCPROBE_PAIR_A_MAX
 };

@@ -309,7 +309,8 @@ static void fill_skew(struct tp_result *r, const struct tp_cpuset *cpus)
 			if (pr->status != TSCPROBE_PAIR_OK)
 				continue;
 			pr->st.nr = 250;
-			pr->st.discarded = 6;
+			/* The fourth pair was mostly disturbed: not sound. */
+			pr->st.discarded = n == 4 ? 262 : 6;
 			tp_sstats_init(&pr->st.latij);
 			tp_sstats_init(&pr->st.latji);
 			tp_sstats_init(&pr->st.skew2);
@@ -945,7 +946,7 @@ TEST_F(big, skew_64_cpus_by_topology)
 	EXPECT_NE(NULL, strstr(out, "worst pairs"));
 	EXPECT_NE(NULL, strstr(out, "\n     5 -> 70  "));
 	EXPECT_LT(strstr(out, "\n     5 -> 70  "), strstr(out, "\nverdict: "));
-	EXPECT_NE(NULL, strstr(out, "NO, 1 of 4032 measured pairs out"));
+	EXPECT_NE(NULL, strstr(out, "NO, 1 of 4032 judged pairs out"));
 	EXPECT_EQ(NULL, strstr(out, "i\\j"));		/* no matrix */
 	EXPECT_NE(NULL, strstr(v, "i\\j"));
 	EXPECT_EQ(4032, count_str(v, " <-> "));

@@ -1026,7 +1026,8 @@ TEST_F(live, tsc_sync_is_reported)
  * struct tp_offsets_seen - TSC offsets, expected from a skew run's pairs
  *	and found in a later run's results
  * @ref: the skew run's lowest CPU
- * @ok: the pair (ref, cpu) ended OK: an offset is expected
+ * @ok: the pair (ref, cpu) ended OK with a sound estimate (DISCARDED <=
+ *	NR): an offset is expected
  * @expect: its mean skew, SUM / (2 * NR) truncated as the module does
  * @has: the later results carry an offset for the CPU
  * @got: that offset
@@ -1055,7 +1056,9 @@ static void tp_offsets_pair(struct tp_offsets_seen *o, const struct nlattr *nest
 		return;
 	to = tp_nl_u32(tb[TSCPROBE_PAIR_A_TO], UINT32_MAX);
 	nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
-	if (to >= TP_LIVE_CPUS || !nr || !st[TSCPROBE_STAT_A_SUM])
+	if (to >= TP_LIVE_CPUS || !nr || !st[TSCPROBE_STAT_A_SUM] ||
+	    !tb[TSCPROBE_PAIR_A_DISCARDED] ||
+	    mnl_attr_get_u32(tb[TSCPROBE_PAIR_A_DISCARDED]) > nr)
 		return;
 	o->ok[to] = true;
 	o->expect[to] = (int64_t)mnl_attr_get_u64(st[TSCPROBE_STAT_A_SUM]) /

@@ -401,6 +401,7 @@ static void tp_parse_pair(const struct nlattr *nest, struct tp_result *r)
 	if (p->status != TSCPROBE_PAIR_OK)
 		return;
 	p->st.nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
+	p->st.discarded = tp_nl_u32(tb[TSCPROBE_PAIR_A_DISCARDED], 0);
 	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATIJ], &p->st.latij, p->st.nr);
 	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATJI], &p->st.latji, p->st.nr);
 	tp_parse_stat(tb[TSCPROBE_PAIR_A_SKEW], &p->st.skew2, p->st.nr);
