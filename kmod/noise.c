@@ -272,10 +272,15 @@ static void tp_counter_step(struct tp_counter *k, bool ok, u64 value,
 	k->start = value;
 }
 
-/* MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel. */
+/*
+ * MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel, and
+ * is not the host's under a hypervisor (tp_info_smi_count_hidden()).
+ */
 static bool tp_read_smi(u64 *value)
 {
 	*value = 0;
+	if (tp_info_smi_count_hidden())
+		return false;
 	return rdmsrl_safe(MSR_SMI_COUNT, value) == 0;
 }
 
@@ -551,14 +556,31 @@ static u64 tp_noise_wall(const struct tp_noise_cpu *n)
 	return n->last_tsc - n->first_tsc;
 }
 
-/* Every cause's events and time, all five, so that they add up. */
+/*
+ * Whether the SMI cause can be told on this CPU: a count that could not be
+ * read explains no event, and its 0 events must not read as "no SMI".
+ */
+static bool tp_noise_smi_cause_known(const struct tp_noise_cpu *n)
+{
+	return (n->readable & TP_EVENT_SMI) ||
+	       n->cause_events[TSCPROBE_CAUSE_SMI];
+}
+
+/*
+ * Every cause's events and time, so that they add up: all five, but SMI
+ * where the SMI count could not be read.
+ */
 static int tp_noise_put_causes(struct sk_buff *skb,
 			       const struct tp_noise_cpu *n)
 {
 	unsigned int k;
 
 	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++) {
-		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
+		struct nlattr *nest;
+
+		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+			continue;
+		nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
 
 		if (!nest || nla_put_u32(skb, TSCPROBE_CAUSE_A_ID, k) ||
 		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_EVENTS,
@@ -733,8 +755,11 @@ static void tp_noise_show_causes(struct seq_file *m,
 
 	seq_puts(m, "  causes:");
 	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
-		seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),
-			   n->cause_events[k], n->cause_cycles[k]);
+		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+			seq_printf(m, " %s=-", tp_cause_name(k));
+		else
+			seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),
+				   n->cause_events[k], n->cause_cycles[k]);
 	seq_puts(m, " (events/cycles)\n");
 }
 

@@ -213,6 +213,9 @@ static void tp_noise_collect(struct tp_result *res,
 		tp_noise_event_res(&c->events[i], &l->events.ev[i]);
 	c->nevents = l->events.n;
 	c->has_causes = true;
+	/* Per gap, SMIs and NMIs are out of userspace's sight. */
+	c->causes_known = ~((1U << TSCPROBE_CAUSE_SMI) |
+			    (1U << TSCPROBE_CAUSE_NMI));
 	memcpy(c->causes, t->why.causes, sizeof(c->causes));
 	c->steps_back.ok = true;
 	c->steps_back.v = l->steps_back;

@@ -275,6 +275,15 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* Why the SMI counts are n/a, when they are: never left to be read as 0. */
+static void tp_noise_smi_text(const struct tp_result *r, FILE *f)
+{
+	enum tp_smi_why why = tp_result_smi_why(r);
+
+	if (why != TP_SMI_READABLE)
+		fprintf(f, "smi n/a: %s\n", tp_smi_why_text(why));
+}
+
 /* The CPUs whose TSC stepped back: "tsc stepped back: cpu 2 1x (N cycles)". */
 static void tp_noise_steps_all(const struct tp_result *r, FILE *f)
 {
@@ -305,6 +314,7 @@ static void tp_noise_table_all(const struct tp_result *r, bool verbose, FILE *f)
 		tp_noise_row(r, &r->cpu[i], f);
 	tp_noise_worst(r, f);
 	tp_noise_steps_all(r, f);
+	tp_noise_smi_text(r, f);
 	if (!verbose)
 		fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
 }
@@ -332,6 +342,8 @@ static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 			tp_noise_cpu_text(r, &r->cpu[i], f);
 	if (r->ncpus > 1)
 		tp_noise_table_all(r, verbose, f);
+	else
+		tp_noise_smi_text(r, f);
 	tp_noise_groups_text(r, verbose, f);
 	tp_context_text(r, f);
 }
@@ -445,6 +457,11 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	tj_u64(&j, "threshold_ns", r->p.threshold_ns);
 	tj_u64(&j, "threshold_cycles", r->p.threshold_cycles);
 	tp_noise_stop_json(r, &j);
+	if (tp_result_smi_why(r) == TP_SMI_READABLE)
+		tj_null(&j, "smi_count_unreadable");
+	else
+		tj_str(&j, "smi_count_unreadable",
+		       tp_smi_why_key(tp_result_smi_why(r)));
 	tj_arr(&j, "cpus");
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_cpu_json(&j, r, &r->cpu[i]);

@@ -380,6 +380,11 @@ TEST(event_cause_rule)
 		{ TP_EVENT_SMI | TP_EVENT_NMI | TP_EVENT_IRQ,
 		  0, 0, 0, 9, TSCPROBE_CAUSE_UNEXPLAINED },
 		{ TP_EVENT_SMI | TP_EVENT_NMI, 0, 3, 0, 0, TSCPROBE_CAUSE_NMI },
+		/* a VM: no SMI delta, whatever a virtual count said */
+		{ TP_EVENT_NMI | TP_EVENT_IRQ, 7, 0, 0, 0,
+		  TSCPROBE_CAUSE_UNEXPLAINED },
+		{ TP_EVENT_NMI | TP_EVENT_IRQ | TP_EVENT_STEAL, 7, 0, 0, 9,
+		  TSCPROBE_CAUSE_STEAL },
 	};
 	size_t i;
 

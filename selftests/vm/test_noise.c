@@ -75,6 +75,34 @@ TEST_F_TIMEOUT(noise, one_cpu_irqs_off, 60)
 	free(out);
 }
 
+/*
+ * In a virtual machine the SMI count is unknown: null in every CPU, event
+ * and cause, with the reason, never the hypervisor's count of 0; and no
+ * event is explained as if SMIs had been ruled out (the SMI cause is
+ * null, not 0 events).
+ */
+TEST_F_TIMEOUT(noise, smi_unknown_in_a_vm, 60)
+{
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe noise -c 0-1 -d 400ms --threshold 60c -q -j",
+			   &out));
+	EXPECT_JQS(out,
+		   ".smi_count_unreadable == \"virtual-machine\"",
+		   "all(.cpus[]; .smi_count == null and .causes.smi == null)",
+		   "all(.cpus[].events[]; .smi == null and .cause != \"smi\")",
+		   "any(.cpus[]; (.events | length) > 0)",
+		   "all(.cpus[]; ([.causes[] | select(. != null) | .events] | add) == .events_total)");
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show noise", &out));
+	EXPECT_NE(NULL, strstr(out, "smi n/a: a virtual machine")) TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/noise", &out));
+	EXPECT_NE(NULL, strstr(out, "  causes: smi=- ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, " smi=0")) TH_LOG("%s", out);
+	free(out);
+}
+
 TEST_F_TIMEOUT(noise, all_cpus_irqs_off_and_on, 90)
 {
 	char *out = NULL;

@@ -147,6 +147,9 @@ struct tp_series_res {
  * @not_notified: events the module could not notify (window cap, socket
  *	full); not ok when the module does not say
  * @has_causes: @causes was given (the module always gives it for noise)
+ * @causes_known: bit (1 << cause) for every cause whose figures were
+ *	given: a cause whose counter could not be read (SMI in a VM, SMI
+ *	and NMI in userspace) is unknown, never 0 events
  * @causes: indexed by enum tscprobe_cause
  * @has_tsc_offset: @tsc_offset was given
  * @tsc_offset: this CPU's TSC minus the reference CPU's, cycles
@@ -181,6 +184,7 @@ struct tp_cpu_res {
 	uint64_t events_dropped;
 	struct tp_counter_res not_notified;
 	bool has_causes;
+	uint32_t causes_known;
 	struct tp_cause_res causes[TSCPROBE_CAUSE_MAX + 1];
 	bool has_tsc_offset;
 	int64_t tsc_offset;
@@ -313,6 +317,26 @@ int tp_result_parse_notification(const struct nlmsghdr *nlh,
 
 void tp_counter_text(FILE *f, const char *lead, const char *name,
 		     const struct tp_counter_res *k);
+
+/**
+ * enum tp_smi_why - why a result, or the module, has no SMI count
+ * @TP_SMI_READABLE: it has one (on every CPU)
+ * @TP_SMI_VM: a virtual machine: its count is the hypervisor's
+ * @TP_SMI_USERSPACE: the userspace engine: MSRs are out of its reach
+ * @TP_SMI_NO_MSR: the CPU has no readable MSR_SMI_COUNT (AMD, old Intel)
+ * @TP_SMI_UNKNOWN: absent, for no reason the CLI can tell
+ */
+enum tp_smi_why {
+	TP_SMI_READABLE,
+	TP_SMI_VM,
+	TP_SMI_USERSPACE,
+	TP_SMI_NO_MSR,
+	TP_SMI_UNKNOWN,
+};
+
+enum tp_smi_why tp_result_smi_why(const struct tp_result *r);
+const char *tp_smi_why_key(enum tp_smi_why why);
+const char *tp_smi_why_text(enum tp_smi_why why);
 
 const char *tp_event_cause_word(const struct tp_event_res *e);
 void tp_event_counters_text(FILE *f, const char *lead,
