@@ -178,6 +178,7 @@ static void *tp_noise_thread_main(void *arg)
 		}
 	}
 	tp_thread_sched(&t->sched[1]);
+	tp_pinned_end(&t->pin);
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -101,6 +101,7 @@ static void *tp_skew_worker_main(void *arg)
 		pthread_cond_signal(&u->done);
 	}
 	pthread_mutex_unlock(&u->lock);
+	tp_pinned_end(&w->pin);
 	return NULL;
 }
 

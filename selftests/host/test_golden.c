@@ -93,6 +93,14 @@ static void fill_run(struct tp_result *r, const struct tp_cpuset *cpus)
 	r->elapsed_ns = 1500000000ULL;
 	r->start_tsc = 123456789000ULL;
 	r->cpus = *cpus;
+	/* The CLI ran on CPU 2 when it was free, else with the measured. */
+	r->cli.known = true;
+	r->cli.apart = !tp_cpuset_has(cpus, 2);
+	memset(&r->cli.cpus, 0, sizeof(r->cli.cpus));
+	if (r->cli.apart)
+		tp_cpuset_add(&r->cli.cpus, 2);
+	else
+		r->cli.cpus = *cpus;
 	r->ctx = tp_context_env(cpus, KHZ);
 	r->ctx->have_irqs = true;
 	for (k = 0; k < TP_IRQ_CATS; k++) {

@@ -211,14 +211,17 @@ TEST_F_TIMEOUT(skew, repeats_add_up_and_show_matches, 180)
 	ASSERT_EQ(0, tp_sh("tscprobe show skew -j", &shown));
 	/*
 	 * The results are the same; the machine around them is read again
-	 * by show (the environment now, no interrupts of the run).
+	 * by show (the environment now, no interrupts of the run), and only
+	 * the CLI that ran the measurement knows where it ran.
 	 */
-	a = tp_jq_str(out, "del(.interrupts, .environment) | tojson");
-	b = tp_jq_str(shown, "del(.interrupts, .environment) | tojson");
+	a = tp_jq_str(out, "del(.interrupts, .environment, .cli) | tojson");
+	b = tp_jq_str(shown, "del(.interrupts, .environment, .cli) | tojson");
 	EXPECT_STREQ(a, b);
 	free(a);
 	free(b);
 	EXPECT_JQ(shown, ".interrupts == null and (.environment.cpus | length) == 2");
+	EXPECT_JQ(shown, ".cli == null");
+	EXPECT_JQ(out, ".cli.apart == true and (.cli.cpus | index(0) == null and index(1) == null)");
 	ASSERT_EQ(0, tp_sh("tscprobe status -j", &st));
 	EXPECT_JQ(st, ".kind == \"skew\" and .pairs_done == 2 and .pairs_total == 2");
 	free(st);

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cache.h"
+#include "placement.h"
 #include "group.h"
 #include "hist.h"
 #include "noise.h"
@@ -259,6 +260,7 @@ struct tp_pair_res {
  * @tsc_in_sync: the CPUs' TSCs are known to be in sync (or were aligned)
  * @ngroups: entries in @groups
  * @groups: the groups of events that overlap in time, in time order
+ * @cli: where the CLI's own threads ran during the run
  */
 struct tp_result {
 	uint32_t kind;
@@ -290,6 +292,7 @@ struct tp_result {
 	bool tsc_in_sync;
 	uint32_t ngroups;
 	struct tp_group *groups;
+	struct tp_placement cli;
 };
 
 /* The engine that measured @r, as every report names it. */
