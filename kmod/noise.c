@@ -581,7 +581,6 @@ static int tp_noise_put_causes(struct sk_buff *skb,
 		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
 			continue;
 		nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
-
 		if (!nest || nla_put_u32(skb, TSCPROBE_CAUSE_A_ID, k) ||
 		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_EVENTS,
 				   n->cause_events[k]) ||

@@ -505,11 +505,12 @@ enum tscprobe_attr {
  *	not be read: absent, never 0 events.
  * @TSCPROBE_CPU_A_TSC_OFFSET: s64 cycles; this CPU's TSC minus the TSC of
  *	the lowest-numbered CPU of skew run TSCPROBE_A_TSC_OFFSETS_RUN_ID
- *	(the mean skew of that pair over the samples that were not outliers);
- *	absent when that run did not measure the pair or its estimate was
- *	not sound (see TSCPROBE_PAIR_A_DISCARDED).  Subtract it from this CPU's event TSCs to put them on the
- *	reference CPU's time line.  Meaningless when TSC_SYNC is UNSTABLE
- *	(the TSCs drift apart after the measurement).
+ *	(the mean skew of that pair over the samples that were not
+ *	outliers); absent when that run did not measure the pair or its
+ *	estimate was not sound (see TSCPROBE_PAIR_A_DISCARDED).  Subtract it
+ *	from this CPU's event TSCs to put them on the reference CPU's time
+ *	line.  Meaningless when TSC_SYNC is UNSTABLE (the TSCs drift apart
+ *	after the measurement).
  * @TSCPROBE_CPU_A_TSC_STEPS_BACK: u64; noise: times the TSC went
  *	backwards between two reads of a window (firmware writing
  *	IA32_TSC_ADJUST, a VM restored on another host).  Each ended its
