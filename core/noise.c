@@ -175,40 +175,60 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 
 /**
  * struct tp_noise_acct - a window's accounting that only the slow path
- *	changes (the loop keeps it in registers; see tp_noise_loop())
- * @deadline: the window's end; a step back of the TSC moves it to 0
+ *	touches (after inlining the loop keeps it out of its fast path)
  * @back: cycles the TSC stepped back by between two reads of the window:
  *	the reads telescope through them, the measured time must not
  * @lost: gaps read but not recorded (steps back)
+ * @stepped: a step back ended the window
+ * @now: then, the window's last read
  */
 struct tp_noise_acct {
-	uint64_t deadline;
 	uint64_t back;
 	uint64_t lost;
+	bool stepped;
+	uint64_t now;
 };
 
 /*
  * The TSC went back by @step cycles (firmware writing IA32_TSC_ADJUST, a
  * VM restored on another host): no gap, and no noise, but a step of its
- * own kind, counted apart.  It ends the window, which hwlat and osnoise
- * do too: the deadline was set on the old count, so the window would
- * otherwise last as much longer as the step, interrupts off.
+ * own kind, counted apart.  Out of line, as is tp_noise_unrecord(): the
+ * compiler must find nothing here to share with the fast path.
  */
-static tp_always_inline void tp_noise_step_back(struct tp_noise *n,
-						uint64_t step,
-						struct tp_noise_acct *a)
+static tp_noinline void tp_noise_count_step(struct tp_noise *n, uint64_t step)
 {
 	n->steps_back++;
 	n->step_back_max = step > n->step_back_max ? step : n->step_back_max;
 	n->step_back_cycles += step;
-	a->deadline = 0;
+}
+
+/* A step back that the fast path took for a gap: out of the histogram. */
+static tp_noinline void tp_noise_unrecord(struct tp_noise *n, uint64_t gap)
+{
+	tp_hist_sub(&n->hist, gap);
+	tp_noise_count_step(n, 0 - gap);
+}
+
+/*
+ * The window ends at a step back, which hwlat and osnoise do too: the
+ * deadline was set on the old count, so the window would otherwise last
+ * as much longer as the step, interrupts off.  The loop ends on its own
+ * test, now < deadline: *@now goes to UINT64_MAX, and the read it held is
+ * kept for after the loop.
+ */
+static tp_always_inline void tp_noise_end_window(uint64_t *now,
+						 struct tp_noise_acct *a)
+{
+	a->stepped = true;
+	a->now = *now;
+	*now = TP_U64_MAX;
 }
 
 /*
  * The slow path: a gap at or above the threshold.  A "gap" of 2^63
  * cycles or more is a read below the one before it: a step back of the
- * TSC, never recorded.  Any other is recorded (histogram and max, which
- * the fast path left to this path) and is an event.
+ * TSC, taken out of the histogram again (tp_noise_record()) and counted
+ * apart.  Any other is an event.
  *
  * The event path: the event, then a fresh read.  It runs after the read
  * that ended the next gap (*@now) was taken, so its own time -- the explain
@@ -225,27 +245,26 @@ static tp_always_inline void tp_noise_step_back(struct tp_noise *n,
 static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 					   const enum tscprobe_clock clock,
 					   uint64_t gap, uint64_t end,
-					   uint64_t *max, uint64_t *now,
-					   uint64_t *skipped,
+					   uint64_t *now, uint64_t *skipped,
 					   struct tp_noise_acct *a)
 {
 	uint64_t resumed;
 
 	if (tp_unlikely((int64_t)gap < 0)) {
+		tp_noise_unrecord(n, gap);
 		a->back += 0 - gap;
 		a->lost++;
-		tp_noise_step_back(n, 0 - gap, a);
+		tp_noise_end_window(now, a);
 		return;
 	}
-	tp_hist_add(&n->hist, gap);
-	*max = gap > *max ? gap : *max;
 	if (end == n->resumed_at)
 		end -= n->resumed_by;
 	tp_noise_event(n, end, gap);
 	resumed = tp_read_tsc(clock);
 	if (tp_unlikely(resumed < *now)) {
 		n->resumed_by = 0;
-		tp_noise_step_back(n, *now - resumed, a);
+		tp_noise_count_step(n, *now - resumed);
+		tp_noise_end_window(now, a);
 		return;
 	}
 	n->resumed_at = resumed;
@@ -255,26 +274,28 @@ static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 }
 
 /*
- * Everything done with one gap apart from computing it: min (compare and
- * select: no branch to mispredict), the rare jump to the slow path, else
- * the histogram and max.  A gap for the slow path is recorded there: it
- * may be a step back of the TSC, which must reach neither.
+ * Everything done with one gap apart from computing it: the histogram,
+ * min and max (compare and select: no branch to mispredict), and the rare
+ * jump to the slow path.  Max compares signed: a step back of the TSC, a
+ * "gap" of 2^63 cycles or more, is below every real one there; for min it
+ * is above every real one, so it can only be min while min holds nothing.
+ * The slow path puts the histogram right, the end of the loop min.
  */
 static tp_always_inline void tp_noise_record(struct tp_noise *n,
 					     const enum tscprobe_clock clock,
 					     uint64_t gap, uint64_t end,
 					     uint64_t thr,
-					     uint64_t *min, uint64_t *max,
+					     uint64_t *min, int64_t *max,
 					     uint64_t *now, uint64_t *skipped,
 					     struct tp_noise_acct *a)
 {
-	*min = gap < *min ? gap : *min;
-	if (tp_unlikely(gap >= thr)) {
-		tp_noise_slow(n, clock, gap, end, max, now, skipped, a);
-		return;
-	}
+	int64_t g = (int64_t)gap;
+
 	tp_hist_add(&n->hist, gap);
-	*max = gap > *max ? gap : *max;
+	*min = gap < *min ? gap : *min;
+	*max = g > *max ? g : *max;
+	if (tp_unlikely(gap >= thr))
+		tp_noise_slow(n, clock, gap, end, now, skipped, a);
 }
 
 /**
@@ -316,8 +337,9 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 					       uint64_t deadline)
 {
 	const uint64_t thr = n->threshold;
-	struct tp_noise_acct a = { .deadline = deadline };
-	uint64_t min = n->min, max = n->max;
+	struct tp_noise_acct a = { .stepped = false };
+	uint64_t min = n->min;
+	int64_t max = (int64_t)n->max;
 	uint64_t first, prev, now, gap, next, samples, skipped = 0;
 	uint64_t after, not_measured = 0;
 
@@ -328,7 +350,7 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 	now = tp_read_tsc(clock);
 	gap = now - first;
 	samples = 1;
-	while (now < a.deadline) {
+	while (now < deadline) {
 		prev = now;
 		now = tp_read_tsc(clock);
 		next = now - prev;
@@ -338,13 +360,17 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 		gap = next;
 		samples++;
 	}
+	if (tp_unlikely(a.stepped))
+		now = a.now;
 	/* The window ends at now: an event path after it is outside. */
 	after = now;
 	tp_noise_record(n, clock, gap, now, thr, &min, &max, &after,
 			&not_measured, &a);
+	if (tp_unlikely(a.stepped) && (int64_t)min < 0)
+		min = TP_U64_MAX;	/* a step back, and no gap before it */
 
 	n->min = min;
-	n->max = max;
+	n->max = (uint64_t)max;
 	n->samples += samples - a.lost;
 	n->measured += now - first - skipped + a.back;
 	n->skipped += skipped;

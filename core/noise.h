@@ -94,7 +94,7 @@ struct tp_events {
  * @resumed_at: the read that ended the last event path (tp_noise_slow())
  * @resumed_by: how far that read moved past the one before the path
  * @steps_back: times the TSC went backwards (a read below the one before
- *	it): each ended its window, and none is a gap (tp_noise_step_back())
+ *	it): each ended its window, and none is a gap (tp_noise_count_step())
  * @step_back_max: the largest of those steps, cycles
  * @step_back_cycles: all of them added up: a caller that keeps TSC values
  *	across windows moves them back by as much (the clock moved under them)
