@@ -326,8 +326,9 @@ static tp_always_inline void tp_noise_record(struct tp_noise *n,
  * The sample count and the start TSC live in registers; the measured time
  * is not summed per gap at all, since the gaps telescope to last - first,
  * less the stretches the event path took (tp_noise_slow()) and plus the
- * steps back.  Only the slow path writes the accounting in @a, so after
- * inlining it is registers too and the fast path never touches it.
+ * steps back.  Only the slow path touches the accounting in @a, and a
+ * step back ends the loop through its own test (tp_noise_end_window()):
+ * the fast path carries nothing for it.
  *
  * Return: the TSC of the last read (the first one >= @deadline, or the
  * read that ended the window after a step back).
