@@ -115,6 +115,13 @@ $(BUILD)/host/%: selftests/host/%.c $(wildcard selftests/host/*.h) $(CORE_OBJS) 
 	$(quiet) "  CC      $@"
 	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/host -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
+# It compiles core/noise.c itself, on a synthetic clock: without core's copy.
+NOISE_STEPS_OBJS := $(filter-out $(BUILD)/obj/core/noise.o,$(CORE_OBJS))
+$(BUILD)/host/test_noise_steps: selftests/host/test_noise_steps.c core/noise.c $(NOISE_STEPS_OBJS) $(KSELFTEST_H) $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(quiet) "  CC      $@"
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/host -o $@ $< $(NOISE_STEPS_OBJS)
+
 $(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $@"

@@ -34,11 +34,13 @@
 #include <linux/build_bug.h>	/* static_assert() */
 #include <linux/compiler.h>	/* __always_inline, barrier() */
 #define tp_always_inline	__always_inline
+#define tp_noinline		noinline
 #define tp_aligned(n)		__aligned(n)
 #define tp_barrier()		barrier()
 #define tp_static_assert(e, m)	static_assert(e, m)
 #else
 #define tp_always_inline	inline __attribute__((__always_inline__))
+#define tp_noinline		__attribute__((__noinline__))
 #define tp_aligned(n)		__attribute__((__aligned__(n)))
 #define tp_barrier()		__asm__ __volatile__("" : : : "memory")
 #define tp_static_assert(e, m)	_Static_assert(e, m)

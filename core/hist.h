@@ -91,6 +91,19 @@ static tp_always_inline void tp_hist_add(struct tp_hist *h, uint64_t v)
 	*cycles += v;
 }
 
+/**
+ * tp_hist_sub() - take back a value tp_hist_add() recorded
+ * @h: the histogram
+ * @v: the value
+ */
+static tp_always_inline void tp_hist_sub(struct tp_hist *h, uint64_t v)
+{
+	struct tp_bucket *b = &h->b[tp_hist_index64(v)];
+
+	b->calls--;
+	b->cycles -= v;
+}
+
 uint64_t tp_hist_bucket_lo(unsigned int idx);
 uint64_t tp_hist_bucket_hi(unsigned int idx);
 void tp_hist_reset(struct tp_hist *h);

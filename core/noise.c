@@ -168,9 +168,68 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 	n->skipped = 0;
 	n->resumed_at = 0;
 	n->resumed_by = 0;
+	n->steps_back = 0;
+	n->step_back_max = 0;
+	n->step_back_cycles = 0;
+}
+
+/**
+ * struct tp_noise_acct - a window's accounting that only the slow path
+ *	touches (after inlining the loop keeps it out of its fast path)
+ * @back: cycles the TSC stepped back by between two reads of the window:
+ *	the reads telescope through them, the measured time must not
+ * @lost: gaps read but not recorded (steps back)
+ * @stepped: a step back ended the window
+ * @now: then, the window's last read
+ */
+struct tp_noise_acct {
+	uint64_t back;
+	uint64_t lost;
+	bool stepped;
+	uint64_t now;
+};
+
+/*
+ * The TSC went back by @step cycles (firmware writing IA32_TSC_ADJUST, a
+ * VM restored on another host): no gap, and no noise, but a step of its
+ * own kind, counted apart.  Out of line, as is tp_noise_unrecord(): the
+ * compiler must find nothing here to share with the fast path.
+ */
+static tp_noinline void tp_noise_count_step(struct tp_noise *n, uint64_t step)
+{
+	n->steps_back++;
+	n->step_back_max = step > n->step_back_max ? step : n->step_back_max;
+	n->step_back_cycles += step;
+}
+
+/* A step back that the fast path took for a gap: out of the histogram. */
+static tp_noinline void tp_noise_unrecord(struct tp_noise *n, uint64_t gap)
+{
+	tp_hist_sub(&n->hist, gap);
+	tp_noise_count_step(n, 0 - gap);
 }
 
 /*
+ * The window ends at a step back, which hwlat and osnoise do too: the
+ * deadline was set on the old count, so the window would otherwise last
+ * as much longer as the step, interrupts off.  The loop ends on its own
+ * test, now < deadline: *@now goes to UINT64_MAX, and the read it held is
+ * kept for after the loop.
+ */
+static tp_always_inline void tp_noise_end_window(uint64_t *now,
+						 struct tp_noise_acct *a)
+{
+	a->stepped = true;
+	a->now = *now;
+	*now = TP_U64_MAX;
+}
+
+/*
+ * The slow path: a gap at or above the threshold.  A "gap" of 2^63
+ * cycles or more is a read below the one before it: a step back of the
+ * TSC, taken out of the histogram again (tp_noise_record()) and counted
+ * apart.  Any other is an event.
+ *
  * The event path: the event, then a fresh read.  It runs after the read
  * that ended the next gap (*@now) was taken, so its own time -- the explain
  * hook reads counters: an rdmsr, in a VM a trap to the hypervisor -- would
@@ -179,19 +238,35 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
  * the path, and the stretch goes to *@skipped, time that was not measured.
  * The loop then takes the moved read for the end of the gap that really
  * ended at the old one; @n->resumed_at and @n->resumed_by undo that here,
- * on this path only, so that the loop itself carries nothing for it.
+ * on this path only, so that the loop itself carries nothing for it.  A
+ * fresh read below *@now is a step back during the path: *@now stays, so
+ * that the window ends where it was last measured.
  */
 static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 					   const enum tscprobe_clock clock,
 					   uint64_t gap, uint64_t end,
-					   uint64_t *now, uint64_t *skipped)
+					   uint64_t *now, uint64_t *skipped,
+					   struct tp_noise_acct *a)
 {
 	uint64_t resumed;
 
+	if (tp_unlikely((int64_t)gap < 0)) {
+		tp_noise_unrecord(n, gap);
+		a->back += 0 - gap;
+		a->lost++;
+		tp_noise_end_window(now, a);
+		return;
+	}
 	if (end == n->resumed_at)
 		end -= n->resumed_by;
 	tp_noise_event(n, end, gap);
 	resumed = tp_read_tsc(clock);
+	if (tp_unlikely(resumed < *now)) {
+		n->resumed_by = 0;
+		tp_noise_count_step(n, *now - resumed);
+		tp_noise_end_window(now, a);
+		return;
+	}
 	n->resumed_at = resumed;
 	n->resumed_by = resumed - *now;
 	*skipped += n->resumed_by;
@@ -201,20 +276,26 @@ static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 /*
  * Everything done with one gap apart from computing it: the histogram,
  * min and max (compare and select: no branch to mispredict), and the rare
- * jump to the event path.
+ * jump to the slow path.  Max compares signed: a step back of the TSC, a
+ * "gap" of 2^63 cycles or more, is below every real one there; for min it
+ * is above every real one, so it can only be min while min holds nothing.
+ * The slow path puts the histogram right, the end of the loop min.
  */
 static tp_always_inline void tp_noise_record(struct tp_noise *n,
 					     const enum tscprobe_clock clock,
 					     uint64_t gap, uint64_t end,
 					     uint64_t thr,
-					     uint64_t *min, uint64_t *max,
-					     uint64_t *now, uint64_t *skipped)
+					     uint64_t *min, int64_t *max,
+					     uint64_t *now, uint64_t *skipped,
+					     struct tp_noise_acct *a)
 {
+	int64_t g = (int64_t)gap;
+
 	tp_hist_add(&n->hist, gap);
 	*min = gap < *min ? gap : *min;
-	*max = gap > *max ? gap : *max;
+	*max = g > *max ? g : *max;
 	if (tp_unlikely(gap >= thr))
-		tp_noise_slow(n, clock, gap, end, now, skipped);
+		tp_noise_slow(n, clock, gap, end, now, skipped, a);
 }
 
 /**
@@ -244,16 +325,22 @@ static tp_always_inline void tp_noise_record(struct tp_noise *n,
  *
  * The sample count and the start TSC live in registers; the measured time
  * is not summed per gap at all, since the gaps telescope to last - first,
- * less the stretches the event path took (tp_noise_slow()).
+ * less the stretches the event path took (tp_noise_slow()) and plus the
+ * steps back.  Only the slow path touches the accounting in @a, and a
+ * step back ends the loop through its own test (tp_noise_end_window()):
+ * the fast path carries nothing for it.
  *
- * Return: the TSC of the last read (the first one >= @deadline).
+ * Return: the TSC of the last read (the first one >= @deadline, or the
+ * read that ended the window after a step back).
  */
 static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 					       const enum tscprobe_clock clock,
 					       uint64_t deadline)
 {
 	const uint64_t thr = n->threshold;
-	uint64_t min = n->min, max = n->max;
+	struct tp_noise_acct a = { .stepped = false };
+	uint64_t min = n->min;
+	int64_t max = (int64_t)n->max;
 	uint64_t first, prev, now, gap, next, samples, skipped = 0;
 	uint64_t after, not_measured = 0;
 
@@ -270,19 +357,23 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
 		next = now - prev;
 		/* the pending gap, which ended at prev: in rdtsc's shadow */
 		tp_noise_record(n, clock, gap, prev, thr, &min, &max, &now,
-				&skipped);
+				&skipped, &a);
 		gap = next;
 		samples++;
 	}
+	if (tp_unlikely(a.stepped))
+		now = a.now;
 	/* The window ends at now: an event path after it is outside. */
 	after = now;
 	tp_noise_record(n, clock, gap, now, thr, &min, &max, &after,
-			&not_measured);
+			&not_measured, &a);
+	if (tp_unlikely(a.stepped) && (int64_t)min < 0)
+		min = TP_U64_MAX;	/* a step back, and no gap before it */
 
 	n->min = min;
-	n->max = max;
-	n->samples += samples;
-	n->measured += now - first - skipped;
+	n->max = (uint64_t)max;
+	n->samples += samples - a.lost;
+	n->measured += now - first - skipped + a.back;
 	n->skipped += skipped;
 	return now;
 }
@@ -297,10 +388,13 @@ static tp_always_inline uint64_t tp_noise_loop(struct tp_noise *n,
  * between every two consecutive reads.  The first read of a window only
  * starts the chain, so whatever happened between two windows is not
  * counted; nor is the event path's own time (@n->skipped), so that
- * explaining an event never makes the next gap one.  The caller bounds
- * the window (interrupts off in the kernel).
+ * explaining an event never makes the next gap one.  A read below the one
+ * before it (the TSC stepped back) ends the window early and is counted in
+ * @n->steps_back, never as a gap.  The caller bounds the window
+ * (interrupts off in the kernel).
  *
- * Return: the TSC of the last read, which is >= @deadline.
+ * Return: the TSC of the last read: >= @deadline, unless the TSC stepped
+ * back (@n->step_back_cycles grew by the steps).
  */
 uint64_t tp_noise_window(struct tp_noise *n, enum tscprobe_clock clock,
 			 uint64_t deadline)

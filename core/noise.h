@@ -93,6 +93,11 @@ struct tp_events {
  *	tp_noise_explain_fn; set after tp_noise_init() (which clears it)
  * @resumed_at: the read that ended the last event path (tp_noise_slow())
  * @resumed_by: how far that read moved past the one before the path
+ * @steps_back: times the TSC went backwards (a read below the one before
+ *	it): each ended its window, and none is a gap (tp_noise_count_step())
+ * @step_back_max: the largest of those steps, cycles
+ * @step_back_cycles: all of them added up: a caller that keeps TSC values
+ *	across windows moves them back by as much (the clock moved under them)
  *
  * All of it is touched by the loop: about 25 KiB, so that it stays in a
  * 32 KiB L1D and the loop never waits for memory.  Every field accumulates
@@ -110,6 +115,9 @@ struct tp_noise {
 	tp_noise_explain_fn explain;
 	uint64_t resumed_at;
 	uint64_t resumed_by;
+	uint64_t steps_back;
+	uint64_t step_back_max;
+	uint64_t step_back_cycles;
 };
 
 void tp_events_init(struct tp_events *e);

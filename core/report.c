@@ -148,6 +148,27 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 }
 
 /**
+ * tp_skew_outliers_line() - the line under the seed's skew table
+ * @buf: where to write (NUL-terminated, no newline)
+ * @len: size of @buf
+ * @kept: samples used, over the OK pairs
+ * @dropped: samples dropped as outliers (tp_skew_analyze())
+ * @unsound: OK pairs whose estimate is not sound (tp_skew_sound())
+ *
+ * Return: what snprintf() returns.
+ */
+int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
+			  uint64_t dropped, unsigned int unsound)
+{
+	return snprintf(buf, len,
+			"outliers: %llu of %llu samples dropped (round trip over %ux the shortest + %u cycles or %ux the median); %u pair%s with more dropped than kept: not judged, no TSC offset",
+			(unsigned long long)dropped,
+			(unsigned long long)(kept + dropped),
+			TP_SKEW_PREEMPT_FACTOR, TP_SKEW_PREEMPT_SLACK,
+			TP_SKEW_MEDIAN_FACTOR, unsound, unsound == 1 ? "" : "s");
+}
+
+/**
  * tp_cache_seed_series() - which series seed 002's report gives on a line
  * @line: 0 .. TP_CACHE_SEED_LINES - 1
  *

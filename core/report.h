@@ -20,6 +20,8 @@ int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 const char *tp_skew_header(unsigned int line);
 int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 		unsigned int status, const struct tp_skew_stats *st);
+int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
+			  uint64_t dropped, unsigned int unsound);
 /* Seed 002's report: the overhead, uncached and cached lines. */
 #define TP_CACHE_SEED_LINES	3
 unsigned int tp_cache_seed_series(unsigned int line);

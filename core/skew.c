@@ -239,41 +239,83 @@ void tp_skew_stats_merge(struct tp_skew_stats *dst,
 	tp_sstats_merge(&dst->one_way2, &src->one_way2);
 }
 
+/* The round trip of sample @r: two reads on the master's CPU, no skew. */
+static tp_always_inline uint64_t tp_skew_rt(const uint64_t *master,
+					    uint32_t r)
+{
+	return master[r + 1] - master[r];
+}
+
+/*
+ * The median round trip of samples [@first, @last): the smallest x that at
+ * least half of them do not exceed, by bisection on the value between the
+ * shortest @lo and the longest @hi.  No scratch memory and no sort: at
+ * most 64 passes over a log that is in the cache anyway.
+ */
+static uint64_t tp_skew_rt_median(const uint64_t *master, uint32_t first,
+				  uint32_t last, uint64_t lo, uint64_t hi)
+{
+	uint32_t need = (last - first + 1) / 2, n, r;
+	uint64_t mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		for (n = 0, r = first; r < last; r++)
+			n += tp_skew_rt(master, r) <= mid;
+		if (n >= need)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /**
  * tp_skew_analyze() - add the samples of two complete logs
  * @st: the pair's statistics (from tp_skew_stats_init()); added to
  * @master: the master's log, TP_SKEW_ENTRIES(@samples) entries
  * @slave: the slave's log, as long
  * @samples: samples to take: r = WARMUP .. WARMUP + @samples - 1
- * @discard: drop samples that were interrupted or preempted (the
- *	userspace engine, where interrupts are on)
+ *
+ * Interrupts off (the module) stop neither SMIs, NMIs nor a hypervisor
+ * that deschedules a vCPU, and interrupts on (the userspace engine) stop
+ * nothing: a sample that any of these hit carries microseconds to
+ * milliseconds in one direction, and one of them in 256 moves the mean
+ * skew by thousands of cycles and inflates its deviation enough to pass
+ * the in-sync test.  Such samples are dropped, in both engines alike.
  *
  * The filter looks at the round trip master[r + 1] - master[r] = latij +
- * latji, which is read on one CPU and so holds no skew: an interrupt or a
- * preemption of either side at any point of the sample lengthens it by
- * microseconds.  A sample is dropped when its round trip exceeds
- * TP_SKEW_PREEMPT_FACTOR times the shortest of the pair plus
- * TP_SKEW_PREEMPT_SLACK: the seed's fixed 1999 cycles per direction, made
- * relative so that slow pairs (other packages, virtual machines) keep
- * their samples, while a cache miss (the seed saw up to 1400 cycles) stays.
+ * latji, read on one CPU and so free of skew: whatever delays either side
+ * at any point of the sample lengthens it.  A sample is dropped when its
+ * round trip exceeds TP_SKEW_PREEMPT_FACTOR times the repeat's shortest
+ * plus TP_SKEW_PREEMPT_SLACK (the seed's fixed 1999 cycles per direction,
+ * made relative, so that slow pairs -- other packages, virtual machines
+ * -- keep their samples), or TP_SKEW_MEDIAN_FACTOR times the median round
+ * trip (a disturbance shorter than that slack, an NMI of a microsecond or
+ * two, still outweighs the hand-off).  The median keeps at least half of
+ * the samples by itself; fewer than half kept means most of the repeat was
+ * disturbed (tp_skew_sound()).
  */
 void tp_skew_analyze(struct tp_skew_stats *st, const uint64_t *master,
-		     const uint64_t *slave, uint32_t samples, bool discard)
+		     const uint64_t *slave, uint32_t samples)
 {
 	uint32_t r, first = TSCPROBE_SKEW_WARMUP, last = first + samples;
-	uint64_t rt, cutoff = TP_U64_MAX;
+	uint64_t rt, lo = TP_U64_MAX, hi = 0, cutoff, median;
 	int64_t latij, latji;
 
-	if (discard && samples) {
-		for (r = first; r < last; r++) {
-			rt = master[r + 1] - master[r];
-			if (rt < cutoff)
-				cutoff = rt;
-		}
-		cutoff = TP_SKEW_PREEMPT_FACTOR * cutoff + TP_SKEW_PREEMPT_SLACK;
-	}
+	if (!samples)
+		return;
 	for (r = first; r < last; r++) {
-		if (master[r + 1] - master[r] > cutoff) {
+		rt = tp_skew_rt(master, r);
+		lo = rt < lo ? rt : lo;
+		hi = rt > hi ? rt : hi;
+	}
+	median = tp_skew_rt_median(master, first, last, lo, hi);
+	cutoff = TP_SKEW_PREEMPT_FACTOR * lo + TP_SKEW_PREEMPT_SLACK;
+	if (TP_SKEW_MEDIAN_FACTOR * median < cutoff)
+		cutoff = TP_SKEW_MEDIAN_FACTOR * median;
+	for (r = first; r < last; r++) {
+		if (tp_skew_rt(master, r) > cutoff) {
 			st->discarded++;
 			continue;
 		}
@@ -288,8 +330,25 @@ void tp_skew_analyze(struct tp_skew_stats *st, const uint64_t *master,
 }
 
 /**
+ * tp_skew_sound() - whether a pair's estimate may be trusted
+ * @st: the pair's statistics
+ *
+ * Sound when it has samples and at most as many were dropped as kept: a
+ * pair whose every repeat was mostly disturbed (a loaded host, a noisy SMT
+ * sibling) is reported, but is neither judged in sync or not, nor a TSC
+ * offset for later runs.
+ *
+ * Return: true when sound.
+ */
+bool tp_skew_sound(const struct tp_skew_stats *st)
+{
+	return st->nr && st->discarded <= st->nr;
+}
+
+/**
  * tp_skew_in_sync() - whether a pair's TSCs agree within the noise
- * @st: the pair's statistics, with at least one sample
+ * @st: the pair's statistics, sound (tp_skew_sound()): an unsound pair
+ *	is not judged
  *
  * Two tests, both on the measurement's own figures:
  *

@@ -47,13 +47,15 @@ enum tp_skew_end {
 #define TP_SKEW_MAX_ENTRIES		TP_SKEW_ENTRIES(TSCPROBE_MAX_SAMPLES)
 
 /*
- * The userspace engine's preemption filter (the seed's "latij > 1999"): a
- * sample whose round trip exceeds TP_SKEW_PREEMPT_FACTOR times the pair's
- * shortest plus TP_SKEW_PREEMPT_SLACK cycles is dropped.  See
+ * The outlier filter of both engines (the seed's "latij > 1999", made
+ * relative): a sample whose round trip exceeds TP_SKEW_PREEMPT_FACTOR
+ * times the repeat's shortest plus TP_SKEW_PREEMPT_SLACK cycles, or
+ * TP_SKEW_MEDIAN_FACTOR times its median, is dropped.  See
  * tp_skew_analyze().
  */
 #define TP_SKEW_PREEMPT_FACTOR	4
 #define TP_SKEW_PREEMPT_SLACK	4000
+#define TP_SKEW_MEDIAN_FACTOR	2
 
 /**
  * struct tp_skew_sync - what the two sides share
@@ -97,7 +99,7 @@ struct tp_skew_limits {
 /**
  * struct tp_skew_stats - the statistics of one ordered pair
  * @nr: samples used
- * @discarded: samples dropped by the preemption filter (userspace only)
+ * @discarded: samples dropped as outliers (tp_skew_analyze())
  * @latij: slave[r] - master[r]
  * @latji: master[r + 1] - slave[r]
  * @skew2: latij - latji, twice the skew (halves stay exact)
@@ -125,7 +127,8 @@ void tp_skew_stats_init(struct tp_skew_stats *st);
 void tp_skew_stats_merge(struct tp_skew_stats *dst,
 			 const struct tp_skew_stats *src);
 void tp_skew_analyze(struct tp_skew_stats *st, const uint64_t *master,
-		     const uint64_t *slave, uint32_t samples, bool discard);
+		     const uint64_t *slave, uint32_t samples);
+bool tp_skew_sound(const struct tp_skew_stats *st);
 bool tp_skew_in_sync(const struct tp_skew_stats *st);
 
 #endif /* TSCPROBE_CORE_SKEW_H */

@@ -114,16 +114,24 @@ static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
 	return tp_info_need_tsc_khz(extack);
 }
 
+/*
+ * The size of a CPU's working state as allocated (c->hot, kvzalloc_node()
+ * in run.c).  The victim line needs 128-byte alignment.  A power-of-two
+ * size gets it from every allocator: kmalloc() aligns such an allocation
+ * to its size under SLAB, SLUB and SLOB alike (since 5.4;
+ * Documentation/core-api/memory-allocation.rst), the page allocator and
+ * vmalloc() to a page.  It costs nothing: the state's 49 KiB take a 64 KiB
+ * kmalloc cache (SLAB) or an order-4 block (SLUB) anyway.
+ */
+#define TP_CACHE_CPU_SIZE	roundup_pow_of_two(sizeof(struct tp_cache_cpu))
+
 static int tp_cache_cpu_init(struct tp_run *run, struct tp_cpu *c)
 {
 	struct tp_cache_cpu *n = c->hot;
 
-	/*
-	 * The run machinery allocates c->hot with kvzalloc_node(), which
-	 * above KMALLOC_MAX_CACHE_SIZE returns whole pages (kmalloc_large or
-	 * vmalloc): the victim line's 128-byte alignment.
-	 */
-	BUILD_BUG_ON(sizeof(struct tp_cache_cpu) <= KMALLOC_MAX_CACHE_SIZE);
+	BUILD_BUG_ON(TP_CACHE_CPU_SIZE < 128);
+	if (WARN_ON_ONCE(!IS_ALIGNED((unsigned long)n->loop.victim, 128)))
+		return -EINVAL;
 	tp_cache_init(&n->loop);
 	return 0;
 }
@@ -670,7 +678,7 @@ const struct tp_kind_ops tp_cache_ops = {
 	.put_params = tp_cache_put_params,
 	.put_progress = tp_cache_put_progress,
 	.dump_cpu = tp_cache_dump_cpu,
-	.cpu_size = sizeof(struct tp_cache_cpu),
+	.cpu_size = TP_CACHE_CPU_SIZE,
 	.snap_size = sizeof(struct tp_cache_cpu),
 	.show = tp_cache_show,
 };

@@ -183,11 +183,28 @@ void tp_info_exit(void)
 	tp_info_publish_tsc_offsets(NULL);
 }
 
+/**
+ * tp_info_smi_count_hidden() - whether the SMI count is out of sight
+ *
+ * Under a hypervisor MSR_SMI_COUNT, where it reads at all, is the
+ * hypervisor's own: KVM's reads 0 forever, and the host's SMIs, which stop
+ * the guest too, are in no count the guest can read.  There the count is
+ * unreadable, as on a CPU without the MSR: unknown, never 0.
+ *
+ * Return: true when the SMI count must not be read.
+ */
+bool tp_info_smi_count_hidden(void)
+{
+	return boot_cpu_has(X86_FEATURE_HYPERVISOR);
+}
+
 /* A read of MSR_SMI_COUNT faults on AMD, in most VMs and on old Intel. */
 static bool tp_smi_count_readable(void)
 {
 	u64 v;
 
+	if (tp_info_smi_count_hidden())
+		return false;
 	return tp_rdmsr_safe(MSR_SMI_COUNT, &v) == 0;
 }
 

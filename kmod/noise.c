@@ -208,10 +208,15 @@ static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	return 0;
 }
 
-/* MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel. */
+/*
+ * MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel, and
+ * is not the host's under a hypervisor (tp_info_smi_count_hidden()).
+ */
 static bool tp_read_smi(u64 *value)
 {
 	*value = 0;
+	if (tp_info_smi_count_hidden())
+		return false;
 	return tp_rdmsr_safe(MSR_SMI_COUNT, value) == 0;
 }
 
@@ -329,6 +334,7 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 			       const struct tp_params *p, u64 width, u64 span)
 {
 	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0;
+	u64 back = n->loop.step_back_cycles;
 	bool apm = n->aperf.ok;
 	u64 start;
 
@@ -352,6 +358,15 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 	tp_noise_read(n, &n->prev);
 	n->last_tsc = tp_noise_window(&n->loop, p->clock,
 				      min(start + width, n->end_tsc));
+	/*
+	 * A step back of the TSC ended the window: the CPU's start and end
+	 * move back with the clock, so that its wall time (taken modulo
+	 * 2^64) and its duration stay true.  The end cannot wrap: a step is
+	 * at most the TSC it stepped from, which was below the end.
+	 */
+	back = n->loop.step_back_cycles - back;
+	n->first_tsc -= back;
+	n->end_tsc -= back;
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
@@ -476,15 +491,31 @@ static u64 tp_noise_wall(const struct tp_noise_cpu *n)
 	return n->last_tsc - n->first_tsc;
 }
 
-/* Every cause's events and time, all five, so that they add up. */
+/*
+ * Whether the SMI cause can be told on this CPU: a count that could not be
+ * read explains no event, and its 0 events must not read as "no SMI".
+ */
+static bool tp_noise_smi_cause_known(const struct tp_noise_cpu *n)
+{
+	return (n->readable & TP_EVENT_SMI) ||
+	       n->cause_events[TSCPROBE_CAUSE_SMI];
+}
+
+/*
+ * Every cause's events and time, so that they add up: all five, but SMI
+ * where the SMI count could not be read.
+ */
 static int tp_noise_put_causes(struct sk_buff *skb,
 			       const struct tp_noise_cpu *n)
 {
 	unsigned int k;
 
 	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++) {
-		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
+		struct nlattr *nest;
 
+		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+			continue;
+		nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
 		if (!nest || nla_put_u32(skb, TSCPROBE_CAUSE_A_ID, k) ||
 		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_EVENTS,
 				   n->cause_events[k]) ||
@@ -535,6 +566,10 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 			   n->loop.events.dropped) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
 			   n->not_notified) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEPS_BACK,
+			   n->loop.steps_back) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
+			   n->loop.step_back_max) ||
 	    tp_noise_put_causes(skb, n))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(counters); i++) {
@@ -654,8 +689,11 @@ static void tp_noise_show_causes(struct seq_file *m,
 
 	seq_puts(m, "  causes:");
 	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
-		seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),
-			   n->cause_events[k], n->cause_cycles[k]);
+		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+			seq_printf(m, " %s=-", tp_cause_name(k));
+		else
+			seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),
+				   n->cause_events[k], n->cause_cycles[k]);
 	seq_puts(m, " (events/cycles)\n");
 }
 
@@ -700,12 +738,13 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 	char row[256];
 	unsigned int k;
 
-	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu%s\n",
+	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu tsc_steps_back=%llu tsc_step_back_max=%llu%s\n",
 		   c->cpu, n->loop.samples, cov / 100, cov % 100,
 		   n->loop.samples ? n->loop.min : 0,
 		   tp_hist_percentile(&n->loop.hist, 500000),
 		   tp_hist_percentile(&n->loop.hist, 990000),
 		   n->loop.max, n->loop.events.total, n->not_notified,
+		   n->loop.steps_back, n->loop.step_back_max,
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
 	tp_noise_show_causes(m, n);
 	tp_hist_fold_log2(&n->loop.hist, calls, cycles);

@@ -504,9 +504,9 @@ static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 	if (end[0] == TP_SKEW_OK && end[1] == TP_SKEW_OK) {
 		const struct tp_skew_cpu *master = c[0]->hot, *slave = c[1]->hot;
 
-		/* Interrupts were off: every sample stands, as in the seed. */
+		/* Interrupts off stop neither SMIs nor the host: filtered. */
 		tp_skew_analyze(st, master->log, slave->log,
-				run->params.samples, false);
+				run->params.samples);
 		return TSCPROBE_PAIR_OK;
 	}
 	if (tp_skew_cpu_gone(c[0]) || tp_skew_cpu_gone(c[1]))
@@ -556,9 +556,10 @@ static bool tp_skew_any_pair_ran(const struct tp_skew_run *sk)
 /*
  * A completed run's view of the TSCs, for the runs that follow (noise
  * events of different CPUs put on one time line): every CPU's offset to
- * the lowest CPU measured, the mean skew of the pair (lowest, CPU), which
- * is TSC(CPU) - TSC(lowest).  Pairs that did not end OK leave their CPU
- * without one.
+ * the lowest CPU measured, the mean skew of the pair (lowest, CPU) over
+ * its samples that were not outliers, which is TSC(CPU) - TSC(lowest).
+ * Pairs that did not end OK, or whose estimate is not sound (more samples
+ * dropped than kept: tp_skew_sound()), leave their CPU without one.
  */
 static void tp_skew_publish_offsets(struct tp_run *run,
 				    const struct tp_skew_run *sk)
@@ -573,7 +574,7 @@ static void tp_skew_publish_offsets(struct tp_run *run,
 		const struct tp_skew_pair *pr = &sk->pairs[p];
 
 		if (pr->i != 0 || pr->status != TSCPROBE_PAIR_OK ||
-		    !pr->st.skew2.count)
+		    !tp_skew_sound(&pr->st))
 			continue;
 		/* skew2 holds doubled skews: mean = sum / (2 * count) */
 		tp_tsc_offsets_set(o, pr->to,
@@ -685,6 +686,7 @@ static int tp_skew_put_pair(struct sk_buff *skb, const struct tp_run *run,
 		return -EMSGSIZE;
 	if (pr->status == TSCPROBE_PAIR_OK &&
 	    (nla_put_u32(skb, TSCPROBE_PAIR_A_NR, pr->st.nr) ||
+	     nla_put_u32(skb, TSCPROBE_PAIR_A_DISCARDED, pr->st.discarded) ||
 	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_LATIJ, &pr->st.latij) ||
 	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_LATJI, &pr->st.latji) ||
 	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_SKEW, &pr->st.skew2) ||
@@ -698,9 +700,10 @@ static int tp_skew_put_pair(struct sk_buff *skb, const struct tp_run *run,
 static void tp_skew_show(struct seq_file *m, struct tp_run *run)
 {
 	const struct tp_skew_run *sk = run->priv;
-	unsigned int n = tp_skew_settled(run), p, line;
+	unsigned int n = tp_skew_settled(run), p, line, unsound = 0;
+	u64 kept = 0, dropped = 0;
 	const char *head;
-	char row[160];
+	char row[200];
 
 	seq_printf(m, "skew run %llu: %s, samples %u, repeats %u, pairs %u/%u, cycles_hz=%llu\n",
 		   run->id, tp_state_name(tp_run_state(run)),
@@ -714,7 +717,14 @@ static void tp_skew_show(struct seq_file *m, struct tp_run *run)
 		tp_skew_row(row, sizeof(row), pr->from, pr->to, pr->status,
 			    &pr->st);
 		seq_printf(m, "%s\n", row);
+		if (pr->status != TSCPROBE_PAIR_OK)
+			continue;
+		kept += pr->st.nr;
+		dropped += pr->st.discarded;
+		unsound += !tp_skew_sound(&pr->st);
 	}
+	tp_skew_outliers_line(row, sizeof(row), kept, dropped, unsound);
+	seq_printf(m, "%s\n", row);
 }
 
 static unsigned int tp_skew_nr_pairs(const struct tp_run *run)

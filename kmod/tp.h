@@ -294,6 +294,7 @@ void tp_netlink_exit(void);
 
 /* info.c */
 u32 tp_info_features(void);
+bool tp_info_smi_count_hidden(void);
 u32 tp_info_kinds(void);
 int tp_info_fill(struct sk_buff *skb);
 void tp_info_show(struct seq_file *m);

@@ -50,6 +50,10 @@
  * @levels: the memory-level curve
  * @node_lat: the uncached load per node
  * @complete: every phase ran to its end
+ * @unmap: mappings the phases are done with, unmapped only once every
+ *	thread has measured (an unmap interrupts the others: TLB shootdowns)
+ * @unmap_len: their lengths
+ * @nunmap: how many
  */
 struct tp_cache_thread {
 	struct tp_pinned pin;
@@ -66,7 +70,17 @@ struct tp_cache_thread {
 	struct tp_latency levels[TP_CACHE_MAX_LEVELS];
 	struct tp_latency node_lat[TP_CACHE_MAX_NODES];
 	bool complete;
+	void *unmap[TP_CACHE_MAX_NODES + 1];
+	size_t unmap_len[TP_CACHE_MAX_NODES + 1];
+	unsigned int nunmap;
 };
+
+/* Unmap @mem after the measurement (tp_cache_thread_main()). */
+static void tp_unmap_later(struct tp_cache_thread *t, void *mem, size_t len)
+{
+	t->unmap[t->nunmap] = mem;
+	t->unmap_len[t->nunmap++] = len;
+}
 
 /* Windows of a paced loop until @units are done; false on Ctrl-C. */
 static bool tp_user_windows(struct tp_cache_thread *t, tp_batch_fn fn,
@@ -109,17 +123,15 @@ static bool tp_user_nodes(struct tp_cache_thread *t)
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (mem == MAP_FAILED)
 			continue;
-		if (tp_bind_node(mem, page, node)) {
-			munmap(mem, page);
+		tp_unmap_later(t, mem, page);
+		if (tp_bind_node(mem, page, node))
 			continue;	/* no such node here: left out */
-		}
 		memset(mem, 0, page);	/* fault it in, on that node */
 		memset(&probe, 0, sizeof(probe));
 		probe.line = mem;
 		probe.lat.node = node;
 		ok = tp_user_windows(t, tp_cache_node_batch, &probe,
 				     &probe.pace, rounds, t->p->batch);
-		munmap(mem, page);
 		if (!ok)
 			return false;
 		t->node_lat[t->nnodes++] = probe.lat;
@@ -183,12 +195,12 @@ static bool tp_user_levels(struct tp_cache_thread *t)
 	chunks[0] = tp_user_level_mem(&max);
 	if (!chunks[0])
 		return true;	/* no memory: no curve */
+	tp_unmap_later(t, chunks[0], max);
 	while (((size_t)64 << shift) < max)
 		shift++;
 	for (bytes = (size_t)1 << TP_CACHE_LEVEL_MIN_SHIFT; ok && bytes <= max;
 	     bytes <<= 1)
 		ok = tp_user_level(t, chunks, shift, bytes);
-	munmap(chunks[0], max);
 	return ok;
 }
 
@@ -209,17 +221,20 @@ static void *tp_cache_thread_main(void *arg)
 		tp_cache_init(t->loop);
 	}
 	tp_pinned_go(&t->pin);
-	if (!t->loop)
-		return NULL;
-	t->first_tsc = tp_rdtsc();
-	ok = tp_user_windows(t, tp_cache_batch, t->loop, &t->loop->pace,
-			     p->rounds, p->batch);
-	t->last_tsc = tp_rdtsc();
-	if (ok && p->nodes)
-		ok = tp_user_nodes(t);
-	if (ok && p->levels)
-		ok = tp_user_levels(t);
-	t->complete = ok;
+	if (t->loop) {
+		t->first_tsc = tp_rdtsc();
+		ok = tp_user_windows(t, tp_cache_batch, t->loop,
+				     &t->loop->pace, p->rounds, p->batch);
+		t->last_tsc = tp_rdtsc();
+		if (ok && p->nodes)
+			ok = tp_user_nodes(t);
+		if (ok && p->levels)
+			ok = tp_user_levels(t);
+		t->complete = ok;
+	}
+	tp_pinned_end(&t->pin);
+	while (t->nunmap--)
+		munmap(t->unmap[t->nunmap], t->unmap_len[t->nunmap]);
 	return NULL;
 }
 

@@ -260,7 +260,7 @@ static bool tp_diff_skip_key(const char *key)
 	static const char *const skip[] = {
 		"cpus", "pairs", "environment", "interrupts", "verdict",
 		"run_id", "elapsed_ns", "state", "stop_reason", "pairs_done",
-		"warnings", "cur_khz", "tsc_khz",
+		"warnings", "cur_khz", "tsc_khz", "cli",
 	};
 	size_t i;
 

@@ -11,6 +11,7 @@
 #include "names.h"
 #include "genl_client.h"
 #include "options.h"
+#include "result.h"
 
 static const char tp_info_usage[] =
 	"usage: tscprobe info [-j]\n"
@@ -70,6 +71,15 @@ static int tp_info_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Why the module reads no SMI count, from its features. */
+static enum tp_smi_why tp_info_smi_why(const struct tp_info *info)
+{
+	if (info->features & TSCPROBE_FEAT_SMI_COUNT)
+		return TP_SMI_READABLE;
+	return info->features & TSCPROBE_FEAT_HYPERVISOR ? TP_SMI_VM :
+		TP_SMI_NO_MSR;
+}
+
 static void tp_info_text(const struct tp_info *info)
 {
 	char cpus[1024];
@@ -86,7 +96,9 @@ static void tp_info_text(const struct tp_info *info)
 	for (i = 0; i < TP_FEATURE_BITS; i++)
 		if (info->features & (1u << i))
 			printf(" %s", tp_feature_name(i));
-	printf("\nmeasurements: ");
+	printf("\nsmi count:     %s%s\n", tp_info_smi_why(info) ? "unreadable: " :
+	       "readable (MSR_SMI_COUNT)", tp_smi_why_text(tp_info_smi_why(info)));
+	printf("measurements: ");
 	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
 		if (info->kinds & (1u << i))
 			printf(" %s", tp_kind_name(i));
@@ -119,6 +131,11 @@ static void tp_info_json(const struct tp_info *info)
 		if (info->features & (1u << i))
 			tj_str(&j, NULL, tp_feature_name(i));
 	tj_arr_end(&j);
+	if (tp_info_smi_why(info) == TP_SMI_READABLE)
+		tj_null(&j, "smi_count_unreadable");
+	else
+		tj_str(&j, "smi_count_unreadable",
+		       tp_smi_why_key(tp_info_smi_why(info)));
 	tj_arr(&j, "measurements");
 	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
 		if (info->kinds & (1u << i))

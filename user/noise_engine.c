@@ -144,7 +144,7 @@ static void *tp_noise_thread_main(void *arg)
 {
 	struct tp_noise_thread *t = arg;
 	struct tp_noise *loop = &t->loop->n;
-	uint64_t end, now;
+	uint64_t end, now, back;
 
 	/* Warm-up: fault in, warm caches and predictors; then forget it. */
 	tp_noise_init(loop, t->p->threshold_cycles);
@@ -158,10 +158,15 @@ static void *tp_noise_thread_main(void *arg)
 	t->last_tsc = t->first_tsc;
 	end = t->first_tsc + t->duration;
 	while (!tp_interrupted()) {
+		back = loop->step_back_cycles;
 		now = tp_rdtsc();
 		t->last_tsc = tp_noise_window(loop, t->p->clock,
 					      now + t->width < end ?
 					      now + t->width : end);
+		/* A step back of the TSC moves the run's start and end too. */
+		back = loop->step_back_cycles - back;
+		t->first_tsc -= back;
+		end -= back;
 		t->windows++;
 		tp_noise_explain_window(t, now);
 		__atomic_store_n(&t->seen_cycles, t->last_tsc - t->first_tsc,
@@ -173,6 +178,7 @@ static void *tp_noise_thread_main(void *arg)
 		}
 	}
 	tp_thread_sched(&t->sched[1]);
+	tp_pinned_end(&t->pin);
 	__atomic_store_n(&t->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -208,7 +214,13 @@ static void tp_noise_collect(struct tp_result *res,
 		tp_noise_event_res(&c->events[i], &l->events.ev[i]);
 	c->nevents = l->events.n;
 	c->has_causes = true;
+	/* Per gap, SMIs and NMIs are out of userspace's sight. */
+	c->causes_known = ~((1U << TSCPROBE_CAUSE_SMI) |
+			    (1U << TSCPROBE_CAUSE_NMI));
 	memcpy(c->causes, t->why.causes, sizeof(c->causes));
+	c->steps_back.ok = true;
+	c->steps_back.v = l->steps_back;
+	c->step_back_max = l->step_back_max;
 	g->present = true;
 	g->stats.count = l->samples;
 	g->stats.min = l->samples ? l->min : 0;

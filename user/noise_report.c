@@ -117,6 +117,31 @@ static void tp_noise_largest(const struct tp_result *r,
 	}
 }
 
+/* Whether the TSC of @c stepped back during the run. */
+static bool tp_noise_stepped(const struct tp_cpu_res *c)
+{
+	return c->steps_back.ok && c->steps_back.v;
+}
+
+/*
+ * A CPU's steps back of the TSC, when it had any: they are no gap and in
+ * no figure of the report, so they get a line of their own.
+ */
+static void tp_noise_steps_text(const struct tp_result *r,
+				const struct tp_cpu_res *c, FILE *f)
+{
+	char len[32];
+
+	if (!tp_noise_stepped(c))
+		return;
+	tp_format_ns(tp_cycles_to_ns_round(c->step_back_max, r->tsc_khz), len,
+		     sizeof(len));
+	fprintf(f, "  TSC stepped back %llu time%s, the largest by %llu cycles (%s): each ended its window; no gap, not noise\n",
+		(unsigned long long)c->steps_back.v,
+		c->steps_back.v == 1 ? "" : "s",
+		(unsigned long long)c->step_back_max, len);
+}
+
 static void tp_noise_cpu_text(const struct tp_result *r,
 			      const struct tp_cpu_res *c, FILE *f)
 {
@@ -155,6 +180,7 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	else
 		fprintf(f, ", clock n/a");
 	fprintf(f, "\n");
+	tp_noise_steps_text(r, c, f);
 	tp_noise_causes_text(r, c, f);
 	tp_context_cpu_text(r, c, f);
 	tp_noise_table(r, c, f);
@@ -249,6 +275,34 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 	fprintf(f, "\n");
 }
 
+/* Why the SMI counts are n/a, when they are: never left to be read as 0. */
+static void tp_noise_smi_text(const struct tp_result *r, FILE *f)
+{
+	enum tp_smi_why why = tp_result_smi_why(r);
+
+	if (why != TP_SMI_READABLE)
+		fprintf(f, "smi n/a: %s\n", tp_smi_why_text(why));
+}
+
+/* The CPUs whose TSC stepped back: "tsc stepped back: cpu 2 1x (N cycles)". */
+static void tp_noise_steps_all(const struct tp_result *r, FILE *f)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_cpu_res *c = &r->cpu[i];
+
+		if (!tp_noise_stepped(c))
+			continue;
+		fprintf(f, "%s cpu %u %llux (largest %llu cycles)",
+			n++ ? "," : "TSC stepped back (each ended its window; no gap, not noise):",
+			c->cpu, (unsigned long long)c->steps_back.v,
+			(unsigned long long)c->step_back_max);
+	}
+	if (n)
+		fprintf(f, "\n");
+}
+
 /* One row per CPU, then the worst CPU; the full blocks are -v's. */
 static void tp_noise_table_all(const struct tp_result *r, bool verbose, FILE *f)
 {
@@ -259,6 +313,8 @@ static void tp_noise_table_all(const struct tp_result *r, bool verbose, FILE *f)
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_row(r, &r->cpu[i], f);
 	tp_noise_worst(r, f);
+	tp_noise_steps_all(r, f);
+	tp_noise_smi_text(r, f);
 	if (!verbose)
 		fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
 }
@@ -286,6 +342,8 @@ static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 			tp_noise_cpu_text(r, &r->cpu[i], f);
 	if (r->ncpus > 1)
 		tp_noise_table_all(r, verbose, f);
+	else
+		tp_noise_smi_text(r, f);
 	tp_noise_groups_text(r, verbose, f);
 	tp_context_text(r, f);
 }
@@ -362,6 +420,11 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 	tp_json_counter(j, "smi_count", &c->smi);
 	tp_json_counter(j, "nmi_count", &c->nmi);
 	tp_json_counter(j, "irq_count", &c->irq);
+	tp_json_counter(j, "tsc_steps_back", &c->steps_back);
+	if (c->steps_back.ok)
+		tj_u64(j, "tsc_step_back_max_cycles", c->step_back_max);
+	else
+		tj_null(j, "tsc_step_back_max_cycles");
 	if (s.effective_khz)
 		tj_double(j, "effective_mhz", s.effective_khz / 1000.0);
 	else
@@ -394,6 +457,11 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	tj_u64(&j, "threshold_ns", r->p.threshold_ns);
 	tj_u64(&j, "threshold_cycles", r->p.threshold_cycles);
 	tp_noise_stop_json(r, &j);
+	if (tp_result_smi_why(r) == TP_SMI_READABLE)
+		tj_null(&j, "smi_count_unreadable");
+	else
+		tj_str(&j, "smi_count_unreadable",
+		       tp_smi_why_key(tp_result_smi_why(r)));
 	tj_arr(&j, "cpus");
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_cpu_json(&j, r, &r->cpu[i]);
@@ -410,7 +478,8 @@ static const char *const tp_noise_csv_cols[] = {
 	"samples", "windows", "coverage", "min_cycles", "p50_cycles",
 	"p99_cycles", "p999_cycles", "p9999_cycles", "max_cycles", "p50_ns",
 	"p9999_ns", "max_ns", "events_total", "events_dropped", "smi_count",
-	"nmi_count", "irq_count", "effective_mhz",
+	"nmi_count", "irq_count", "effective_mhz", "tsc_steps_back",
+	"tsc_step_back_max_cycles",
 };
 
 static void tp_csv_counter(struct tp_csv *c, const struct tp_counter_res *k)
@@ -456,6 +525,11 @@ static void tp_noise_csv(const struct tp_result *r, FILE *f)
 		tp_csv_counter(&c, &cpu->irq);
 		if (s.effective_khz)
 			tp_csv_double(&c, s.effective_khz / 1000.0);
+		else
+			tp_csv_empty(&c);
+		tp_csv_counter(&c, &cpu->steps_back);
+		if (cpu->steps_back.ok)
+			tp_csv_u64(&c, cpu->step_back_max);
 		else
 			tp_csv_empty(&c);
 		tp_csv_end(&c);
@@ -557,6 +631,28 @@ static void tp_noise_prom_gauges(const struct tp_result *r, FILE *f)
 	}
 }
 
+/* The largest step back of each CPU that reports its steps. */
+static void tp_noise_prom_step_max(const struct tp_result *r, FILE *f)
+{
+	char labels[128];
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < r->ncpus; i++)
+		any |= r->cpu[i].steps_back.ok;
+	if (!any)
+		return;
+	tp_prom_family(f, "tscprobe_noise_tsc_step_back_max_cycles", "gauge",
+		       "The largest step back of the TSC, in TSC cycles (0: none).");
+	for (i = 0; i < r->ncpus; i++) {
+		if (!r->cpu[i].steps_back.ok)
+			continue;
+		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
+		tp_prom_u64(f, "tscprobe_noise_tsc_step_back_max_cycles", labels,
+			    r->cpu[i].step_back_max);
+	}
+}
+
 /* Prometheus text exposition, for node_exporter's textfile collector. */
 static void tp_noise_prom(const struct tp_result *r, FILE *f)
 {
@@ -580,6 +676,10 @@ static void tp_noise_prom(const struct tp_result *r, FILE *f)
 	tp_noise_prom_counter(f, r, "tscprobe_noise_irq_total",
 			      "Interrupts during the run.",
 			      offsetof(struct tp_cpu_res, irq));
+	tp_noise_prom_counter(f, r, "tscprobe_noise_tsc_steps_back_total",
+			      "Times the TSC went backwards between two reads (not noise).",
+			      offsetof(struct tp_cpu_res, steps_back));
+	tp_noise_prom_step_max(r, f);
 }
 
 #define TP_SVG_W	760.0

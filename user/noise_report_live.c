@@ -198,6 +198,12 @@ static const uint32_t tp_report_causes[] = {
 	TSCPROBE_CAUSE_STEAL, TSCPROBE_CAUSE_UNEXPLAINED,
 };
 
+/* Whether @c's figures for @cause were given (its counter was read). */
+static bool tp_cause_known(const struct tp_cpu_res *c, uint32_t cause)
+{
+	return c->causes_known & (1U << cause);
+}
+
 /**
  * tp_noise_causes_text() - a CPU's line of causes: how many events and how
  *	much of their time each cause explains, and the events not notified
@@ -217,6 +223,11 @@ void tp_noise_causes_text(const struct tp_result *r,
 	for (i = 0; c->has_causes && i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
+		if (!tp_cause_known(c, tp_report_causes[i])) {
+			fprintf(f, "%s %s n/a", i ? "," : "",
+				tp_cause_name(tp_report_causes[i]));
+			continue;
+		}
 		tp_format_ns(tp_cycles_to_ns_round(k->cycles, r->tsc_khz), t,
 			     sizeof(t));
 		fprintf(f, "%s %s %llu (%s)", i ? "," : "",
@@ -238,8 +249,8 @@ void tp_noise_causes_text(const struct tp_result *r,
  * @c: the CPU
  * @j: the writer, inside the CPU's object
  *
- * "causes" maps every cause to its events, cycles and ns; null when the
- * engine gave no causes.
+ * "causes" maps every cause to its events, cycles and ns, or to null when
+ * its counter could not be read; null when the engine gave no causes.
  */
 void tp_noise_causes_json(const struct tp_result *r,
 			  const struct tp_cpu_res *c, struct tj *j)
@@ -259,6 +270,10 @@ void tp_noise_causes_json(const struct tp_result *r,
 	for (i = 0; i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
+		if (!tp_cause_known(c, tp_report_causes[i])) {
+			tj_null(j, tp_cause_name(tp_report_causes[i]));
+			continue;
+		}
 		tj_obj(j, tp_cause_name(tp_report_causes[i]));
 		tj_u64(j, "events", k->events);
 		tj_u64(j, "cycles", k->cycles);

@@ -5,7 +5,8 @@
  * pinned, driven pair by pair by the main thread exactly as the module's
  * controller drives its workers.  Interrupts stay on, so a hand-off may be
  * interrupted or preempted: such samples are dropped by the analysis (its
- * round-trip filter, see core/skew.c) and counted as "discarded".
+ * outlier filter, see core/skew.c, the module's too) and counted as
+ * "discarded".
  *
  * Per pair: two condition-variable wake-ups and one back, then the
  * hand-offs.  The limits are looser than the module's: a preempted thread
@@ -100,6 +101,7 @@ static void *tp_skew_worker_main(void *arg)
 		pthread_cond_signal(&u->done);
 	}
 	pthread_mutex_unlock(&u->lock);
+	tp_pinned_end(&w->pin);
 	return NULL;
 }
 
@@ -131,7 +133,7 @@ static uint32_t tp_skew_user_once(struct tp_skew_user *u,
 	pthread_mutex_unlock(&u->lock);
 	if (i->end != TP_SKEW_OK || j->end != TP_SKEW_OK)
 		return TSCPROBE_PAIR_TIMEOUT;
-	tp_skew_analyze(st, i->log, j->log, samples, true);
+	tp_skew_analyze(st, i->log, j->log, samples);
 	return TSCPROBE_PAIR_OK;
 }
 

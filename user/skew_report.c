@@ -93,12 +93,20 @@ static bool tp_pair_ok(const struct tp_pair_res *p)
 	return p->status == TSCPROBE_PAIR_OK && p->st.nr;
 }
 
+/* A pair that is judged: with numbers, and a sound estimate. */
+static bool tp_pair_judged(const struct tp_pair_res *p)
+{
+	return tp_pair_ok(p) && tp_skew_sound(&p->st);
+}
+
 /**
  * tp_skew_verdict() - the largest |skew| and whether every pair is in sync
  * @r: the result
  * @v: the verdict
  *
- * Only OK pairs count; the rule per pair is tp_skew_in_sync()'s.
+ * Only OK pairs count, and of those only the sound ones are judged (an
+ * estimate from a mostly disturbed pair can neither clear nor accuse);
+ * the rule per pair is tp_skew_in_sync()'s.
  */
 void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
 {
@@ -112,11 +120,17 @@ void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
 		if (!tp_pair_ok(p))
 			continue;
 		v->ok++;
+		v->kept += p->st.nr;
+		v->dropped += p->st.discarded;
+		if (!tp_skew_sound(&p->st)) {
+			v->unsound++;
+			continue;
+		}
 		if (!tp_skew_in_sync(&p->st))
 			v->out++;
 		skew = tp_pair_skew(p);
 		mag = skew < 0 ? -skew : skew;
-		if (v->ok == 1 || mag > v->max_abs) {
+		if (!v->worst || mag > v->max_abs) {
 			v->max_abs = mag;
 			v->worst = p;
 		}
@@ -216,10 +230,19 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 	struct tp_skew_verdict v;
 	double skew[TP_STAT_FIGS], one_way[TP_STAT_FIGS];
 	const struct tp_pair_res *p;
+	unsigned int judged;
+	char line[256];
 
 	tp_skew_verdict(r, &v);
+	tp_skew_outliers_line(line, sizeof(line), v.kept, v.dropped, v.unsound);
+	fprintf(f, "%s\n", line);
 	if (!v.ok) {
 		fprintf(f, "verdict: no pair was measured\n");
+		return;
+	}
+	if (!v.worst) {
+		fprintf(f, "verdict: none of the %u measured pairs can be judged: each had more samples dropped as outliers than kept\n",
+			v.ok);
 		return;
 	}
 	p = v.worst;
@@ -228,13 +251,17 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 	fprintf(f, "verdict: largest |skew| %.1f cycles, %u -> %u (sd %.1f, one-way %.0f cycles, %s); ",
 		v.max_abs, p->from, p->to, skew[TP_SD], one_way[TP_AVG],
 		tp_relation_name(p->relation));
+	judged = v.ok - v.unsound;
 	if (!v.out)
-		fprintf(f, "TSCs in sync within the noise: yes, all %u measured pairs",
-			v.ok);
+		fprintf(f, "TSCs in sync within the noise: yes, all %u judged pairs",
+			judged);
 	else
-		fprintf(f, "TSCs in sync within the noise: NO, %u of %u measured pairs out",
-			v.out, v.ok);
+		fprintf(f, "TSCs in sync within the noise: NO, %u of %u judged pairs out",
+			v.out, judged);
 	/* A verdict on some pairs must not read as one on every pair. */
+	if (v.unsound)
+		fprintf(f, "; %u measured pair%s not judged (more samples dropped than kept)",
+			v.unsound, v.unsound == 1 ? "" : "s");
 	if (v.ok < r->npairs)
 		fprintf(f, "; %u of %u pairs not measured (timeout, offline or skipped)",
 			r->npairs - v.ok, r->npairs);
@@ -280,7 +307,7 @@ static void tp_skew_topology(const struct tp_result *r,
 	for (i = 0; i < r->npairs; i++) {
 		const struct tp_pair_res *p = &r->pair[i];
 
-		if (!tp_pair_ok(p))
+		if (!tp_pair_judged(p))
 			continue;
 		g = tp_topo_group(topo, p->relation, p->from, p->to);
 		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
@@ -326,7 +353,7 @@ static void tp_skew_worst(const struct tp_result *r,
 	if (!w)
 		return;
 	for (i = 0; i < r->npairs; i++)
-		if (tp_pair_ok(&r->pair[i]))
+		if (tp_pair_judged(&r->pair[i]))
 			w[n++] = &r->pair[i];
 	qsort(w, n, sizeof(*w), tp_pair_worse_first);
 	fprintf(f, "\nworst pairs (|skew|)    relation             one-way ns   skew cycles      sd  in sync\n");
@@ -418,18 +445,23 @@ static void tp_pair_json(struct tj *j, const struct tp_result *r,
 	tj_u64(j, "elapsed_cycles", p->elapsed_cycles);
 	if (ok) {
 		tj_u64(j, "nr", p->st.nr);
-		if (r->user_engine)
-			tj_u64(j, "discarded", p->st.discarded);
+		tj_u64(j, "discarded", p->st.discarded);
 		for (k = 0; k < TP_PAIR_STATS; k++)
 			tp_stat_json(j, p, k);
 		tj_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
-		tj_bool(j, "in_sync", tp_skew_in_sync(&p->st));
+		tj_bool(j, "sound", tp_skew_sound(&p->st));
+		if (tp_skew_sound(&p->st))
+			tj_bool(j, "in_sync", tp_skew_in_sync(&p->st));
+		else
+			tj_null(j, "in_sync");
 	} else {
 		/* No numbers for a pair that did not complete. */
 		tj_u64(j, "nr", 0);
+		tj_null(j, "discarded");
 		for (k = 0; k < TP_PAIR_STATS; k++)
 			tj_null(j, tp_pair_stats[k].name);
 		tj_null(j, "one_way_ns");
+		tj_null(j, "sound");
 		tj_null(j, "in_sync");
 	}
 	tj_obj_end(j);
@@ -466,8 +498,14 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 	tj_arr_end(&j);
 	tj_obj(&j, "verdict");
 	tj_u64(&j, "pairs_ok", v.ok);
+	tj_u64(&j, "pairs_not_judged", v.unsound);
 	tj_u64(&j, "pairs_out_of_sync", v.out);
-	tj_bool(&j, "in_sync", v.ok && !v.out);
+	tj_u64(&j, "samples_kept", v.kept);
+	tj_u64(&j, "samples_discarded", v.dropped);
+	if (v.worst)
+		tj_bool(&j, "in_sync", !v.out);
+	else
+		tj_null(&j, "in_sync");
 	if (v.worst) {
 		tj_real(&j, "max_abs_skew", v.max_abs);
 		tj_u64(&j, "from", v.worst->from);
@@ -490,7 +528,7 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 {
 	static const char *const lead[] = {
 		"kind", "engine", "run_id", "from", "to", "relation", "status",
-		"nr",
+		"nr", "discarded",
 	};
 	struct tp_csv c = { f, 0 };
 	char name[32];
@@ -506,6 +544,7 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 			tp_csv_str(&c, name);
 		}
 	tp_csv_str(&c, "one_way_ns");
+	tp_csv_str(&c, "sound");
 	tp_csv_str(&c, "in_sync");
 	tp_csv_end(&c);
 	for (i = 0; i < r->npairs; i++) {
@@ -519,6 +558,10 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 		tp_csv_str(&c, tp_relation_name(p->relation));
 		tp_csv_str(&c, tp_pair_status_name(p->status));
 		tp_csv_u64(&c, tp_pair_ok(p) ? p->st.nr : 0);
+		if (tp_pair_ok(p))
+			tp_csv_u64(&c, p->st.discarded);
+		else
+			tp_csv_empty(&c);
 		for (k = 0; k < TP_PAIR_STATS; k++) {
 			tp_pair_values(p, k, v);
 			for (s = 0; s < TP_STAT_FIGS; s++) {
@@ -530,11 +573,15 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 		}
 		if (tp_pair_ok(p)) {
 			tp_csv_double(&c, tp_pair_one_way_ns(r, p));
-			tp_csv_u64(&c, tp_skew_in_sync(&p->st));
+			tp_csv_u64(&c, tp_skew_sound(&p->st));
 		} else {
 			tp_csv_empty(&c);
 			tp_csv_empty(&c);
 		}
+		if (tp_pair_judged(p))
+			tp_csv_u64(&c, tp_skew_in_sync(&p->st));
+		else
+			tp_csv_empty(&c);
 		tp_csv_end(&c);
 	}
 }
@@ -601,10 +648,28 @@ static void tp_skew_prom(const struct tp_result *r, FILE *f)
 	}
 	for (k = 0; k < TP_PAIR_STATS; k++)
 		tp_skew_prom_stat(r, f, k);
+	tp_prom_family(f, "tscprobe_skew_discarded_samples", "gauge",
+		       "Samples of the pair dropped as outliers (the others are in its figures).");
+	for (i = 0; i < r->npairs; i++) {
+		if (!tp_pair_ok(&r->pair[i]))
+			continue;
+		tp_pair_labels(labels, sizeof(labels), r, &r->pair[i], NULL);
+		tp_prom_u64(f, "tscprobe_skew_discarded_samples", labels,
+			    r->pair[i].st.discarded);
+	}
+	tp_prom_family(f, "tscprobe_skew_pair_sound", "gauge",
+		       "1 when at most as many samples were dropped as kept: the pair is judged.");
+	for (i = 0; i < r->npairs; i++) {
+		if (!tp_pair_ok(&r->pair[i]))
+			continue;
+		tp_pair_labels(labels, sizeof(labels), r, &r->pair[i], NULL);
+		tp_prom_u64(f, "tscprobe_skew_pair_sound", labels,
+			    tp_skew_sound(&r->pair[i].st));
+	}
 	tp_skew_verdict(r, &v);
 	tp_prom_family(f, "tscprobe_skew_in_sync", "gauge",
-		       "1 when every measured pair is in sync within its noise.");
-	tp_prom_u64(f, "tscprobe_skew_in_sync", NULL, v.ok && !v.out);
+		       "1 when every judged pair is in sync within its noise (and one was).");
+	tp_prom_u64(f, "tscprobe_skew_in_sync", NULL, v.worst && !v.out);
 }
 
 #define TP_HEAT_CELL	34.0

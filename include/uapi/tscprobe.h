@@ -273,7 +273,7 @@ enum tscprobe_pair_status {
  * @TSCPROBE_CAUSE_NONE: not classified (never sent by the module; the
  *	userspace engine's value where it cannot tell)
  * @TSCPROBE_CAUSE_SMI: the SMI count moved across the gap
- * @TSCPROBE_CAUSE_NMI: no SMI, but the CPU took an NMI
+ * @TSCPROBE_CAUSE_NMI: no SMI counted, but the CPU took an NMI
  * @TSCPROBE_CAUSE_IRQ: neither, but the CPU took an interrupt (only with
  *	IRQS on: with interrupts off none can be taken but as an NMI)
  * @TSCPROBE_CAUSE_STEAL: none of these, but the kernel accounted steal
@@ -286,9 +286,14 @@ enum tscprobe_pair_status {
  * that order.  The order goes from what stops the CPU most completely (an
  * SMI also freezes the other cores and hides NMIs and interrupts behind
  * it) to what only the kernel's accounting sees.  A counter that cannot be
- * read never explains anything.  Deltas span from the previous reading to
- * the event, so an event right after a window's start shares its deltas
- * with nothing, and two events close together each get their own.
+ * read never explains anything, and never rules anything out: where the
+ * SMI count cannot be read (no MSR_SMI_COUNT, or under a hypervisor, whose
+ * count is not the host's), the event's SMI delta is absent, the CPU's
+ * SMI cause nest too, and NMI, IRQ and STEAL say only that the counter
+ * moved, not that no SMI came (one may hide behind them); UNEXPLAINED
+ * there includes SMIs.  Deltas span from the previous reading to the
+ * event, so an event right after a window's start shares its deltas with
+ * nothing, and two events close together each get their own.
  */
 enum tscprobe_cause {
 	TSCPROBE_CAUSE_NONE,
@@ -335,7 +340,11 @@ enum tscprobe_tsc_sync {
 #define TSCPROBE_FEAT_INVARIANT_TSC	(1U << 7)
 #define TSCPROBE_FEAT_APERFMPERF	(1U << 8)
 #define TSCPROBE_FEAT_HYPERVISOR	(1U << 9)
-/* MSR_SMI_COUNT read without a fault on the CPU that answered */
+/*
+ * MSR_SMI_COUNT read without a fault on the CPU that answered, and not
+ * under a hypervisor (whose count, where there is one, is its own: KVM's
+ * reads 0 forever while the host's SMIs stop the guest unseen)
+ */
 #define TSCPROBE_FEAT_SMI_COUNT		(1U << 10)
 
 /* TSCPROBE_CPU_A_FLAGS bits */
@@ -457,7 +466,8 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_EVENTS_TOTAL: u64; gaps at or above the threshold
  * @TSCPROBE_CPU_A_EVENTS_DROPPED: u64; of those, not kept (ring full)
  * @TSCPROBE_CPU_A_EVENT: nest, enum tscprobe_event_attr; repeated
- * @TSCPROBE_CPU_A_SMI_COUNT: u64; SMIs during the run (absent: unreadable)
+ * @TSCPROBE_CPU_A_SMI_COUNT: u64; SMIs during the run (absent: unreadable,
+ *	see TSCPROBE_FEAT_SMI_COUNT; always so under a hypervisor)
  * @TSCPROBE_CPU_A_NMI_COUNT: u64; NMIs during the run
  * @TSCPROBE_CPU_A_IRQ_COUNT: u64; interrupts (device, timer, IPIs) taken
  * @TSCPROBE_CPU_A_APERF: u64; APERF delta over the windows (absent:
@@ -489,15 +499,25 @@ enum tscprobe_attr {
  *	EVENTS_TOTAL exactly; with several, one's full queue counts here
  *	for all.  0 <= it <= EVENTS_TOTAL.
  * @TSCPROBE_CPU_A_CAUSE: nest, enum tscprobe_cause_attr; noise: one per
- *	cause SMI..UNEXPLAINED, always all five: how many of EVENTS_TOTAL
- *	and how much of their time each cause explains (the EVENTS of the
- *	five add up to EVENTS_TOTAL)
+ *	cause SMI..UNEXPLAINED: how many of EVENTS_TOTAL and how much of
+ *	their time each cause explains (the EVENTS of the nests sent add up
+ *	to EVENTS_TOTAL).  All five, but SMI where the CPU's SMI count could
+ *	not be read: absent, never 0 events.
  * @TSCPROBE_CPU_A_TSC_OFFSET: s64 cycles; this CPU's TSC minus the TSC of
  *	the lowest-numbered CPU of skew run TSCPROBE_A_TSC_OFFSETS_RUN_ID
- *	(the mean skew of that pair); absent when that run did not measure
- *	the pair.  Subtract it from this CPU's event TSCs to put them on the
- *	reference CPU's time line.  Meaningless when TSC_SYNC is UNSTABLE
- *	(the TSCs drift apart after the measurement).
+ *	(the mean skew of that pair over the samples that were not
+ *	outliers); absent when that run did not measure the pair or its
+ *	estimate was not sound (see TSCPROBE_PAIR_A_DISCARDED).  Subtract it
+ *	from this CPU's event TSCs to put them on the reference CPU's time
+ *	line.  Meaningless when TSC_SYNC is UNSTABLE (the TSCs drift apart
+ *	after the measurement).
+ * @TSCPROBE_CPU_A_TSC_STEPS_BACK: u64; noise: times the TSC went
+ *	backwards between two reads of a window (firmware writing
+ *	IA32_TSC_ADJUST, a VM restored on another host).  Each ended its
+ *	window early and is in no gap, no histogram, no event and no
+ *	measured time.  Always sent for noise.
+ * @TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES: u64 cycles; noise: the largest
+ *	of those steps (0: none)
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -527,6 +547,8 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
 	TSCPROBE_CPU_A_CAUSE,
 	TSCPROBE_CPU_A_TSC_OFFSET,
+	TSCPROBE_CPU_A_TSC_STEPS_BACK,
+	TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
 
 	__TSCPROBE_CPU_A_MAX
 };
@@ -611,6 +633,7 @@ enum tscprobe_window_attr {
  * @TSCPROBE_EVENT_A_CAUSE: u32; enum tscprobe_cause (always sent)
  * @TSCPROBE_EVENT_A_SMI: u32; SMIs (MSR_SMI_COUNT) since the previous
  *	reading, see enum tscprobe_cause; absent where the MSR cannot be read
+ *	and under a hypervisor
  * @TSCPROBE_EVENT_A_NMI: u32; NMIs taken by the CPU since then
  * @TSCPROBE_EVENT_A_IRQ: u32; interrupts taken since then (device IRQs
  *	and the x86 system vectors, as CPU_A_IRQ_COUNT; with IRQS off only
@@ -672,6 +695,12 @@ enum tscprobe_level_attr {
  * @TSCPROBE_PAIR_A_STATUS: u32; enum tscprobe_pair_status
  * @TSCPROBE_PAIR_A_RELATION: u32; enum tscprobe_relation
  * @TSCPROBE_PAIR_A_NR: u32; samples used
+ * @TSCPROBE_PAIR_A_DISCARDED: u32; samples dropped as outliers: their
+ *	round trip (read on CPU i alone) exceeded 4 times the repeat's
+ *	shortest plus 4000 cycles, or twice its median (an SMI, an NMI, the
+ *	host descheduling a vCPU).  NR + DISCARDED = SAMPLES * REPEATS.  The
+ *	pair's estimate is sound when DISCARDED <= NR; one that is not is
+ *	judged neither in sync nor out, and gives no TSC_OFFSET.
  * @TSCPROBE_PAIR_A_LATIJ: nest, enum tscprobe_stat_attr; cycles, i to j
  * @TSCPROBE_PAIR_A_LATJI: nest; cycles, j to i
  * @TSCPROBE_PAIR_A_SKEW: nest; cycles, (latij - latji) / 2
@@ -691,6 +720,7 @@ enum tscprobe_pair_attr {
 	TSCPROBE_PAIR_A_SKEW,
 	TSCPROBE_PAIR_A_ONE_WAY,
 	TSCPROBE_PAIR_A_ELAPSED_CYCLES,
+	TSCPROBE_PAIR_A_DISCARDED,
 
 	__TSCPROBE_PAIR_A_MAX
 };

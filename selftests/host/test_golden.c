@@ -93,6 +93,14 @@ static void fill_run(struct tp_result *r, const struct tp_cpuset *cpus)
 	r->elapsed_ns = 1500000000ULL;
 	r->start_tsc = 123456789000ULL;
 	r->cpus = *cpus;
+	/* The CLI ran on CPU 2 when it was free, else with the measured. */
+	r->cli.known = true;
+	r->cli.apart = !tp_cpuset_has(cpus, 2);
+	memset(&r->cli.cpus, 0, sizeof(r->cli.cpus));
+	if (r->cli.apart)
+		tp_cpuset_add(&r->cli.cpus, 2);
+	else
+		r->cli.cpus = *cpus;
 	r->ctx = tp_context_env(cpus, KHZ);
 	r->ctx->have_irqs = true;
 	for (k = 0; k < TP_IRQ_CATS; k++) {
@@ -165,18 +173,26 @@ static void fill_event_cause(struct tp_event_res *ev, unsigned int e,
 		ev->cause = TSCPROBE_CAUSE_UNEXPLAINED;
 }
 
-/* The per-cause totals of a CPU, adding up to its events_total. */
+/*
+ * The per-cause totals of a CPU, adding up to its events_total; the SMI
+ * cause is unknown where the SMI count is (fill_counters(): the third CPU).
+ */
 static void fill_causes(struct tp_cpu_res *c, unsigned int i)
 {
+	bool smi = i % 2 == 0 && i != 2;
+
 	c->has_causes = true;
-	c->causes[TSCPROBE_CAUSE_SMI].events = i % 2 == 0;
-	c->causes[TSCPROBE_CAUSE_SMI].cycles = i % 2 == 0 ? 150000 : 0;
+	c->causes_known = ~0U;
+	if (i == 2)
+		c->causes_known &= ~(1U << TSCPROBE_CAUSE_SMI);
+	c->causes[TSCPROBE_CAUSE_SMI].events = smi;
+	c->causes[TSCPROBE_CAUSE_SMI].cycles = smi ? 150000 : 0;
 	c->causes[TSCPROBE_CAUSE_NMI].events = 1;
 	c->causes[TSCPROBE_CAUSE_NMI].cycles = 30000;
 	c->causes[TSCPROBE_CAUSE_STEAL].events = 1;
 	c->causes[TSCPROBE_CAUSE_STEAL].cycles = 45000;
 	c->causes[TSCPROBE_CAUSE_UNEXPLAINED].events =
-		c->events_total - 2 - (i % 2 == 0);
+		c->events_total - 2 - smi;
 	c->causes[TSCPROBE_CAUSE_UNEXPLAINED].cycles = 21000 * (3 + i);
 	c->not_notified.ok = true;
 	c->not_notified.v = i;
@@ -215,6 +231,10 @@ static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 			fill_event_cause(&c->events[e], e, i);
 		}
 		fill_causes(c, i);
+		/* The TSC of the second CPU stepped back, twice. */
+		c->steps_back.ok = true;
+		c->steps_back.v = i == 1 ? 2 : 0;
+		c->step_back_max = i == 1 ? 123456789 : 0;
 		fill_counters(c, i++);
 	}
 	/* The first event of CPU 1 stopped the run (--stop-at). */
@@ -305,7 +325,8 @@ static void fill_skew(struct tp_result *r, const struct tp_cpuset *cpus)
 			if (pr->status != TSCPROBE_PAIR_OK)
 				continue;
 			pr->st.nr = 250;
-			pr->st.discarded = 6;
+			/* The fourth pair was mostly disturbed: not sound. */
+			pr->st.discarded = n == 4 ? 262 : 6;
 			tp_sstats_init(&pr->st.latij);
 			tp_sstats_init(&pr->st.latji);
 			tp_sstats_init(&pr->st.skew2);
@@ -488,6 +509,30 @@ TEST_F(golden, noise)
 	tp_result_free(&r);
 }
 
+/*
+ * What the userspace engine can tell: no SMI or NMI per gap (both
+ * unknown, their events unexplained) and no SMI count.
+ */
+static void user_engine_causes(struct tp_result *r)
+{
+	static const uint32_t hidden[] = {
+		TSCPROBE_CAUSE_SMI, TSCPROBE_CAUSE_NMI,
+	};
+	struct tp_cause_res *u;
+	unsigned int i, k;
+
+	for (i = 0; i < r->ncpus; i++) {
+		u = &r->cpu[i].causes[TSCPROBE_CAUSE_UNEXPLAINED];
+		for (k = 0; k < TP_ARRAY_SIZE(hidden); k++) {
+			u->events += r->cpu[i].causes[hidden[k]].events;
+			u->cycles += r->cpu[i].causes[hidden[k]].cycles;
+			memset(&r->cpu[i].causes[hidden[k]], 0, sizeof(*u));
+			r->cpu[i].causes_known &= ~(1U << hidden[k]);
+		}
+		r->cpu[i].smi.ok = false;
+	}
+}
+
 TEST_F(golden, noise_user_engine)
 {
 	struct tp_result r;
@@ -496,9 +541,56 @@ TEST_F(golden, noise_user_engine)
 	fill_noise(&r, &self->cpus);
 	r.user_engine = true;
 	r.p.irqs = TSCPROBE_IRQS_ON;
+	user_engine_causes(&r);
 	r.state = TSCPROBE_STATE_STOPPED;
 	r.reason = TSCPROBE_STOP_REQUESTED;
 	check_all(_metadata, &r, "noise-user", self->root);
+	tp_result_free(&r);
+}
+
+/*
+ * A run in a virtual machine: the module reads no SMI count there (its
+ * MSR_SMI_COUNT is the hypervisor's), so every CPU's count and SMI cause
+ * are unknown.  The reports say so and why, and never show a 0 for them:
+ * no event reads as "not an SMI".
+ */
+TEST_F(golden, noise_in_a_vm_has_no_smi_count)
+{
+	struct tp_result r;
+	unsigned int i;
+	char *out;
+
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	ASSERT_TRUE(r.ctx->have_env);
+	r.ctx->env.hypervisor = true;
+	for (i = 0; i < r.ncpus; i++) {
+		struct tp_cpu_res *c = &r.cpu[i];
+
+		c->smi.ok = false;
+		c->causes[TSCPROBE_CAUSE_UNEXPLAINED].events +=
+			c->causes[TSCPROBE_CAUSE_SMI].events;
+		c->causes[TSCPROBE_CAUSE_SMI].events = 0;
+		c->causes_known &= ~(1U << TSCPROBE_CAUSE_SMI);
+	}
+	EXPECT_EQ(TP_SMI_VM, tp_result_smi_why(&r));
+	out = report(&r, TP_FMT_TEXT, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\nsmi n/a: a virtual machine: ")) TH_LOG("%s", out);
+	free(out);
+	out = report_v(&r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "  causes: smi n/a, nmi ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "causes: smi 0")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, ", smi 0,")) TH_LOG("%s", out);
+	free(out);
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\"smi_count_unreadable\": \"virtual-machine\""));
+	EXPECT_EQ(NULL, strstr(out, "\"smi_count\": 0")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"smi\": null,\n        \"nmi\": {"))
+		TH_LOG("the SMI cause must be null");
+	free(out);
 	tp_result_free(&r);
 }
 
@@ -941,7 +1033,7 @@ TEST_F(big, skew_64_cpus_by_topology)
 	EXPECT_NE(NULL, strstr(out, "worst pairs"));
 	EXPECT_NE(NULL, strstr(out, "\n     5 -> 70  "));
 	EXPECT_LT(strstr(out, "\n     5 -> 70  "), strstr(out, "\nverdict: "));
-	EXPECT_NE(NULL, strstr(out, "NO, 1 of 4032 measured pairs out"));
+	EXPECT_NE(NULL, strstr(out, "NO, 1 of 4032 judged pairs out"));
 	EXPECT_EQ(NULL, strstr(out, "i\\j"));		/* no matrix */
 	EXPECT_NE(NULL, strstr(v, "i\\j"));
 	EXPECT_EQ(4032, count_str(v, " <-> "));

@@ -31,6 +31,7 @@ struct tp_info_reply {
 	uint32_t kinds;
 	uint32_t state;
 	bool has_features;
+	uint32_t features;
 	char version[64];
 	struct tp_cpuset online;
 };
@@ -47,6 +48,7 @@ static int tp_info_reply_cb(const struct nlmsghdr *nlh, void *data)
 	r->kinds = tp_nl_u32(tb[TSCPROBE_A_KINDS], 0);
 	r->state = tp_nl_u32(tb[TSCPROBE_A_STATE], 99);
 	r->has_features = tb[TSCPROBE_A_FEATURES] != NULL;
+	r->features = tp_nl_u32(tb[TSCPROBE_A_FEATURES], 0);
 	if (tb[TSCPROBE_A_VERSION])
 		snprintf(r->version, sizeof(r->version), "%s",
 			 mnl_attr_get_str(tb[TSCPROBE_A_VERSION]));
@@ -238,6 +240,35 @@ TEST_F(info, cli_info_json)
 	EXPECT_EQ(0, tp_jq(out, filter));
 	EXPECT_EQ(0, tp_jq(out, ".features | type == \"array\""));
 	EXPECT_EQ(0, tp_jq(out, ".measurements | index(\"noise\") != null"));
+	free(out);
+}
+
+/*
+ * The guest is a virtual machine: its MSR_SMI_COUNT (QEMU's, KVM's) is not
+ * the host's, whose SMIs stop it too.  The SMI count is unreadable, and
+ * info says why, instead of offering the virtual count as a fact.
+ */
+TEST_F(info, smi_count_unreadable_in_a_vm)
+{
+	struct tp_info_reply r;
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("grep -qw hypervisor /proc/cpuinfo", NULL))
+		TH_LOG("the guest does not say it is a VM");
+	ASSERT_EQ(0, tp_get_info(&self->nl, &r));
+	EXPECT_TRUE(r.features & TSCPROBE_FEAT_HYPERVISOR);
+	EXPECT_FALSE(r.features & TSCPROBE_FEAT_SMI_COUNT);
+	ASSERT_EQ(0, tp_sh("tscprobe info", &out));
+	EXPECT_NE(NULL, strstr(out, "smi count:     unreadable: a virtual machine"))
+		TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe info -j", &out));
+	EXPECT_JQ(out, ".smi_count_unreadable == \"virtual-machine\" and"
+		  " (.features | index(\"smi_count\") == null) and"
+		  " (.features | index(\"hypervisor\") != null)");
+	free(out);
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/info", &out));
+	EXPECT_EQ(NULL, strstr(out, "smi_count")) TH_LOG("%s", out);
 	free(out);
 }
 

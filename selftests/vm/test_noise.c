@@ -75,6 +75,68 @@ TEST_F_TIMEOUT(noise, one_cpu_irqs_off, 60)
 	free(out);
 }
 
+/*
+ * In a virtual machine the SMI count is unknown: null in every CPU, event
+ * and cause, with the reason, never the hypervisor's count of 0; and no
+ * event is explained as if SMIs had been ruled out (the SMI cause is
+ * null, not 0 events).
+ */
+TEST_F_TIMEOUT(noise, smi_unknown_in_a_vm, 60)
+{
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe noise -c 0-1 -d 400ms --threshold 60c -q -j",
+			   &out));
+	EXPECT_JQS(out,
+		   ".smi_count_unreadable == \"virtual-machine\"",
+		   "all(.cpus[]; .smi_count == null and .causes.smi == null)",
+		   "all(.cpus[].events[]; .smi == null and .cause != \"smi\")",
+		   "any(.cpus[]; (.events | length) > 0)",
+		   "all(.cpus[]; ([.causes[] | select(. != null) | .events] | add) == .events_total)");
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show noise", &out));
+	EXPECT_NE(NULL, strstr(out, "smi n/a: a virtual machine")) TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/noise", &out));
+	EXPECT_NE(NULL, strstr(out, "  causes: smi=- ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, " smi=0")) TH_LOG("%s", out);
+	free(out);
+}
+
+/*
+ * The CLI keeps off the CPUs the module measures: while a run on CPU 1
+ * goes on, every thread of the CLI may run anywhere but there, and the
+ * report says where it ran.
+ */
+TEST_F_TIMEOUT(noise, cli_runs_off_the_measured_cpus, 60)
+{
+	char *out = NULL, *line, *save = NULL;
+	struct tp_cpuset set;
+	const char *why;
+	unsigned int tasks = 0;
+
+	ASSERT_EQ(0, tp_sh("tscprobe noise -c 1 -d 2s -q -j > /tmp/pl.json & pid=$!;"
+			   " sleep 1; cat /proc/$pid/task/*/status |"
+			   " sed -n 's/^Cpus_allowed_list:[[:space:]]*//p'; wait $pid",
+			   &out));
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		ASSERT_EQ(0, tp_parse_cpus(line, &set, &why)) TH_LOG("%s", line);
+		EXPECT_FALSE(tp_cpuset_has(&set, 1)) TH_LOG("a thread on %s", line);
+		tasks++;
+	}
+	EXPECT_GT(tasks, 0);
+	free(out);
+	ASSERT_EQ(0, tp_sh("cat /tmp/pl.json", &out));
+	EXPECT_JQ(out, ".cli.apart == true and .cli.why == null and"
+		  " (.cli.cpus | index(1) == null and length > 0)");
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe noise -d 200ms -q", &out));
+	EXPECT_NE(NULL, strstr(out, "among the measured CPUs: no other CPU is online"))
+		TH_LOG("%s", out);
+	free(out);
+}
+
 TEST_F_TIMEOUT(noise, all_cpus_irqs_off_and_on, 90)
 {
 	char *out = NULL;

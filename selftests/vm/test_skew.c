@@ -40,6 +40,18 @@ static const char *const tp_skew_invariants[] = {
 	" and ((2 * .one_way.avg - (.latij.avg + .latji.avg)) | fabs) < 1e-9 * (1 + (.latij.avg | fabs) + (.latji.avg | fabs)))",
 	"all(.pairs[] | select(.status != \"ok\"); .latij == null and .skew == null"
 	" and .one_way == null and .nr == 0)",
+	/*
+	 * Every sample is used or dropped as an outlier (a STOP may cut the
+	 * last pair's repeats short); a pair is judged when sound.
+	 */
+	". as $r | ($r.samples * $r.repeats) as $n |"
+	" all(.pairs[] | select(.status == \"ok\"); .nr + .discarded == $n or"
+	" ($r.state == \"stopped\" and (.nr + .discarded) % $r.samples == 0"
+	" and .nr + .discarded < $n))",
+	"all(.pairs[] | select(.status == \"ok\"); .sound == (.discarded <= .nr)"
+	" and ((.in_sync == null) == (.sound | not)))",
+	".verdict.samples_kept == ([.pairs[] | select(.status == \"ok\") | .nr] | add // 0)"
+	" and .verdict.samples_discarded == ([.pairs[] | select(.status == \"ok\") | .discarded] | add // 0)",
 	"all(.pairs[]; .elapsed_cycles >= 0)",
 };
 
@@ -122,7 +134,7 @@ static void tp_check_nr256(struct __test_metadata *_metadata, const char *json)
 	tp_check_all(_metadata, json);
 	EXPECT_JQS(json,
 		   ".samples == 16 and .repeats == 16",
-		   "all(.pairs[] | select(.status == \"ok\"); .nr == 256)");
+		   "all(.pairs[] | select(.status == \"ok\"); .nr + .discarded == 256)");
 }
 
 TEST_F_TIMEOUT(skew, every_ordered_pair, 300)
@@ -141,7 +153,7 @@ TEST_F_TIMEOUT(skew, every_ordered_pair, 300)
 static void tp_check_nr1024(struct __test_metadata *_metadata, const char *json)
 {
 	tp_check_all(_metadata, json);
-	EXPECT_JQ(json, "all(.pairs[] | select(.status == \"ok\"); .nr == 1024)");
+	EXPECT_JQ(json, "all(.pairs[] | select(.status == \"ok\"); .nr + .discarded == 1024)");
 }
 
 /*
@@ -195,18 +207,21 @@ TEST_F_TIMEOUT(skew, repeats_add_up_and_show_matches, 180)
 	ASSERT_EQ(0, tp_sh("tscprobe skew -c 0,1 -n 16 -r 7 -q -j", &out));
 	tp_check_skew_json(_metadata, out, 2);
 	EXPECT_JQ(out, ".repeats == 7 and all(.pairs[] | select(.status == \"ok\");"
-		  " .nr == 112)");
+		  " .nr + .discarded == 112)");
 	ASSERT_EQ(0, tp_sh("tscprobe show skew -j", &shown));
 	/*
 	 * The results are the same; the machine around them is read again
-	 * by show (the environment now, no interrupts of the run).
+	 * by show (the environment now, no interrupts of the run), and only
+	 * the CLI that ran the measurement knows where it ran.
 	 */
-	a = tp_jq_str(out, "del(.interrupts, .environment) | tojson");
-	b = tp_jq_str(shown, "del(.interrupts, .environment) | tojson");
+	a = tp_jq_str(out, "del(.interrupts, .environment, .cli) | tojson");
+	b = tp_jq_str(shown, "del(.interrupts, .environment, .cli) | tojson");
 	EXPECT_STREQ(a, b);
 	free(a);
 	free(b);
 	EXPECT_JQ(shown, ".interrupts == null and (.environment.cpus | length) == 2");
+	EXPECT_JQ(shown, ".cli == null");
+	EXPECT_JQ(out, ".cli.apart == true and (.cli.cpus | index(0) == null and index(1) == null)");
 	ASSERT_EQ(0, tp_sh("tscprobe status -j", &st));
 	EXPECT_JQ(st, ".kind == \"skew\" and .pairs_done == 2 and .pairs_total == 2");
 	free(st);

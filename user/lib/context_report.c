@@ -94,12 +94,14 @@ void tp_context_cpus_json(const struct tp_result *r, struct tj *j)
 }
 
 /**
- * tp_context_text() - the environment warnings of the run's CPUs
+ * tp_context_text() - where the CLI ran, and the environment warnings of
+ *	the run's CPUs
  * @r: the run
  * @f: where to
  */
 void tp_context_text(const struct tp_result *r, FILE *f)
 {
+	tp_placement_text(&r->cli, f);
 	if (!r->ctx || !r->ctx->have_env || !r->ctx->env.nwarn)
 		return;
 	fprintf(f, "environment (tscprobe env):\n");
@@ -134,12 +136,13 @@ void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 }
 
 /**
- * tp_context_json() - the run's "environment" object
+ * tp_context_json() - the run's "cli" and "environment" objects
  * @r: the run
  * @j: the writer, inside the report's top-level object
  */
 void tp_context_json(const struct tp_result *r, struct tj *j)
 {
+	tp_placement_json(&r->cli, j);
 	if (r->ctx && r->ctx->have_env)
 		tp_env_json(&r->ctx->env, j, "environment");
 	else

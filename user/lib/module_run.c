@@ -266,6 +266,17 @@ static int tp_start_run(struct tp_nl *req, const struct tp_start *st,
 	return TP_EXIT_OK;
 }
 
+/* The CLI off the CPUs the module measures (all online ones by default). */
+static void tp_run_place(const struct tp_start *st, struct tp_result *res)
+{
+	struct tp_cpuset online;
+
+	if (st->cpus)
+		tp_cli_place(st->cpus, &res->cli);
+	else if (!tp_online_cpus(&online))
+		tp_cli_place(&online, &res->cli);
+}
+
 /**
  * tp_run_kernel() - run a measurement in the module and fetch its results
  * @st: what to run
@@ -299,6 +310,7 @@ int tp_run_kernel(const struct tp_start *st, struct tp_result *res)
 		goto out;
 	}
 	tp_catch_interrupt();
+	tp_run_place(st, res);
 	res->ctx = tp_context_begin();
 	ret = tp_start_run(req, st, res);
 	if (!ret)

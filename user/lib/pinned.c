@@ -159,17 +159,41 @@ void tp_pinned_go(struct tp_pinned *t)
 	pthread_barrier_wait(&t->run->go);
 }
 
+void (*tp_pinned_end_hook)(struct tp_pinned *t, bool left);
+
+/**
+ * tp_pinned_end() - in a thread: measured; now wait for every other to be
+ * @t: the thread
+ *
+ * Every thread calls it once, after its measurement and before it frees,
+ * unmaps or returns anything: a thread that ends unmaps its stack, and an
+ * unmap (as a free() that gives memory back may) sends TLB-shootdown IPIs
+ * to every CPU the process runs on, in the middle of what the others still
+ * measure.  So the measured parts all end together, here.
+ */
+void tp_pinned_end(struct tp_pinned *t)
+{
+	if (tp_pinned_end_hook)
+		tp_pinned_end_hook(t, false);
+	pthread_barrier_wait(&t->run->end);
+	if (tp_pinned_end_hook)
+		tp_pinned_end_hook(t, true);
+}
+
 /**
  * tp_pinned_run() - run one pinned thread per CPU and wait for them all
  * @run: the threads and hooks
  *
  * Ctrl-C is caught from here on (the threads end their measurement on
- * it).  Every thread is created already on its CPU; when all are set up,
- * @prepare runs, the "before" reading of the machine is taken, the
- * threads go and @watch runs; after the last thread has ended, the
- * "after" reading.  The machine's state thus brackets exactly the
- * measured part, once per run.  A thread that cannot be created ends the
- * program: threads already waiting at the barrier cannot be unwound.
+ * it).  The CLI's own threads move off the measured CPUs first
+ * (tp_cli_place(): @watch, the progress line or the skew pairs, runs on
+ * the main thread).  Every thread is created already on its CPU; when all
+ * are set up, @prepare runs, the "before" reading of the machine is taken,
+ * the threads go and @watch runs; they end their measurement together
+ * (tp_pinned_end()); after the last thread has ended, the "after" reading.
+ * The machine's state thus brackets exactly the measured part, once per
+ * run.  A thread that cannot be created ends the program: threads already
+ * waiting at the barrier cannot be unwound.
  */
 void tp_pinned_run(struct tp_pinned_run *run)
 {
@@ -178,8 +202,10 @@ void tp_pinned_run(struct tp_pinned_run *run)
 	int err;
 
 	tp_catch_interrupt();	/* Ctrl-C ends the measurement, not us */
+	tp_cli_place(&res->cpus, &res->cli);
 	pthread_barrier_init(&run->ready, NULL, run->n + 1);
 	pthread_barrier_init(&run->go, NULL, run->n + 1);
+	pthread_barrier_init(&run->end, NULL, run->n);
 	for (i = 0; i < run->n; i++) {
 		struct tp_pinned *t = tp_pinned_at(run, i);
 
@@ -203,6 +229,7 @@ void tp_pinned_run(struct tp_pinned_run *run)
 	tp_context_end(res->ctx, &res->cpus, res->tsc_khz);
 	pthread_barrier_destroy(&run->ready);
 	pthread_barrier_destroy(&run->go);
+	pthread_barrier_destroy(&run->end);
 }
 
 /**

@@ -33,11 +33,6 @@ void tp_thread_sched(struct tp_thread_sched *s);
 void tp_thread_sched_delta(struct tp_cpu_res *c,
 			   const struct tp_thread_sched *before,
 			   const struct tp_thread_sched *after);
-bool tp_proc_value(const char *path, const char *key, uint64_t *v);
-void tp_thread_sched(struct tp_thread_sched *s);
-void tp_thread_sched_delta(struct tp_cpu_res *c,
-			   const struct tp_thread_sched *before,
-			   const struct tp_thread_sched *after);
 
 /**
  * struct tp_pinned - the runner's part of one thread's state
@@ -69,6 +64,7 @@ struct tp_pinned {
  *	@tsc_khz must be set
  * @ready: passed by every thread once set up, and by the main thread
  * @go: passed once the "before" reading is taken
+ * @end: passed by every thread once it has measured (tp_pinned_end())
  */
 struct tp_pinned_run {
 	void *threads;
@@ -81,10 +77,18 @@ struct tp_pinned_run {
 	struct tp_result *res;
 	pthread_barrier_t ready;
 	pthread_barrier_t go;
+	pthread_barrier_t end;
 };
 
 void tp_pinned_run(struct tp_pinned_run *run);
 void tp_pinned_go(struct tp_pinned *t);
+void tp_pinned_end(struct tp_pinned *t);
+
+/*
+ * For tests: called by tp_pinned_end() in the thread, before it waits
+ * (@left false) and once every thread has measured (@left true).
+ */
+extern void (*tp_pinned_end_hook)(struct tp_pinned *t, bool left);
 void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
 		  uint32_t khz, uint64_t elapsed_ns);
 

@@ -315,6 +315,7 @@ static void tp_parse_cause(const struct nlattr *nest, struct tp_cpu_res *c)
 	if (id > TSCPROBE_CAUSE_MAX)
 		return;
 	c->has_causes = true;
+	c->causes_known |= 1U << id;
 	c->causes[id].events = tp_nl_u64(tb[TSCPROBE_CAUSE_A_EVENTS], 0);
 	c->causes[id].cycles = tp_nl_u64(tb[TSCPROBE_CAUSE_A_CYCLES], 0);
 }
@@ -346,6 +347,9 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_INVOLUNTARY], &c->ctx_invol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_MIGRATIONS], &c->migrations);
 	tp_get_counter(tb[TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED], &c->not_notified);
+	tp_get_counter(tb[TSCPROBE_CPU_A_TSC_STEPS_BACK], &c->steps_back);
+	tp_get_u64(tb[TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES],
+		   &c->step_back_max);
 	if (tb[TSCPROBE_CPU_A_TSC_OFFSET]) {
 		c->has_tsc_offset = true;
 		c->tsc_offset = (int64_t)tp_nl_u64(tb[TSCPROBE_CPU_A_TSC_OFFSET], 0);
@@ -398,6 +402,7 @@ static void tp_parse_pair(const struct nlattr *nest, struct tp_result *r)
 	if (p->status != TSCPROBE_PAIR_OK)
 		return;
 	p->st.nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
+	p->st.discarded = tp_nl_u32(tb[TSCPROBE_PAIR_A_DISCARDED], 0);
 	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATIJ], &p->st.latij, p->st.nr);
 	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATJI], &p->st.latji, p->st.nr);
 	tp_parse_stat(tb[TSCPROBE_PAIR_A_SKEW], &p->st.skew2, p->st.nr);
@@ -537,6 +542,70 @@ void tp_counter_text(FILE *f, const char *lead, const char *name,
 		fprintf(f, "%s%s %llu", lead, name, (unsigned long long)k->v);
 	else
 		fprintf(f, "%s%s n/a", lead, name);
+}
+
+/**
+ * tp_result_smi_why() - why a result has no SMI count on some CPU
+ * @r: a noise result
+ *
+ * The module leaves the count out where MSR_SMI_COUNT cannot be read, and
+ * always under a hypervisor (the kernel's X86_FEATURE_HYPERVISOR, which
+ * /proc/cpuinfo shows as "hypervisor": the environment audit's).
+ *
+ * Return: TP_SMI_READABLE when every CPU has its count, else the reason.
+ */
+enum tp_smi_why tp_result_smi_why(const struct tp_result *r)
+{
+	unsigned int i;
+	bool all = true;
+
+	for (i = 0; i < r->ncpus; i++)
+		all &= r->cpu[i].smi.ok;
+	if (all)
+		return TP_SMI_READABLE;
+	if (r->user_engine)
+		return TP_SMI_USERSPACE;
+	if (!r->ctx || !r->ctx->have_env)
+		return TP_SMI_UNKNOWN;
+	return r->ctx->env.hypervisor ? TP_SMI_VM : TP_SMI_NO_MSR;
+}
+
+/**
+ * tp_smi_why_key() - a reason for a missing SMI count, for JSON
+ * @why: the reason
+ *
+ * Return: "virtual-machine", "userspace", "no-msr", "unknown"; NULL for
+ * TP_SMI_READABLE.
+ */
+const char *tp_smi_why_key(enum tp_smi_why why)
+{
+	static const char *const key[] = {
+		[TP_SMI_VM] = "virtual-machine",
+		[TP_SMI_USERSPACE] = "userspace",
+		[TP_SMI_NO_MSR] = "no-msr",
+		[TP_SMI_UNKNOWN] = "unknown",
+	};
+
+	return why < TP_ARRAY_SIZE(key) ? key[why] : "unknown";
+}
+
+/**
+ * tp_smi_why_text() - a reason for a missing SMI count, in words
+ * @why: the reason
+ *
+ * Return: the sentence (no newline); "" for TP_SMI_READABLE.
+ */
+const char *tp_smi_why_text(enum tp_smi_why why)
+{
+	static const char *const text[] = {
+		[TP_SMI_READABLE] = "",
+		[TP_SMI_VM] = "a virtual machine: its MSR_SMI_COUNT, where there is one, is the hypervisor's (KVM's reads 0 forever), and the host's SMIs, which stop this guest too, are in no count it can read",
+		[TP_SMI_USERSPACE] = "the userspace engine cannot read MSRs",
+		[TP_SMI_NO_MSR] = "MSR_SMI_COUNT cannot be read on this CPU (AMD, older Intel)",
+		[TP_SMI_UNKNOWN] = "the module did not send it",
+	};
+
+	return why < TP_ARRAY_SIZE(text) ? text[why] : text[TP_SMI_UNKNOWN];
 }
 
 /**

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cache.h"
+#include "placement.h"
 #include "group.h"
 #include "hist.h"
 #include "noise.h"
@@ -147,9 +148,15 @@ struct tp_series_res {
  * @not_notified: events the module could not notify (window cap, socket
  *	full); not ok when the module does not say
  * @has_causes: @causes was given (the module always gives it for noise)
+ * @causes_known: bit (1 << cause) for every cause whose figures were
+ *	given: a cause whose counter could not be read (SMI in a VM, SMI
+ *	and NMI in userspace) is unknown, never 0 events
  * @causes: indexed by enum tscprobe_cause
  * @has_tsc_offset: @tsc_offset was given
  * @tsc_offset: this CPU's TSC minus the reference CPU's, cycles
+ * @steps_back: noise: times the TSC went backwards between two reads (not
+ *	ok: not reported)
+ * @step_back_max: noise: the largest of those steps, cycles
  * @nevents: events in @events
  * @events: the largest events
  * @smi: SMIs
@@ -178,9 +185,12 @@ struct tp_cpu_res {
 	uint64_t events_dropped;
 	struct tp_counter_res not_notified;
 	bool has_causes;
+	uint32_t causes_known;
 	struct tp_cause_res causes[TSCPROBE_CAUSE_MAX + 1];
 	bool has_tsc_offset;
 	int64_t tsc_offset;
+	struct tp_counter_res steps_back;
+	uint64_t step_back_max;
 	unsigned int nevents;
 	struct tp_event_res events[TSCPROBE_MAX_EVENTS];
 	struct tp_counter_res smi;
@@ -250,6 +260,7 @@ struct tp_pair_res {
  * @tsc_in_sync: the CPUs' TSCs are known to be in sync (or were aligned)
  * @ngroups: entries in @groups
  * @groups: the groups of events that overlap in time, in time order
+ * @cli: where the CLI's own threads ran during the run
  */
 struct tp_result {
 	uint32_t kind;
@@ -281,6 +292,7 @@ struct tp_result {
 	bool tsc_in_sync;
 	uint32_t ngroups;
 	struct tp_group *groups;
+	struct tp_placement cli;
 };
 
 /* The engine that measured @r, as every report names it. */
@@ -308,6 +320,26 @@ int tp_result_parse_notification(const struct nlmsghdr *nlh,
 
 void tp_counter_text(FILE *f, const char *lead, const char *name,
 		     const struct tp_counter_res *k);
+
+/**
+ * enum tp_smi_why - why a result, or the module, has no SMI count
+ * @TP_SMI_READABLE: it has one (on every CPU)
+ * @TP_SMI_VM: a virtual machine: its count is the hypervisor's
+ * @TP_SMI_USERSPACE: the userspace engine: MSRs are out of its reach
+ * @TP_SMI_NO_MSR: the CPU has no readable MSR_SMI_COUNT (AMD, old Intel)
+ * @TP_SMI_UNKNOWN: absent, for no reason the CLI can tell
+ */
+enum tp_smi_why {
+	TP_SMI_READABLE,
+	TP_SMI_VM,
+	TP_SMI_USERSPACE,
+	TP_SMI_NO_MSR,
+	TP_SMI_UNKNOWN,
+};
+
+enum tp_smi_why tp_result_smi_why(const struct tp_result *r);
+const char *tp_smi_why_key(enum tp_smi_why why);
+const char *tp_smi_why_text(enum tp_smi_why why);
 
 const char *tp_event_cause_word(const struct tp_event_res *e);
 void tp_event_counters_text(FILE *f, const char *lead,
