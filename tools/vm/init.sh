@@ -65,8 +65,34 @@ if [ "$status" -gt 127 ]; then
 	status=127
 fi
 
+# The console's printer thread (nbcon consoles, the 8250's from 7.x:
+# "pr/ttyS0"), if there is one.
+printer=
+for p in /proc/[0-9]*; do
+	[ "$(cat "$p/comm" 2>/dev/null)" = pr/ttyS0 ] && printer=$p
+done
+
+# "STATE SWITCHES" of the printer thread.
+printer_state() {
+	sed -n 's/^State:[[:space:]]*\(.\).*/\1/p; s/^voluntary_ctxt_switches:[[:space:]]*//p' \
+		"$printer/status" | tr '\n' ' '
+}
+
 # The host trusts QEMU's exit code only together with this line. It goes
 # through printk: the console prints records in order, so when the host
-# sees it, it has every kernel message the test caused, too.
+# sees it, it has every kernel message the test caused, too.  Where a
+# thread prints the console, the line is out once that thread has gone to
+# sleep again after the write (it sleeps only when nothing is left to
+# print); the first look comes after the wake-up's irq_work has run.
+[ -n "$printer" ] && before=$(printer_state)
 echo "<5>vm-init: exit status $status" >/dev/kmsg || say "exit status $status"
+if [ -n "$printer" ]; then
+	tries=0
+	while [ $tries -lt 200 ]; do
+		sleep 0.05
+		now=$(printer_state)
+		[ "${now%% *}" = S ] && [ "${now#* }" != "${before#* }" ] && break
+		tries=$((tries + 1))
+	done
+fi
 exec /bin/vm-exit "$status" /dev/ttyS1 /dev/ttyS0
