@@ -138,6 +138,23 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 #endif
 
 /*
+ * TP_NL_SET_ERR_MSG_FMT(): an extended-ack message formatted from @fmt, or
+ * the fixed @msg.  Linux 6.2 gave the extended ack a buffer of its own for
+ * formatted messages, with NL_SET_ERR_MSG_FMT() ("netlink: add support for
+ * formatted extack messages"): the message then lives as long as the ack
+ * it is sent in.  Before 6.2 the ack holds only a pointer, read after the
+ * handler has returned, so the message must outlive every request that can
+ * point at it: only a string constant does.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define TP_NL_SET_ERR_MSG_FMT(extack, msg, fmt, ...) \
+	NL_SET_ERR_MSG_FMT(extack, fmt, ##__VA_ARGS__)
+#else
+#define TP_NL_SET_ERR_MSG_FMT(extack, msg, fmt, ...) \
+	NL_SET_ERR_MSG(extack, msg)
+#endif
+
+/*
  * Beyond 6.18: 7.2 turned the x86 irq_stat fields the noise measurement
  * sums (apic_timer_irqs, irq_spurious_count, ...) into an array
  * ("x86/irq: Make irqstats array based"); kmod/noise.c names them and does

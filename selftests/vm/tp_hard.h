@@ -241,10 +241,20 @@ static inline int tp_start(struct tp_nl *nl, const struct tp_kind_desc *k,
 	return err;
 }
 
+static inline bool tp_wait_not_running(struct tp_nl *nl, unsigned int ms);
+
+/*
+ * STOP, and when it stopped a run, wait up to 15 s for the run to end
+ * (STOP returns at once): -ETIMEDOUT if it does not.
+ */
 static inline int tp_stop(struct tp_nl *nl, struct tp_nl_error *e)
 {
-	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_STOP, false),
-			  NULL, NULL, e);
+	int err = tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_STOP, false),
+			     NULL, NULL, e);
+
+	if (!err && !tp_wait_not_running(nl, 15000))
+		return -ETIMEDOUT;
+	return err;
 }
 
 static inline int tp_reset(struct tp_nl *nl, struct tp_nl_error *e)
