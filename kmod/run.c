@@ -31,6 +31,8 @@
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
