@@ -980,6 +980,7 @@ TEST_F_TIMEOUT(faults, kill_9_of_the_cli, 400)
 	char cmd[256], *out = NULL;
 	unsigned int j, i;
 	pid_t pid;
+	int ret;
 
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
@@ -992,11 +993,16 @@ TEST_F_TIMEOUT(faults, kill_9_of_the_cli, 400)
 		ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
 		EXPECT_EQ(0, tp_jq(out, ".state == \"running\"")) TH_LOG("%s", out);
 		free(out);
-		EXPECT_EQ(0, tp_sh("tscprobe stop", NULL));
-		ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
-		EXPECT_EQ(0, tp_jq(out, ".state == \"stopped\" and"
-				   " .stop_reason == \"stop requested\""));
-		free(out);
+		ret = tp_sh("tscprobe stop", NULL);
+		/* Under TCG a lasting skew run may time out every pair first. */
+		if (ret != TP_EXIT_NORESULT || !tp_ended_starved(_metadata, k, 1)) {
+			EXPECT_EQ(0, ret) TH_LOG("%s", k->name);
+			ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
+			EXPECT_EQ(0, tp_jq(out, ".state == \"stopped\" and"
+					   " .stop_reason == \"stop requested\""))
+				TH_LOG("%s: %s", k->name, out);
+			free(out);
+		}
 		tp_check_show(_metadata, k, NULL);
 
 		/* A medium run goes on to its natural end. */
