@@ -816,13 +816,18 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 			TH_LOG("%s", e.msg);
 		EXPECT_EQ(TSCPROBE_STOP_COMPLETED, tp_heard_finish(&ev, id, 20000));
 		ms = tp_now_ms() - t0;
-		TH_LOG("skew with CPU %u owned: ended after %" PRIu64 " ms", last, ms);
-		EXPECT_LT(ms, TP_STARVED_BOUND_MS);
 		flags = tp_cpu_flags(&self->nl, last, NULL);
+		TH_LOG("skew with CPU %u owned: ended after %" PRIu64 " ms, CPU flags 0x%lx",
+		       last, ms, flags);
 		ASSERT_EQ(0, tp_sh("tscprobe show skew -j", &out));
 		snprintf(want, sizeof(want), "[.pairs[] | select(.from == %u or .to == %u)"
 			 " | .status] | all(. == \"timeout\")", last, last);
+		/*
+		 * With the fair server the worker there starts, and each of
+		 * its pairs takes up to its sides' limits: slow, not stuck.
+		 */
 		if (!tp_fair_server() || (flags & TSCPROBE_CPU_F_STARVED)) {
+			EXPECT_LT(ms, TP_STARVED_BOUND_MS);
 			EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
 				  TSCPROBE_CPU_F_STARVED, flags);
 			EXPECT_JQ(out, want);
