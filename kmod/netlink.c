@@ -303,7 +303,7 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = tp_run_start(ops, info->attrs, &tp_nl_notify, info->extack, &run);
 	if (err) {
 		nlmsg_free(msg);
-		tp_test_delay();	/* the error message must outlive it */
+		tp_test_delay();	/* test hook: the ack waits */
 		return err;
 	}
 	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
@@ -439,7 +439,7 @@ static int tp_nl_dump_done(struct netlink_callback *cb)
 	return 0;
 }
 
-/* A dump message's header: the command of the request (GET_RESULT or GET_STATUS). */
+/* A dump message's header, with the request's command. */
 static void *tp_dump_put(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genlmsghdr *req = nlmsg_data(cb->nlh);

@@ -485,7 +485,8 @@ static unsigned int tp_run_end_reason(struct tp_run *run)
  */
 static unsigned int tp_test_delay_ms;
 module_param_named(test_delay_ms, tp_test_delay_ms, uint, 0600);
-MODULE_PARM_DESC(test_delay_ms, "test hook: delay RUN_FINISHED and error acks by this many ms (at most 10000; default 0)");
+MODULE_PARM_DESC(test_delay_ms,
+		 "test hook: ms to hold RUN_FINISHED and error acks back (0)");
 
 /**
  * tp_test_delay() - sleep for the test_delay_ms module parameter, if set

@@ -311,7 +311,7 @@ static void tp_skew_free(struct tp_run *run)
 	}
 }
 
-/* The worker of @c must leave: its CPU is going down or starved, or it is stopped. */
+/* The worker of @c must leave: its CPU is gone (or going), or it is stopped. */
 static bool tp_skew_must_go(const struct tp_cpu *c)
 {
 	return tp_cpu_gone(c) || kthread_should_stop();
