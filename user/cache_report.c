@@ -246,7 +246,9 @@ static void tp_cache_text_net(const struct tp_cache_summary *s, FILE *f)
 static void tp_cache_cpu_text(const struct tp_result *r,
 			      const struct tp_cpu_res *c, FILE *f)
 {
-	const char *why = tp_cpu_incomplete_why(c, c->rounds + c->windows);
+	/* Incomplete: it went offline, or starved (with windows or none). */
+	const char *why = tp_cpu_incomplete_why(c, c->flags & TSCPROBE_CPU_F_STARVED ?
+						c->windows : 1);
 	struct tp_cache_summary s;
 	unsigned int i;
 
