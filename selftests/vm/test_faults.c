@@ -90,6 +90,7 @@ FIXTURE(faults) {
 	const struct tp_kind_desc *kinds[TSCPROBE_KIND_MAX + 1];
 	unsigned int nkinds;
 	uint64_t seed;
+	char rt_runtime[32];	/* sched_rt_runtime_us to put back, or "" */
 };
 
 FIXTURE_SETUP(faults)
@@ -114,6 +115,13 @@ FIXTURE_TEARDOWN(faults)
 
 	for (cpu = 1; cpu < 64; cpu++)
 		tp_cpu_set_online(cpu, true);
+	if (self->rt_runtime[0]) {
+		char cmd[96];
+
+		snprintf(cmd, sizeof(cmd), "echo %s > /proc/sys/kernel/sched_rt_runtime_us",
+			 self->rt_runtime);
+		tp_sh(cmd, NULL);
+	}
 	tp_module_load();
 	tp_nl_close(&self->nl);
 	if (tp_nl_open(&self->nl) == TP_EXIT_OK) {
@@ -773,6 +781,8 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	ASSERT_NE(NULL, noise);
 	rt_was = tp_rt_runtime(-1);
 	ASSERT_NE(LONG_MIN, rt_was);
+	/* Put back by the teardown too, should an assertion end the test. */
+	snprintf(self->rt_runtime, sizeof(self->rt_runtime), "%ld", rt_was);
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
 	ASSERT_EQ(0, tp_nl_join_events(&ev));
 
