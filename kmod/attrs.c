@@ -2,59 +2,17 @@
 /*
  * Netlink attribute helpers for every part of the module: reading START's
  * attributes with their defaults, refusing those a measurement does not
- * take, formatted extended-ack messages, and putting the contract's shared
- * attribute shapes (64-bit values, CPU bitmaps, histogram buckets, noise
- * events).
+ * take, and putting the contract's shared attribute shapes (64-bit values,
+ * CPU bitmaps, histogram buckets, noise events).
  *
  * The bottom layer: it calls nothing else in kmod/, so the run machinery,
  * the measurements and the netlink family can all use it without any of
  * them calling up into another.
  */
-#include <linux/spinlock.h>
-
 #include "tp.h"
 #include "hist.h"
 #include "names.h"
 #include "noise.h"
-
-/*
- * Linux 6.1's extended ack carries a pointer to a message, not the message,
- * and the ack is built after the handler has returned: a formatted message
- * must outlive the handler.  It is written into one of a ring of buffers;
- * a buffer is reused only after TP_ERRMSG_SLOTS later formatted errors,
- * far more than can happen while one ack is being built.
- */
-#define TP_ERRMSG_SLOTS	32
-#define TP_ERRMSG_LEN	96
-
-static char tp_errmsg_ring[TP_ERRMSG_SLOTS][TP_ERRMSG_LEN];
-static unsigned int tp_errmsg_next;
-static DEFINE_SPINLOCK(tp_errmsg_lock);
-
-/**
- * tp_set_err() - set a formatted extended-ack message pointing at @attr
- * @extack: the request's extended ack (may be NULL)
- * @attr: the offending attribute, or NULL
- * @fmt: printf-style format of the message
- */
-void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
-		const char *fmt, ...)
-{
-	va_list args;
-	char *buf;
-
-	if (!extack)
-		return;
-	spin_lock(&tp_errmsg_lock);
-	buf = tp_errmsg_ring[tp_errmsg_next];
-	tp_errmsg_next = (tp_errmsg_next + 1) % TP_ERRMSG_SLOTS;
-	va_start(args, fmt);
-	vscnprintf(buf, TP_ERRMSG_LEN, fmt, args);
-	va_end(args);
-	spin_unlock(&tp_errmsg_lock);
-	extack->_msg = buf;
-	extack->bad_attr = attr;
-}
 
 /**
  * tp_attr_u64() - a u64 attribute of a request, or its default
@@ -102,7 +60,9 @@ int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
 		if (!attrs[type] || type == TSCPROBE_A_KIND ||
 		    type == TSCPROBE_A_CPUS || test_bit(type, allowed))
 			continue;
-		tp_set_err(extack, attrs[type], "%s does not apply to a %s run",
+		tp_set_err(extack, attrs[type],
+			   "the attribute does not apply to this measurement",
+			   "%s does not apply to a %s run",
 			   tp_attr_name(type), kind);
 		return -EINVAL;
 	}
@@ -171,6 +131,7 @@ int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
 			continue;
 		if (cpu >= nr_cpu_ids) {
 			tp_set_err(extack, attr,
+				   "a CPU of the set does not exist",
 				   "CPU %u does not exist (nr_cpu_ids is %u)",
 				   cpu, nr_cpu_ids);
 			return -EINVAL;

@@ -40,6 +40,7 @@
 #include "hist.h"
 #include "names.h"
 #include "report.h"
+#include "trace.h"
 
 /**
  * struct tp_cache_cpu - one CPU's cache state (working copy and snapshot)
@@ -103,7 +104,8 @@ static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
 	p->nodes = nla_get_flag(attrs[TSCPROBE_A_NODES]);
 	p->clock = TSCPROBE_CLOCK_LFENCE;
 	if (p->batch > p->rounds) {
-		tp_set_err(extack, batch, "batch %u is more than the %llu rounds",
+		tp_set_err(extack, batch, "batch is more than the rounds",
+			   "batch %u is more than the %llu rounds",
 			   p->batch, p->rounds);
 		return -EINVAL;
 	}
@@ -150,7 +152,7 @@ static int tp_cache_cpu_init(struct tp_run *run, struct tp_cpu *c)
  * Every window does at least one unit, so the loop ends after at most
  * @units windows; the thread sleeps a gap after each window, so that two
  * windows never run back to back, and it looks for STOP, unload and
- * hotplug before each.
+ * hotplug before each.  A window starts only on the thread's own CPU.
  *
  * Return: true when every unit ran, false when the thread must stop.
  */
@@ -160,14 +162,22 @@ static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 {
 	u64 width = max(tp_ns_to_cycles(run->params.width_ns), 1ULL);
 	struct tp_cache_cpu *n = c->hot;
+	u64 start, done;
 
 	while (units) {
 		if (tp_cpu_should_stop(c))
 			return false;
 		local_irq_disable();
-		units -= tp_paced_window(pace, fn, state, units, batch,
-					 rdtsc() + width);
+		if (!tp_cpu_here(c)) {
+			local_irq_enable();
+			return false;
+		}
+		start = rdtsc();
+		done = tp_paced_window(pace, fn, state, units, batch,
+				       start + width);
+		trace_tscprobe_cache_window(c->cpu, start, rdtsc(), done);
 		local_irq_enable();
+		units -= done;
 		if (last_end)
 			*last_end = rdtsc();
 		n->windows++;

@@ -113,6 +113,22 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 #define TP_GENL_REQ_ATTR_CHECK(info, attr)	(!(info)->attrs[(attr)])
 #endif
 
+/*
+ * TP_NL_SET_ERR_MSG_FMT(): an extended-ack message formatted from @fmt, or
+ * the fixed @msg.  NL_SET_ERR_MSG_FMT() gives the extended ack a buffer of
+ * its own, so the message lives as long as the ack it is sent in.  Without
+ * it the ack holds only a pointer, read after the handler has returned, so
+ * the message must outlive every request that can point at it: only a
+ * string constant does.
+ */
+#if TP_HAVE_NL_SET_ERR_MSG_FMT
+#define TP_NL_SET_ERR_MSG_FMT(extack, msg, fmt, ...) \
+	NL_SET_ERR_MSG_FMT(extack, fmt, ##__VA_ARGS__)
+#else
+#define TP_NL_SET_ERR_MSG_FMT(extack, msg, fmt, ...) \
+	NL_SET_ERR_MSG(extack, msg)
+#endif
+
 /**
  * tp_rdmsr_safe() - read a 64-bit MSR, without a fault if it does not exist
  * @msr: the MSR

@@ -11,7 +11,6 @@
  * two multicast messages (a run has ended, noise events) are sent from
  * here when a run calls the struct tp_run_notify this file gave it.
  */
-#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
@@ -304,6 +303,7 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 	err = tp_run_start(ops, info->attrs, &tp_nl_notify, info->extack, &run);
 	if (err) {
 		nlmsg_free(msg);
+		tp_test_delay();	/* test hook: the ack waits */
 		return err;
 	}
 	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
@@ -328,58 +328,34 @@ static int tp_nl_reset(struct sk_buff *skb, struct genl_info *info)
 static int tp_put_cpu_id(struct sk_buff *skb, const struct tp_cpu *c)
 {
 	if (nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
-	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS, READ_ONCE(c->flags) & 3))
+	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS,
+			READ_ONCE(c->flags) & TP_CPU_FLAGS_SENT))
 		return -EMSGSIZE;
 	return 0;
 }
 
-static int tp_put_progress(struct sk_buff *skb, struct tp_run *run)
-{
-	unsigned int i;
-
-	for (i = 0; i < run->nr_cpus; i++) {
-		struct tp_cpu *c = &run->slots[i];
-		struct nlattr *nest;
-
-		nest = nla_nest_start(skb, TSCPROBE_A_CPU);
-		if (!nest || tp_put_cpu_id(skb, c) ||
-		    run->ops->put_progress(skb, c))
-			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
-	}
-	return 0;
-}
-
-/* GET_STATUS: the run and every CPU's progress, or only IDLE. */
+/* GET_STATUS's run message: the run, or only IDLE. */
 static int tp_put_status(struct sk_buff *skb, struct tp_run *run)
 {
 	if (!run)
 		return nla_put_u32(skb, TSCPROBE_A_STATE, TSCPROBE_STATE_IDLE);
-	return tp_put_run(skb, run) ?: tp_put_progress(skb, run);
+	return tp_put_run(skb, run);
 }
 
 /*
- * Room for a GET_STATUS reply: the run's attributes, then each CPU's
- * progress, which is 160 to 200 bytes for noise (more for a kind with
- * several series).  A reply that does not fit is built again in a buffer
- * twice as large.  (The first version reserved 128 bytes a CPU and no
- * retry: on a machine with 80 to 96 CPUs and every counter readable,
- * GET_STATUS of a run on all of them failed with EMSGSIZE.)
+ * GET_STATUS as a do: the run message alone, which fits one page.  Each
+ * CPU's progress comes with the dump (tp_nl_status_dump()): a reply of
+ * every CPU's would take up to TSCPROBE_MAX_RUN_CPUS times 200 bytes, an
+ * allocation of many pages that any user could ask for.
  */
-#define TP_STATUS_CPU_GUESS	256
-#define TP_STATUS_MAX		SZ_1M
-
 static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tp_run *run = tp_run_get_current();
 	struct sk_buff *msg;
-	size_t size;
 	void *hdr;
 	int err;
 
-	size = NLMSG_GOODSIZE + (run ? run->nr_cpus * TP_STATUS_CPU_GUESS : 0);
-retry:
-	msg = genlmsg_new(size, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg) {
 		tp_run_put(run);
 		return -ENOMEM;
@@ -387,17 +363,13 @@ retry:
 	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
 				TSCPROBE_CMD_GET_STATUS);
 	err = hdr ? tp_put_status(msg, run) : -EMSGSIZE;
-	if (err == -EMSGSIZE && size < TP_STATUS_MAX) {
-		nlmsg_free(msg);
-		size *= 2;
-		goto retry;
-	}
 	tp_run_put(run);
 	return tp_reply(msg, hdr, err, info);
 }
 
 /**
- * struct tp_dump_ctx - where a GET_RESULT dump stands (in cb->ctx)
+ * struct tp_dump_ctx - where a dump (GET_RESULT, GET_STATUS) stands (in
+ *	cb->ctx)
  * @run: the run being dumped; a reference is held for the whole dump, so a
  *	new START cannot change what a dump in progress returns
  * @want: the run the client asked for (0: any)
@@ -429,7 +401,7 @@ static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
  * made by the first dumpit call instead: they travel in NLMSG_DONE with
  * their message.  Here the run is only referenced.
  */
-static int tp_nl_result_start(struct netlink_callback *cb)
+static int tp_nl_dump_start(struct netlink_callback *cb)
 {
 	struct nlattr *want = tp_dump_attrs(cb)[TSCPROBE_A_RUN_ID];
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
@@ -449,14 +421,16 @@ static int tp_dump_check(struct tp_dump_ctx *ctx, struct netlink_callback *cb)
 		return -ENOENT;
 	}
 	if (ctx->want && ctx->want != ctx->run->id) {
-		tp_set_err(cb->extack, NULL, "run %llu was replaced by run %llu",
-			   ctx->want, ctx->run->id);
+		tp_set_err(cb->extack, NULL,
+			   "the results are of another run",
+			   "the results are of another run (%llu, not %llu)",
+			   ctx->run->id, ctx->want);
 		return -ESTALE;
 	}
 	return 0;
 }
 
-static int tp_nl_result_done(struct netlink_callback *cb)
+static int tp_nl_dump_done(struct netlink_callback *cb)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
 
@@ -465,11 +439,13 @@ static int tp_nl_result_done(struct netlink_callback *cb)
 	return 0;
 }
 
+/* A dump message's header, with the request's command. */
 static void *tp_dump_put(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	const struct genlmsghdr *req = nlmsg_data(cb->nlh);
+
 	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			   &tp_genl_family, NLM_F_MULTI,
-			   TSCPROBE_CMD_GET_RESULT);
+			   &tp_genl_family, NLM_F_MULTI, req->cmd);
 }
 
 static int tp_dump_header(struct sk_buff *skb, struct netlink_callback *cb)
@@ -618,6 +594,59 @@ static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return skb->len;
 }
 
+/* One message of GET_STATUS's dump: RUN_ID and a CPU's progress. */
+static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
+			    struct tp_cpu *c)
+{
+	struct tp_run *run = tp_dump_ctx(cb)->run;
+	struct nlattr *nest;
+	void *hdr;
+
+	hdr = tp_dump_put(skb, cb);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id))
+		goto cancel;
+	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
+	if (!nest || tp_put_cpu_id(skb, c) || run->ops->put_progress(skb, c))
+		goto cancel;
+	nla_nest_end(skb, nest);
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * GET_STATUS as a dump: the run message, then one message per CPU with
+ * its progress (ops->put_progress: under 160 bytes).  Dump messages are
+ * sized by netlink to what the reader reads, so no reply grows with the
+ * number of CPUs.
+ */
+static int tp_nl_status_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
+	struct tp_run *run = ctx->run;
+	void *hdr;
+
+	if (!ctx->header_done) {
+		hdr = tp_dump_put(skb, cb);
+		if (!hdr || tp_put_status(skb, run)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			return -EMSGSIZE;
+		}
+		genlmsg_end(skb, hdr);
+		ctx->header_done = true;
+	}
+	for (; run && ctx->idx < run->nr_cpus; ctx->idx++)
+		if (tp_dump_progress(skb, cb, &run->slots[ctx->idx]))
+			return skb->len ?: -EMSGSIZE;
+	return skb->len;
+}
+
 static const struct genl_ops tp_genl_ops[] = {
 	{
 		.cmd = TSCPROBE_CMD_GET_INFO,
@@ -642,14 +671,17 @@ static const struct genl_ops tp_genl_ops[] = {
 	{
 		.cmd = TSCPROBE_CMD_GET_STATUS,
 		.doit = tp_nl_get_status,
+		.start = tp_nl_dump_start,
+		.dumpit = tp_nl_status_dump,
+		.done = tp_nl_dump_done,
 		.policy = tp_no_attrs_policy,
 		.maxattr = TSCPROBE_A_MAX,
 	},
 	{
 		.cmd = TSCPROBE_CMD_GET_RESULT,
-		.start = tp_nl_result_start,
+		.start = tp_nl_dump_start,
 		.dumpit = tp_nl_result_dump,
-		.done = tp_nl_result_done,
+		.done = tp_nl_dump_done,
 		.policy = tp_result_policy,
 		.maxattr = TSCPROBE_A_MAX,
 	},
@@ -667,10 +699,11 @@ static const struct genl_multicast_group tp_genl_mcgrps[] = {
 };
 
 /*
- * parallel_ops: STOP waits up to a window for the threads to end; holding
- * the global genetlink mutex meanwhile would stall every other family.
- * The run machinery has its own lock.  resv_start_op stays 0: every
- * command is validated strictly, reserved header bits included.
+ * parallel_ops: the run machinery has its own lock, and a START creates a
+ * thread per CPU; holding the global genetlink mutex meanwhile would stall
+ * every other family.  No handler waits for a run (STOP returns at once).
+ * resv_start_op stays 0: every command is validated strictly, reserved
+ * header bits included.
  */
 struct genl_family tp_genl_family __ro_after_init = {
 	.name = TSCPROBE_GENL_NAME,

@@ -60,8 +60,13 @@ struct tp_reading {
  * @readable: TP_EVENT_* bits: the counters events carry on this CPU
  * @prev: the counters at the previous reading: the window's start or the
  *	CPU's previous event (see enum tscprobe_cause)
+ * @smi_end: MSR_SMI_COUNT at the end of the last window
+ * @smi_end_ok: @smi_end could be read
  * @run: the run, for stop-at (the loop's slow path has only @loop)
  * @cpu: the CPU measured
+ * @undo: with interrupts on, the state before the current window, put
+ *	back if the thread is moved to another CPU mid-window (NULL with
+ *	interrupts off, where it cannot be)
  */
 struct tp_noise_cpu {
 	struct tp_noise loop;
@@ -80,8 +85,11 @@ struct tp_noise_cpu {
 	u64 cause_cycles[__TSCPROBE_CAUSE_MAX];
 	u16 readable;
 	struct tp_reading prev;
+	u64 smi_end;
+	bool smi_end_ok;
 	struct tp_run *run;
 	unsigned int cpu;
+	struct tp_noise_cpu *undo;
 };
 
 static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
@@ -148,7 +156,7 @@ static int tp_noise_parse_stop_at(struct tp_params *p, struct nlattr **attrs,
 		p->stop_at_cycles = max(tp_ns_to_cycles(p->stop_at_ns), 1ULL);
 	}
 	if ((ns || cyc) && p->stop_at_cycles < p->threshold_cycles) {
-		tp_set_err(extack, ns ?: cyc,
+		tp_set_err(extack, ns ?: cyc, "stop-at is below the threshold",
 			   "%s is below the threshold (%llu cycles, %llu ns)",
 			   ns ? "stop_at_ns" : "stop_at_cycles",
 			   p->threshold_cycles, p->threshold_ns);
@@ -205,7 +213,25 @@ static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	n->loop.explain = tp_noise_explain;
 	n->run = run;
 	n->cpu = c->cpu;
+	if (run->params.irqs == TSCPROBE_IRQS_ON) {
+		n->undo = kvmalloc_node(sizeof(*n), GFP_KERNEL,
+					cpu_to_node(c->cpu));
+		if (!n->undo)
+			return -ENOMEM;
+	}
 	return 0;
+}
+
+static void tp_noise_free(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_noise_cpu *n = run->slots[i].hot;
+
+		if (n)
+			kvfree(n->undo);
+	}
 }
 
 /*
@@ -286,10 +312,17 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 	n->cause_events[ev->cause]++;
 	n->cause_cycles[ev->cause] += ev->cycles;
 	trace_tscprobe_noise_event(n->cpu, ev);
-	if (stop_at && ev->cycles >= stop_at)
+	/* With interrupts on, a window moved away is discarded: so is this. */
+	if (stop_at && ev->cycles >= stop_at &&
+	    raw_smp_processor_id() == n->cpu)
 		tp_run_stop_at(n->run, n->cpu, ev);
 }
 
+/*
+ * The counters' first readings.  MSR_SMI_COUNT is the CPU's own and this
+ * may run elsewhere: here it is only tried, and its first reading is taken
+ * in the first window (tp_noise_window_run()).
+ */
 static void tp_noise_counters_begin(struct tp_noise_cpu *n,
 				    const struct tp_params *p, unsigned int cpu)
 {
@@ -305,12 +338,10 @@ static void tp_noise_counters_begin(struct tp_noise_cpu *n,
 	tp_counter_begin(&n->mperf, apm, 0);
 }
 
+/* After a window: its SMI count was read inside it, on the CPU measured. */
 static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 {
-	u64 v;
-	bool ok = tp_read_smi(&v);
-
-	tp_counter_step(&n->smi, ok, v, 32);
+	tp_counter_step(&n->smi, n->smi_end_ok, n->smi_end, 32);
 	tp_counter_step(&n->nmi, true, tp_nmi_count(cpu), 32);
 	tp_counter_step(&n->irq, true, tp_irq_count(cpu), 32);
 }
@@ -323,32 +354,45 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
  * the end, the run's duration later.  So the time a thread took to get to
  * its first window (waking up, the scheduler, in a VM a vCPU the host did
  * not run) never counts against its duration, and every CPU that is not
- * stopped runs at least one window.  APERF/MPERF are read inside the
- * window, so that the effective clock describes the measured stretches and
- * not the sleeps between them.
+ * stopped runs at least one window.  APERF/MPERF and the SMI count are
+ * read inside the window, so that the effective clock describes the
+ * measured stretches and not the sleeps between them, and so that both
+ * come from the CPU measured: a window starts only there (tp_cpu_here()),
+ * and one that runs with interrupts on and is moved away mid-window is
+ * undone.  @samples: the loop's samples before the window, for its
+ * tracepoint.
  *
  * Return: the TSC at which the window started, or 0 (nothing measured)
- * when the CPU's end had already come.
+ * when the CPU's end had already come or the thread is not on its CPU.
  */
-static u64 tp_noise_window_run(struct tp_noise_cpu *n,
-			       const struct tp_params *p, u64 width, u64 span)
+static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
+			       const struct tp_params *p, u64 width, u64 span,
+			       u64 samples)
 {
-	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0;
+	bool irqs_on = p->irqs == TSCPROBE_IRQS_ON;
+	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0, moves;
 	u64 back = n->loop.step_back_cycles;
 	bool apm = n->aperf.ok;
 	u64 start;
 
-	if (p->irqs == TSCPROBE_IRQS_OFF)
-		local_irq_disable();
+	if (irqs_on)
+		memcpy(n->undo, n, sizeof(*n));
+	local_irq_disable();
+	if (!tp_cpu_here(c)) {
+		local_irq_enable();
+		return 0;
+	}
+	moves = current->se.nr_migrations;
 	start = rdtsc();
 	if (!n->windows) {
 		n->first_tsc = start;
 		n->last_tsc = start;
 		n->end_tsc = start + span;
+		if (n->smi.ok)
+			n->smi.ok = tp_read_smi(&n->smi.last);
 	}
 	if (start >= n->end_tsc) {
-		if (p->irqs == TSCPROBE_IRQS_OFF)
-			local_irq_enable();
+		local_irq_enable();
 		return 0;
 	}
 	if (apm)
@@ -356,8 +400,19 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 		      tp_read_msr(MSR_IA32_MPERF, &m0);
 	/* The first event's deltas count from here. */
 	tp_noise_read(n, &n->prev);
+	if (irqs_on)
+		local_irq_enable();
 	n->last_tsc = tp_noise_window(&n->loop, p->clock,
 				      min(start + width, n->end_tsc));
+	if (irqs_on) {
+		local_irq_disable();
+		if (current->se.nr_migrations != moves || !tp_cpu_here(c)) {
+			tp_cpu_moved(c);
+			local_irq_enable();
+			memcpy(n, n->undo, sizeof(*n));
+			return 0;
+		}
+	}
 	/*
 	 * A step back of the TSC ended the window: the CPU's start and end
 	 * move back with the clock, so that its wall time (taken modulo
@@ -370,8 +425,10 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
-	if (p->irqs == TSCPROBE_IRQS_OFF)
-		local_irq_enable();
+	n->smi_end_ok = tp_read_smi(&n->smi_end);
+	trace_tscprobe_window(c->cpu, start, n->last_tsc,
+			      n->loop.samples - samples, n->loop.max);
+	local_irq_enable();
 	n->windows++;
 	n->aperf.ok = apm;
 	n->mperf.ok = apm;
@@ -409,24 +466,21 @@ static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 }
 
 /*
- * One window and what follows it with interrupts on: the window
- * tracepoint (samples and largest gap of this window alone), the
- * notification, the counters.  Returns what tp_noise_window_run() did.
+ * One window and what follows it with interrupts on: the notification,
+ * the counters.  The window's tracepoint (samples and largest gap of this
+ * window alone) fires inside it.  Returns what tp_noise_window_run() did.
  */
 static u64 tp_noise_window_step(struct tp_run *run, struct tp_cpu *c,
 				struct tp_noise_cpu *n, u64 width, u64 span)
 {
 	u64 run_max = n->loop.max, samples = n->loop.samples;
-	u64 start, win_max;
+	u64 start;
 
 	n->loop.max = 0;
-	start = tp_noise_window_run(n, &run->params, width, span);
-	win_max = n->loop.max;
-	n->loop.max = max(run_max, win_max);
+	start = tp_noise_window_run(c, n, &run->params, width, span, samples);
+	n->loop.max = max(run_max, n->loop.max);
 	if (!start)
 		return 0;
-	trace_tscprobe_window(c->cpu, start, n->last_tsc,
-			      n->loop.samples - samples, win_max);
 	tp_noise_notify(run, c, n, start);
 	tp_noise_counters_step(n, c->cpu);
 	return start;
@@ -452,7 +506,8 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	while (!tp_cpu_should_stop(c)) {
 		start = tp_noise_window_step(run, c, n, width, span);
 		if (!start) {
-			complete = true;
+			/* Its end came, or it is no longer on its CPU. */
+			complete = !tp_cpu_gone(c);
 			break;
 		}
 		tp_cpu_publish(c, false);
@@ -771,6 +826,7 @@ const struct tp_kind_ops tp_noise_ops = {
 	.kind = TSCPROBE_KIND_NOISE,
 	.parse = tp_noise_parse,
 	.cpu_init = tp_noise_cpu_init,
+	.free = tp_noise_free,
 	.cpu_main = tp_noise_cpu_main,
 	.put_params = tp_noise_put_params,
 	.put_progress = tp_noise_put_progress,

@@ -15,7 +15,10 @@
  * hotplug callback runs with it held.  Measurement threads
  * never take tp_lock; they only publish their snapshot under their slot's
  * own mutex, so nothing that holds tp_lock ever waits for a thread that
- * waits for tp_lock.
+ * waits for tp_lock.  Nor does anything wait for a thread on its own CPU,
+ * where a task of higher priority may keep it from ever running: threads
+ * are moved to the waiter's CPU first (tp_thread_move_away()), and the
+ * run's watch gives up on those that cannot start (tp_run_watch()).
  *
  * Lifetime: a run is reference counted.  tp_current holds one reference, a
  * running run holds one for its finisher, and every reader (status, dump,
@@ -28,6 +31,8 @@
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -128,7 +133,58 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
  */
 bool tp_cpu_should_stop(const struct tp_cpu *c)
 {
-	return READ_ONCE(c->run->stop) || test_bit(TP_CPU_OFFLINE, &c->flags);
+	return READ_ONCE(c->run->stop) || tp_cpu_gone(c);
+}
+
+/**
+ * tp_cpu_gone() - whether a CPU's measurement is over for good
+ * @c: the CPU's slot
+ *
+ * Return: true when the CPU is going offline, or its thread could not get
+ * the CPU and was moved away from it (starved).
+ */
+bool tp_cpu_gone(const struct tp_cpu *c)
+{
+	return test_bit(TP_CPU_OFFLINE, &c->flags) ||
+	       test_bit(TP_CPU_STARVED, &c->flags);
+}
+
+/**
+ * tp_cpu_here() - whether a measurement thread runs on its own CPU
+ * @c: the thread's slot
+ *
+ * Called with interrupts off (or, for a skew side, preemption off) at the
+ * start of every window and every skew side, which keep them off until
+ * their figures are taken: a figure comes from the CPU it is booked to.
+ * The threads are bound to their CPUs, but a CPU going down is no longer
+ * active from sched_cpu_deactivate() on, well before the module's hotplug
+ * callback (CPUHP_AP_ONLINE_DYN) ends its thread; on 5.11 and later a
+ * wake-up there moves a bound thread that is not one of the kernel's own
+ * per-CPU threads to another CPU (select_fallback_rq()).  The module also
+ * moves a starved thread away itself (tp_thread_move_away()).  Either way
+ * the CPU's measurement ends, incomplete, and the window is not counted.
+ *
+ * Return: true when the thread is on its CPU.
+ */
+bool tp_cpu_here(struct tp_cpu *c)
+{
+	if (likely(smp_processor_id() == c->cpu))
+		return true;
+	tp_cpu_moved(c);
+	return false;
+}
+
+/**
+ * tp_cpu_moved() - a measurement thread was found moved off its CPU
+ * @c: the thread's slot
+ *
+ * Ends the CPU's measurement (tp_cpu_gone() becomes true): moved by the
+ * module, the thread is starved; otherwise the CPU is going offline.
+ */
+void tp_cpu_moved(struct tp_cpu *c)
+{
+	if (!test_bit(TP_CPU_STARVED, &c->flags))
+		set_bit(TP_CPU_OFFLINE, &c->flags);
 }
 
 /**
@@ -280,23 +336,69 @@ static void tp_cpu_wait_for_reap(void)
 
 /*
  * A CPU's measurement has ended: publish it; the last one ends the run.
- * One that did not complete is marked incomplete when it went offline, or
- * when nothing stopped the run (a noise CPU that measured nothing): the
- * reader of a complete CPU's figures must be able to trust them.  After
- * STOP or on unload every CPU ends early, which the run's reason says.
+ * One that did not complete is marked incomplete when it went offline or
+ * starved, or when nothing stopped the run (a noise CPU that measured
+ * nothing): the reader of a complete CPU's figures must be able to trust
+ * them.  After STOP or on unload every CPU ends early, which the run's
+ * reason says.
  */
 static void tp_cpu_end(struct tp_cpu *c, bool complete)
 {
 	struct tp_run *run = c->run;
 
-	if (!complete && (test_bit(TP_CPU_OFFLINE, &c->flags) ||
-			  !READ_ONCE(run->stop)))
+	if (!complete && (tp_cpu_gone(c) || !READ_ONCE(run->stop)))
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
 	tp_cpu_publish(c, true);
 	/* Readers that see DONE see the counters above (tp_put_sched()). */
 	smp_mb__before_atomic();
 	set_bit(TP_CPU_DONE, &c->flags);
 	tp_run_thread_ended(run);
+}
+
+/*
+ * With tp_lock held: end a CPU whose thread has not started, because it
+ * did not get the CPU in time (@why TP_CPU_STARVED), the CPU is going
+ * offline (TP_CPU_OFFLINE), or the run was stopped (-1).  The thread and
+ * this race for TP_CPU_CLAIMED: a thread that loses never measures.
+ * Returns false when the thread had started.
+ */
+static bool tp_cpu_give_up(struct tp_cpu *c, int why)
+{
+	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags))
+		return false;
+	if (why >= 0)
+		set_bit(why, &c->flags);
+	tp_cpu_end(c, false);
+	return true;
+}
+
+/*
+ * Move @t off CPU @from to a CPU where ordinary threads run now, the
+ * caller's own (or any active one when the caller runs on @from, as the
+ * hotplug callback does): a thread that cannot get its CPU, because a task
+ * of higher priority owns it (a SCHED_FIFO poller with RT throttling off)
+ * or because the CPU is going offline, gets out there.  It measures
+ * nothing there: every window and skew side checks its CPU
+ * (tp_cpu_here()).  Bounded: a thread that is queued or asleep moves at
+ * once; one running on @from is moved by the CPU's stopper, at the end of
+ * its interrupts-off window at the latest.
+ */
+static void tp_thread_move_away(struct task_struct *t, unsigned int from)
+{
+	unsigned int here = raw_smp_processor_id();
+
+	if (here != from)
+		set_cpus_allowed_ptr(t, cpumask_of(here));
+	else if (!cpu_active(from))
+		set_cpus_allowed_ptr(t, cpu_active_mask);
+	/* else the caller runs on @from: so can the thread */
+}
+
+/* Stop a thread wherever it can run; see tp_thread_move_away(). */
+static void tp_thread_stop(struct task_struct *t, unsigned int from)
+{
+	tp_thread_move_away(t, from);
+	kthread_stop(t);
 }
 
 static int tp_cpu_thread(void *data)
@@ -307,6 +409,11 @@ static int tp_cpu_thread(void *data)
 	u64 migrations = current->se.nr_migrations;
 	bool complete;
 
+	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
+	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags)) {
+		tp_cpu_wait_for_reap();
+		return 0;
+	}
 	complete = run->ops->cpu_main(run, c);
 	/* What the scheduler did to the thread, for the report. */
 	c->nvcsw = current->nvcsw - nvcsw;
@@ -317,6 +424,9 @@ static int tp_cpu_thread(void *data)
 	return 0;
 }
 
+static void tp_run_watch_in(struct tp_run *run, unsigned long delay);
+static unsigned long tp_run_end_slack(const struct tp_run *run);
+
 /* The ops->run_main thread; counted in run->active like a CPU's. */
 static int tp_run_main_thread(void *data)
 {
@@ -324,6 +434,9 @@ static int tp_run_main_thread(void *data)
 
 	if (!run->ops->run_main(run))
 		WRITE_ONCE(run->main_incomplete, true);
+	/* The CPU threads are due to end now: the watch sees to it. */
+	WRITE_ONCE(run->main_done, true);
+	tp_run_watch_in(run, tp_run_end_slack(run));
 	tp_run_thread_ended(run);
 	tp_cpu_wait_for_reap();
 	return 0;
@@ -335,13 +448,13 @@ static void tp_run_reap(struct tp_run *run)
 	unsigned int i;
 
 	if (run->main_task) {
-		kthread_stop(run->main_task);
+		tp_thread_stop(run->main_task, task_cpu(run->main_task));
 		run->main_task = NULL;
 	}
 
 	for (i = 0; i < run->nr_cpus; i++) {
 		if (run->slots[i].task) {
-			kthread_stop(run->slots[i].task);
+			tp_thread_stop(run->slots[i].task, run->slots[i].cpu);
 			run->slots[i].task = NULL;
 		}
 	}
@@ -364,6 +477,28 @@ static unsigned int tp_run_end_reason(struct tp_run *run)
 	return TSCPROBE_STOP_HOTPLUG;
 }
 
+/*
+ * Test hook (module parameter test_delay_ms, 0 by default): hold open the
+ * two race windows the fault tests need, between a run's end and its
+ * RUN_FINISHED notification, and between a refused request's error
+ * message and its ack (netlink.c).  Documented in the admin guide.
+ */
+static unsigned int tp_test_delay_ms;
+module_param_named(test_delay_ms, tp_test_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_delay_ms,
+		 "test hook: ms to hold RUN_FINISHED and error acks back (0)");
+
+/**
+ * tp_test_delay() - sleep for the test_delay_ms module parameter, if set
+ */
+void tp_test_delay(void)
+{
+	unsigned int ms = READ_ONCE(tp_test_delay_ms);
+
+	if (ms)
+		msleep(min(ms, 10000U));
+}
+
 /* Runs once every thread has ended: make the results final and say so. */
 static void tp_run_finish(struct work_struct *work)
 {
@@ -377,18 +512,129 @@ static void tp_run_finish(struct work_struct *work)
 	WRITE_ONCE(run->state, run->reason == TSCPROBE_STOP_COMPLETED ?
 		   TSCPROBE_STATE_DONE : TSCPROBE_STATE_STOPPED);
 	mutex_unlock(&tp_lock);
+	/* Nothing arms the watch once the run is not running. */
+	cancel_delayed_work_sync(&run->watch);
 	trace_tscprobe_run_end(run->id, run->ops->kind, run->state,
 			       run->reason);
+	tp_test_delay();
 	/*
 	 * Notify before completing: unload waits for the completion and then
-	 * unregisters the family, so a notification sent after it could find
-	 * the family gone and the listeners would never hear that the module
-	 * went away (found by selftests/vm/test_faults.c, rmmod_mid_run).
+	 * unregisters the family, so the listeners hear the end first.
 	 */
 	if (run->notify)
 		run->notify->finished(run);
 	complete_all(&run->done);
 	tp_run_put(run);	/* the reference of the running run */
+}
+
+/*
+ * How long after a run should have ended its threads may take to end: a
+ * window to finish, a gap, another window, and two seconds for the
+ * scheduler (a skew pair in progress takes up to its sides' limits, which
+ * add up to less: see tp_skew_parse()).
+ */
+static unsigned long tp_run_end_slack(const struct tp_run *run)
+{
+	return nsecs_to_jiffies(2 * run->params.width_ns +
+				run->params.gap_ns) + 2 * HZ;
+}
+
+/* (Re)arm the watch to look at @run in @delay jiffies. */
+static void tp_run_watch_in(struct tp_run *run, unsigned long delay)
+{
+	mod_delayed_work(tp_wq, &run->watch, delay);
+}
+
+/*
+ * When every thread of @run should have ended, in jiffies; 0 while that is
+ * not known.  A run that was asked to end (STOP, unload, stop-at, its
+ * driving thread done) ends within tp_run_end_slack(); a noise run ends at
+ * the latest its duration after its last CPU started, which is within
+ * TSCPROBE_START_TIMEOUT_MS of START.  Called with tp_lock held.
+ */
+static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
+{
+	unsigned long slack = tp_run_end_slack(run), due = 0;
+
+	/* Stop-at and the driving thread's end take no lock to say so. */
+	if (!run->ending_since &&
+	    (READ_ONCE(run->stop) || READ_ONCE(run->main_done)))
+		run->ending_since = now ?: 1;
+	if (run->ending_since)
+		due = run->ending_since + slack;
+	if (run->params.duration_ns) {
+		unsigned long end = run->start_jiffies +
+			msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS) +
+			nsecs_to_jiffies(run->params.duration_ns) + slack;
+
+		if (!due || time_before(end, due))
+			due = end;
+	}
+	return due;
+}
+
+/**
+ * tp_run_watch() - deal with threads that cannot get their CPU
+ * @work: the run's watch
+ *
+ * A thread bound to a CPU that a task of higher priority owns (a SCHED_FIFO
+ * poller with RT throttling off, as on DPDK and isolcpus machines) never
+ * runs there, and nothing may wait for it without bound: not the run's
+ * end, STOP, unload or hotplug.  So, once TSCPROBE_START_TIMEOUT_MS after
+ * START, a CPU whose thread has not started is given up: not measured,
+ * marked starved and incomplete, and the run goes on with the others.
+ * And once the run should have ended (tp_run_due()), a thread that has not
+ * is moved to a CPU where it can run, and ends there: starved, its
+ * figures those of before.  Threads that did get their CPUs never meet
+ * the watch: it runs at most a few times a run, never in a loop.
+ */
+static void tp_run_watch(struct work_struct *work)
+{
+	struct tp_run *run = container_of(to_delayed_work(work), struct tp_run,
+					  watch);
+	unsigned long now = jiffies, start_by, due, next = 0;
+	unsigned int i;
+
+	mutex_lock(&tp_lock);
+	if (run->state != TSCPROBE_STATE_RUNNING)
+		goto out;
+	start_by = run->start_jiffies +
+		msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+
+		if (test_bit(TP_CPU_CLAIMED, &c->flags))
+			continue;
+		if (time_before(now, start_by)) {
+			next = start_by;
+			continue;
+		}
+		/* It loses the race for the slot and exits unmeasured. */
+		if (tp_cpu_give_up(c, TP_CPU_STARVED) && c->task)
+			tp_thread_move_away(c->task, c->cpu);
+	}
+	due = tp_run_due(run, now);
+	if (due && time_after_eq(now, due)) {
+		for (i = 0; i < run->nr_cpus; i++) {
+			struct tp_cpu *c = &run->slots[i];
+
+			if (!c->task || test_bit(TP_CPU_DONE, &c->flags))
+				continue;
+			set_bit(TP_CPU_STARVED, &c->flags);
+			tp_thread_move_away(c->task, c->cpu);
+		}
+		if (run->main_task)
+			tp_thread_move_away(run->main_task,
+					    task_cpu(run->main_task));
+		/* Once more if a thread is starved again where it went. */
+		due = now + tp_run_end_slack(run);
+	}
+	if (due && (!next || time_before(due, next)))
+		next = due;
+	if (next)
+		tp_run_watch_in(run, time_after(next, now) ? next - now : 0);
+out:
+	mutex_unlock(&tp_lock);
 }
 
 static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops,
@@ -407,6 +653,7 @@ static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops,
 	run->notify = notify;
 	init_completion(&run->done);
 	INIT_WORK(&run->finish_work, tp_run_finish);
+	INIT_DELAYED_WORK(&run->watch, tp_run_watch);
 	return run;
 }
 
@@ -431,13 +678,15 @@ static int tp_run_parse_cpus(struct tp_run *run, struct nlattr **attrs,
 	}
 	for_each_cpu(cpu, run->cpus) {
 		if (!cpu_online(cpu)) {
-			tp_set_err(extack, attr, "CPU %u is offline", cpu);
+			tp_set_err(extack, attr, "a CPU of the set is offline",
+				   "CPU %u is offline", cpu);
 			return -EINVAL;
 		}
 	}
 	run->nr_cpus = cpumask_weight(run->cpus);
 	if (run->nr_cpus > TSCPROBE_MAX_RUN_CPUS) {
-		tp_set_err(extack, attr, "%u CPUs: a run measures at most %u",
+		tp_set_err(extack, attr, "too many CPUs for one run",
+			   "%u CPUs: a run measures at most %u",
 			   run->nr_cpus, TSCPROBE_MAX_RUN_CPUS);
 		return -E2BIG;
 	}
@@ -515,7 +764,7 @@ static int tp_run_create_threads(struct tp_run *run)
 		t = tp_kthread_create_on_cpu(tp_cpu_thread, c, c->cpu,
 					     "tscprobe/%u");
 		if (IS_ERR(t)) {
-			/* Never woken, so they exit without running. */
+			/* Never woken, so they exit without running this. */
 			tp_run_reap(run);
 			return PTR_ERR(t);
 		}
@@ -557,7 +806,7 @@ static int tp_run_check_idle(struct netlink_ext_ack *extack)
 		return -ESHUTDOWN;
 	}
 	if (cur && cur->state == TSCPROBE_STATE_RUNNING) {
-		tp_set_err(extack, NULL,
+		tp_set_err(extack, NULL, "a run is in progress; stop it first",
 			   "a %s run (id %llu) is in progress; stop it first",
 			   tp_kind_name(cur->ops->kind), cur->id);
 		return -EBUSY;
@@ -614,6 +863,7 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 		run->id = ++tp_last_id;
 		run->start_ns = ktime_get_ns();
 		run->start_tsc = rdtsc();
+		run->start_jiffies = jiffies;
 		run->state = TSCPROBE_STATE_RUNNING;
 		atomic_set(&run->active,
 			   run->nr_cpus + (run->main_task ? 1 : 0));
@@ -626,6 +876,8 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 					 run->params.threshold_cycles,
 					 run->params.stop_at_cycles);
 		tp_run_wake_threads(run);
+		tp_run_watch_in(run,
+				msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS));
 	}
 	mutex_unlock(&tp_lock);
 	cpus_read_unlock();
@@ -638,49 +890,51 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 	return 0;
 }
 
-/* With tp_lock held: ask a running run to end; returns it referenced. */
-static struct tp_run *tp_run_request_stop(unsigned int reason)
+/* With tp_lock held: ask a running run to end; false if none runs. */
+static bool tp_run_request_stop(struct tp_run *run, unsigned int reason)
 {
-	struct tp_run *run = tp_current;
+	unsigned int i;
 
 	if (!run || run->state != TSCPROBE_STATE_RUNNING)
-		return NULL;
+		return false;
 	/* A CPU that reached stop-at may have set it already. */
 	cmpxchg(&run->reason, TSCPROBE_STOP_NONE, reason);
 	WRITE_ONCE(run->stop, true);
+	/* A thread that has not started has nothing to end: none waited for. */
+	for (i = 0; i < run->nr_cpus; i++)
+		if (run->slots[i].task)
+			tp_cpu_give_up(&run->slots[i], -1);
 	tp_run_wake_threads(run);	/* sleepers see the stop at once */
-	kref_get(&run->ref);
-	return run;
+	if (!run->ending_since) {
+		run->ending_since = jiffies ?: 1;
+		tp_run_watch_in(run, tp_run_end_slack(run));
+	}
+	return true;
 }
 
 /**
- * tp_run_stop() - end the current run early and wait until it has ended
+ * tp_run_stop() - ask the current run to end early
  * @extack: where "nothing runs" is reported
  *
- * Return: 0; -ENOENT when no run is in progress; -ETIMEDOUT if the threads
- * did not end within two windows and a gap (they will still end).
+ * Returns at once: the run's threads end within a window and a gap (a
+ * thread that cannot get its CPU is moved away, see tp_run_watch()), and
+ * then its listeners get RUN_FINISHED.  Waiting here would hold generic
+ * netlink's cb_lock, and with it every family's registration, meanwhile.
+ *
+ * Return: 0; -ENOENT when no run is in progress.
  */
 int tp_run_stop(struct netlink_ext_ack *extack)
 {
-	unsigned long timeout;
-	struct tp_run *run;
-	int err = 0;
+	bool stopping;
 
 	mutex_lock(&tp_lock);
-	run = tp_run_request_stop(TSCPROBE_STOP_REQUESTED);
+	stopping = tp_run_request_stop(tp_current, TSCPROBE_STOP_REQUESTED);
 	mutex_unlock(&tp_lock);
-	if (!run) {
+	if (!stopping) {
 		NL_SET_ERR_MSG(extack, "no run is in progress");
 		return -ENOENT;
 	}
-	timeout = nsecs_to_jiffies(2 * run->params.width_ns +
-				   run->params.gap_ns) + 2 * HZ;
-	if (!wait_for_completion_timeout(&run->done, timeout)) {
-		NL_SET_ERR_MSG(extack, "the run has not ended yet");
-		err = -ETIMEDOUT;
-	}
-	tp_run_put(run);
-	return err;
+	return 0;
 }
 
 /**
@@ -705,7 +959,11 @@ int tp_run_reset(struct netlink_ext_ack *extack)
 	return err;
 }
 
-/* A CPU is going down: end its measurement, mark it incomplete. */
+/*
+ * A CPU is going down: end its measurement, mark it incomplete.  Its
+ * thread ends on another CPU (it is moved there, and measures nothing
+ * there), so this never waits for a thread that cannot get the CPU.
+ */
 static int tp_cpu_offline(unsigned int cpu)
 {
 	struct tp_run *run;
@@ -720,18 +978,9 @@ static int tp_cpu_offline(unsigned int cpu)
 			if (c->cpu != cpu || !c->task)
 				continue;
 			set_bit(TP_CPU_OFFLINE, &c->flags);
-			/* The thread ends within a window and a gap. */
-			kthread_stop(c->task);
-			c->task = NULL;
-			/*
-			 * A thread woken by START but stopped before it first
-			 * ran never enters tp_cpu_thread(): kthread() checks
-			 * for a stop before calling it.  Without this its CPU
-			 * would never count as ended, and the run, STOP and
-			 * unload would wait for it forever.
-			 */
-			if (!test_bit(TP_CPU_DONE, &c->flags))
-				tp_cpu_end(c, false);
+			/* A thread that has not started never will here. */
+			tp_cpu_give_up(c, TP_CPU_OFFLINE);
+			tp_thread_move_away(c->task, cpu);
 		}
 	}
 	mutex_unlock(&tp_lock);
@@ -764,7 +1013,10 @@ int tp_run_init(void)
  * tp_run_shutdown() - refuse new runs and end the current one
  *
  * Called on unload while netlink is still registered, so that listeners
- * hear that the run ended because the module went away.
+ * hear that the run ended because the module went away: returns once every
+ * finisher has notified, also one that had already set its run's final
+ * state.  Bounded: tp_run_watch() moves away any thread that cannot get
+ * its CPU.
  */
 void tp_run_shutdown(void)
 {
@@ -772,12 +1024,18 @@ void tp_run_shutdown(void)
 
 	mutex_lock(&tp_lock);
 	tp_shutting_down = true;
-	run = tp_run_request_stop(TSCPROBE_STOP_UNLOAD);
+	run = tp_current;
+	if (run) {
+		kref_get(&run->ref);
+		tp_run_request_stop(run, TSCPROBE_STOP_UNLOAD);
+	}
 	mutex_unlock(&tp_lock);
-	if (!run)
-		return;
-	wait_for_completion(&run->done);
-	tp_run_put(run);
+	if (run) {
+		wait_for_completion(&run->done);
+		tp_run_put(run);
+	}
+	/* An earlier run's finisher may still be notifying. */
+	flush_workqueue(tp_wq);
 }
 
 /**

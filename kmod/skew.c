@@ -22,13 +22,15 @@
  * so its partner stops at once; the pair is then reported as TIMEOUT, or
  * as OFFLINE if one of its CPUs went away, and never with numbers.
  *
- * Hotplug: the teardown callback (run.c) marks the CPU offline and stops
- * its worker, and waits for a side in progress there to finish.  A worker
- * that was handed a side but had not taken it yet leaves without it; the
- * controller takes the side back (atomic_cmpxchg against the worker's own
- * claim, so exactly one of them wins) and aborts the partner.  Pairs with a
- * CPU that is gone are OFFLINE.  STOP and unload end the run after the
- * pair (or repeat) in progress.
+ * Hotplug: the teardown callback (run.c) marks the CPU offline and moves
+ * its worker to another CPU, where it leaves: a side checks its CPU when
+ * it says it is here (tp_cpu_here()), so it never runs on another.  A
+ * worker that was handed a side but had not taken it yet leaves without
+ * it; the controller takes the side back (atomic_cmpxchg against the
+ * worker's own claim, so exactly one of them wins) and aborts the partner.
+ * Pairs with a CPU that is gone are OFFLINE, or TIMEOUT when its worker
+ * could not get the CPU (starved, see tp_run_watch()).  STOP and unload
+ * end the run after the pair (or repeat) in progress.
  *
  * Results: a pair's figures are written once, by the controller, before it
  * publishes the pair as settled (smp_store_release); readers look only at
@@ -51,6 +53,7 @@
 #include "names.h"
 #include "report.h"
 #include "skew.h"
+#include "trace.h"
 
 /*
  * How long a side waits for its partner to arrive: preemptibly, with
@@ -182,6 +185,7 @@ static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
 	}
 	if (run->nr_cpus > TSCPROBE_MAX_SKEW_CPUS) {
 		tp_set_err(extack, attrs[TSCPROBE_A_CPUS],
+			   "too many CPUs for a skew run",
 			   "%u CPUs: a skew run measures at most %u",
 			   run->nr_cpus, TSCPROBE_MAX_SKEW_CPUS);
 		return -E2BIG;
@@ -194,8 +198,9 @@ static int tp_skew_parse(struct tp_run *run, struct nlattr **attrs,
 	p->repeats = tp_attr_u32(attrs, TSCPROBE_A_REPEATS,
 				 TSCPROBE_DEFAULT_REPEATS);
 	/*
-	 * Reported as the longest interrupts-off stretch.  STOP waits up to
-	 * two of it and 2 s: more than a side's every limit added up.
+	 * Reported as the longest interrupts-off stretch.  After STOP the run
+	 * machinery allows two of it and 2 s (tp_run_end_slack()): more than
+	 * a side's every limit added up.
 	 */
 	p->width_ns = TP_SKEW_CAP_NS;
 	return 0;
@@ -306,10 +311,10 @@ static void tp_skew_free(struct tp_run *run)
 	}
 }
 
-/* The worker of @c must leave: its CPU is going down, or it is stopped. */
+/* The worker of @c must leave: its CPU is gone (or going), or it is stopped. */
 static bool tp_skew_must_go(const struct tp_cpu *c)
 {
-	return test_bit(TP_CPU_OFFLINE, &c->flags) || kthread_should_stop();
+	return tp_cpu_gone(c) || kthread_should_stop();
 }
 
 /*
@@ -324,18 +329,26 @@ static bool tp_skew_must_go(const struct tp_cpu *c)
  * here would start the hand-off with interrupts off while the stopper ran
  * in its place, wait for it in vain, and time the pair out.  When both are
  * here, both have preemption off: nothing comes between the meeting and
- * interrupts going off on either side.  The thread is bound to its CPU, so
- * its TSC deadlines are one clock's.
+ * interrupts going off on either side.  A side says it is here only on its
+ * own CPU (tp_cpu_here(), checked with preemption off, which stays off
+ * through the hand-off): one moved elsewhere gives up, and its TSC
+ * deadlines are one clock's.
  *
  * Return: enum tp_skew_end; on TP_SKEW_OK preemption is disabled.
  */
-static int tp_skew_wait_partner(struct tp_skew_run *sk, unsigned int side)
+static int tp_skew_wait_partner(struct tp_skew_run *sk, struct tp_cpu *c,
+				unsigned int side)
 {
 	u64 deadline = rdtsc() + sk->lim.arrive, look_end;
 	int end;
 
 	for (;;) {
 		preempt_disable();
+		if (!tp_cpu_here(c)) {
+			preempt_enable();
+			tp_skew_abort(sk->sync);
+			return TP_SKEW_ABORTED;
+		}
 		tp_skew_here(sk->sync, side);
 		look_end = rdtsc() + sk->look;
 		do {
@@ -371,11 +384,12 @@ static void tp_skew_run_side(struct tp_skew_run *sk, struct tp_cpu *c,
 		return;	/* taken back by the controller, or leaving: not ours */
 	/* The seed's refinement: pull the log into L1 right before use. */
 	memset(w->log, 0, sk->entries * sizeof(u64));
-	end = tp_skew_wait_partner(sk, w->side);
+	end = tp_skew_wait_partner(sk, c, w->side);
 	if (end == TP_SKEW_OK) {
 		local_irq_save(flags);
 		end = tp_skew_side(sk->sync, w->side, w->log, sk->entries,
 				   &sk->lim);
+		trace_tscprobe_skew_side(c->cpu, w->side, end);
 		local_irq_restore(flags);
 		preempt_enable();
 	}
@@ -403,7 +417,7 @@ static bool tp_skew_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	}
 	WRITE_ONCE(w->gone, true);
 	wake_up(&sk->ctl_wq);
-	return !test_bit(TP_CPU_OFFLINE, &c->flags);
+	return !tp_cpu_gone(c);
 }
 
 /* The CPU of a slot is gone, or going: no side will run there. */
@@ -411,8 +425,8 @@ static bool tp_skew_cpu_gone(const struct tp_cpu *c)
 {
 	const struct tp_skew_cpu *w = c->hot;
 
-	return test_bit(TP_CPU_OFFLINE, &c->flags) || READ_ONCE(w->gone) ||
-	       !cpu_online(c->cpu);
+	return tp_cpu_gone(c) || READ_ONCE(w->gone) ||
+	       test_bit(TP_CPU_DONE, &c->flags) || !cpu_online(c->cpu);
 }
 
 static bool tp_skew_side_done(const struct tp_cpu *c)
@@ -467,6 +481,23 @@ static bool tp_skew_cancel(struct tp_skew_run *sk, struct tp_cpu *c,
 	return true;
 }
 
+/*
+ * How a pair with a CPU that is gone ended: TIMEOUT when a worker could
+ * not get its CPU (a side that never came), SKIPPED when a STOP came
+ * before a worker had started (the run machinery gives those up), else
+ * OFFLINE.
+ */
+static u32 tp_skew_gone_status(const struct tp_cpu *a, const struct tp_cpu *b)
+{
+	if (test_bit(TP_CPU_STARVED, &a->flags) ||
+	    test_bit(TP_CPU_STARVED, &b->flags))
+		return TSCPROBE_PAIR_TIMEOUT;
+	if (!tp_cpu_gone(a) && !tp_cpu_gone(b) && cpu_online(a->cpu) &&
+	    cpu_online(b->cpu))
+		return TSCPROBE_PAIR_SKIPPED;
+	return TSCPROBE_PAIR_OFFLINE;
+}
+
 /* One repeat of one pair: hand out both sides, wait, read the logs. */
 static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 			const struct tp_skew_pair *pr, struct tp_skew_stats *st)
@@ -477,7 +508,7 @@ static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 	int end[2], k;
 
 	if (tp_skew_cpu_gone(c[0]) || tp_skew_cpu_gone(c[1]))
-		return TSCPROBE_PAIR_OFFLINE;
+		return tp_skew_gone_status(c[0], c[1]);
 	tp_skew_sync_init(sk->sync);
 	/* Everything a side can take, and a second for the wake-ups. */
 	deadline = jiffies + nsecs_to_jiffies(sk->side_ns) + HZ;
@@ -510,7 +541,7 @@ static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 		return TSCPROBE_PAIR_OK;
 	}
 	if (tp_skew_cpu_gone(c[0]) || tp_skew_cpu_gone(c[1]))
-		return TSCPROBE_PAIR_OFFLINE;
+		return tp_skew_gone_status(c[0], c[1]);
 	return TSCPROBE_PAIR_TIMEOUT;
 }
 

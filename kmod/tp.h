@@ -20,6 +20,7 @@
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 
+#include "compat.h"	/* TP_NL_SET_ERR_MSG_FMT, for tp_set_err() */
 #include "tscprobe.h"
 #include "noise.h"	/* struct tp_event: the event that stopped a run */
 
@@ -155,11 +156,16 @@ struct tp_run_notify {
 
 /*
  * Bits of tp_cpu.flags; TSCPROBE_CPU_F_* are the ones that travel.  A CPU
- * is incomplete when it went offline mid-run or measured nothing.
+ * is incomplete when it went offline mid-run, measured nothing, or its
+ * thread could not get it (starved).
  */
 #define TP_CPU_DONE		0	/* TSCPROBE_CPU_F_DONE */
 #define TP_CPU_INCOMPLETE	1	/* TSCPROBE_CPU_F_INCOMPLETE */
-#define TP_CPU_OFFLINE		2	/* asked to end: CPU going down */
+#define TP_CPU_STARVED		2	/* TSCPROBE_CPU_F_STARVED */
+#define TP_CPU_OFFLINE		3	/* asked to end: CPU going down */
+#define TP_CPU_CLAIMED		4	/* the thread started, or was given up */
+#define TP_CPU_FLAGS_SENT	(BIT(TP_CPU_DONE) | BIT(TP_CPU_INCOMPLETE) | \
+				 BIT(TP_CPU_STARVED))
 
 /**
  * struct tp_cpu - one measured CPU of a run
@@ -208,6 +214,7 @@ struct tp_cpu {
  * @stop_cpu: the CPU of the event that reached stop-at
  * @stop_event: that event (valid once @reason is THRESHOLD)
  * @main_incomplete: run_main returned false
+ * @main_done: run_main has returned
  * @state: enum tscprobe_state (under tp_lock)
  * @reason: enum tscprobe_stop_reason; set from NONE by cmpxchg() (a STOP
  *	under tp_lock, or a measuring CPU reaching stop-at), else by the
@@ -215,8 +222,13 @@ struct tp_cpu {
  * @start_ns: ktime_get_ns() at START
  * @end_ns: ktime_get_ns() when the last thread ended
  * @start_tsc: TSC at START
- * @done: completed when the run has ended and its results are final
+ * @start_jiffies: jiffies at START, for the start deadline
+ * @ending_since: jiffies when the run was asked to end (STOP, unload,
+ *	stop-at, its driving thread done); 0 while not (under tp_lock)
+ * @done: completed when the run has ended, its results are final and its
+ *	listeners have been told
  * @finish_work: ends the run once every thread has ended
+ * @watch: gives up on threads that cannot get their CPU (tp_run_watch())
  */
 struct tp_run {
 	struct kref ref;
@@ -235,19 +247,32 @@ struct tp_run {
 	unsigned int stop_cpu;
 	struct tp_event stop_event;
 	bool main_incomplete;
+	bool main_done;
 	unsigned int state;
 	unsigned int reason;
 	u64 start_ns;
 	u64 end_ns;
 	u64 start_tsc;
+	unsigned long start_jiffies;
+	unsigned long ending_since;
 	struct completion done;
 	struct work_struct finish_work;
+	struct delayed_work watch;
 };
 
+/*
+ * tp_set_err() - an extended-ack message that points at @attr (may be
+ * NULL): @fmt formatted where the kernel keeps formatted messages in the
+ * ack itself, else the fixed @msg (see TP_NL_SET_ERR_MSG_FMT, compat.h).
+ */
+#define tp_set_err(extack, attr, msg, fmt, ...) do {			\
+	struct netlink_ext_ack *__tp_extack = (extack);			\
+									\
+	TP_NL_SET_ERR_MSG_FMT(__tp_extack, msg, fmt, ##__VA_ARGS__);	\
+	NL_SET_BAD_ATTR(__tp_extack, attr);				\
+} while (0)
+
 /* attrs.c: attribute helpers, the bottom layer (calls nothing in kmod/) */
-__printf(3, 4)
-void tp_set_err(struct netlink_ext_ack *extack, const struct nlattr *attr,
-		const char *fmt, ...);
 u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt);
 u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt);
 int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
@@ -277,6 +302,10 @@ void tp_run_put(struct tp_run *run);
 unsigned int tp_run_state(const struct tp_run *run);
 u64 tp_run_elapsed_ns(const struct tp_run *run);
 bool tp_cpu_should_stop(const struct tp_cpu *c);
+bool tp_cpu_gone(const struct tp_cpu *c);
+bool tp_cpu_here(struct tp_cpu *c);
+void tp_cpu_moved(struct tp_cpu *c);
+void tp_test_delay(void);
 bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(const struct tp_run *run);
 void tp_cpu_publish(struct tp_cpu *c, bool force);

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The module's tracepoints (events/tscprobe/ in tracefs), for trace-cmd,
- * perf and bpftrace: every noise event with its cause, every noise window,
- * and the start and end of every run.  Defined once, in trace.c.
+ * perf and bpftrace: every noise event with its cause, every noise and
+ * cache window and skew side, and the start and end of every run.  Defined
+ * once, in trace.c.
  *
  * Where they fire: tscprobe_noise_event on the noise loop's slow path
  * (interrupts off inside a window, only for a gap at or above the
  * threshold: a disabled tracepoint is a patched-out jump there);
- * tscprobe_window after a window, interrupts on; the run events from the
- * run machinery, in process context.  A counter delta the CPU cannot read
- * is -1, never 0 (the netlink attribute is absent).
+ * tscprobe_window, tscprobe_cache_window and tscprobe_skew_side at the end
+ * of a window or side that counts, interrupts still off, after its last
+ * TSC read: on the CPU it is booked to, which the trace's own CPU column
+ * confirms; the run events from the run machinery, in process context.  A
+ * counter delta the CPU cannot read is -1, never 0 (the netlink attribute
+ * is absent).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM tscprobe
@@ -105,6 +109,56 @@ TRACE_EVENT(tscprobe_window,
 	TP_printk("cpu=%u start_tsc=%llu end_tsc=%llu samples=%llu max_cycles=%llu",
 		  __entry->cpu, __entry->start_tsc, __entry->end_tsc,
 		  __entry->samples, __entry->max_cycles)
+);
+
+TRACE_EVENT(tscprobe_cache_window,
+
+	TP_PROTO(unsigned int cpu, u64 start_tsc, u64 end_tsc, u64 units),
+
+	TP_ARGS(cpu, start_tsc, end_tsc, units),
+
+	TP_STRUCT__entry(
+		__field(unsigned int, cpu)
+		__field(u64, start_tsc)
+		__field(u64, end_tsc)
+		__field(u64, units)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->start_tsc = start_tsc;
+		__entry->end_tsc = end_tsc;
+		__entry->units = units;
+	),
+
+	TP_printk("cpu=%u start_tsc=%llu end_tsc=%llu units=%llu",
+		  __entry->cpu, __entry->start_tsc, __entry->end_tsc,
+		  __entry->units)
+);
+
+TRACE_EVENT(tscprobe_skew_side,
+
+	TP_PROTO(unsigned int cpu, unsigned int side, int end),
+
+	TP_ARGS(cpu, side, end),
+
+	TP_STRUCT__entry(
+		__field(unsigned int, cpu)
+		__field(unsigned int, side)
+		__field(int, end)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->side = side;
+		__entry->end = end;
+	),
+
+	/* enum tp_skew_end (core/skew.h) */
+	TP_printk("cpu=%u side=%s end=%s", __entry->cpu,
+		  __entry->side ? "slave" : "master",
+		  __print_symbolic(__entry->end, { 0, "ok" }, { 1, "timeout" },
+				   { 2, "aborted" }))
 );
 
 TRACE_EVENT(tscprobe_run_start,

@@ -97,9 +97,12 @@ adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq"
       --add "$REPO/selftests/vm/tap.sh:/selftests/tap.sh")
-# The soak's timer (selftests/vm/timerlat.c), for any program that wants it.
-[[ -x $BUILD/vm-tests/timerlat ]] &&
-	adds+=(--add "$BUILD/vm-tests/timerlat:/usr/bin/timerlat")
+# The soak's timer (selftests/vm/timerlat.c) and the fault tests' CPU hog
+# (selftests/vm/rtpoller.c), for any program that wants them.
+for helper in timerlat rtpoller; do
+	[[ -x $BUILD/vm-tests/$helper ]] &&
+		adds+=(--add "$BUILD/vm-tests/$helper:/usr/bin/$helper")
+done
 # A test that runs the kernel's ynl (test_ynl*) gets python3 and the
 # library part of its standard library (tools/vm/stage-python.sh), and at
 # /usr/share/tscprobe/ynl a small kernel-like tree: ynl's cli.py and lib/

@@ -246,15 +246,17 @@ static void tp_cache_text_net(const struct tp_cache_summary *s, FILE *f)
 static void tp_cache_cpu_text(const struct tp_result *r,
 			      const struct tp_cpu_res *c, FILE *f)
 {
+	/* Incomplete: it went offline, or starved (with windows or none). */
+	const char *why = tp_cpu_incomplete_why(c, c->flags & TSCPROBE_CPU_F_STARVED ?
+						c->windows : 1);
 	struct tp_cache_summary s;
 	unsigned int i;
 
 	tp_cache_summarize(r, c, &s);
-	fprintf(f, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s\n",
+	fprintf(f, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s%s%s\n",
 		c->cpu, (unsigned long long)c->rounds,
 		(unsigned long long)c->windows, s.rounds_per_s / 1e6,
-		c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
-		", INCOMPLETE (went offline)" : "");
+		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
 	if (c->rounds) {
 		tp_cache_text_seed(c, f);
 		fprintf(f, "  %-15s", "cycles");
@@ -276,12 +278,16 @@ static void tp_cache_cpu_text(const struct tp_result *r,
 static void tp_cache_table_row(const struct tp_cpu_res *c,
 			       const struct tp_cache_summary *s, FILE *f)
 {
-	fprintf(f, "%4u %10llu %8.0f  %8.2f %6.0f %6.0f  %8.2f %6.0f %6.0f %8llu%s\n",
+	bool starved = (c->flags & TSCPROBE_CPU_F_STARVED) &&
+		       (c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+
+	fprintf(f, "%4u %10llu %8.0f  %8.2f %6.0f %6.0f  %8.2f %6.0f %6.0f %8llu%s%s\n",
 		c->cpu, (unsigned long long)s->rounds, s->overhead_p50,
 		s->net[1][1], s->net[1][2], s->net[1][3], s->net[2][1],
 		s->net[2][2], s->net[2][3],
 		(unsigned long long)(s->below[1] + s->below[2]),
-		c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "");
+		c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
+		starved ? " (starved)" : "");
 }
 
 static int tp_double_cmp(const void *a, const void *b)
@@ -500,6 +506,7 @@ static void tp_cache_cpu_json(struct tj *j, const struct tp_result *r,
 	tj_u64(j, "cpu", c->cpu);
 	tj_u64(j, "node", c->node);
 	tj_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	tj_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
 	tj_u64(j, "rounds", c->rounds);
 	tj_u64(j, "window_count", c->windows);
 	tj_u64(j, "measured_cycles", c->measured_cycles);

@@ -227,8 +227,13 @@ static void tp_noise_row(const struct tp_result *r, const struct tp_cpu_res *c,
 	fprintf(f, " %9s %9s %7llu", t9999, tmax,
 		(unsigned long long)c->events_total);
 	tp_noise_row_causes(c, f);
-	fprintf(f, "%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
-		"  INCOMPLETE" : "");
+	if ((c->flags & TSCPROBE_CPU_F_STARVED) &&
+	    (c->flags & TSCPROBE_CPU_F_INCOMPLETE))
+		fprintf(f, "  INCOMPLETE (%s)\n",
+			tp_cpu_incomplete_why(c, s.samples));
+	else
+		fprintf(f, "%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
+			"  INCOMPLETE" : "");
 }
 
 /*
@@ -401,6 +406,7 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 	tj_u64(j, "cpu", c->cpu);
 	tj_u64(j, "node", c->node);
 	tj_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	tj_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
 	tj_u64(j, "samples", s.samples);
 	tj_u64(j, "windows", c->windows);
 	tj_u64(j, "measured_cycles", c->measured_cycles);

@@ -50,6 +50,13 @@
 #define TSCPROBE_CPUMASK_BYTES		1024
 /* Most CPUs one run may measure. */
 #define TSCPROBE_MAX_RUN_CPUS		1024
+/*
+ * A measured CPU whose thread has not got the CPU within this long after
+ * START (a task of higher priority owns it: a SCHED_FIFO poller with RT
+ * throttling off) is not measured: TSCPROBE_CPU_F_STARVED, and the run
+ * goes on with the other CPUs.
+ */
+#define TSCPROBE_START_TIMEOUT_MS	2000
 
 #define TSCPROBE_MIN_DURATION_NS	1000000ULL		/* 1 ms */
 #define TSCPROBE_MAX_DURATION_NS	86400000000000ULL	/* 24 h */
@@ -119,18 +126,29 @@
  *	CPUS_ONLINE, FEATURES, KINDS, STATE, RUN_ID, TSC_SYNC.
  * @TSCPROBE_CMD_START: do, admin; KIND plus that kind's parameters; reply:
  *	RUN_ID and the effective parameters.  EBUSY while a run is going on.
- * @TSCPROBE_CMD_STOP: do, admin; ends the current run within one window
- *	and returns once it has ended.  ENOENT when nothing runs.
- * @TSCPROBE_CMD_GET_STATUS: do; reply: STATE, KIND, RUN_ID, ELAPSED_NS,
- *	DURATION_NS and one CPU nest per measured CPU (progress).  Every run
- *	message (START's reply, GET_STATUS, GET_RESULT's first) also carries
- *	TSC_SYNC, TSC_OFFSETS_RUN_ID where offsets are known, and with
- *	reason THRESHOLD the STOP_CPU and STOP_EVENT.
+ * @TSCPROBE_CMD_STOP: do, admin; asks the current run to end and returns
+ *	at once, without waiting for it.  The run ends within one window and
+ *	a gap (a thread still kept off its CPU two windows, a gap and 2 s
+ *	after STOP is moved away, TSCPROBE_CPU_F_STARVED), and then
+ *	RUN_FINISHED is sent, reason REQUESTED.  To wait for the end, join
+ *	the events group before STOP, or poll GET_STATUS.
+ *	ENOENT when nothing runs.
+ * @TSCPROBE_CMD_GET_STATUS: do and dump.  Do: the run message: STATE,
+ *	KIND, RUN_ID, ELAPSED_NS, the parameters (DURATION_NS, ...); only
+ *	STATE IDLE when there is no run.  Dump: that message, then one
+ *	message per measured CPU with RUN_ID and a CPU nest (ID, FLAGS and
+ *	the kind's progress).  Every run message (START's reply, GET_STATUS,
+ *	GET_RESULT's first) also carries TSC_SYNC, TSC_OFFSETS_RUN_ID where
+ *	offsets are known, and with reason THRESHOLD the STOP_CPU and
+ *	STOP_EVENT.
  * @TSCPROBE_CMD_GET_RESULT: dump; first a run message (as GET_STATUS plus
  *	the parameters), then one message per CPU (a CPU whose histograms do
  *	not fit one message continues in the next, with the same CPU_ID),
  *	then one message per skew pair.  ENOENT when there are no results.
- *	NLM_F_DUMP_INTR is set if a new run replaced the results mid-dump.
+ *	A dump (of GET_RESULT or GET_STATUS) returns the run that was
+ *	current when it started, to its end, even when a new START replaces
+ *	it meanwhile (RUN_ID says which), and each CPU as one publication;
+ *	NLM_F_DUMP_INTR is never set.
  * @TSCPROBE_CMD_RESET: do, admin; drops the results.  EBUSY while running.
  * @TSCPROBE_CMD_RUN_FINISHED: notification on the events group: RUN_ID,
  *	KIND, STATE (DONE or STOPPED), STOP_REASON; with reason THRESHOLD
@@ -176,7 +194,8 @@ enum tscprobe_kind {
  * @TSCPROBE_STATE_RUNNING: a run is in progress
  * @TSCPROBE_STATE_DONE: the last run completed; its results are held
  * @TSCPROBE_STATE_STOPPED: the last run was ended early (STOP, a CPU going
- *	offline for every measured CPU, unload); its partial results are held
+ *	offline for every measured CPU, unload, stop-at); its partial results
+ *	are held
  */
 enum tscprobe_state {
 	TSCPROBE_STATE_IDLE,
@@ -260,7 +279,8 @@ enum tscprobe_relation {
 /** enum tscprobe_pair_status - how a skew pair ended */
 enum tscprobe_pair_status {
 	TSCPROBE_PAIR_OK,
-	TSCPROBE_PAIR_TIMEOUT,		/* a side waited in vain; no numbers */
+	TSCPROBE_PAIR_TIMEOUT,		/* a side waited in vain, or a CPU
+					 * was starved; no numbers */
 	TSCPROBE_PAIR_OFFLINE,		/* a CPU of the pair went offline */
 	TSCPROBE_PAIR_SKIPPED,		/* the run was stopped before it */
 
@@ -347,9 +367,19 @@ enum tscprobe_tsc_sync {
  */
 #define TSCPROBE_FEAT_SMI_COUNT		(1U << 10)
 
-/* TSCPROBE_CPU_A_FLAGS bits */
-#define TSCPROBE_CPU_F_DONE		(1U << 0) /* the CPU has finished */
-#define TSCPROBE_CPU_F_INCOMPLETE	(1U << 1) /* went offline, or measured nothing */
+/*
+ * TSCPROBE_CPU_A_FLAGS bits.  DONE: the CPU has finished.  INCOMPLETE:
+ * its figures are not the whole run's: it went offline, measured nothing,
+ * or starved.  STARVED: its measurement thread could not get the CPU (a
+ * task of higher priority, such as a SCHED_FIFO poller with RT throttling
+ * off, owns it): it had not started within TSCPROBE_START_TIMEOUT_MS of
+ * START (WINDOWS 0: nothing measured), or it was still kept off the CPU
+ * when the run should have ended; the module then moved it to another
+ * CPU, where it measured nothing.  Its figures are those of before.
+ */
+#define TSCPROBE_CPU_F_DONE		(1U << 0)
+#define TSCPROBE_CPU_F_INCOMPLETE	(1U << 1)
+#define TSCPROBE_CPU_F_STARVED		(1U << 2)
 
 /* ---- attributes ---------------------------------------------------------- */
 

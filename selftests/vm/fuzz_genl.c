@@ -634,6 +634,15 @@ static void fz_only_our_family(struct fz *f)
 
 /* ---- the oracle --------------------------------------------------------------- */
 
+/* Whether @cmd is served as a dump (@dump) or as a do (!@dump). */
+static bool fz_cmd_takes(unsigned int cmd, bool dump)
+{
+	if (dump)
+		return cmd == TSCPROBE_CMD_GET_RESULT ||
+		       cmd == TSCPROBE_CMD_GET_STATUS;
+	return cmd != TSCPROBE_CMD_GET_RESULT;
+}
+
 /* What the kernel must answer to a datagram holding exactly one message. */
 static enum fz_expect fz_expect(const struct fz *f, int *err)
 {
@@ -668,14 +677,14 @@ static enum fz_expect fz_expect(const struct fz *f, int *err)
 	*err = EOPNOTSUPP;
 	if (g->cmd < TSCPROBE_CMD_GET_INFO || g->cmd > TSCPROBE_CMD_RESET)
 		return FZ_ERRNO;
-	/* Only GET_RESULT dumps, and only GET_RESULT is not a do. */
-	if (f->split_ops && dump != (g->cmd == TSCPROBE_CMD_GET_RESULT))
+	/* GET_RESULT and GET_STATUS dump; every command but GET_RESULT does. */
+	if (f->split_ops && !fz_cmd_takes(g->cmd, dump))
 		return FZ_ERRNO;
 	*err = EPERM;
 	if (fz_admin_cmd(g->cmd) && !f->root)
 		return FZ_ERRNO;
 	*err = EOPNOTSUPP;
-	if (dump != (g->cmd == TSCPROBE_CMD_GET_RESULT))
+	if (!fz_cmd_takes(g->cmd, dump))
 		return FZ_ERRNO;
 	*err = 0;
 	return dump ? FZ_DUMP : FZ_DO;
@@ -1033,8 +1042,7 @@ static void fz_judge(struct fz *f, enum fz_expect ex, int ex_err,
 				     g->cmd, o->msgs, o->acked);
 		break;
 	case FZ_DUMP:
-		if (o->err && !fz_handler_errno(f, TSCPROBE_CMD_GET_RESULT,
-						o->err))
+		if (o->err && !fz_handler_errno(f, g->cmd, o->err))
 			fz_violation(f, "dump: %s", strerror(o->err));
 		else if (!o->err && !o->done)
 			fz_violation(f, "dump without NLMSG_DONE");

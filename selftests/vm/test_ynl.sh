@@ -118,9 +118,13 @@ check "start's reply: run id and the parameters" jqt "$OUT/start" \
 run_id=$(jq '.["run-id"]' "$OUT/start" 2>/dev/null)
 
 check "--do get-status" ynl_to "$OUT/status" --do get-status
-check "get-status: running, both CPUs" jqt "$OUT/status" \
+check "get-status: the run, running" jqt "$OUT/status" \
 	".[\"run-id\"] == $run_id and .state == \"running\" and .kind == \"noise\"
-	 and ([.cpu[].id] | sort == [0, 1])"
+	 and .cpu == null"
+check "--dump get-status" ynl_to "$OUT/status-cpus" --dump get-status
+check "get-status's dump: the run, then both CPUs" jqt "$OUT/status-cpus" \
+	".[0][\"run-id\"] == $run_id and .[0].state == \"running\"
+	 and ([.[1:][] | .cpu[].id] | sort == [0, 1])"
 check "--do start during the run: refused (EBUSY)" sh -c \
 	"! python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --no-schema --do start --json '{\"kind\": \"noise\", \"cpus\": \"01\", \"duration-ns\": 1000000}' > '$OUT/busy' 2>&1 &&
 	 cat '$OUT/busy' && grep -qi 'busy' '$OUT/busy'"

@@ -241,12 +241,6 @@ static inline int tp_start(struct tp_nl *nl, const struct tp_kind_desc *k,
 	return err;
 }
 
-static inline int tp_stop(struct tp_nl *nl, struct tp_nl_error *e)
-{
-	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_STOP, false),
-			  NULL, NULL, e);
-}
-
 static inline int tp_reset(struct tp_nl *nl, struct tp_nl_error *e)
 {
 	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_RESET, false),
@@ -308,6 +302,28 @@ static inline bool tp_wait_not_running(struct tp_nl *nl, unsigned int ms)
 		tp_sleep_ms(20);
 	} while (tp_now_ms() < end);
 	return false;
+}
+
+/*
+ * STOP, and when it stopped a run, wait up to 15 s for that run to end
+ * (STOP returns at once; another client may start the next meanwhile):
+ * -ETIMEDOUT if it does not.
+ */
+static inline int tp_stop(struct tp_nl *nl, struct tp_nl_error *e)
+{
+	uint64_t id = tp_status(nl).run_id, end;
+	int err = tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_STOP, false),
+			     NULL, NULL, e);
+
+	for (end = tp_now_ms() + 15000; !err; tp_sleep_ms(20)) {
+		struct tp_status st = tp_status(nl);
+
+		if (st.run_id != id || st.state != TSCPROBE_STATE_RUNNING)
+			break;
+		if (tp_now_ms() > end)
+			return -ETIMEDOUT;
+	}
+	return err;
 }
 
 static inline int tp_kinds_cb(const struct nlmsghdr *nlh, void *data)

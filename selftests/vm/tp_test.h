@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,6 +40,21 @@ static inline int tp_module_load(void)
 	if (tp_module_loaded())
 		return 0;
 	return system("insmod " TP_MODULE_PATH);
+}
+
+/*
+ * Whether the running kernel keeps formatted extended-ack messages (6.2
+ * and later): before, the module sends fixed ones (kmod/compat.h,
+ * TP_NL_SET_ERR_MSG_FMT).
+ */
+static inline bool tp_kernel_formats_extack(void)
+{
+	unsigned int major, minor;
+	struct utsname u;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 2);
 }
 
 /* Unload the module if it is loaded; 0 on success. */

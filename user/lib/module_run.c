@@ -78,12 +78,14 @@ static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
  * @status: initialised result to fill
  * @error: the refusal, if any
  *
+ * A dump: the run message, then a message per CPU with its progress.
+ *
  * Return: 0 or a negative errno.
  */
 int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
 		    struct tp_nl_error *error)
 {
-	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, false),
+	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, true),
 			  tp_status_cb, status, error);
 }
 
@@ -164,6 +166,40 @@ static bool tp_run_still_running(struct tp_nl *nl, uint64_t run_id)
 		  status.state == TSCPROBE_STATE_RUNNING;
 	tp_result_free(&status);
 	return running;
+}
+
+/**
+ * tp_wait_run_end() - wait until a run has ended, after STOP
+ * @ev: a socket that joined the events group before STOP was sent
+ * @req: the request socket
+ * @run_id: the run
+ * @timeout_ns: how long to wait at most
+ *
+ * STOP returns at once; the run ends within a window and a gap, and then
+ * the module sends RUN_FINISHED.  A lost notification (the listener's
+ * queue full) is made up for by asking GET_STATUS every second.
+ *
+ * Return: 0 once the run has ended, -ETIMEDOUT if it has not in time, or
+ * another negative errno.
+ */
+int tp_wait_run_end(struct tp_nl *ev, struct tp_nl *req, uint64_t run_id,
+		    uint64_t timeout_ns)
+{
+	struct tp_finish_wait w = { run_id, false, TSCPROBE_STOP_NONE,
+				    NULL, NULL };
+	uint64_t end = tp_now_ns() + timeout_ns;
+	int ret;
+
+	while (!w.finished) {
+		ret = tp_nl_wait_event(ev, 1000, tp_finished_cb, &w);
+		if (ret < 0 && ret != -EINTR && ret != -ENOBUFS)
+			return ret;
+		if (!w.finished && !tp_run_still_running(req, run_id))
+			break;
+		if (!w.finished && tp_now_ns() > end)
+			return -ETIMEDOUT;
+	}
+	return 0;
 }
 
 static void tp_send_stop(struct tp_nl *nl)

@@ -60,5 +60,7 @@ void tp_catch_interrupt(void);
 bool tp_interrupted(void);
 int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
 		    struct tp_nl_error *error);
+int tp_wait_run_end(struct tp_nl *ev, struct tp_nl *req, uint64_t run_id,
+		    uint64_t timeout_ns);
 
 #endif /* TSCPROBE_USER_MODULE_RUN_H */

@@ -60,9 +60,10 @@ void tp_result_free(struct tp_result *r)
  * @c: the CPU's entry
  * @samples: what it measured (noise: gaps; other kinds: nonzero)
  *
- * The module flags a CPU incomplete when it went offline mid-run, or when
- * a noise CPU measured nothing though nothing stopped the run; the flag
- * does not say which, its samples do.
+ * The module flags a CPU incomplete when it went offline mid-run, when a
+ * noise CPU measured nothing though nothing stopped the run, or when its
+ * thread could not get the CPU (STARVED: a task of higher priority, such
+ * as a SCHED_FIFO poller, owns it); for the first two its samples tell.
  *
  * Return: "" when the CPU is complete, else the reason, as words.
  */
@@ -70,6 +71,9 @@ const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples)
 {
 	if (!(c->flags & TSCPROBE_CPU_F_INCOMPLETE))
 		return "";
+	if (c->flags & TSCPROBE_CPU_F_STARVED)
+		return samples ? "starved: a task of higher priority took the CPU" :
+		       "not measured: a task of higher priority owns the CPU";
 	return samples ? "went offline" : "measured nothing";
 }
 
