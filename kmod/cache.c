@@ -156,9 +156,8 @@ static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 	while (units) {
 		if (tp_cpu_should_stop(c))
 			return false;
-		local_irq_disable();
 		units -= tp_paced_window(pace, fn, state, units, batch,
-					 rdtsc() + width);
+					 tp_cpu_window_begin(true) + width);
 		local_irq_enable();
 		if (last_end)
 			*last_end = rdtsc();

@@ -397,9 +397,7 @@ static u64 tp_noise_window_run(struct tp_noise_cpu *n,
 	bool apm = n->aperf.ok;
 	u64 start;
 
-	if (p->irqs == TSCPROBE_IRQS_OFF)
-		local_irq_disable();
-	start = rdtsc();
+	start = tp_cpu_window_begin(p->irqs == TSCPROBE_IRQS_OFF);
 	if (!n->windows) {
 		n->first_tsc = start;
 		n->last_tsc = start;

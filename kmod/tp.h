@@ -279,6 +279,7 @@ u64 tp_run_elapsed_ns(const struct tp_run *run);
 bool tp_cpu_should_stop(const struct tp_cpu *c);
 bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(const struct tp_run *run);
+u64 tp_cpu_window_begin(bool irqs_off);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,

@@ -10,7 +10,9 @@
 #               KASAN, UBSAN, kmemleak...), with its repetition counts
 #               trimmed (vm_debug) and a kmemleak scan in test_faults
 #   6.1-rt, 6.12-cloud, 6.12-rt
-#               the smoke run (selftests/vm/smoke.sh) and a short fuzz
+#               the smoke run (selftests/vm/smoke.sh), the interrupts test
+#               (test_irqs.sh: PREEMPT_RT is where every device interrupt
+#               is a thread) and a short fuzz
 #   5.10-cloud  the same, with a shorter fuzz (Debian 11's kernel, the
 #               oldest supported: fetched into build/ on first use)
 #   64 vCPUs    the smoke run on 6.1-cloud with 64 CPUs, skew on 16
@@ -88,8 +90,9 @@ vm_debug() {
 }
 
 # vm NAME MODE [run-vm-tests options]: on kernel NAME, with the module its
-# gate built, the VM suite (MODE full), the smoke run and a short fuzz
-# (MODE smoke), or the smoke run alone (MODE big, for the 64-vCPU guest).
+# gate built, the VM suite (MODE full), the smoke run, test_irqs.sh and a
+# short fuzz (MODE smoke), or the smoke run alone (MODE big, for the
+# 64-vCPU guest).
 vm() {
 	local name=$1 mode=$2 kdir image
 	local -a progs=()
@@ -105,7 +108,7 @@ vm() {
 	echo "# kernel $name: $image"
 	case $mode in
 	smoke)
-		progs=(smoke.sh fuzz_genl)
+		progs=(smoke.sh test_irqs.sh fuzz_genl)
 		export TP_FUZZ_COUNT=${TP_FUZZ_COUNT:-3000}
 		;;
 	big)	progs=(smoke.sh) ;;
