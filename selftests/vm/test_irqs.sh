@@ -71,8 +71,29 @@ traffic_stop() {
 	wait "$TRAFFIC1" "$TRAFFIC0" 2>/dev/null
 }
 
+# The tracing state the later programs find is the one this one found.
+trace_save() {
+	CLOCK0=$(sed 's/.*\[\(.*\)\].*/\1/' "$TR/trace_clock")
+	BUF0=$(cat "$TR/buffer_size_kb")
+	ON0=$(cat "$TR/tracing_on")
+}
+
+trace_restore() {
+	echo 0 >"$TR/tracing_on"
+	for e in sched/sched_wakeup sched/sched_migrate_task sched/sched_switch \
+		tscprobe/tscprobe_window; do
+		echo 0 >"$TR/events/$e/enable"
+		[ -w "$TR/events/$e/filter" ] && echo 0 >"$TR/events/$e/filter"
+	done
+	echo >"$TR/trace"
+	echo "$CLOCK0" >"$TR/trace_clock"
+	echo "$BUF0" >"$TR/buffer_size_kb"
+	echo "$ON0" >"$TR/tracing_on"
+}
+
 trace_setup() {
 	[ -w "$TR/trace_clock" ] || { echo "no tracefs at $TR"; return 1; }
+	trace_save
 	echo 0 >"$TR/tracing_on"
 	echo x86-tsc >"$TR/trace_clock" || return 1
 	echo 8192 >"$TR/buffer_size_kb" || return 1
@@ -233,7 +254,7 @@ lines_alive() {
 }
 check "both serial lines still interrupt" lines_alive
 
-[ -n "$TRACED" ] && echo 0 >"$TR/events/enable"
+[ -n "$TRACED" ] && trace_restore
 echo "$RT_RUNTIME" >/proc/sys/kernel/sched_rt_runtime_us
 rmmod tscprobe
 tap_done
