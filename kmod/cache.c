@@ -167,12 +167,11 @@ static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 	while (units) {
 		if (tp_cpu_should_stop(c))
 			return false;
-		local_irq_disable();
+		start = tp_cpu_window_begin(true);
 		if (!tp_cpu_here(c)) {
 			local_irq_enable();
 			return false;
 		}
-		start = rdtsc();
 		done = tp_paced_window(pace, fn, state, units, batch,
 				       start + width);
 		trace_tscprobe_cache_window(c->cpu, start, rdtsc(), done);

@@ -214,6 +214,41 @@ void tp_cpu_sleep_gap(const struct tp_run *run)
 }
 
 /**
+ * tp_cpu_window_begin() - start a window once nothing waits for the CPU
+ * @irqs_off: the window runs with interrupts off
+ *
+ * A task that outranks the measurement thread and wakes on its CPU (an
+ * interrupt thread: every device interrupt's on PREEMPT_RT, threaded
+ * handlers elsewhere; any real-time thread) must wait for no more than the
+ * window in progress.  On PREEMPT_RT it preempts the thread as soon as
+ * interrupts are on.  With voluntary or no preemption only schedule() lets
+ * it in, and tp_cpu_sleep_gap() does not always get there: usleep_range()
+ * returns without sleeping when its timer expired before it was armed,
+ * which a short gap and the interrupts taken after a window can make
+ * common.  So the thread yields here while a reschedule is pending.  The
+ * flag is read after the window's start and, for an interrupts-off window,
+ * with interrupts already off: a wake-up that set it before the start
+ * holds the window back, one that comes later found the window running.
+ *
+ * Return: the TSC at which the window starts (interrupts off when asked).
+ */
+u64 tp_cpu_window_begin(bool irqs_off)
+{
+	u64 start;
+
+	for (;;) {
+		if (irqs_off)
+			local_irq_disable();
+		start = rdtsc();
+		if (!need_resched())
+			return start;
+		if (irqs_off)
+			local_irq_enable();
+		schedule();
+	}
+}
+
+/**
  * tp_cpu_publish() - copy a thread's working state to its snapshot
  * @c: the thread's slot
  * @force: publish even if the last publication is recent

@@ -62,7 +62,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The guest script: every program in turn, output not on a terminal (so
-# the CLI behaves as it does in scripts), separated by a header line.
+# the CLI behaves as it does in scripts), separated by a header line.  The
+# output goes through vm-pace (tools/vm/vm-pace.c), at most 256 bytes queued
+# on the serial port at a time: on PREEMPT_RT a program's flood of output
+# would otherwise get the port's interrupt disabled, and the rest of the
+# output lost.
 {
 	echo 'mkdir -p /tmp && cd /tmp'
 	for v in $(compgen -v TP_ || true); do
@@ -82,7 +86,7 @@ trap 'rm -rf "$work"' EXIT
 	EOF
 	for t in "${TESTS[@]}"; do
 		echo "echo '# program: $t'; t0=\$(cut -d. -f1 /proc/uptime); l0=\$(dmesg | wc -l)"
-		echo "/selftests/$t 2>&1 | cat"
+		echo "/selftests/$t 2>&1 | vm-pace"
 		echo "echo \"# program: $t took \$((\$(cut -d. -f1 /proc/uptime) - t0)) s\""
 		echo "log_check $t \$l0"
 	done

@@ -14,7 +14,9 @@
 #               its repetition counts trimmed (vm_debug) and a kmemleak
 #               scan in test_faults
 #   6.1-rt, 6.12-cloud, 6.12-rt, newest-rt
-#               the smoke run (selftests/vm/smoke.sh) and a short fuzz
+#               the smoke run (selftests/vm/smoke.sh), the interrupts test
+#               (test_irqs.sh: PREEMPT_RT is where every device interrupt
+#               is a thread) and a short fuzz
 #   5.10-cloud  the same, with a shorter fuzz (Debian 11's kernel, the
 #               oldest supported: fetched into build/ on first use)
 #   backport    the module built from 6.1-cloud's headers made to look
@@ -100,9 +102,9 @@ vm_debug() {
 }
 
 # vm NAME MODE [run-vm-tests options]: on kernel NAME, with the module its
-# gate built, the VM suite (MODE full), the smoke run and a short fuzz
-# (MODE smoke), the smoke run alone (MODE big, for the 64-vCPU guest), or
-# the smoke run and test_info (MODE backport).
+# gate built, the VM suite (MODE full), the smoke run, test_irqs.sh and a
+# short fuzz (MODE smoke), the smoke run alone (MODE big, for the 64-vCPU
+# guest), or the smoke run and test_info (MODE backport).
 vm() {
 	local name=$1 mode=$2 kdir image
 	local -a progs=()
@@ -118,7 +120,7 @@ vm() {
 	echo "# kernel $name: $image ($(release_of "$kdir"))"
 	case $mode in
 	smoke)
-		progs=(smoke.sh fuzz_genl)
+		progs=(smoke.sh test_irqs.sh fuzz_genl)
 		export TP_FUZZ_COUNT=${TP_FUZZ_COUNT:-3000}
 		;;
 	big)	progs=(smoke.sh) ;;

@@ -2,7 +2,7 @@
 /*
  * timerlat - does a timer keep firing on every CPU?
  *
- * usage: timerlat [-p PERIOD_US] [-d SECONDS] [-o FILE]
+ * usage: timerlat [-p PERIOD_US] [-d SECONDS] [-r PRIO] [-o FILE]
  *
  * One thread per online CPU, pinned to it, sleeps in a loop with
  * clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) to the next multiple of
@@ -16,6 +16,10 @@
  *   {"period_us": 5000, "seconds": 600.0, "worst_late_us": 123456,
  *    "cpus": [{"cpu": 0, "wakeups": 120000, "worst_late_us": 1234,
  *              "late_10ms": 3, "late_100ms": 0, "late_1s": 0}, ...]}
+ *
+ * With -r the threads are SCHED_FIFO at PRIO (1..99), like the kernel's
+ * interrupt threads (50): test_irqs.sh uses them to check that a real-time
+ * thread woken on a measured CPU runs before that CPU's next window.
  *
  * The soak (selftests/vm/soak.c) runs it next to the measurements.
  */
@@ -45,6 +49,7 @@ struct tl_cpu {
 
 static volatile sig_atomic_t tl_stop;
 static uint64_t tl_period_ns = 5000000;
+static int tl_prio;		/* SCHED_FIFO priority; 0: SCHED_OTHER */
 
 static void tl_on_signal(int sig)
 {
@@ -76,6 +81,12 @@ static void *tl_thread(void *arg)
 	CPU_SET(c->cpu, &set);
 	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
 		return NULL;
+	if (tl_prio) {
+		struct sched_param sp = { .sched_priority = tl_prio };
+
+		if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+			return NULL;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	target = (tl_ns(&now) / tl_period_ns + 1) * tl_period_ns;
 	while (!tl_stop) {
@@ -111,7 +122,7 @@ int main(int argc, char **argv)
 	int n = 0, i, opt;
 	FILE *f = stdout;
 
-	while ((opt = getopt(argc, argv, "p:d:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "p:d:r:o:")) != -1) {
 		switch (opt) {
 		case 'p':
 			tl_period_ns = strtoull(optarg, NULL, 10) * 1000ULL;
@@ -119,16 +130,23 @@ int main(int argc, char **argv)
 		case 'd':
 			seconds = strtod(optarg, NULL);
 			break;
+		case 'r':
+			tl_prio = atoi(optarg);
+			break;
 		case 'o':
 			out = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: timerlat [-p PERIOD_US] [-d SECONDS] [-o FILE]\n");
+			fprintf(stderr, "usage: timerlat [-p PERIOD_US] [-d SECONDS] [-r PRIO] [-o FILE]\n");
 			return 2;
 		}
 	}
 	if (!tl_period_ns) {
 		fprintf(stderr, "timerlat: the period must be positive\n");
+		return 2;
+	}
+	if (tl_prio < 0 || tl_prio > 99) {
+		fprintf(stderr, "timerlat: -r wants a priority of 1..99\n");
 		return 2;
 	}
 	memset(&sa, 0, sizeof(sa));

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# build-helpers.sh [DIR] - build the guest helpers vm-exit and vm-runas.
+# build-helpers.sh [DIR] - build the guest helpers vm-exit, vm-runas and vm-pace.
 #
 # DIR defaults to $VM_BUILD_DIR, else build/vm in the repository. A helper
 # is rebuilt only when it is missing or older than its source. The guest has
@@ -10,7 +10,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-HELPERS=(vm-exit vm-runas)
+HELPERS=(vm-exit vm-runas vm-pace)
 CFLAGS=(-std=c11 -static -O2 -Wall -Wextra -Werror)
 
 die() {

@@ -17,7 +17,7 @@
 #                   anything else to / (the test's working directory).
 #                   Dynamically linked ELF files bring the shared libraries
 #                   ldd lists, at the same absolute paths.
-#   --helpers DIR   where vm-exit and vm-runas are (default: build them
+#   --helpers DIR   where vm-exit, vm-runas and vm-pace are (default: build them
 #                   with build-helpers.sh)
 #   --busybox PATH  a static busybox (default: $VM_BUSYBOX or /bin/busybox)
 #   --init FILE     the /init to use (default: init.sh next to this script)
@@ -105,6 +105,7 @@ make_base() {
 
 	install -m 0755 "$helpers/vm-exit" "$stage/bin/vm-exit"
 	install -m 0755 "$helpers/vm-runas" "$stage/bin/vm-runas"
+	install -m 0755 "$helpers/vm-pace" "$stage/bin/vm-pace"
 	install -m 0755 "$init" "$stage/init"
 
 	# Enough for id, ls -l and friends to print names.

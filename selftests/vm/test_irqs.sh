@@ -1,0 +1,260 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_irqs.sh - interrupts and real-time threads on the measured CPUs.
+# Runs as root in the guest (busybox sh) with the module at
+# /lib/tscprobe/tscprobe.ko, the CLI, vm-pace and timerlat on PATH.
+#
+# The worst cases a run can be given, each on every CPU: noise with the
+# widest windows (1 s), with the narrowest windows and the shortest gap
+# (10 us each), with interrupts on, with the defaults; cache and skew.
+# Meanwhile both serial ports carry output (on PREEMPT_RT their handlers
+# are the threads irq/3-ttyS1 and irq/4-ttyS0) and timerlat keeps a
+# SCHED_FIFO 50 thread, an interrupt thread's class and priority, waking on
+# every CPU.  After each run:
+#  - no interrupt line was disabled ("nobody cared", "Disabling IRQ #"),
+#    and both serial lines still interrupt;
+#  - noise: the bound the admin guide gives: a real-time thread woken on a CPU
+#    (an interrupt thread, timerlat) runs there before that CPU starts
+#    another interrupts-off window.  From the ftrace of the run, with the
+#    TSC as the trace clock, so that the windows' own TSC stamps
+#    (tscprobe_window) compare with the wake-ups and switches: no window
+#    may start on a CPU between a real-time thread's wake-up there and its
+#    switch-in there.  At least one wake-up per CPU must be seen, so the
+#    check cannot pass by seeing nothing.  A thread the scheduler moves to
+#    another CPU while it waits (an unbound one: rcu_preempt) is left out:
+#    the move is traced before the target CPU is told, so its wait there
+#    has no exact start.  Interrupt threads and timerlat's are bound.
+#    RT throttling is off for the test (sched_rt_runtime_us -1): under
+#    TCG a vCPU the host deschedules charges that time to the thread it
+#    was running, and a real-time class throttled for it legitimately
+#    leaves its threads waiting while the measurement thread runs.
+#    A kernel without ftrace (the project's debug kernel) gets every other
+#    check, and a comment that says this one did not run.
+# Prints TAP and the kselftest totals line.
+KO=/lib/tscprobe/tscprobe.ko
+OUT=/tmp/irqs
+mkdir -p "$OUT"
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+. /selftests/tap.sh
+
+TR=/sys/kernel/tracing
+[ -d "$TR/events" ] || TR=/sys/kernel/debug/tracing
+
+# irq_count N: interrupts of line N so far, summed over the CPUs.
+irq_count() {
+	awk -v n="$1:" '$1 == n { s = 0; for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++)
+		s += $i; print s; exit }' /proc/interrupts
+}
+
+# The serial output: both ports, through vm-pace (at most 256 bytes queued
+# at a time), so that the traffic itself stays far from the spurious-
+# interrupt detector's ratio on PREEMPT_RT (see tools/vm/vm-pace.c) and
+# anything that disables a line is the run's doing.  ttyS1 is this
+# script's output; its lines are TAP comments.
+traffic_start() {
+	(i=0; while :; do echo "# serial traffic $i ........................................"
+		i=$((i + 1)); sleep 0.01; done) | vm-pace &
+	TRAFFIC1=$!
+	(i=0; while :; do echo "test_irqs: console traffic $i ......................"
+		i=$((i + 1)); sleep 0.01; done) | vm-pace >/dev/ttyS0 &
+	TRAFFIC0=$!
+	timerlat -r 50 -p 2000 -o "$OUT/timerlat.json" &
+	TIMERLAT=$!
+}
+
+traffic_stop() {
+	kill "$TIMERLAT" 2>/dev/null
+	wait "$TIMERLAT" 2>/dev/null
+	# The writers die of SIGPIPE once their vm-pace is gone.
+	kill "$TRAFFIC1" "$TRAFFIC0" 2>/dev/null
+	wait "$TRAFFIC1" "$TRAFFIC0" 2>/dev/null
+}
+
+# The tracing state the later programs find is the one this one found.
+trace_save() {
+	CLOCK0=$(sed 's/.*\[\(.*\)\].*/\1/' "$TR/trace_clock")
+	BUF0=$(cat "$TR/buffer_size_kb")
+	ON0=$(cat "$TR/tracing_on")
+}
+
+trace_restore() {
+	echo 0 >"$TR/tracing_on"
+	for e in sched/sched_wakeup sched/sched_migrate_task sched/sched_switch \
+		tscprobe/tscprobe_window; do
+		echo 0 >"$TR/events/$e/enable"
+		[ -w "$TR/events/$e/filter" ] && echo 0 >"$TR/events/$e/filter"
+	done
+	echo >"$TR/trace"
+	echo "$CLOCK0" >"$TR/trace_clock"
+	echo "$BUF0" >"$TR/buffer_size_kb"
+	echo "$ON0" >"$TR/tracing_on"
+}
+
+trace_setup() {
+	[ -w "$TR/trace_clock" ] || { echo "no tracefs at $TR"; return 1; }
+	trace_save
+	echo 0 >"$TR/tracing_on"
+	echo x86-tsc >"$TR/trace_clock" || return 1
+	echo 8192 >"$TR/buffer_size_kb" || return 1
+	for e in sched_wakeup sched_migrate_task; do
+		echo 'prio < 100' >"$TR/events/sched/$e/filter" &&
+			echo 1 >"$TR/events/sched/$e/enable" || return 1
+	done
+	echo 'prev_prio < 100 || next_prio < 100' \
+		>"$TR/events/sched/sched_switch/filter" &&
+		echo 1 >"$TR/events/sched/sched_switch/enable" &&
+		echo 1 >"$TR/events/tscprobe/tscprobe_window/enable"
+}
+
+# check_trace NAME: the bound, from the trace of the run that just ended.
+# Prints the violations (at most 10) and the figures; fails on a violation
+# or on a CPU without a real-time wake-up.
+check_trace() {
+	lost=$(grep -h '^overrun:' "$TR"/per_cpu/cpu*/stats | awk '{ s += $2 } END { print s + 0 }')
+	# One line per fact: "W CPU START END" a window, "I CPU FROM TO COMM"
+	# a real-time thread waiting on CPU's run queue (TO empty: to the end),
+	# "M N" the waits left out because the thread was moved.
+	awk '
+	function field(name,    i) {
+		for (i = 1; i <= NF; i++)
+			if (index($i, name "=") == 1)
+				return substr($i, length(name) + 2)
+		return ""
+	}
+	/^#/ { next }
+	{
+		cpu = $0; sub(/^[^[]*\[/, "", cpu); cpu = substr(cpu, 1, index(cpu, "]") - 1) + 0
+		ts = $0; sub(/: [a-z_]+: .*/, "", ts); sub(/.* /, "", ts)
+	}
+	/ sched_wakeup: / {
+		pid = field("pid"); tgt = field("target_cpu") + 0
+		if (cur[tgt] == pid || (pid in wake))
+			next
+		wake[pid] = ts; wcpu[pid] = tgt; comm[pid] = field("comm")
+		next
+	}
+	/ sched_migrate_task: / {
+		if ((pid = field("pid")) in wake) {
+			moved++
+			delete wake[pid]
+		}
+		next
+	}
+	/ sched_switch: / {
+		next_pid = field("next_pid"); cur[cpu] = next_pid
+		if (next_pid in wake) {
+			if (wcpu[next_pid] == cpu)
+				print "I", cpu, wake[next_pid], ts, comm[next_pid]
+			delete wake[next_pid]
+		}
+		next
+	}
+	/ tscprobe_window: / {
+		print "W", cpu, field("start_tsc"), field("end_tsc")
+	}
+	END {
+		for (pid in wake)
+			print "I", wcpu[pid], wake[pid], "", comm[pid]
+		print "M", moved + 0
+	}' "$TR/trace" >"$OUT/$1.facts"
+	# Per CPU, in TSC order: a window that starts while a wait is open.
+	awk '
+	$1 == "I" { n[$2]++; waits++
+		if ($4 != "" && $4 - $3 > maxwait) { maxwait = $4 - $3; who = $5 }
+		if ($4 == "") never++ }
+	$1 == "W" { windows++; if ($4 - $3 > maxwin) maxwin = $4 - $3 }
+	$1 == "M" { moved = $2 }
+	END {
+		# %.0f: busybox awk prints %d in 32 bits.
+		printf "windows %d, longest %.0f cycles; real-time waits %d, longest %.0f cycles (%s), never ran %d, moved %d\n",
+			windows, maxwin, waits, maxwait, who, never, moved
+		for (c = 0; c < ncpu; c++)
+			if (!n[c]) { printf "no real-time wake-up seen on CPU %d\n", c; bad = 1 }
+		if (!windows) { print "no window in the trace"; bad = 1 }
+		exit bad
+	}' ncpu="$ncpu" "$OUT/$1.facts" || return 1
+	# Opening and closing events of every wait, and every window start.
+	awk '$1 == "I" { print $2, $3, 1, $5; print $2, ($4 == "" ? "99999999999999999999" : $4), -1, $5 }
+	     $1 == "W" { print $2, $3, 0, "window" }' "$OUT/$1.facts" |
+		sort -k1,1n -k2,2n -k3,3nr >"$OUT/$1.sweep"
+	awk '
+	$1 != c { c = $1; open = 0; delete who }
+	$3 == 1 { open++; who[$4] = $2 }
+	$3 == -1 { open--; delete who[$4] }
+	$3 == 0 && open > 0 {
+		bad++
+		if (bad <= 10) {
+			s = ""; for (w in who) s = s " " w "@" who[w]
+			printf "CPU %d started a window at %s while waiting:%s\n", c, $2, s
+		}
+	}
+	END { if (bad) printf "%d windows started over a waiting real-time thread\n", bad; exit bad > 0 }' \
+		"$OUT/$1.sweep" || return 1
+	# Events lost to a full buffer are the oldest: what is left is still
+	# checked whole, there is only less of it.
+	[ "$lost" -eq 0 ] || echo "the trace overwrote $lost old events"
+}
+
+# run_checked NAME CLI-ARGS...: one run on every CPU with traffic and the
+# trace on, then the checks; the order of wake-ups and windows for noise,
+# the measurement whose windows the tscprobe_window tracepoint shows.
+run_checked() {
+	name=$1
+	shift
+	l0=$(dmesg | wc -l)
+	s0=$(irq_count 3) c0=$(irq_count 4)
+	if [ -n "$TRACED" ]; then
+		echo >"$TR/trace"
+		echo 1 >"$TR/tracing_on"
+	fi
+	traffic_start
+	tscprobe "$@" -q -j >"$OUT/$name.json" 2>"$OUT/$name.err"
+	rc=$?
+	traffic_stop
+	[ -n "$TRACED" ] && echo 0 >"$TR/tracing_on"
+	check "$name: tscprobe $* exits 0" sh -c "[ $rc -eq 0 ] || { cat $OUT/$name.err; false; }"
+	check "$name: no interrupt line disabled" sh -c \
+		"! dmesg | tail -n +$((l0 + 1)) | grep -E 'nobody cared|Disabling IRQ #'"
+	check "$name: both serial lines interrupted during the run" sh -c \
+		"echo ttyS1 $s0 to $(irq_count 3), ttyS0 $c0 to $(irq_count 4);
+		 [ $(irq_count 3) -gt $s0 ] && [ $(irq_count 4) -gt $c0 ]"
+	[ "$1" = noise ] && [ -n "$TRACED" ] || return 0
+	f=$FAILED
+	check "$name: a real-time thread woken on a CPU runs before its next window" \
+		check_trace "$name"
+	[ "$FAILED" -eq "$f" ] && sed 's/^/# /' "$OUT/last"
+}
+
+check "insmod" insmod "$KO"
+RT_RUNTIME=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+TRACED=
+if [ -d "$TR/events" ]; then
+	check "tracing with the TSC clock" trace_setup
+	TRACED=1
+else
+	echo "# no ftrace in this kernel: the order of wake-ups and windows is not checked"
+fi
+
+run_checked widest noise -d 3s --width 1s
+run_checked narrowest noise -d 1s --width 10us --gap 10us
+run_checked irqs-on noise -d 2s --irqs on --width 1s
+run_checked defaults noise -d 2s
+run_checked cache cache -n 1e4
+run_checked skew skew -n 32
+
+# After everything: each serial line still raises interrupts.
+lines_alive() {
+	s=$(irq_count 3) c=$(irq_count 4)
+	echo "# lines alive" | vm-pace >/dev/ttyS1
+	echo "test_irqs: lines alive" | vm-pace >/dev/ttyS0
+	echo "ttyS1 $s to $(irq_count 3), ttyS0 $c to $(irq_count 4)"
+	[ "$(irq_count 3)" -gt "$s" ] && [ "$(irq_count 4)" -gt "$c" ]
+}
+check "both serial lines still interrupt" lines_alive
+
+[ -n "$TRACED" ] && trace_restore
+echo "$RT_RUNTIME" >/proc/sys/kernel/sched_rt_runtime_us
+rmmod tscprobe
+tap_done
