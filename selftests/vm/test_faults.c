@@ -91,6 +91,7 @@ FIXTURE(faults) {
 	unsigned int nkinds;
 	uint64_t seed;
 	char rt_runtime[32];	/* sched_rt_runtime_us to put back, or "" */
+	char fair_runtime[160];	/* a fair server's runtime to put back, or "" */
 };
 
 FIXTURE_SETUP(faults)
@@ -122,6 +123,8 @@ FIXTURE_TEARDOWN(faults)
 			 self->rt_runtime);
 		tp_sh(cmd, NULL);
 	}
+	if (self->fair_runtime[0])
+		tp_sh(self->fair_runtime, NULL);
 	tp_module_load();
 	tp_nl_close(&self->nl);
 	if (tp_nl_open(&self->nl) == TP_EXIT_OK) {
@@ -594,13 +597,28 @@ static bool tp_poller_owns(pid_t pid, unsigned int cpu)
 	return true;
 }
 
+#define TP_FAIR_SERVER	"/sys/kernel/debug/sched/fair_server/cpu%u/runtime"
+
 /*
- * Whether the kernel runs ordinary threads on a CPU that a real-time task
- * owns (the fair server, 6.12): a little, so they are slow, not starved.
+ * Turn off the fair server of @cpu (6.12 on: it gives ordinary threads 5 %
+ * of a CPU that a real-time task owns), so that the poller starves the
+ * measurement thread there as it does on older kernels.  @restore is set
+ * to the command that puts it back, or "" where there is none.
  */
-static bool tp_fair_server(void)
+static int tp_fair_server_off(unsigned int cpu, char *restore, size_t len)
 {
-	return access("/sys/kernel/debug/sched/fair_server", F_OK) == 0;
+	char path[96], cmd[160], *was = NULL;
+
+	restore[0] = '\0';
+	snprintf(path, sizeof(path), TP_FAIR_SERVER, cpu);
+	if (access(path, F_OK))
+		return 0;
+	if (tp_sh(strcat(strcpy(cmd, "cat "), path), &was))
+		return -1;
+	snprintf(restore, len, "echo %ld > %s", strtol(was, NULL, 10), path);
+	free(was);
+	snprintf(cmd, sizeof(cmd), "echo 0 > %s", path);
+	return tp_sh(cmd, NULL);
 }
 
 /* Wait for the poller to end; its exit status (-1: not a clean exit). */
@@ -747,14 +765,16 @@ static int tp_child_wait_ms(pid_t pid, unsigned int ms)
 
 /*
  * A SCHED_FIFO 99 poller owns the last CPU with RT throttling off, so
- * that no SCHED_OTHER thread runs there (a DPDK or isolcpus machine).  A
+ * that no SCHED_OTHER thread runs there (a DPDK or isolcpus machine; from
+ * 6.12 on, with that CPU's fair server turned off, which would otherwise
+ * give them 5 % of it: slow, not starved).  A
  * default noise run (every CPU) gives that CPU up after
  * TSCPROBE_START_TIMEOUT_MS, reports it not measured and why, and ends on
  * time; STOP returns at once and the run ends within the bound, also when
  * the poller took the CPU from a thread that had started; rmmod mid-run
  * ends the run and the module promptly (rmmod itself may then wait for
- * the kernel: on kernels without the fair server, 6.1, an RCU grace
- * period of its own does not end while the poller runs); offlining the
+ * the kernel: without the fair server an RCU grace period of its own
+ * does not end while the poller runs); offlining the
  * poller's CPU never waits in the module's callback.  Every step must end
  * well before the poller does.
  */
@@ -783,6 +803,8 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	ASSERT_NE(LONG_MIN, rt_was);
 	/* Put back by the teardown too, should an assertion end the test. */
 	snprintf(self->rt_runtime, sizeof(self->rt_runtime), "%ld", rt_was);
+	ASSERT_EQ(0, tp_fair_server_off(last, self->fair_runtime,
+					sizeof(self->fair_runtime)));
 	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
 	ASSERT_EQ(0, tp_nl_join_events(&ev));
 
@@ -799,25 +821,20 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	flags = tp_cpu_flags(&self->nl, last, &windows);
 	TH_LOG("CPU %u: flags 0x%lx, %" PRIu64 " windows", last, flags, windows);
 	EXPECT_EQ(TSCPROBE_CPU_F_DONE, tp_cpu_flags(&self->nl, 0, NULL));
-	if (tp_fair_server() && windows) {
-		/* The fair server gave the thread time to start: measured. */
-		EXPECT_TRUE(flags & TSCPROBE_CPU_F_DONE);
-	} else {
-		EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
-			  TSCPROBE_CPU_F_STARVED, flags);
-		EXPECT_EQ(0, windows);
-		ASSERT_EQ(0, tp_sh("tscprobe show noise", &out));
-		EXPECT_NE(NULL, strstr(out, "INCOMPLETE (not measured: a task of higher priority owns the CPU)"))
-			TH_LOG("%s", out);
-		free(out);
-		ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/status", &out));
-		EXPECT_NE(NULL, strstr(out, "starved")) TH_LOG("%s", out);
-		free(out);
-		ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
-		EXPECT_JQ(out, ".cpus[-1].starved and .cpus[-1].incomplete and"
-			  " (.cpus[0].starved | not)");
-		free(out);
-	}
+	EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
+		  TSCPROBE_CPU_F_STARVED, flags);
+	EXPECT_EQ(0, windows);
+	ASSERT_EQ(0, tp_sh("tscprobe show noise", &out));
+	EXPECT_NE(NULL, strstr(out, "INCOMPLETE (not measured: a task of higher priority owns the CPU)"))
+		TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/status", &out));
+	EXPECT_NE(NULL, strstr(out, "starved")) TH_LOG("%s", out);
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
+	EXPECT_JQ(out, ".cpus[-1].starved and .cpus[-1].incomplete and"
+		  " (.cpus[0].starved | not)");
+	free(out);
 
 	/* 1b. Skew: the pairs of that CPU time out, the others are measured. */
 	if (skew && tp_kind_supported(&self->nl, skew)) {
@@ -832,16 +849,10 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 		ASSERT_EQ(0, tp_sh("tscprobe show skew -j", &out));
 		snprintf(want, sizeof(want), "[.pairs[] | select(.from == %u or .to == %u)"
 			 " | .status] | all(. == \"timeout\")", last, last);
-		/*
-		 * With the fair server the worker there starts, and each of
-		 * its pairs takes up to its sides' limits: slow, not stuck.
-		 */
-		if (!tp_fair_server() || (flags & TSCPROBE_CPU_F_STARVED)) {
-			EXPECT_LT(ms, TP_STARVED_BOUND_MS);
-			EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
-				  TSCPROBE_CPU_F_STARVED, flags);
-			EXPECT_JQ(out, want);
-		}
+		EXPECT_LT(ms, TP_STARVED_BOUND_MS);
+		EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
+			  TSCPROBE_CPU_F_STARVED, flags);
+		EXPECT_JQ(out, want);
 		free(out);
 	}
 
@@ -878,12 +889,8 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	flags = tp_cpu_flags(&self->nl, last, &windows);
 	TH_LOG("CPU %u: flags 0x%lx, %" PRIu64 " windows", last, flags, windows);
 	EXPECT_GT(windows, 0);
-	if (tp_fair_server()) {
-		EXPECT_TRUE(flags & TSCPROBE_CPU_F_DONE);
-	} else {
-		EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
-			  TSCPROBE_CPU_F_STARVED, flags);
-	}
+	EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
+		  TSCPROBE_CPU_F_STARVED, flags);
 
 	/* 4. rmmod mid-run: the run ends, its listeners hear why, promptly. */
 	ASSERT_EQ(0, tp_start(&self->nl, noise, noise->lasting, NULL, &id, &e));
