@@ -11,11 +11,12 @@
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
 # every test_* and fuzz_* program and every selftests/vm/test_*.sh script)
-# and prints their TAP; test_ynl.sh brings Python and ynl along (add_ynl).  After each program the guest's kernel log since it
-# started is scanned (tools/vm/log-patterns): a report there fails that
-# program by name, besides failing the whole run.  Environment
-# variables named TP_* (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to
-# the programs in the guest.  The last line is "vm: N passed, N failed"; the exit
+# and prints their TAP; test_ynl.sh brings Python and ynl along (add_ynl).
+# After each program the guest's kernel log since it started is scanned
+# (tools/vm/log-patterns): a report there fails that program by name,
+# besides failing the whole run.  Environment variables named TP_*
+# (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to the programs in the
+# guest.  The last line is "vm: N passed, N failed"; the exit
 # status is non-zero when anything failed, including a guest that panicked,
 # hung, or left a WARNING, lockup or stall in its kernel log.
 set -euo pipefail
