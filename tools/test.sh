@@ -134,8 +134,7 @@ vm() {
 # the runs cut short on 16 of them (see smoke.sh); the skew report beyond
 # 16 CPUs (summary by topology, worst pairs) on 24 CPUs, 552 pairs with the
 # fewest samples: about a minute.  All 64 CPUs (TP_SMOKE_SKEW_BIG=0-63,
-# 4032 pairs) passed once by hand but took about 7 minutes of the 10 the
-# whole run then took on this 2-core host: too long for every make test.
+# 4032 pairs) take several times as long on a 2-core host.
 vm_big() {
 	export TP_SMOKE_SKEW=0-15 TP_SMOKE_LONG=0-15
 	export TP_SMOKE_SKEW_BIG=${TP_SMOKE_SKEW_BIG:-0-23}

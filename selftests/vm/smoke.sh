@@ -252,13 +252,11 @@ long_cpus() {
 
 # The runs that STOP and rmmod cut short: long enough that only STOP or
 # rmmod can end them, and light (20 ms windows, 200 ms gaps) so that the
-# guest stays responsive while they go on.  They were 60 s of the default
-# windows, and in a 64-vCPU guest on 2 host cores with 16 vCPUs spinning
-# one jq took 30 s: the STOP that followed the poll which saw the run
-# found it over ("no run is in progress").  Made long but not light, the
-# STOP run once went on until a measured CPU's watchdog thread had not run
-# for 21 s (a soft lockup; the host was running another guest as well).
-# The harness's timeout bounds the guest if both STOP and rmmod fail.
+# guest stays responsive while they go on: in a 64-vCPU guest on 2 host
+# cores a short run can end before the STOP that follows a slow poll, and
+# default windows can starve a measured CPU's watchdog thread into a soft
+# lockup.  The harness's timeout bounds the guest if both STOP and rmmod
+# fail.
 LONG_RUN="-d 30m --width 20ms --gap 200ms"
 
 stop_mid_run() {

@@ -205,11 +205,10 @@ preset_lpj() {
 }
 
 # More than 8 vCPUs: no crypto self-tests at boot.  In a 64-vCPU guest under
-# TCG, cryptomgr_test livelocked at the DO_ONCE static branch of alg_test()
-# while that branch was being patched (a soft lockup at the same RIP every
-# 26 s until the timeout, before any test ran; 2 boots of 7 on 2026-12-04).
-# cryptomgr.notests returns from alg_test() before that branch; the
-# self-tests of the kernel's crypto are nothing this harness tests.
+# TCG, cryptomgr_test can livelock at the DO_ONCE static branch of
+# alg_test() while that branch is being patched (a soft lockup before any
+# test runs).  cryptomgr.notests returns from alg_test() before that
+# branch; the kernel's crypto self-tests are nothing this harness tests.
 big_guest_args() {
 	((SMP > 8)) && echo "cryptomgr.notests"
 	return 0
