@@ -6,8 +6,8 @@
 #ifndef TSCPROBE_CORE_NAMES_H
 #define TSCPROBE_CORE_NAMES_H
 
+#include <linux/tscprobe.h>
 #include "compat.h"
-#include "tscprobe.h"
 
 const char *tp_kind_name(unsigned int kind);
 const char *tp_state_name(unsigned int state);

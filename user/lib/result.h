@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/tscprobe.h>
 #include "cli.h"
 #include "cache.h"
 #include "placement.h"
@@ -19,7 +20,6 @@
 #include "noise.h"
 #include "skew.h"
 #include "stats.h"
-#include "tscprobe.h"
 
 struct nlattr;
 struct nlmsghdr;
