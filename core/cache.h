@@ -57,7 +57,7 @@
 #define TSCPROBE_CORE_CACHE_H
 
 #include <linux/tscprobe.h>
-#include "compat.h"
+#include "host.h"
 #include "hist.h"
 #include "pace.h"
 #include "stats.h"

@@ -17,7 +17,7 @@
 #define TSCPROBE_CORE_HIST_H
 
 #include <linux/tscprobe.h>
-#include "compat.h"
+#include "host.h"
 
 /* Seed 000's table: one bucket per fls64() value, 0..64. */
 #define TP_LOG2_BUCKETS		65

@@ -7,7 +7,7 @@
 #define TSCPROBE_CORE_NAMES_H
 
 #include <linux/tscprobe.h>
-#include "compat.h"
+#include "host.h"
 
 const char *tp_kind_name(unsigned int kind);
 const char *tp_state_name(unsigned int state);

@@ -14,7 +14,7 @@
 #define TSCPROBE_CORE_NOISE_H
 
 #include <linux/tscprobe.h>
-#include "compat.h"
+#include "host.h"
 #include "hist.h"
 
 /* struct tp_event.valid: which of the event's counter deltas were read */

@@ -23,7 +23,7 @@
 #define TSCPROBE_CORE_SKEW_H
 
 #include <linux/tscprobe.h>
-#include "compat.h"
+#include "host.h"
 #include "stats.h"
 
 /* The side that starts (CPU i, logs at even counts) and its partner. */

@@ -19,7 +19,7 @@
 #define TSCPROBE_CORE_TSC_H
 
 #include <linux/tscprobe.h>
-#include "compat.h"
+#include "host.h"
 
 /*
  * Combine the EDX:EAX halves that rdtsc and rdtscp return.  They are taken
