@@ -22,7 +22,7 @@
 
 #include <linux/tscprobe.h>
 #include "compat.h"	/* TP_NL_SET_ERR_MSG_FMT, for tp_set_err() */
-#include "noise.h"	/* struct tp_event: the event that stopped a run */
+#include "core/noise.h"	/* struct tp_event: the event that stopped a run */
 
 /* Every attribute set in the contract pads 64-bit values with type 1. */
 #define TP_PAD	1
