@@ -62,8 +62,11 @@ Q := @
 quiet = @echo
 endif
 WARN := -Wall -Wextra -Werror
-USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -Icore \
-	-Iuser -Iuser/lib -DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+# A project include names its folder, from the including file's ("lib/json.h"
+# in user/) or from the top ("core/noise.h"); include/uapi comes first, so
+# <linux/tscprobe.h> is this tree's.
+USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -I. \
+	-DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 # kselftest_harness.h is written for -Wall: its handler leaves a parameter
 # unused and its EXPECT macros compare int literals with unsigned values.
 TEST_CFLAGS := $(USER_CFLAGS) -I$(BUILD)/kselftest -Wno-unused-parameter \
@@ -74,7 +77,7 @@ CORE_SRCS := $(wildcard core/*.c)
 USER_LIB_SRCS := $(filter-out user/main.c,$(wildcard user/*.c user/lib/*.c))
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 USER_LIB_OBJS := $(USER_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS := $(wildcard include/uapi/*.h core/*.h user/*.h user/lib/*.h)
+HEADERS := $(wildcard include/uapi/linux/*.h core/*.h user/*.h user/lib/*.h)
 
 CLI := $(BUILD)/tscprobe
 HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))
@@ -113,19 +116,19 @@ $(KSELFTEST_H):
 $(BUILD)/host/%: selftests/host/%.c $(wildcard selftests/host/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/host -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
 # It compiles core/noise.c itself, on a synthetic clock: without core's copy.
 NOISE_STEPS_OBJS := $(filter-out $(BUILD)/obj/core/noise.o,$(CORE_OBJS))
 $(BUILD)/host/test_noise_steps: selftests/host/test_noise_steps.c core/noise.c $(NOISE_STEPS_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/host -o $@ $< $(NOISE_STEPS_OBJS)
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(NOISE_STEPS_OBJS)
 
 $(BUILD)/vm-tests/%: selftests/vm/%.c $(wildcard selftests/vm/*.h) $(CORE_OBJS) $(USER_LIB_OBJS) $(KSELFTEST_H) $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $@"
-	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -Iselftests/vm -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
+	$(Q)$(CC) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< $(CORE_OBJS) $(USER_LIB_OBJS) $(LDLIBS_CLI)
 
 selftests: $(HOST_TESTS) $(HOST_BENCHES) $(VM_TESTS)
 

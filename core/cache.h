@@ -56,12 +56,12 @@
 #ifndef TSCPROBE_CORE_CACHE_H
 #define TSCPROBE_CORE_CACHE_H
 
-#include "compat.h"
+#include <linux/tscprobe.h>
+#include "host.h"
 #include "hist.h"
 #include "pace.h"
 #include "stats.h"
 #include "tsc.h"
-#include "tscprobe.h"
 
 /* Series per round, indexed by TP_CACHE_IDX(enum tscprobe_series). */
 #define TP_CACHE_SERIES		3

@@ -19,7 +19,7 @@
 #ifndef TSCPROBE_CORE_CHASE_H
 #define TSCPROBE_CORE_CHASE_H
 
-#include "compat.h"
+#include "host.h"
 #include "pace.h"
 
 /* Loads per unit of a chase batch, timed together: one bracket each. */

@@ -9,7 +9,7 @@
 #ifndef TSCPROBE_CORE_COUNTER_H
 #define TSCPROBE_CORE_COUNTER_H
 
-#include "compat.h"
+#include "host.h"
 
 /**
  * struct tp_counter - a counter's change since the first reading

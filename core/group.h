@@ -15,7 +15,7 @@
 #ifndef TSCPROBE_CORE_GROUP_H
 #define TSCPROBE_CORE_GROUP_H
 
-#include "compat.h"
+#include "host.h"
 
 /**
  * enum tp_group_kind - how far a group reaches

@@ -16,8 +16,8 @@
 #ifndef TSCPROBE_CORE_HIST_H
 #define TSCPROBE_CORE_HIST_H
 
-#include "compat.h"
-#include "tscprobe.h"
+#include <linux/tscprobe.h>
+#include "host.h"
 
 /* Seed 000's table: one bucket per fls64() value, 0..64. */
 #define TP_LOG2_BUCKETS		65

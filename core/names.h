@@ -6,8 +6,8 @@
 #ifndef TSCPROBE_CORE_NAMES_H
 #define TSCPROBE_CORE_NAMES_H
 
-#include "compat.h"
-#include "tscprobe.h"
+#include <linux/tscprobe.h>
+#include "host.h"
 
 const char *tp_kind_name(unsigned int kind);
 const char *tp_state_name(unsigned int state);

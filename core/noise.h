@@ -13,9 +13,9 @@
 #ifndef TSCPROBE_CORE_NOISE_H
 #define TSCPROBE_CORE_NOISE_H
 
-#include "compat.h"
+#include <linux/tscprobe.h>
+#include "host.h"
 #include "hist.h"
-#include "tscprobe.h"
 
 /* struct tp_event.valid: which of the event's counter deltas were read */
 #define TP_EVENT_SMI	0x1U

@@ -13,7 +13,7 @@
 #ifndef TSCPROBE_CORE_PACE_H
 #define TSCPROBE_CORE_PACE_H
 
-#include "compat.h"
+#include "host.h"
 
 /**
  * struct tp_pace - how fast a batched loop has gone so far

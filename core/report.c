@@ -9,11 +9,11 @@
 #include <stdio.h>
 #endif
 
+#include <linux/tscprobe.h>
 #include "report.h"
 #include "hist.h"
 #include "names.h"
 #include "skew.h"
-#include "tscprobe.h"
 
 /**
  * tp_cycles_to_ns_round() - TSC cycles to nanoseconds, rounded to nearest

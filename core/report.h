@@ -7,7 +7,7 @@
 #ifndef TSCPROBE_CORE_REPORT_H
 #define TSCPROBE_CORE_REPORT_H
 
-#include "compat.h"
+#include "host.h"
 #include "stats.h"
 
 struct tp_skew_stats;

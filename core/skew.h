@@ -22,9 +22,9 @@
 #ifndef TSCPROBE_CORE_SKEW_H
 #define TSCPROBE_CORE_SKEW_H
 
-#include "compat.h"
+#include <linux/tscprobe.h>
+#include "host.h"
 #include "stats.h"
-#include "tscprobe.h"
 
 /* The side that starts (CPU i, logs at even counts) and its partner. */
 #define TP_SKEW_MASTER		0

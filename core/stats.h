@@ -8,7 +8,7 @@
 #ifndef TSCPROBE_CORE_STATS_H
 #define TSCPROBE_CORE_STATS_H
 
-#include "compat.h"
+#include "host.h"
 
 /**
  * struct tp_stats - running statistics of unsigned values

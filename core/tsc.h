@@ -18,8 +18,8 @@
 #ifndef TSCPROBE_CORE_TSC_H
 #define TSCPROBE_CORE_TSC_H
 
-#include "compat.h"
-#include "tscprobe.h"
+#include <linux/tscprobe.h>
+#include "host.h"
 
 /*
  * Combine the EDX:EAX halves that rdtsc and rdtscp return.  They are taken

@@ -10,9 +10,9 @@
  * them calling up into another.
  */
 #include "tp.h"
-#include "hist.h"
-#include "names.h"
-#include "noise.h"
+#include "core/hist.h"
+#include "core/names.h"
+#include "core/noise.h"
 
 /**
  * tp_attr_u64() - a u64 attribute of a request, or its default

@@ -35,11 +35,11 @@
 
 #include "compat.h"
 #include "tp.h"
-#include "cache.h"
-#include "chase.h"
-#include "hist.h"
-#include "names.h"
-#include "report.h"
+#include "core/cache.h"
+#include "core/chase.h"
+#include "core/hist.h"
+#include "core/names.h"
+#include "core/report.h"
 #include "trace.h"
 
 /**

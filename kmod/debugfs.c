@@ -9,7 +9,7 @@
 #include <linux/slab.h>
 
 #include "tp.h"
-#include "names.h"
+#include "core/names.h"
 
 static struct dentry *tp_debugfs_dir;
 

@@ -14,7 +14,7 @@
 
 #include "compat.h"
 #include "tp.h"
-#include "names.h"
+#include "core/names.h"
 
 /**
  * tp_ns_to_cycles() - convert nanoseconds to TSC cycles

@@ -17,7 +17,7 @@
 
 #include "compat.h"
 #include "tp.h"
-#include "noise.h"
+#include "core/noise.h"
 
 static struct netlink_range_validation tp_duration_range = {
 	.min = TSCPROBE_MIN_DURATION_NS, .max = TSCPROBE_MAX_DURATION_NS,

@@ -19,11 +19,11 @@
 
 #include "compat.h"
 #include "tp.h"
-#include "counter.h"
-#include "hist.h"
-#include "names.h"
-#include "noise.h"
-#include "report.h"
+#include "core/counter.h"
+#include "core/hist.h"
+#include "core/names.h"
+#include "core/noise.h"
+#include "core/report.h"
 #include "trace.h"
 
 /**

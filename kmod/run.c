@@ -40,7 +40,7 @@
 
 #include "compat.h"
 #include "tp.h"
-#include "names.h"
+#include "core/names.h"
 #include "trace.h"
 
 /* Protects tp_current and every run's state, reason and threads. */

@@ -50,9 +50,9 @@
 #include <asm/tsc.h>
 
 #include "tp.h"
-#include "names.h"
-#include "report.h"
-#include "skew.h"
+#include "core/names.h"
+#include "core/report.h"
+#include "core/skew.h"
 #include "trace.h"
 
 /*

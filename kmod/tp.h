@@ -20,9 +20,9 @@
 #include <linux/workqueue.h>
 #include <net/genetlink.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"	/* TP_NL_SET_ERR_MSG_FMT, for tp_set_err() */
-#include "tscprobe.h"
-#include "noise.h"	/* struct tp_event: the event that stopped a run */
+#include "core/noise.h"	/* struct tp_event: the event that stopped a run */
 
 /* Every attribute set in the contract pads 64-bit values with type 1. */
 #define TP_PAD	1

@@ -23,7 +23,7 @@
 
 #include <linux/tracepoint.h>
 
-#include "noise.h"
+#include "core/noise.h"
 
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_NONE);
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_SMI);

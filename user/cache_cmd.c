@@ -11,8 +11,8 @@
 #include "commands.h"
 #include "engines.h"
 #include "reports.h"
-#include "module_run.h"
-#include "options.h"
+#include "lib/module_run.h"
+#include "lib/options.h"
 
 static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"

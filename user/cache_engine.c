@@ -23,13 +23,13 @@
 #include <unistd.h>
 #include <linux/mempolicy.h>
 
-#include "chase.h"
-#include "clock.h"
+#include "core/chase.h"
+#include "lib/clock.h"
 #include "engines.h"
-#include "env.h"
-#include "interrupt.h"
-#include "pinned.h"
-#include "tsc.h"
+#include "lib/env.h"
+#include "lib/interrupt.h"
+#include "lib/pinned.h"
+#include "core/tsc.h"
 
 /* Rounds run and forgotten before measuring: page faults, cold caches. */
 #define TP_CACHE_WARMUP_ROUNDS	10000

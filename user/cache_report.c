@@ -13,14 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context_report.h"
-#include "format.h"
-#include "json.h"
-#include "names.h"
-#include "prom_run.h"
+#include "lib/context_report.h"
+#include "lib/format.h"
+#include "lib/json.h"
+#include "core/names.h"
+#include "lib/prom_run.h"
 #include "reports.h"
-#include "report.h"
-#include "svg.h"
+#include "core/report.h"
+#include "lib/svg.h"
 
 static const char *const tp_fig_keys[TP_FIGS] = {
 	"min", "avg", "p50", "p99", "max", "sd",

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "jread.h"
-#include "json.h"
-#include "options.h"
+#include "lib/jread.h"
+#include "lib/json.h"
+#include "lib/options.h"
 
 static const char tp_diff_usage[] =
 	"usage: tscprobe diff A.json B.json [-j]\n"

@@ -6,7 +6,7 @@
 #ifndef TSCPROBE_USER_ENGINES_H
 #define TSCPROBE_USER_ENGINES_H
 
-#include "result.h"
+#include "lib/result.h"
 
 /* noise_engine.c */
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,

@@ -6,11 +6,11 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 #include "commands.h"
-#include "env.h"
-#include "json.h"
-#include "options.h"
+#include "lib/env.h"
+#include "lib/json.h"
+#include "lib/options.h"
 
 static const char tp_env_usage[] =
 	"usage: tscprobe env [-c CPUS] [-j]\n"

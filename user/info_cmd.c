@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "json.h"
-#include "names.h"
-#include "genl_client.h"
-#include "options.h"
-#include "result.h"
+#include "lib/json.h"
+#include "core/names.h"
+#include "lib/genl_client.h"
+#include "lib/options.h"
+#include "lib/result.h"
 
 static const char tp_info_usage[] =
 	"usage: tscprobe info [-j]\n"

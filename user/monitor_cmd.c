@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "genl_client.h"
-#include "interrupt.h"
-#include "live.h"
-#include "module_run.h"
-#include "options.h"
+#include "lib/genl_client.h"
+#include "lib/interrupt.h"
+#include "lib/live.h"
+#include "lib/module_run.h"
+#include "lib/options.h"
 
 static const char tp_monitor_usage[] =
 	"usage: tscprobe monitor [-j] [--run ID]\n"

@@ -8,15 +8,15 @@
 #include <string.h>
 
 #include "commands.h"
-#include "live.h"
+#include "lib/live.h"
 #include "engines.h"
-#include "genl_client.h"
-#include "names.h"
+#include "lib/genl_client.h"
+#include "core/names.h"
 #include "noise_cmd.h"
 #include "reports.h"
-#include "report.h"
-#include "module_run.h"
-#include "options.h"
+#include "core/report.h"
+#include "lib/module_run.h"
+#include "lib/options.h"
 
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"

@@ -6,9 +6,9 @@
 #ifndef TSCPROBE_USER_NOISE_CMD_H
 #define TSCPROBE_USER_NOISE_CMD_H
 
-#include "format.h"
-#include "options.h"
-#include "module_run.h"
+#include "lib/format.h"
+#include "lib/options.h"
+#include "lib/module_run.h"
 
 /**
  * struct tp_noise_cmd - the parsed command line

@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "engines.h"
-#include "json.h"
-#include "names.h"
-#include "genl_client.h"
+#include "lib/json.h"
+#include "core/names.h"
+#include "lib/genl_client.h"
 #include "noise_cmd.h"
 #include "reports.h"
-#include "report.h"
+#include "core/report.h"
 
 enum { TP_CMP_OFF, TP_CMP_ON, TP_CMP_USER, TP_CMP_MODES };
 

@@ -23,14 +23,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "context.h"
-#include "cpu_counters.h"
+#include "lib/clock.h"
+#include "lib/context.h"
+#include "lib/cpu_counters.h"
 #include "engines.h"
-#include "interrupt.h"
-#include "pinned.h"
-#include "report.h"
-#include "tsc.h"
+#include "lib/interrupt.h"
+#include "lib/pinned.h"
+#include "core/report.h"
+#include "core/tsc.h"
 
 /**
  * struct tp_noise_loop - core/'s state and what its explain hook counts

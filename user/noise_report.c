@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context_report.h"
-#include "format.h"
-#include "json.h"
-#include "names.h"
-#include "prom_run.h"
+#include "lib/context_report.h"
+#include "lib/format.h"
+#include "lib/json.h"
+#include "core/names.h"
+#include "lib/prom_run.h"
 #include "reports.h"
-#include "report.h"
+#include "core/report.h"
 #include "noise_report_live.h"
-#include "svg.h"
+#include "lib/svg.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
 static const char *const tp_noise_cols[6] = {

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "json.h"
-#include "names.h"
+#include "lib/format.h"
+#include "lib/json.h"
+#include "core/names.h"
 #include "noise_report_live.h"
-#include "report.h"
+#include "core/report.h"
 
 /*
  * Rows of the default groups table: it must stay short at 64+ CPUs, where

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "lib/result.h"
 
 struct tj;
 

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "format.h"
-#include "result.h"
+#include "lib/format.h"
+#include "lib/result.h"
 
 /**
  * struct tp_noise_summary - the figures of one CPU's noise report

@@ -6,11 +6,11 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "context.h"
-#include "format.h"
-#include "names.h"
-#include "genl_client.h"
-#include "options.h"
+#include "lib/context.h"
+#include "lib/format.h"
+#include "core/names.h"
+#include "lib/genl_client.h"
+#include "lib/options.h"
 #include "reports.h"
 
 static const char tp_show_usage[] =

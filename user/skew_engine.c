@@ -23,13 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "lib/clock.h"
 #include "engines.h"
-#include "env.h"
-#include "interrupt.h"
-#include "pinned.h"
-#include "skew.h"
-#include "tsc.h"
+#include "lib/env.h"
+#include "lib/interrupt.h"
+#include "lib/pinned.h"
+#include "core/skew.h"
+#include "core/tsc.h"
 
 #define TP_USER_ARRIVE_NS	1000000000ULL	/* 1 s */
 #define TP_USER_WAIT_NS		1000000000ULL	/* 1 s */

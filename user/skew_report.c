@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context_report.h"
-#include "format.h"
-#include "json.h"
-#include "names.h"
-#include "prom_run.h"
+#include "lib/context_report.h"
+#include "lib/format.h"
+#include "lib/json.h"
+#include "core/names.h"
+#include "lib/prom_run.h"
 #include "reports.h"
-#include "report.h"
-#include "svg.h"
-#include "topology.h"
+#include "core/report.h"
+#include "lib/svg.h"
+#include "lib/topology.h"
 
 /* The four statistics of a pair, in the order every format lists them. */
 enum { TP_LATIJ, TP_LATJI, TP_SKEW, TP_ONE_WAY, TP_PAIR_STATS };

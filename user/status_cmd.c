@@ -9,11 +9,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "json.h"
-#include "names.h"
-#include "genl_client.h"
-#include "module_run.h"
-#include "options.h"
+#include "lib/json.h"
+#include "core/names.h"
+#include "lib/genl_client.h"
+#include "lib/module_run.h"
+#include "lib/options.h"
 
 static const char tp_status_usage[] =
 	"usage: tscprobe status [-j]\n"

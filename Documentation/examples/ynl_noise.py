@@ -85,7 +85,7 @@ def gap_series(messages):
 
 def bucket_bounds(index):
     """The smallest and largest value of histogram bucket @index (see the
-    TSCPROBE_HIST_BUCKETS comment in include/uapi/tscprobe.h)."""
+    TSCPROBE_HIST_BUCKETS comment in include/uapi/linux/tscprobe.h)."""
     if index < 32:
         return index, index
     shift = index // 16 - 1

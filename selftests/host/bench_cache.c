@@ -30,11 +30,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "cache.h"
-#include "chase.h"
-#include "clock.h"
-#include "engines.h"
-#include "tsc.h"
+#include "core/cache.h"
+#include "core/chase.h"
+#include "user/lib/clock.h"
+#include "user/engines.h"
+#include "core/tsc.h"
 
 #define QUIET		4000
 #define PASSES		20

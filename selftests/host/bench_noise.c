@@ -25,9 +25,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "hist.h"
-#include "noise.h"
-#include "tsc.h"
+#include "core/hist.h"
+#include "core/noise.h"
+#include "core/tsc.h"
 
 #define RING_SIZE	(1U << 16)
 #define QUIET		256

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 
 #include "pingpong.h"
-#include "engines.h"
-#include "result.h"
+#include "user/engines.h"
+#include "user/lib/result.h"
 
 #define MAX_ROUNDS	101
 

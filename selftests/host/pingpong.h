@@ -30,7 +30,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tsc.h"
+#include "core/tsc.h"
 
 #define PP_MAX_CHUNKS	1024
 

@@ -23,14 +23,14 @@
 
 #include "kselftest_harness.h"
 
-#include "cache.h"
-#include "chase.h"
-#include "engines.h"
+#include "core/cache.h"
+#include "core/chase.h"
+#include "user/engines.h"
 #include "prng.h"
-#include "report.h"
-#include "reports.h"
-#include "result.h"
-#include "tsc.h"
+#include "core/report.h"
+#include "user/reports.h"
+#include "user/lib/result.h"
+#include "core/tsc.h"
 
 #define QUIET		4000
 #define PASSES		9

@@ -10,11 +10,11 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "cli.h"
-#include "context.h"
-#include "engines.h"
-#include "json.h"
-#include "names.h"
+#include "user/lib/cli.h"
+#include "user/lib/context.h"
+#include "user/engines.h"
+#include "user/lib/json.h"
+#include "core/names.h"
 
 static void tp_cpus_round_trip(struct __test_metadata *_metadata,
 			       const char *in, const char *canonical,

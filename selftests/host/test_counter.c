@@ -7,7 +7,7 @@
  */
 #include "kselftest_harness.h"
 
-#include "counter.h"
+#include "core/counter.h"
 #include "prng.h"
 
 #define NR_FIELDS	5

@@ -21,13 +21,13 @@
 
 #include "kselftest_harness.h"
 
-#include "context.h"
-#include "hist.h"
+#include "user/lib/context.h"
+#include "core/hist.h"
 #include "prng.h"
-#include "reports.h"
-#include "result.h"
-#include "stats.h"
-#include "topology.h"
+#include "user/reports.h"
+#include "user/lib/result.h"
+#include "core/stats.h"
+#include "user/lib/topology.h"
 
 #define GOLDEN_DIR	"selftests/host/golden"
 #define KHZ		2100000U

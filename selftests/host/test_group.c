@@ -12,7 +12,7 @@
 
 #include "kselftest_harness.h"
 
-#include "group.h"
+#include "core/group.h"
 #include "prng.h"
 
 #define MAX_EV		512

@@ -8,7 +8,7 @@
 
 #include "kselftest_harness.h"
 
-#include "hist.h"
+#include "core/hist.h"
 #include "prng.h"
 
 #define NR_VALUES	200000

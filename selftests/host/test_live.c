@@ -17,8 +17,8 @@
 #include <linux/genetlink.h>
 
 #include "kselftest_harness.h"
-#include "genl_client.h"
-#include "live.h"
+#include "user/lib/genl_client.h"
+#include "user/lib/live.h"
 
 #define KHZ		2000000		/* 2 GHz: 2 cycles per ns */
 #define START_TSC	1000000000ULL

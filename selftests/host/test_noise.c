@@ -9,9 +9,9 @@
 
 #include "kselftest_harness.h"
 
-#include "noise.h"
+#include "core/noise.h"
 #include "prng.h"
-#include "tsc.h"
+#include "core/tsc.h"
 
 #define WINDOW_MS	50
 #define NR_SYNTH	1000

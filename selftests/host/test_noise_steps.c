@@ -9,7 +9,7 @@
  */
 #include "kselftest_harness.h"
 
-#include "tsc.h"
+#include "core/tsc.h"
 
 /* The script: every read advances by @tick, one read steps back. */
 static struct {
@@ -37,7 +37,7 @@ static uint64_t synth_read(enum tscprobe_clock clock)
 }
 
 #define tp_read_tsc(clock)	synth_read(clock)
-#include "noise.c"
+#include "core/noise.c"
 
 #define START		1000000000ULL
 #define TICK		10ULL

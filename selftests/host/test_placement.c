@@ -21,10 +21,10 @@
 
 #include "kselftest_harness.h"
 
-#include "cli.h"
-#include "engines.h"
-#include "pinned.h"
-#include "result.h"
+#include "user/lib/cli.h"
+#include "user/engines.h"
+#include "user/lib/pinned.h"
+#include "user/lib/result.h"
 
 extern char **environ;
 

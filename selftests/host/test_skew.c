@@ -18,14 +18,14 @@
 #include "kselftest_harness.h"
 
 #include "pingpong.h"
-#include "clock.h"
-#include "engines.h"
-#include "format.h"
-#include "reports.h"
+#include "user/lib/clock.h"
+#include "user/engines.h"
+#include "user/lib/format.h"
+#include "user/reports.h"
 #include "prng.h"
-#include "skew.h"
-#include "stats.h"
-#include "tsc.h"
+#include "core/skew.h"
+#include "core/stats.h"
+#include "core/tsc.h"
 
 #define MAXS	TSCPROBE_MAX_SAMPLES
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The netlink spec (Documentation/netlink/specs/tscprobe.yaml) and the
-# contract (include/uapi/tscprobe.h) must say the same thing: every
+# contract (include/uapi/linux/tscprobe.h) must say the same thing: every
 # command, attribute, enum value, flag and constant of one is in the other
 # with the same value.  The C names are derived from the spec the way the
 # kernel's ynl tooling derives them.  Prints kselftest-style TAP.
@@ -14,7 +14,7 @@ import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPEC = os.path.join(REPO, "Documentation/netlink/specs/tscprobe.yaml")
-HEADER = os.path.join(REPO, "include/uapi/tscprobe.h")
+HEADER = os.path.join(REPO, "include/uapi/linux/tscprobe.h")
 
 
 def c_name(prefix, name):

@@ -9,7 +9,7 @@
 #include "kselftest_harness.h"
 
 #include "prng.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #define NR_VALUES	100000
 

@@ -3,7 +3,7 @@
 #
 # The kernel's ynl tooling on the netlink spec: the spec is valid against
 # the genetlink-legacy schema; ynl-gen-c finishes in uapi and user mode;
-# the uapi header it generates says what include/uapi/tscprobe.h says
+# the uapi header it generates says what include/uapi/linux/tscprobe.h says
 # (every command, attribute and enum value, compiled by the C compiler and
 # compared by value, and the same enum types); the user-mode code compiles.
 #
@@ -23,7 +23,7 @@ import yaml
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPEC = os.path.join(REPO, "Documentation/netlink/specs/tscprobe.yaml")
-HEADER = os.path.join(REPO, "include/uapi/tscprobe.h")
+HEADER = os.path.join(REPO, "include/uapi/linux/tscprobe.h")
 KTREE = os.path.join(REPO, "build/ynl")
 YNL = os.path.join(KTREE, "tools/net/ynl")
 SCHEMA = os.path.join(KTREE, "Documentation/netlink/genetlink-legacy.yaml")
@@ -139,13 +139,13 @@ def compare(tmp, generated):
     same = []
     for n in g_members + g_macros:
         if n not in ours_names:
-            same.append(f"{n} = {g[n]} generated, not in include/uapi/tscprobe.h")
+            same.append(f"{n} = {g[n]} generated, not in include/uapi/linux/tscprobe.h")
         elif g[n] != o[n]:
-            same.append(f"{n} = {g[n]} generated, {o[n]} in include/uapi/tscprobe.h")
-    back = [f"{n} = {o[n]} in include/uapi/tscprobe.h, not generated from the spec"
+            same.append(f"{n} = {g[n]} generated, {o[n]} in include/uapi/linux/tscprobe.h")
+    back = [f"{n} = {o[n]} in include/uapi/linux/tscprobe.h, not generated from the spec"
             for n in o_members if n not in g and n not in ONLY_IN_HEADER]
     tags = [f"enum {t}: only generated" for t in sorted(g_tags - o_tags)] + \
-        [f"enum {t}: only in include/uapi/tscprobe.h" for t in sorted(o_tags - g_tags)]
+        [f"enum {t}: only in include/uapi/linux/tscprobe.h" for t in sorted(o_tags - g_tags)]
     counts = [f"{len(g_members)} enum members and {len(g_macros)} macros generated"]
     return same, back, tags, counts
 

@@ -14,8 +14,8 @@
  */
 #include "kselftest_harness.h"
 #include "tp_test.h"
-#include "cli.h"
-#include "result.h"
+#include "user/lib/cli.h"
+#include "user/lib/result.h"
 
 /*
  * Two of the invariants below hold also for a run cut short (STOP,

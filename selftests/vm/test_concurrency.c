@@ -838,7 +838,7 @@ static bool tp_slow_dump_part(struct tp_slow_dump *d)
  * A dump returns the run it started with, to its end, even when a new
  * START replaces that run halfway: it holds the run, and copies each CPU
  * once.  So NLM_F_DUMP_INTR, which would tell a reader to start over, is
- * never set (include/uapi/tscprobe.h, GET_RESULT), and the results are
+ * never set (include/uapi/linux/tscprobe.h, GET_RESULT), and the results are
  * whole.
  */
 TEST_F_TIMEOUT(conc, dump_is_not_cut_by_a_new_run, 120)

@@ -8,7 +8,7 @@
 
 #include "kselftest_harness.h"
 #include "tp_test.h"
-#include "cli.h"
+#include "user/lib/cli.h"
 
 FIXTURE(info) {
 	struct tp_nl nl;

@@ -24,7 +24,7 @@
 
 #include "kselftest_harness.h"
 #include "tp_hard.h"
-#include "names.h"
+#include "core/names.h"
 
 #define TP_LIVE_CPUS	256	/* guest CPUs these tests track */
 

@@ -14,9 +14,9 @@
 
 #include "kselftest_harness.h"
 #include "tp_test.h"
-#include "cli.h"
-#include "result.h"
-#include "module_run.h"
+#include "user/lib/cli.h"
+#include "user/lib/result.h"
+#include "user/lib/module_run.h"
 
 /* Every per-CPU identity a noise report must satisfy (jq, on -j output). */
 static const char *const tp_noise_invariants[] = {

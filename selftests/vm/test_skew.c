@@ -17,8 +17,8 @@
 
 #include "kselftest_harness.h"
 #include "tp_test.h"
-#include "cli.h"
-#include "result.h"
+#include "user/lib/cli.h"
+#include "user/lib/result.h"
 
 /* What every OK pair of a skew report must satisfy (jq, on -j output). */
 static const char *const tp_skew_invariants[] = {

@@ -17,10 +17,10 @@
 
 #include "tp_test.h"
 #include "tp_kinds.h"
-#include "cli.h"
-#include "hist.h"
-#include "result.h"
-#include "module_run.h"
+#include "user/lib/cli.h"
+#include "core/hist.h"
+#include "user/lib/result.h"
+#include "user/lib/module_run.h"
 
 #define TP_NOBODY	65534
 

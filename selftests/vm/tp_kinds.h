@@ -31,7 +31,7 @@
 
 #include <stdint.h>
 
-#include "tscprobe.h"
+#include <linux/tscprobe.h>
 
 /* Netlink types of START attributes, as the tests put them. */
 enum tp_nla {

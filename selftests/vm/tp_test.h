@@ -21,8 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "genl_client.h"
+#include "user/lib/cli.h"
+#include "user/lib/genl_client.h"
 
 #define TP_MODULE_PATH	"/lib/tscprobe/tscprobe.ko"
 #define TP_OUT_MAX	(1 << 22)

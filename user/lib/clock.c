@@ -8,7 +8,7 @@
 
 #include "clock.h"
 #include "genl_client.h"
-#include "tsc.h"
+#include "core/tsc.h"
 
 /**
  * tp_mono_raw_ns() - CLOCK_MONOTONIC_RAW in nanoseconds

@@ -17,7 +17,7 @@
 #include <linux/netlink.h>
 
 #include "cli.h"
-#include "names.h"
+#include "core/names.h"
 #include "genl_client.h"
 
 struct tp_nl_ctx {

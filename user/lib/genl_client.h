@@ -14,7 +14,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
-#include "tscprobe.h"
+#include <linux/tscprobe.h>
 
 /*
  * Dump messages are at most 32 KiB; GET_STATUS of TSCPROBE_MAX_RUN_CPUS

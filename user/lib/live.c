@@ -14,8 +14,8 @@
 #include "genl_client.h"
 #include "json.h"
 #include "live.h"
-#include "names.h"
-#include "report.h"
+#include "core/names.h"
+#include "core/report.h"
 
 void tp_live_init(struct tp_live *l, FILE *f, bool json)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/tscprobe.h>
 #include "cli.h"
-#include "tscprobe.h"
 
 /*
  * Print "tscprobe: MESSAGE" and a newline on stderr, in one line whatever

@@ -14,7 +14,7 @@
 
 #include "env.h"
 #include "format.h"
-#include "names.h"
+#include "core/names.h"
 #include "prom_run.h"
 
 static void tp_prom_run_info(const struct tp_result *r, FILE *f)

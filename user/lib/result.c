@@ -9,7 +9,7 @@
 
 #include "context.h"
 #include "json.h"
-#include "names.h"
+#include "core/names.h"
 #include "genl_client.h"
 #include "result.h"
 

@@ -11,15 +11,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <linux/tscprobe.h>
 #include "cli.h"
-#include "cache.h"
+#include "core/cache.h"
 #include "placement.h"
-#include "group.h"
-#include "hist.h"
-#include "noise.h"
-#include "skew.h"
-#include "stats.h"
-#include "tscprobe.h"
+#include "core/group.h"
+#include "core/hist.h"
+#include "core/noise.h"
+#include "core/skew.h"
+#include "core/stats.h"
 
 struct nlattr;
 struct nlmsghdr;

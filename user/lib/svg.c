@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "hist.h"
+#include "core/hist.h"
 #include "svg.h"
 
 static void tp_svg_escaped(FILE *f, const char *s)

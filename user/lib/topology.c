@@ -7,9 +7,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include <linux/tscprobe.h>
 #include "env.h"
 #include "topology.h"
-#include "tscprobe.h"
 
 static const char *const tp_topo_names[TP_TOPO_GROUPS] = {
 	[TP_TOPO_SMT] = "SMT siblings",

@@ -7,8 +7,8 @@
  * helpers below, so that the same loop is compiled into both and what the
  * userspace benchmarks measure is what the module runs.
  */
-#ifndef TSCPROBE_CORE_COMPAT_H
-#define TSCPROBE_CORE_COMPAT_H
+#ifndef TSCPROBE_CORE_HOST_H
+#define TSCPROBE_CORE_HOST_H
 
 #ifdef __KERNEL__
 #include <linux/types.h>	/* uint64_t & co., bool, size_t */
@@ -46,4 +46,4 @@
 #define tp_static_assert(e, m)	_Static_assert(e, m)
 #endif
 
-#endif /* TSCPROBE_CORE_COMPAT_H */
+#endif /* TSCPROBE_CORE_HOST_H */
