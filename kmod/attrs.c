@@ -9,7 +9,8 @@
  * the measurements and the netlink family can all use it without any of
  * them calling up into another.
  */
-#include "tp.h"
+#include <linux/tscprobe.h>
+#include "attrs.h"
 #include "core/hist.h"
 #include "core/names.h"
 #include "core/noise.h"

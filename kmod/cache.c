@@ -28,13 +28,19 @@
 #include <linux/mmzone.h>
 #include <linux/nodemask.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/vmstat.h>
 #include <asm/tsc.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"
-#include "tp.h"
+#include "attrs.h"
+#include "debugfs.h"
+#include "info.h"
+#include "kinds.h"
+#include "run.h"
 #include "core/cache.h"
 #include "core/chase.h"
 #include "core/hist.h"

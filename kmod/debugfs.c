@@ -6,9 +6,15 @@
  * files are root-only (0400): debugfs is a debugging interface.
  */
 #include <linux/debugfs.h>
+#include <linux/mm.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
-#include "tp.h"
+#include <linux/tscprobe.h>
+#include "debugfs.h"
+#include "info.h"
+#include "kinds.h"
+#include "run.h"
 #include "core/names.h"
 
 static struct dentry *tp_debugfs_dir;

@@ -7,13 +7,17 @@
 #include <linux/bitmap.h>
 #include <linux/math64.h>
 #include <linux/overflow.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"
-#include "tp.h"
+#include "attrs.h"
+#include "info.h"
+#include "run.h"
 #include "core/names.h"
 
 /**

@@ -16,7 +16,7 @@
 #include <asm/hardirq.h>
 
 #include "compat.h"
-#include "tp.h"
+#include "irqs.h"
 
 #if TP_HAVE_IRQ_STAT_COUNTS
 #define TP_INDEX(item)	IRQ_COUNT_ ## item

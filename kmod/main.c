@@ -14,8 +14,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <net/genetlink.h>
 
-#include "tp.h"
+#include <linux/tscprobe.h>
+#include "debugfs.h"
+#include "info.h"
+#include "netlink.h"
+#include "run.h"
 
 static int __init tp_init(void)
 {

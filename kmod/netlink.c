@@ -14,9 +14,15 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
+#include <net/genetlink.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"
-#include "tp.h"
+#include "attrs.h"
+#include "info.h"
+#include "kinds.h"
+#include "netlink.h"
+#include "run.h"
 #include "core/noise.h"
 
 static struct netlink_range_validation tp_duration_range = {

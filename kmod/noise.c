@@ -12,13 +12,20 @@
  * the windows measured.
  */
 #include <linux/irq.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <asm/msr.h>
 #include <asm/tsc.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"
-#include "tp.h"
+#include "attrs.h"
+#include "debugfs.h"
+#include "info.h"
+#include "irqs.h"
+#include "kinds.h"
+#include "run.h"
 #include "core/counter.h"
 #include "core/hist.h"
 #include "core/names.h"

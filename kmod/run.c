@@ -38,8 +38,11 @@
 #include <linux/vmalloc.h>
 #include <asm/tsc.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"
-#include "tp.h"
+#include "attrs.h"
+#include "kinds.h"
+#include "run.h"
 #include "core/names.h"
 #include "trace.h"
 

@@ -42,6 +42,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
@@ -49,7 +50,11 @@
 #include <asm/cpufeature.h>
 #include <asm/tsc.h>
 
-#include "tp.h"
+#include <linux/tscprobe.h>
+#include "attrs.h"
+#include "info.h"
+#include "kinds.h"
+#include "run.h"
 #include "core/names.h"
 #include "core/report.h"
 #include "core/skew.h"

@@ -1,40 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tscprobe.ko internals: the run machinery shared by every measurement, the
- * interface a measurement ("kind") implements, and the attribute and
- * debugfs helpers.  The measurement loops themselves live in core/.
+ * run.c: the run machinery shared by every measurement.
  *
  * Layers, each calling only those below it: attrs.c; run.c; info.c;
  * debugfs.c; the measurements (noise.c, cache.c, skew.c); netlink.c;
  * main.c.  What a lower layer must tell a higher one (a run has ended,
  * noise events) goes through a struct tp_run_notify the higher one gave.
  */
-#ifndef TSCPROBE_KMOD_TP_H
-#define TSCPROBE_KMOD_TP_H
+#ifndef TSCPROBE_KMOD_RUN_H
+#define TSCPROBE_KMOD_RUN_H
 
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
-#include <linux/seq_file.h>
 #include <linux/workqueue.h>
-#include <net/genetlink.h>
 
-#include <linux/tscprobe.h>
-#include "compat.h"	/* TP_NL_SET_ERR_MSG_FMT, for tp_set_err() */
 #include "core/noise.h"	/* struct tp_event: the event that stopped a run */
 
-/* Every attribute set in the contract pads 64-bit values with type 1. */
-#define TP_PAD	1
-
-/* Where a CPU's dump stands (tp_kind_ops.dump_cpu): a phase, an index. */
-#define TP_POS(phase, idx)	(((unsigned long)(phase) << 32) | (idx))
-#define TP_POS_PHASE(pos)	((pos) >> 32)
-#define TP_POS_IDX(pos)		((u32)(pos))
-
+struct netlink_ext_ack;
+struct nlattr;
+struct tp_kind_ops;
 struct tp_run;
-struct tp_cpu;
-struct tp_hist;
 
 /**
  * struct tp_params - the parameters of a run, after validation
@@ -72,66 +59,6 @@ struct tp_params {
 	u64 stop_at_ns;
 	u64 stop_at_cycles;
 	bool trace_stop;
-};
-
-/**
- * struct tp_kind_ops - what a measurement provides to the run machinery
- * @kind: enum tscprobe_kind
- * @parse: check START's attributes and fill @run->params; report the bad
- *	attribute through @extack.  Called with the CPU hotplug lock held.
- * @alloc: optional; allocate the run-wide state (run->priv).  Called
- *	before the per-CPU state exists.
- * @cpu_init: optional; set up a CPU's working state (c->hot, zeroed on
- *	the CPU's node by the run machinery); its snapshot is then taken
- *	from it
- * @free: optional; free what @alloc and @cpu_init allocated, also after
- *	either failed part way; the run machinery then frees c->hot and
- *	c->snap
- * @cpu_main: the body of a CPU's measurement thread; returns true when
- *	the measurement is complete, false when tp_cpu_should_stop() ended it
- *	or when it has nothing to show (the CPU is then marked incomplete
- *	unless the whole run was stopped)
- * @run_main: optional; the body of one more, unbound, thread that drives
- *	the CPU threads (skew: pairs one at a time); returns true when the
- *	run is complete, false when it was stopped or CPUs going offline
- *	left nothing to measure.  The run ends when it and every CPU thread
- *	have.
- * @put_params: add the kind's parameters to a reply
- * @put_progress: add a CPU's progress (from its snapshot) to a CPU nest;
- *	keep it under 160 bytes: one GET_STATUS reply holds every CPU
- * @dump_cpu: add a CPU's results to a dump message, resuming at *@pos;
- *	returns 0 when the CPU is complete, -EMSGSIZE when the message is
- *	full (*@pos says where to go on)
- * @cpu_size: bytes of a CPU's working state (c->hot)
- * @snap_size: bytes of a CPU's published snapshot (c->snap), the first
- *	@snap_size bytes of c->hot; 0: the kind publishes none
- * @show: the kind's debugfs view of the current results
- * @nr_pairs: optional; how many pair messages GET_RESULT sends after the
- *	CPU messages
- * @put_pair: add pair @idx (< nr_pairs) to a dump message: 0 or -EMSGSIZE
- * @put_final: optional; add a CPU's final counts (from its snapshot) to
- *	its CPU nest in the RUN_FINISHED notification; keep it small
- */
-struct tp_kind_ops {
-	unsigned int kind;
-	int (*parse)(struct tp_run *run, struct nlattr **attrs,
-		     struct netlink_ext_ack *extack);
-	int (*alloc)(struct tp_run *run);
-	int (*cpu_init)(struct tp_run *run, struct tp_cpu *c);
-	void (*free)(struct tp_run *run);
-	bool (*cpu_main)(struct tp_run *run, struct tp_cpu *c);
-	bool (*run_main)(struct tp_run *run);
-	int (*put_params)(struct sk_buff *skb, const struct tp_run *run);
-	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
-	int (*dump_cpu)(struct sk_buff *skb, struct tp_cpu *c, void *snap,
-			unsigned long *pos);
-	size_t cpu_size;
-	size_t snap_size;
-	void (*show)(struct seq_file *m, struct tp_run *run);
-	unsigned int (*nr_pairs)(const struct tp_run *run);
-	int (*put_pair)(struct sk_buff *skb, const struct tp_run *run,
-			unsigned int idx);
-	int (*put_final)(struct sk_buff *skb, struct tp_cpu *c);
 };
 
 /**
@@ -260,34 +187,6 @@ struct tp_run {
 	struct delayed_work watch;
 };
 
-/*
- * tp_set_err() - an extended-ack message that points at @attr (may be
- * NULL): @fmt formatted where the kernel keeps formatted messages in the
- * ack itself, else the fixed @msg (see TP_NL_SET_ERR_MSG_FMT, compat.h).
- */
-#define tp_set_err(extack, attr, msg, fmt, ...) do {			\
-	struct netlink_ext_ack *__tp_extack = (extack);			\
-									\
-	TP_NL_SET_ERR_MSG_FMT(__tp_extack, msg, fmt, ##__VA_ARGS__);	\
-	NL_SET_BAD_ATTR(__tp_extack, attr);				\
-} while (0)
-
-/* attrs.c: attribute helpers, the bottom layer (calls nothing in kmod/) */
-u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt);
-u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt);
-int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
-		  const char *kind, struct netlink_ext_ack *extack);
-int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value);
-int tp_nla_put_cpumask(struct sk_buff *skb, int type,
-		       const struct cpumask *mask);
-int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
-		       struct netlink_ext_ack *extack);
-int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx);
-int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev);
-int tp_nla_put_event_as(struct sk_buff *skb, int type,
-			const struct tp_event *ev);
-
-/* run.c */
 extern struct mutex tp_lock;
 int tp_run_init(void);
 void tp_run_shutdown(void);
@@ -317,46 +216,4 @@ void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
 		    const struct tp_event *ev);
 bool tp_run_stopped_at(const struct tp_run *run);
 
-/* netlink.c: the top layer; nothing in kmod/ but main.c calls it */
-extern struct genl_family tp_genl_family;
-int tp_netlink_init(void);
-void tp_netlink_exit(void);
-
-/* info.c */
-u32 tp_info_features(void);
-bool tp_info_smi_count_hidden(void);
-u32 tp_info_kinds(void);
-int tp_info_fill(struct sk_buff *skb);
-void tp_info_show(struct seq_file *m);
-u64 tp_ns_to_cycles(u64 ns);
-u64 tp_cycles_to_ns(u64 cycles);
-int tp_info_need_tsc_khz(struct netlink_ext_ack *extack);
-u32 tp_info_tsc_sync(void);
-struct tp_tsc_offsets;
-struct tp_tsc_offsets *tp_tsc_offsets_alloc(u64 run_id, unsigned int ref);
-void tp_tsc_offsets_set(struct tp_tsc_offsets *o, unsigned int cpu,
-			s64 cycles);
-void tp_info_publish_tsc_offsets(struct tp_tsc_offsets *o);
-bool tp_info_tsc_offset(unsigned int cpu, s64 *cycles, u64 *run_id);
-void tp_info_exit(void);
-
-/* irqs.c */
-u32 tp_irq_count(unsigned int cpu);
-u32 tp_nmi_count(unsigned int cpu);
-
-/* debugfs.c */
-void tp_debugfs_init(void);
-void tp_debugfs_exit(void);
-void tp_show_cpus(struct seq_file *m, struct tp_run *run,
-		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
-				   const void *snap));
-
-/* noise.c */
-extern const struct tp_kind_ops tp_noise_ops;
-
-/* skew.c */
-extern const struct tp_kind_ops tp_skew_ops;
-/* cache.c */
-extern const struct tp_kind_ops tp_cache_ops;
-
-#endif /* TSCPROBE_KMOD_TP_H */
+#endif /* TSCPROBE_KMOD_RUN_H */
