@@ -9,7 +9,7 @@
 #include "commands.h"
 #include "lib/json.h"
 #include "core/names.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "lib/options.h"
 #include "lib/result.h"
 

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "lib/genl_client.h"
-#include "lib/interrupt.h"
+#include "lib/nl.h"
+#include "lib/sigint.h"
 #include "lib/live.h"
 #include "lib/module_run.h"
 #include "lib/options.h"

@@ -11,7 +11,7 @@
 #include "engines.h"
 #include "lib/json.h"
 #include "core/names.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "noise_cmd.h"
 #include "reports.h"
 #include "core/report.h"

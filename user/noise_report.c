@@ -16,7 +16,7 @@
 #include "lib/prom_run.h"
 #include "reports.h"
 #include "core/report.h"
-#include "noise_report_live.h"
+#include "noise_events.h"
 #include "lib/svg.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };

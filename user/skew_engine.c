@@ -26,7 +26,7 @@
 #include "lib/clock.h"
 #include "engines.h"
 #include "lib/env.h"
-#include "lib/interrupt.h"
+#include "lib/sigint.h"
 #include "lib/pinned.h"
 #include "core/skew.h"
 #include "core/tsc.h"

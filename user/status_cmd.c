@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "lib/json.h"
 #include "core/names.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "lib/module_run.h"
 #include "lib/options.h"
 

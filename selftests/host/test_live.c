@@ -17,7 +17,7 @@
 #include <linux/genetlink.h>
 
 #include "kselftest_harness.h"
-#include "user/lib/genl_client.h"
+#include "user/lib/nl.h"
 #include "user/lib/live.h"
 
 #define KHZ		2000000		/* 2 GHz: 2 cycles per ns */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "genl_client.h"
+#include "nl.h"
 #include "json.h"
 #include "live.h"
 #include "core/names.h"

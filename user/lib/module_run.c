@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "context.h"
-#include "genl_client.h"
-#include "interrupt.h"
+#include "nl.h"
+#include "sigint.h"
 #include "module_run.h"
 
 static uint64_t tp_now_ns(void)

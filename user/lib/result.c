@@ -10,7 +10,7 @@
 #include "context.h"
 #include "json.h"
 #include "core/names.h"
-#include "genl_client.h"
+#include "nl.h"
 #include "result.h"
 
 /**

@@ -12,7 +12,7 @@
 #include "lib/format.h"
 #include "lib/json.h"
 #include "core/names.h"
-#include "noise_report_live.h"
+#include "noise_events.h"
 #include "core/report.h"
 
 /*

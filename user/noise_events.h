@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The noise report's parts about single events (noise_report_live.c):
+ * The noise report's parts about single events (noise_events.c):
  * causes, the stopping event, and the cross-CPU groups.
  */
-#ifndef TSCPROBE_USER_NOISE_REPORT_LIVE_H
-#define TSCPROBE_USER_NOISE_REPORT_LIVE_H
+#ifndef TSCPROBE_USER_NOISE_EVENTS_H
+#define TSCPROBE_USER_NOISE_EVENTS_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,4 +27,4 @@ void tp_noise_event_text(const struct tp_result *r,
 void tp_noise_event_json(const struct tp_result *r,
 			 const struct tp_event_res *e, struct tj *j);
 
-#endif /* TSCPROBE_USER_NOISE_REPORT_LIVE_H */
+#endif /* TSCPROBE_USER_NOISE_EVENTS_H */
