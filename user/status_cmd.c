@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "commands.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
 #include "lib/nl.h"
 #include "lib/module_run.h"
@@ -75,45 +75,45 @@ static void tp_status_text(const struct tp_result *st)
 
 static void tp_status_json(const struct tp_result *st)
 {
-	struct tj j;
+	struct jw j;
 	unsigned int i;
 
-	tj_init(&j, stdout);
-	tj_obj(&j, NULL);
-	tj_str(&j, "state", tp_state_name(st->state));
-	tj_u64(&j, "run_id", st->run_id);
+	jw_init(&j, stdout);
+	jw_obj(&j, NULL);
+	jw_str(&j, "state", tp_state_name(st->state));
+	jw_u64(&j, "run_id", st->run_id);
 	if (st->run_id) {
-		tj_str(&j, "kind", tp_kind_name(st->kind));
-		tj_str(&j, "stop_reason", tp_stop_reason_name(st->reason));
-		tj_u64(&j, "elapsed_ns", st->elapsed_ns);
-		tj_u64(&j, "duration_ns", st->p.duration_ns);
+		jw_str(&j, "kind", tp_kind_name(st->kind));
+		jw_str(&j, "stop_reason", tp_stop_reason_name(st->reason));
+		jw_u64(&j, "elapsed_ns", st->elapsed_ns);
+		jw_u64(&j, "duration_ns", st->p.duration_ns);
 		if (st->kind == TSCPROBE_KIND_SKEW) {
-			tj_u64(&j, "pairs_done", st->pairs_done);
-			tj_u64(&j, "pairs_total", st->pairs_total);
+			jw_u64(&j, "pairs_done", st->pairs_done);
+			jw_u64(&j, "pairs_total", st->pairs_total);
 		}
-		tj_arr(&j, "cpus");
+		jw_arr(&j, "cpus");
 		for (i = 0; i < st->ncpus; i++) {
 			const struct tp_cpu_res *c = &st->cpu[i];
 
-			tj_obj(&j, NULL);
-			tj_u64(&j, "cpu", c->cpu);
-			tj_bool(&j, "done", c->flags & TSCPROBE_CPU_F_DONE);
-			tj_bool(&j, "incomplete",
+			jw_obj(&j, NULL);
+			jw_u64(&j, "cpu", c->cpu);
+			jw_bool(&j, "done", c->flags & TSCPROBE_CPU_F_DONE);
+			jw_bool(&j, "incomplete",
 				c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-			tj_bool(&j, "starved",
+			jw_bool(&j, "starved",
 				c->flags & TSCPROBE_CPU_F_STARVED);
-			tj_u64(&j, "samples",
+			jw_u64(&j, "samples",
 			       c->series[TSCPROBE_SERIES_GAP].stats.count);
-			tj_u64(&j, "max_cycles",
+			jw_u64(&j, "max_cycles",
 			       c->series[TSCPROBE_SERIES_GAP].stats.max);
 			if (st->kind == TSCPROBE_KIND_CACHE)
-				tj_u64(&j, "rounds", c->rounds);
-			tj_obj_end(&j);
+				jw_u64(&j, "rounds", c->rounds);
+			jw_obj_end(&j);
 		}
-		tj_arr_end(&j);
+		jw_arr_end(&j);
 	}
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /**

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "context.h"
-#include "json.h"
+#include "json_write.h"
 #include "core/names.h"
 #include "nl.h"
 #include "result.h"
@@ -19,13 +19,13 @@
  * @key: the key
  * @k: the counter
  */
-void tp_json_counter(struct tj *j, const char *key,
+void tp_json_counter(struct jw *j, const char *key,
 		     const struct tp_counter_res *k)
 {
 	if (k->ok)
-		tj_u64(j, key, k->v);
+		jw_u64(j, key, k->v);
 	else
-		tj_null(j, key);
+		jw_null(j, key);
 }
 
 void tp_result_init(struct tp_result *r, uint32_t kind)
@@ -645,12 +645,12 @@ void tp_event_counters_text(FILE *f, const char *lead,
  * @j: the writer, inside the event's object
  * @e: the event
  */
-void tp_event_cause_json(struct tj *j, const struct tp_event_res *e)
+void tp_event_cause_json(struct jw *j, const struct tp_event_res *e)
 {
 	if (e->has_cause)
-		tj_str(j, "cause", tp_cause_name(e->cause));
+		jw_str(j, "cause", tp_cause_name(e->cause));
 	else
-		tj_null(j, "cause");
+		jw_null(j, "cause");
 	tp_json_counter(j, "smi", &e->smi);
 	tp_json_counter(j, "nmi", &e->nmi);
 	tp_json_counter(j, "irq", &e->irq);
