@@ -196,7 +196,7 @@ TEST(end_line_from_run_finished)
 	struct capture c;
 
 	tp_result_init(&end, 0);
-	ASSERT_EQ(0, tp_result_parse_notification(finished_msg(buf), &end));
+	ASSERT_EQ(0, tp_result_decode_notification(finished_msg(buf), &end));
 	EXPECT_EQ(7, end.run_id);
 	EXPECT_EQ(TSCPROBE_STOP_THRESHOLD, end.reason);
 	ASSERT_TRUE(end.has_stop_event);

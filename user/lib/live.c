@@ -121,7 +121,7 @@ static int tp_live_cpu_events(struct tp_live *l, uint64_t run_id,
 	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) != TSCPROBE_CPU_A_EVENT)
 			continue;
-		if (tp_result_parse_event(a, &ev.e))
+		if (tp_result_decode_event(a, &ev.e))
 			return -1;
 		if (run_id == l->run_id)
 			tp_live_cpu(l, ev.cpu)->received++;

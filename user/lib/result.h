@@ -312,11 +312,11 @@ struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 				       unsigned int to);
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error);
-void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r);
-int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev);
+void tp_result_decode_run(const struct nlattr *const *tb, struct tp_result *r);
+int tp_result_decode_event(const struct nlattr *nest, struct tp_event_res *ev);
 void tp_result_group(struct tp_result *r);
-int tp_result_parse_notification(const struct nlmsghdr *nlh,
-				 struct tp_result *r);
+int tp_result_decode_notification(const struct nlmsghdr *nlh,
+				  struct tp_result *r);
 
 void tp_counter_text(FILE *f, const char *lead, const char *name,
 		     const struct tp_counter_res *k);
