@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cache report: per CPU the three series (overhead, cached, uncached)
- * as min/avg/p50/p99/max/sd, the loads net of the overhead (of its mean,
- * as seed 002, and of its minimum), seed 002's three lines, the block
- * averages of the last 1e3, 1e5 and 1e6 rounds, and the level and node
- * curves when measured; or the same as JSON (Documentation/cache.rst).
+ * The cache report: per CPU the three series (overhead, cached, uncached) as
+ * min/avg/p50/p99/max/sd, the loads net of the overhead (of its mean, as the
+ * original program, and of its minimum), the three Average lines, the block
+ * averages of the last 1e3, 1e5 and 1e6 rounds, and the level and node curves
+ * when measured; or the same as JSON (Documentation/cache.rst).
  *
  * Everything travels gross; every net figure is made here, once, by
  * tp_cache_summarize().
@@ -111,12 +111,12 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 		tp_cache_figs(sr, s->gross[i]);
 		if (id == TSCPROBE_SERIES_OVERHEAD) {
 			memcpy(s->net[i], s->gross[i], sizeof(s->net[i]));
-			s->seed_avg[i] = s->overhead_avg;
+			s->avg_minus_overhead_avg[i] = s->overhead_avg;
 			continue;
 		}
 		tp_cache_net(sr, s->gross[i], s->overhead_p50, s->net[i],
 			     &s->below[i]);
-		s->seed_avg[i] = s->gross[i][1] - s->overhead_avg;
+		s->avg_minus_overhead_avg[i] = s->gross[i][1] - s->overhead_avg;
 	}
 }
 
@@ -172,17 +172,17 @@ static void tp_cache_text_row(FILE *f, const char *label,
 	fprintf(f, "\n");
 }
 
-static void tp_cache_text_seed(const struct tp_cpu_res *c, FILE *f)
+static void tp_cache_text_avg_lines(const struct tp_cpu_res *c, FILE *f)
 {
 	char row[128];
 	unsigned int i;
 
-	for (i = 0; i < TP_CACHE_SEED_LINES; i++) {
-		unsigned int series = tp_cache_seed_series(i);
+	for (i = 0; i < TP_CACHE_AVG_LINES; i++) {
+		unsigned int series = tp_cache_avg_line_series(i);
 
-		tp_cache_seed_line(row, sizeof(row), series,
-				   &tp_series(c, series)->stats,
-				   &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
+		tp_cache_avg_line(row, sizeof(row), series,
+				  &tp_series(c, series)->stats,
+				  &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
 		fprintf(f, "  %s\n", row);
 	}
 }
@@ -258,7 +258,7 @@ static void tp_cache_cpu_text(const struct tp_result *r,
 		(unsigned long long)c->windows, s.rounds_per_s / 1e6,
 		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
 	if (c->rounds) {
-		tp_cache_text_seed(c, f);
+		tp_cache_text_avg_lines(c, f);
 		fprintf(f, "  %-15s", "cycles");
 		for (i = 0; i < TP_FIGS; i++)
 			fprintf(f, " %9s", tp_fig_keys[i]);
@@ -400,7 +400,8 @@ static void tp_cache_json_hist(struct jw *j, const struct tp_series_res *s)
 
 /*
  * overhead: gross figures; cached, uncached: net of the overhead's median,
- * never below 0, with seed 002's mean minus mean beside them.
+ * never below 0, with the original program's mean minus mean beside them
+ * (its key "seed_avg" kept for compatibility).
  */
 static void tp_cache_json_series(struct jw *j, const struct tp_cpu_res *c,
 				 const struct tp_cache_summary *s,
@@ -419,7 +420,7 @@ static void tp_cache_json_series(struct jw *j, const struct tp_cpu_res *c,
 	jw_double(j, "overhead_p50", s->overhead_p50);
 	jw_u64(j, "below_overhead", s->below[i]);
 	jw_double(j, "overhead_avg", s->overhead_avg);
-	jw_double(j, "seed_avg", s->seed_avg[i]);
+	jw_double(j, "seed_avg", s->avg_minus_overhead_avg[i]);
 	jw_obj(j, "gross");
 	tp_cache_json_figs(j, s->gross[i]);
 	tp_cache_json_hist(j, sr);

@@ -2,7 +2,7 @@
 /*
  * tscprobe noise --compare: the same CPUs measured three ways, back to back
  * (the module with interrupts off, with them on, and the userspace engine),
- * and one table that answers the seed's question: how much of the jitter is
+ * and one table that answers the original question: how much of the jitter is
  * the operating system's?
  */
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The noise report: per CPU a summary (samples, coverage, percentiles in
- * cycles and ns, events, attribution), the seed's log2 table and the
+ * cycles and ns, events, attribution), the log2 table and the
  * largest events; or the same as JSON (schema in Documentation/).
  */
 #include <math.h>

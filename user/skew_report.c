@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The skew report: the seed's table (the rows the module's debugfs file
+ * The skew report: the skew table (the rows the module's debugfs file
  * prints, from core/report.c), two matrices with the CPUs as rows (i) and
  * columns (j) -- one-way latency in ns and skew in cycles -- and a verdict;
  * or the same as JSON (schema in Documentation/skew.rst).
