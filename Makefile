@@ -62,7 +62,7 @@ Q := @
 quiet = @echo
 endif
 WARN := -Wall -Wextra -Werror
-# A project include names its folder, from the including file's ("lib/json.h"
+# A project include names its folder, from the including file's ("lib/nl.h"
 # in user/) or from the top ("core/noise.h"); include/uapi comes first, so
 # <linux/tscprobe.h> is this tree's.
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -I. \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The cache measurement (seed 002): how many cycles does one load take
- * when its line is cached, and when it was just flushed, net of what the
- * measurement itself costs?
+ * The cache measurement: how many cycles does one load take when its line is
+ * cached, and when it was just flushed, net of what the measurement itself
+ * costs?
  *
  * A round is three timed measurements of one line, the victim:
  *
@@ -16,7 +16,7 @@
  * the block averages below.  Net figures are derived when reporting: the
  * distributions net of the overhead's median (tp_hist_net(), a figure below
  * it counts 0: one huge overhead outlier cannot make a load negative), and
- * seed 002's "Average ... access" lines, mean minus mean.
+ * the original program's "Average ... access" lines, mean minus mean.
  *
  * Why each fence is where it is (selftests/host/bench_cache.c removes each
  * in turn and shows the difference):
@@ -37,9 +37,9 @@
  *     the load waits for the flush inside the interval (or, on some cores,
  *     overtakes it and hits), counting the flush instead of the miss.
  *
- * The seed also put an lfence between mfence and the bracket: fence 1 is
- * that lfence, and a second one changes nothing (its author wondered
- * whether he had too many fences: that one was).
+ * The original program also put an lfence between mfence and the bracket:
+ * fence 1 is that lfence, and a second one changes nothing (its author
+ * wondered whether he had too many fences: that one was).
  *
  * The order overhead, uncached, cached makes the cached load follow the
  * uncached load of the same line by a few instructions: its line is in L1

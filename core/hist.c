@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Histogram bounds, merging and the read-out side: counts, percentiles and
- * the fold into seed 000's log2 table.  The update itself is inline in
+ * the fold into the log2 table.  The update itself is inline in
  * hist.h because it sits in the measurement loops.
  */
 #include "hist.h"
 
 #define TP_PPM			1000000U
 
-/* The last set bit, 1..64, or 0 for 0: the seed's bucket number. */
+/* The last set bit, 1..64, or 0 for 0: the log2 table's bucket number. */
 static inline unsigned int tp_fls64(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
@@ -261,7 +261,7 @@ void tp_hist_fold_log2_net(const struct tp_hist *h, uint64_t base,
 }
 
 /**
- * tp_hist_fold_log2() - fold a histogram into seed 000's log2 table
+ * tp_hist_fold_log2() - fold a histogram into the log2 table
  * @h: the histogram
  * @calls: filled with the values per log2 bucket (overwritten)
  * @cycles: filled with their sums (overwritten)
@@ -277,7 +277,7 @@ void tp_hist_fold_log2(const struct tp_hist *h,
 }
 
 /**
- * tp_log2_lo() - the smallest value of a seed 000 log2 bucket
+ * tp_log2_lo() - the smallest value of a log2 bucket
  * @k: the bucket, 0..64 (larger is treated as 64)
  *
  * Return: 0 for k = 0, else 2^(k-1).
@@ -290,7 +290,7 @@ uint64_t tp_log2_lo(unsigned int k)
 }
 
 /**
- * tp_log2_hi() - the largest value of a seed 000 log2 bucket
+ * tp_log2_hi() - the largest value of a log2 bucket
  * @k: the bucket, 0..64 (larger is treated as 64)
  *
  * Return: 0 for k = 0, else 2^k - 1 (UINT64_MAX for k = 64).

@@ -6,12 +6,12 @@
  * [2^k, 2^(k+1) - 1] (k >= 5) is split into 16 equal sub-buckets.  A bucket
  * is therefore at most 1/16 of its lower bound wide, which bounds the
  * relative error of any percentile read from it, and it never straddles a
- * power of two, so the log2 table of seed 000 is an exact fold of it.
+ * power of two, so the log2 table is an exact fold of it.
  * 976 buckets cover 0..UINT64_MAX; the layout is part of the uapi
  * (TSCPROBE_HIST_BUCKETS, TSCPROBE_HIST_SUB_BITS).
  *
- * Each bucket keeps the number of values and their sum, like the seed, so a
- * bucket's mean is exact and percentiles can use it instead of a bound.
+ * Each bucket keeps the number of values and their sum, like the log2 table,
+ * so a bucket's mean is exact and percentiles can use it instead of a bound.
  */
 #ifndef TSCPROBE_CORE_HIST_H
 #define TSCPROBE_CORE_HIST_H
@@ -19,7 +19,7 @@
 #include <linux/tscprobe.h>
 #include "host.h"
 
-/* Seed 000's table: one bucket per fls64() value, 0..64. */
+/* The log2 table: one bucket per fls64() value, 0..64. */
 #define TP_LOG2_BUCKETS		65
 
 /**

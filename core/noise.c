@@ -319,9 +319,9 @@ static tp_always_inline void tp_noise_record(struct tp_noise *n,
  * Even the threshold test is deferred (the event keeps the TSC at which its
  * gap ended, prev): on the critical path it would only add a dependent
  * compare.  Measured on an AMD EPYC VM, the mean loop period is 1.5-2.5 %
- * above a bare "lfence; rdtsc; cmp; jb" loop, where seed 000's loop, which
- * updates its table right after the read, is 15 % above (see
- * selftests/host/bench_noise.c).
+ * above a bare "lfence; rdtsc; cmp; jb" loop, where the original noise
+ * program's loop, which updates its table right after the read, is 15 % above
+ * (see selftests/host/bench_noise.c).
  *
  * The sample count and the start TSC live in registers; the measured time
  * is not summed per gap at all, since the gaps telescope to last - first,

@@ -56,10 +56,10 @@ uint64_t tp_per10k(uint64_t part, uint64_t whole)
 }
 
 /**
- * tp_log2_row() - one row of the seed's log2 noise table
+ * tp_log2_row() - one row of the log2 noise table
  * @buf: where to write (NUL-terminated, no newline)
  * @len: size of @buf
- * @k: seed bucket: values in [tp_log2_lo(k), tp_log2_hi(k)]
+ * @k: log2 bucket: values in [tp_log2_lo(k), tp_log2_hi(k)]
  * @calls: gaps in the bucket
  * @cycles: their sum
  * @all_calls: gaps in the whole table
@@ -90,7 +90,7 @@ int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 			(unsigned long long)(fy / 100), (unsigned long long)(fy % 100));
 }
 
-/* The seed's table: a title, the column names and a rule. */
+/* The skew table's head: a title, the column names and a rule. */
 static const char *const tp_skew_head[] = {
 	"(min/avg/max/sd, TSC cycles)",
 	"| CPUs    | latij          | latji          | skew            | nr     |",
@@ -98,7 +98,7 @@ static const char *const tp_skew_head[] = {
 };
 
 /**
- * tp_skew_header() - a line of the seed's skew table header
+ * tp_skew_header() - a line of the skew table's header
  * @line: 0, 1 or 2
  *
  * Return: the line (no newline), or NULL past the last one.
@@ -109,7 +109,7 @@ const char *tp_skew_header(unsigned int line)
 }
 
 /**
- * tp_skew_row() - one "i <-> j" row of the seed's skew table
+ * tp_skew_row() - one "i <-> j" row of the skew table
  * @buf: where to write (NUL-terminated, no newline)
  * @len: size of @buf
  * @from: CPU i
@@ -117,9 +117,9 @@ const char *tp_skew_header(unsigned int line)
  * @status: enum tscprobe_pair_status; a pair that is not OK has no numbers
  * @st: the pair's statistics (only read when @status is OK)
  *
- * The columns are the seed's: min/avg/max/sd of latij, of latji and of the
- * skew, then nr.  The skew's figures are halves of integers and are
- * rounded, halves away from zero (the seed truncated min and max).
+ * The columns are the original skew program's: min/avg/max/sd of latij, of
+ * latji and of the skew, then nr.  The skew's figures are halves of integers
+ * and are rounded, halves away from zero (the original truncated min and max).
  *
  * Return: what snprintf() returns.
  */
@@ -148,7 +148,7 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 }
 
 /**
- * tp_skew_outliers_line() - the line under the seed's skew table
+ * tp_skew_outliers_line() - the line under the skew table
  * @buf: where to write (NUL-terminated, no newline)
  * @len: size of @buf
  * @kept: samples used, over the OK pairs
@@ -169,44 +169,44 @@ int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
 }
 
 /**
- * tp_cache_seed_series() - which series seed 002's report gives on a line
- * @line: 0 .. TP_CACHE_SEED_LINES - 1
+ * tp_cache_avg_line_series() - which series an Average line gives
+ * @line: 0 .. TP_CACHE_AVG_LINES - 1
  *
- * The seed prints the overhead first, then the uncached load, then the
- * cached one; the module's debugfs file and the CLI's text report keep
- * that order, from here.
+ * The original cache-timing program prints the overhead first, then the
+ * uncached load, then the cached one; the module's debugfs file and the CLI's
+ * text report keep that order, from here.
  *
  * Return: a TSCPROBE_SERIES_* value.
  */
-unsigned int tp_cache_seed_series(unsigned int line)
+unsigned int tp_cache_avg_line_series(unsigned int line)
 {
-	static const unsigned int order[TP_CACHE_SEED_LINES] = {
+	static const unsigned int order[TP_CACHE_AVG_LINES] = {
 		TSCPROBE_SERIES_OVERHEAD, TSCPROBE_SERIES_UNCACHED,
 		TSCPROBE_SERIES_CACHED,
 	};
 
-	return order[line < TP_CACHE_SEED_LINES ? line : 0];
+	return order[line < TP_CACHE_AVG_LINES ? line : 0];
 }
 
 /**
- * tp_cache_seed_line() - a cache series' mean in seed 002's words
+ * tp_cache_avg_line() - a cache series' Average line
  * @buf: where to write (NUL-terminated, no newline)
  * @len: size of @buf
  * @series: TSCPROBE_SERIES_OVERHEAD, _UNCACHED or _CACHED
  * @s: the series' statistics (gross cycles)
  * @overhead: the overhead series' statistics
  *
- * "Average measurement overhead: N cycles", "Average uncached memory
- * access: N cycles", "Average cached memory access: N cycles".  As in the
- * seed, the loads are net of the overhead's average: both means are
- * rounded to whole cycles and subtracted, so N may be negative where the
- * overhead varies more than a cached load costs.
+ * "Average measurement overhead: N cycles", "Average uncached memory access: N
+ * cycles", "Average cached memory access: N cycles".  As in the original
+ * cache-timing program, the loads are net of the overhead's average: both
+ * means are rounded to whole cycles and subtracted, so N may be negative where
+ * the overhead varies more than a cached load costs.
  *
  * Return: what snprintf() returns.
  */
-int tp_cache_seed_line(char *buf, size_t len, unsigned int series,
-		       const struct tp_stats *s,
-		       const struct tp_stats *overhead)
+int tp_cache_avg_line(char *buf, size_t len, unsigned int series,
+		      const struct tp_stats *s,
+		      const struct tp_stats *overhead)
 {
 	int64_t ov = (int64_t)tp_stats_mean(overhead);
 

@@ -2,7 +2,8 @@
 /*
  * Text rows shared by the module's debugfs views and the CLI's reports, so
  * that `cat /sys/kernel/debug/tscprobe/noise` and `tscprobe show noise`
- * print the same table, in the format of the seed the project grew from.
+ * print the same table, in the format of the original programs the project
+ * grew from.
  */
 #ifndef TSCPROBE_CORE_REPORT_H
 #define TSCPROBE_CORE_REPORT_H
@@ -22,9 +23,9 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 		unsigned int status, const struct tp_skew_stats *st);
 int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
 			  uint64_t dropped, unsigned int unsound);
-/* Seed 002's report: the overhead, uncached and cached lines. */
-#define TP_CACHE_SEED_LINES	3
-unsigned int tp_cache_seed_series(unsigned int line);
+/* The Average lines of the cache report: overhead, uncached, cached. */
+#define TP_CACHE_AVG_LINES	3
+unsigned int tp_cache_avg_line_series(unsigned int line);
 
 /**
  * tp_net_cycles() - one cache figure net of the overhead, never below 0
@@ -41,8 +42,8 @@ static inline uint64_t tp_net_cycles(uint64_t gross, uint64_t overhead)
 	return gross > overhead ? gross - overhead : 0;
 }
 
-int tp_cache_seed_line(char *buf, size_t len, unsigned int series,
-		       const struct tp_stats *s,
-		       const struct tp_stats *overhead);
+int tp_cache_avg_line(char *buf, size_t len, unsigned int series,
+		      const struct tp_stats *s,
+		      const struct tp_stats *overhead);
 
 #endif /* TSCPROBE_CORE_REPORT_H */

@@ -2,7 +2,7 @@
 /*
  * The skew hand-off and its analysis.
  *
- * What the seed learned, and this code keeps: the logs must stay in L1 (a
+ * The original skew program's lessons, kept here: the logs must stay in L1 (a
  * miss costs up to 1400 cycles and swamps a ~200-cycle hand-off), so each
  * side writes only its own page-aligned log and the shared counter; the
  * first TSCPROBE_SKEW_WARMUP entries are skipped while the caches settle;
@@ -288,7 +288,7 @@ static uint64_t tp_skew_rt_median(const uint64_t *master, uint32_t first,
  * latji, read on one CPU and so free of skew: whatever delays either side
  * at any point of the sample lengthens it.  A sample is dropped when its
  * round trip exceeds TP_SKEW_PREEMPT_FACTOR times the repeat's shortest
- * plus TP_SKEW_PREEMPT_SLACK (the seed's fixed 1999 cycles per direction,
+ * plus TP_SKEW_PREEMPT_SLACK (the original's fixed 1999 cycles per direction,
  * made relative, so that slow pairs -- other packages, virtual machines
  * -- keep their samples), or TP_SKEW_MEDIAN_FACTOR times the median round
  * trip (a disturbance shorter than that slack, an NMI of a microsecond or

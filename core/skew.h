@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The skew measurement (seed 003): two sides, pinned on CPUs i and j, hand
+ * The skew measurement: two sides, pinned on CPUs i and j, hand
  * a counter back and forth; each logs its TSC into its own log every time
  * the counter comes to it.  From the two logs:
  *
@@ -47,7 +47,7 @@ enum tp_skew_end {
 #define TP_SKEW_MAX_ENTRIES		TP_SKEW_ENTRIES(TSCPROBE_MAX_SAMPLES)
 
 /*
- * The outlier filter of both engines (the seed's "latij > 1999", made
+ * The outlier filter of both engines (the original's "latij > 1999", made
  * relative): a sample whose round trip exceeds TP_SKEW_PREEMPT_FACTOR
  * times the repeat's shortest plus TP_SKEW_PREEMPT_SLACK cycles, or
  * TP_SKEW_MEDIAN_FACTOR times its median, is dropped.  See

@@ -646,7 +646,7 @@ static void tp_cache_show_curve(struct seq_file *m, const char *what,
 	}
 }
 
-/* Seed 002's three lines, then distributions, windows and curves. */
+/* The three Average lines, then distributions, windows and curves. */
 static void tp_cache_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 			      const void *snap)
 {
@@ -660,11 +660,11 @@ static void tp_cache_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 	seq_printf(m, "cpu %u: rounds=%llu windows=%llu%s\n", c->cpu,
 		   l->pace.units, n->windows,
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
-	for (i = 0; i < TP_CACHE_SEED_LINES; i++) {
-		unsigned int series = tp_cache_seed_series(i);
+	for (i = 0; i < TP_CACHE_AVG_LINES; i++) {
+		unsigned int series = tp_cache_avg_line_series(i);
 
-		tp_cache_seed_line(row, sizeof(row), series,
-				   &l->s[TP_CACHE_IDX(series)].stats, ov);
+		tp_cache_avg_line(row, sizeof(row), series,
+				  &l->s[TP_CACHE_IDX(series)].stats, ov);
 		seq_printf(m, "  %s\n", row);
 	}
 	for (i = 0; i < TP_CACHE_SERIES; i++)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/debug/tscprobe/: read-only text views for a human with cat.
- * "info" and "status" describe the module and the current run; one file
- * per measurement shows the current results in the seeds' formats.  The
- * files are root-only (0400): debugfs is a debugging interface.
+ * "info" and "status" describe the module and the current run; one file per
+ * measurement shows the current results in the original programs' formats.
+ * The files are root-only (0400): debugfs is a debugging interface.
  */
 #include <linux/debugfs.h>
 #include <linux/mm.h>

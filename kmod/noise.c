@@ -789,7 +789,7 @@ static void tp_noise_show_events(struct seq_file *m,
 	}
 }
 
-/* The seed's table for one CPU, preceded by a summary line. */
+/* The log2 table for one CPU, preceded by a summary line. */
 static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 			      const void *snap)
 {

@@ -387,7 +387,7 @@ static void tp_skew_run_side(struct tp_skew_run *sk, struct tp_cpu *c,
 	    atomic_cmpxchg(&w->state, TP_SIDE_ASSIGNED, TP_SIDE_RUNNING) !=
 	    TP_SIDE_ASSIGNED)
 		return;	/* taken back by the controller, or leaving: not ours */
-	/* The seed's refinement: pull the log into L1 right before use. */
+	/* As the original program: pull the log into L1 right before use. */
 	memset(w->log, 0, sk->entries * sizeof(u64));
 	end = tp_skew_wait_partner(sk, c, w->side);
 	if (end == TP_SKEW_OK) {
@@ -732,7 +732,7 @@ static int tp_skew_put_pair(struct sk_buff *skb, const struct tp_run *run,
 	return 0;
 }
 
-/* The seed's table, for the settled pairs. */
+/* The skew table, for the settled pairs. */
 static void tp_skew_show(struct seq_file *m, struct tp_run *run)
 {
 	const struct tp_skew_run *sk = run->priv;

@@ -27,7 +27,7 @@
 #include "lib/clock.h"
 #include "engines.h"
 #include "lib/env.h"
-#include "lib/interrupt.h"
+#include "lib/sigint.h"
 #include "lib/pinned.h"
 #include "core/tsc.h"
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cache report: per CPU the three series (overhead, cached, uncached)
- * as min/avg/p50/p99/max/sd, the loads net of the overhead (of its mean,
- * as seed 002, and of its minimum), seed 002's three lines, the block
- * averages of the last 1e3, 1e5 and 1e6 rounds, and the level and node
- * curves when measured; or the same as JSON (Documentation/cache.rst).
+ * The cache report: per CPU the three series (overhead, cached, uncached) as
+ * min/avg/p50/p99/max/sd, the loads net of the overhead (of its mean, as the
+ * original program, and of its minimum), the three Average lines, the block
+ * averages of the last 1e3, 1e5 and 1e6 rounds, and the level and node curves
+ * when measured; or the same as JSON (Documentation/cache.rst).
  *
  * Everything travels gross; every net figure is made here, once, by
  * tp_cache_summarize().
@@ -15,7 +15,7 @@
 
 #include "lib/context_report.h"
 #include "lib/format.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
 #include "lib/prom_run.h"
 #include "reports.h"
@@ -111,12 +111,12 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 		tp_cache_figs(sr, s->gross[i]);
 		if (id == TSCPROBE_SERIES_OVERHEAD) {
 			memcpy(s->net[i], s->gross[i], sizeof(s->net[i]));
-			s->seed_avg[i] = s->overhead_avg;
+			s->avg_minus_overhead_avg[i] = s->overhead_avg;
 			continue;
 		}
 		tp_cache_net(sr, s->gross[i], s->overhead_p50, s->net[i],
 			     &s->below[i]);
-		s->seed_avg[i] = s->gross[i][1] - s->overhead_avg;
+		s->avg_minus_overhead_avg[i] = s->gross[i][1] - s->overhead_avg;
 	}
 }
 
@@ -172,17 +172,17 @@ static void tp_cache_text_row(FILE *f, const char *label,
 	fprintf(f, "\n");
 }
 
-static void tp_cache_text_seed(const struct tp_cpu_res *c, FILE *f)
+static void tp_cache_text_avg_lines(const struct tp_cpu_res *c, FILE *f)
 {
 	char row[128];
 	unsigned int i;
 
-	for (i = 0; i < TP_CACHE_SEED_LINES; i++) {
-		unsigned int series = tp_cache_seed_series(i);
+	for (i = 0; i < TP_CACHE_AVG_LINES; i++) {
+		unsigned int series = tp_cache_avg_line_series(i);
 
-		tp_cache_seed_line(row, sizeof(row), series,
-				   &tp_series(c, series)->stats,
-				   &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
+		tp_cache_avg_line(row, sizeof(row), series,
+				  &tp_series(c, series)->stats,
+				  &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
 		fprintf(f, "  %s\n", row);
 	}
 }
@@ -258,7 +258,7 @@ static void tp_cache_cpu_text(const struct tp_result *r,
 		(unsigned long long)c->windows, s.rounds_per_s / 1e6,
 		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
 	if (c->rounds) {
-		tp_cache_text_seed(c, f);
+		tp_cache_text_avg_lines(c, f);
 		fprintf(f, "  %-15s", "cycles");
 		for (i = 0; i < TP_FIGS; i++)
 			fprintf(f, " %9s", tp_fig_keys[i]);
@@ -373,90 +373,91 @@ static void tp_cache_text(const struct tp_result *r, bool verbose, FILE *f)
 	tp_context_text(r, f);
 }
 
-static void tp_cache_json_figs(struct tj *j, const double v[TP_FIGS])
+static void tp_cache_json_figs(struct jw *j, const double v[TP_FIGS])
 {
 	unsigned int i;
 
 	for (i = 0; i < TP_FIGS; i++)
-		tj_double(j, tp_fig_keys[i], v[i]);
+		jw_double(j, tp_fig_keys[i], v[i]);
 }
 
-static void tp_cache_json_hist(struct tj *j, const struct tp_series_res *s)
+static void tp_cache_json_hist(struct jw *j, const struct tp_series_res *s)
 {
 	unsigned int i;
 
-	tj_arr(j, "histogram");
+	jw_arr(j, "histogram");
 	for (i = 0; s->hist && i < TSCPROBE_HIST_BUCKETS; i++) {
 		if (!s->hist->b[i].calls)
 			continue;
-		tj_obj(j, NULL);
-		tj_u64(j, "lo", tp_hist_bucket_lo(i));
-		tj_u64(j, "hi", tp_hist_bucket_hi(i));
-		tj_u64(j, "calls", s->hist->b[i].calls);
-		tj_obj_end(j);
+		jw_obj(j, NULL);
+		jw_u64(j, "lo", tp_hist_bucket_lo(i));
+		jw_u64(j, "hi", tp_hist_bucket_hi(i));
+		jw_u64(j, "calls", s->hist->b[i].calls);
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
+	jw_arr_end(j);
 }
 
 /*
  * overhead: gross figures; cached, uncached: net of the overhead's median,
- * never below 0, with seed 002's mean minus mean beside them.
+ * never below 0, with the original program's mean minus mean beside them
+ * (its key "seed_avg" kept for compatibility).
  */
-static void tp_cache_json_series(struct tj *j, const struct tp_cpu_res *c,
+static void tp_cache_json_series(struct jw *j, const struct tp_cpu_res *c,
 				 const struct tp_cache_summary *s,
 				 unsigned int i)
 {
 	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(i));
 
-	tj_obj(j, tp_series_name(TP_CACHE_ID(i)));
+	jw_obj(j, tp_series_name(TP_CACHE_ID(i)));
 	tp_cache_json_figs(j, s->net[i]);
 	if (TP_CACHE_ID(i) == TSCPROBE_SERIES_OVERHEAD) {
 		tp_cache_json_hist(j, sr);
-		tj_obj_end(j);
+		jw_obj_end(j);
 		return;
 	}
-	tj_str(j, "net_of", "overhead_p50");
-	tj_double(j, "overhead_p50", s->overhead_p50);
-	tj_u64(j, "below_overhead", s->below[i]);
-	tj_double(j, "overhead_avg", s->overhead_avg);
-	tj_double(j, "seed_avg", s->seed_avg[i]);
-	tj_obj(j, "gross");
+	jw_str(j, "net_of", "overhead_p50");
+	jw_double(j, "overhead_p50", s->overhead_p50);
+	jw_u64(j, "below_overhead", s->below[i]);
+	jw_double(j, "overhead_avg", s->overhead_avg);
+	jw_double(j, "seed_avg", s->avg_minus_overhead_avg[i]);
+	jw_obj(j, "gross");
 	tp_cache_json_figs(j, s->gross[i]);
 	tp_cache_json_hist(j, sr);
-	tj_obj_end(j);
-	tj_obj_end(j);
+	jw_obj_end(j);
+	jw_obj_end(j);
 }
 
-static void tp_cache_json_windows(struct tj *j, const struct tp_cpu_res *c,
+static void tp_cache_json_windows(struct jw *j, const struct tp_cpu_res *c,
 				  const struct tp_cache_summary *s)
 {
 	double base = s->overhead_p50;
 	bool lo_c, lo_u;
 	unsigned int k;
 
-	tj_obj(j, "windows");
+	jw_obj(j, "windows");
 	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
 		const struct tp_window_res *w =
 			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
 
 		if (!w->rounds)
 			continue;
-		tj_obj(j, tp_window_keys[k]);
-		tj_u64(j, "rounds", w->rounds);
-		tj_u64(j, "blocks", w->blocks);
-		tj_double(j, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, -1, NULL));
-		tj_double(j, "cached", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, base, &lo_c));
-		tj_double(j, "uncached", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, base, &lo_u));
-		tj_bool(j, "cached_below_overhead", lo_c);
-		tj_bool(j, "uncached_below_overhead", lo_u);
-		tj_double(j, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, -1, NULL));
-		tj_double(j, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, -1, NULL));
-		tj_obj_end(j);
+		jw_obj(j, tp_window_keys[k]);
+		jw_u64(j, "rounds", w->rounds);
+		jw_u64(j, "blocks", w->blocks);
+		jw_double(j, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, -1, NULL));
+		jw_double(j, "cached", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, base, &lo_c));
+		jw_double(j, "uncached", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, base, &lo_u));
+		jw_bool(j, "cached_below_overhead", lo_c);
+		jw_bool(j, "uncached_below_overhead", lo_u);
+		jw_double(j, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, -1, NULL));
+		jw_double(j, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, -1, NULL));
+		jw_obj_end(j);
 	}
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
-static void tp_cache_json_curves(struct tj *j, const struct tp_result *r,
+static void tp_cache_json_curves(struct jw *j, const struct tp_result *r,
 				 const struct tp_cpu_res *c,
 				 const struct tp_cache_summary *s)
 {
@@ -464,88 +465,88 @@ static void tp_cache_json_curves(struct tj *j, const struct tp_result *r,
 	double v;
 
 	if (r->p.levels) {
-		tj_arr(j, "levels");
+		jw_arr(j, "levels");
 		for (i = 0; i < c->nlevels; i++) {
 			v = tp_lat_per_load(&c->levels[i]);
-			tj_obj(j, NULL);
-			tj_u64(j, "size", c->levels[i].size);
-			tj_u64(j, "loads", c->levels[i].loads);
-			tj_u64(j, "cycles", c->levels[i].cycles);
-			tj_double(j, "cycles_per_load", v);
-			tj_double(j, "ns_per_load", tp_cycles_ns(v, r->tsc_khz));
-			tj_obj_end(j);
+			jw_obj(j, NULL);
+			jw_u64(j, "size", c->levels[i].size);
+			jw_u64(j, "loads", c->levels[i].loads);
+			jw_u64(j, "cycles", c->levels[i].cycles);
+			jw_double(j, "cycles_per_load", v);
+			jw_double(j, "ns_per_load", tp_cycles_ns(v, r->tsc_khz));
+			jw_obj_end(j);
 		}
-		tj_arr_end(j);
+		jw_arr_end(j);
 	}
 	if (r->p.nodes) {
-		tj_arr(j, "nodes");
+		jw_arr(j, "nodes");
 		for (i = 0; i < c->nnodes; i++) {
 			v = tp_lat_per_load(&c->nodes[i]);
-			tj_obj(j, NULL);
-			tj_u64(j, "node", c->nodes[i].node);
-			tj_u64(j, "loads", c->nodes[i].loads);
-			tj_u64(j, "cycles", c->nodes[i].cycles);
-			tj_double(j, "gross", v);
-			tj_double(j, "net", tp_net(v, s->overhead_p50));
-			tj_double(j, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50),
+			jw_obj(j, NULL);
+			jw_u64(j, "node", c->nodes[i].node);
+			jw_u64(j, "loads", c->nodes[i].loads);
+			jw_u64(j, "cycles", c->nodes[i].cycles);
+			jw_double(j, "gross", v);
+			jw_double(j, "net", tp_net(v, s->overhead_p50));
+			jw_double(j, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50),
 							    r->tsc_khz));
-			tj_obj_end(j);
+			jw_obj_end(j);
 		}
-		tj_arr_end(j);
+		jw_arr_end(j);
 	}
 }
 
-static void tp_cache_cpu_json(struct tj *j, const struct tp_result *r,
+static void tp_cache_cpu_json(struct jw *j, const struct tp_result *r,
 			      const struct tp_cpu_res *c)
 {
 	struct tp_cache_summary s;
 	unsigned int i;
 
 	tp_cache_summarize(r, c, &s);
-	tj_obj(j, NULL);
-	tj_u64(j, "cpu", c->cpu);
-	tj_u64(j, "node", c->node);
-	tj_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	tj_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
-	tj_u64(j, "rounds", c->rounds);
-	tj_u64(j, "window_count", c->windows);
-	tj_u64(j, "measured_cycles", c->measured_cycles);
-	tj_double(j, "rounds_per_s", s.rounds_per_s);
+	jw_obj(j, NULL);
+	jw_u64(j, "cpu", c->cpu);
+	jw_u64(j, "node", c->node);
+	jw_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	jw_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
+	jw_u64(j, "rounds", c->rounds);
+	jw_u64(j, "window_count", c->windows);
+	jw_u64(j, "measured_cycles", c->measured_cycles);
+	jw_double(j, "rounds_per_s", s.rounds_per_s);
 	for (i = 0; i < TP_CACHE_SERIES; i++)
 		tp_cache_json_series(j, c, &s, i);
 	tp_cache_json_windows(j, c, &s);
 	tp_cache_json_curves(j, r, c, &s);
 	tp_context_cpu_json(r, c, j);
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
 static void tp_cache_json(const struct tp_result *r, FILE *f)
 {
-	struct tj j;
+	struct jw j;
 	unsigned int i;
 
-	tj_init(&j, f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "cache");
-	tj_str(&j, "engine", tp_result_engine(r));
-	tj_u64(&j, "run_id", r->run_id);
-	tj_str(&j, "state", tp_state_name(r->state));
-	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
-	tj_u64(&j, "tsc_khz", r->tsc_khz);
-	tj_u64(&j, "rounds", r->p.rounds);
-	tj_u64(&j, "batch", r->p.batch);
-	tj_bool(&j, "levels", r->p.levels);
-	tj_bool(&j, "nodes", r->p.nodes);
-	tj_u64(&j, "width_ns", r->p.width_ns);
-	tj_u64(&j, "gap_ns", r->p.gap_ns);
-	tj_u64(&j, "elapsed_ns", r->elapsed_ns);
-	tj_arr(&j, "cpus");
+	jw_init(&j, f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "cache");
+	jw_str(&j, "engine", tp_result_engine(r));
+	jw_u64(&j, "run_id", r->run_id);
+	jw_str(&j, "state", tp_state_name(r->state));
+	jw_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
+	jw_u64(&j, "tsc_khz", r->tsc_khz);
+	jw_u64(&j, "rounds", r->p.rounds);
+	jw_u64(&j, "batch", r->p.batch);
+	jw_bool(&j, "levels", r->p.levels);
+	jw_bool(&j, "nodes", r->p.nodes);
+	jw_u64(&j, "width_ns", r->p.width_ns);
+	jw_u64(&j, "gap_ns", r->p.gap_ns);
+	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
+	jw_arr(&j, "cpus");
 	for (i = 0; i < r->ncpus; i++)
 		tp_cache_cpu_json(&j, r, &r->cpu[i]);
-	tj_arr_end(&j);
+	jw_arr_end(&j);
 	tp_context_json(r, &j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "lib/jread.h"
-#include "lib/json.h"
+#include "lib/json_read.h"
+#include "lib/json_write.h"
 #include "lib/options.h"
 
 static const char tp_diff_usage[] =
@@ -404,58 +404,58 @@ static void tp_diff_json(const struct tp_diff *d, const struct tp_env_changes *l
 {
 	const struct jr *la = jr_get(d->doc[0], d->list);
 	const struct tp_diff_fig *f;
-	struct tj j;
+	struct jw j;
 	size_t i;
 	int cpu;
 
-	tj_init(&j, stdout);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", d->kind);
-	tj_str(&j, "a", d->path[0]);
-	tj_str(&j, "b", d->path[1]);
-	tj_arr(&j, "environment");
+	jw_init(&j, stdout);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", d->kind);
+	jw_str(&j, "a", d->path[0]);
+	jw_str(&j, "b", d->path[1]);
+	jw_arr(&j, "environment");
 	for (i = 0; i < l->n; i++) {
-		tj_obj(&j, NULL);
-		tj_str(&j, "what", l->c[i].what);
-		tj_arr(&j, "cpus");
+		jw_obj(&j, NULL);
+		jw_str(&j, "what", l->c[i].what);
+		jw_arr(&j, "cpus");
 		for (cpu = -1; (cpu = tp_cpuset_next(&l->c[i].cpus, cpu)) >= 0;)
-			tj_u64(&j, NULL, (uint64_t)cpu);
-		tj_arr_end(&j);
-		tj_str(&j, "a", l->c[i].a);
-		tj_str(&j, "b", l->c[i].b);
-		tj_obj_end(&j);
+			jw_u64(&j, NULL, (uint64_t)cpu);
+		jw_arr_end(&j);
+		jw_str(&j, "a", l->c[i].a);
+		jw_str(&j, "b", l->c[i].b);
+		jw_obj_end(&j);
 	}
-	tj_arr_end(&j);
-	tj_arr(&j, d->list);
+	jw_arr_end(&j);
+	jw_arr(&j, d->list);
 	for (i = 0; i < la->n; i++) {
 		const struct jr *a = &la->v[i];
 		const struct jr *b = tp_diff_match(d, d->doc[1], a);
 		bool diff = false;
 
-		tj_obj(&j, NULL);
+		jw_obj(&j, NULL);
 		if (!strcmp(d->list, "pairs")) {
-			tj_u64(&j, "from", (uint64_t)jr_num(a, "from", 0));
-			tj_u64(&j, "to", (uint64_t)jr_num(a, "to", 0));
+			jw_u64(&j, "from", (uint64_t)jr_num(a, "from", 0));
+			jw_u64(&j, "to", (uint64_t)jr_num(a, "to", 0));
 		} else {
-			tj_u64(&j, "cpu", (uint64_t)jr_num(a, "cpu", 0));
+			jw_u64(&j, "cpu", (uint64_t)jr_num(a, "cpu", 0));
 		}
 		for (f = d->figs; f->label; f++) {
 			double va = tp_diff_value(d, 0, a, f);
 			double vb = tp_diff_value(d, 1, b, f);
 
 			diff |= va != vb;
-			tj_obj(&j, f->label);
-			tj_double(&j, "a", va);
-			tj_double(&j, "b", vb);
-			tj_double(&j, "change_pct", tp_diff_change(va, vb));
-			tj_obj_end(&j);
+			jw_obj(&j, f->label);
+			jw_double(&j, "a", va);
+			jw_double(&j, "b", vb);
+			jw_double(&j, "change_pct", tp_diff_change(va, vb));
+			jw_obj_end(&j);
 		}
-		tj_bool(&j, "changed", diff);
-		tj_obj_end(&j);
+		jw_bool(&j, "changed", diff);
+		jw_obj_end(&j);
 	}
-	tj_arr_end(&j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_arr_end(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /* Read one report; NULL after one line saying why it is not one. */

@@ -9,7 +9,7 @@
 #include "lib/clock.h"
 #include "commands.h"
 #include "lib/env.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "lib/options.h"
 
 static const char tp_env_usage[] =
@@ -88,11 +88,11 @@ int tp_cmd_env(int argc, char **argv)
 		return TP_EXIT_FAIL;
 	}
 	if (cmd.json) {
-		struct tj j;
+		struct jw j;
 
-		tj_init(&j, stdout);
+		jw_init(&j, stdout);
 		tp_env_json(&e, &j, NULL);
-		tj_finish(&j);
+		jw_finish(&j);
 	} else {
 		tp_env_text(&e, stdout);
 	}

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "lib/options.h"
 #include "lib/result.h"
 
@@ -111,40 +111,40 @@ static void tp_info_text(const struct tp_info *info)
 static void tp_info_json(const struct tp_info *info)
 {
 	char cpus[1024];
-	struct tj j;
+	struct jw j;
 	unsigned int i;
 	int cpu = -1;
 
 	tp_cpuset_format(&info->online, cpus, sizeof(cpus));
-	tj_init(&j, stdout);
-	tj_obj(&j, NULL);
-	tj_str(&j, "version", info->version);
-	tj_u64(&j, "tsc_khz", info->tsc_khz);
-	tj_u64(&j, "nr_cpu_ids", info->nr_cpu_ids);
-	tj_arr(&j, "cpus_online");
+	jw_init(&j, stdout);
+	jw_obj(&j, NULL);
+	jw_str(&j, "version", info->version);
+	jw_u64(&j, "tsc_khz", info->tsc_khz);
+	jw_u64(&j, "nr_cpu_ids", info->nr_cpu_ids);
+	jw_arr(&j, "cpus_online");
 	while ((cpu = tp_cpuset_next(&info->online, cpu)) >= 0)
-		tj_u64(&j, NULL, (uint64_t)cpu);
-	tj_arr_end(&j);
-	tj_str(&j, "cpus_online_list", cpus);
-	tj_arr(&j, "features");
+		jw_u64(&j, NULL, (uint64_t)cpu);
+	jw_arr_end(&j);
+	jw_str(&j, "cpus_online_list", cpus);
+	jw_arr(&j, "features");
 	for (i = 0; i < TP_FEATURE_BITS; i++)
 		if (info->features & (1u << i))
-			tj_str(&j, NULL, tp_feature_name(i));
-	tj_arr_end(&j);
+			jw_str(&j, NULL, tp_feature_name(i));
+	jw_arr_end(&j);
 	if (tp_info_smi_why(info) == TP_SMI_READABLE)
-		tj_null(&j, "smi_count_unreadable");
+		jw_null(&j, "smi_count_unreadable");
 	else
-		tj_str(&j, "smi_count_unreadable",
+		jw_str(&j, "smi_count_unreadable",
 		       tp_smi_why_key(tp_info_smi_why(info)));
-	tj_arr(&j, "measurements");
+	jw_arr(&j, "measurements");
 	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
 		if (info->kinds & (1u << i))
-			tj_str(&j, NULL, tp_kind_name(i));
-	tj_arr_end(&j);
-	tj_str(&j, "state", tp_state_name(info->state));
-	tj_u64(&j, "run_id", info->run_id);
-	tj_obj_end(&j);
-	tj_finish(&j);
+			jw_str(&j, NULL, tp_kind_name(i));
+	jw_arr_end(&j);
+	jw_str(&j, "state", tp_state_name(info->state));
+	jw_u64(&j, "run_id", info->run_id);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /**

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "commands.h"
-#include "lib/genl_client.h"
-#include "lib/interrupt.h"
+#include "lib/nl.h"
+#include "lib/sigint.h"
 #include "lib/live.h"
 #include "lib/module_run.h"
 #include "lib/options.h"
@@ -148,7 +148,7 @@ static int tp_monitor_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	case TSCPROBE_CMD_RUN_FINISHED:
 		tp_result_init(&end, 0);
-		if (!tp_result_parse_notification(nlh, &end) &&
+		if (!tp_result_decode_notification(nlh, &end) &&
 		    (!m->run_given || end.run_id == m->run))
 			tp_monitor_end(m, &end);
 		tp_result_free(&end);

@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "lib/live.h"
 #include "engines.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "core/names.h"
 #include "noise_cmd.h"
 #include "reports.h"

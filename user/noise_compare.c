@@ -2,16 +2,16 @@
 /*
  * tscprobe noise --compare: the same CPUs measured three ways, back to back
  * (the module with interrupts off, with them on, and the userspace engine),
- * and one table that answers the seed's question: how much of the jitter is
+ * and one table that answers the original question: how much of the jitter is
  * the operating system's?
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engines.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "noise_cmd.h"
 #include "reports.h"
 #include "core/report.h"
@@ -143,67 +143,67 @@ static void tp_cmp_text(const struct tp_noise_cmd *cmd,
 	fprintf(f, "\n");
 }
 
-static void tp_cmp_json_cpus(struct tj *j, const struct tp_result *r)
+static void tp_cmp_json_cpus(struct jw *j, const struct tp_result *r)
 {
 	struct tp_noise_summary s;
 	unsigned int i;
 
-	tj_arr(j, "cpus");
+	jw_arr(j, "cpus");
 	for (i = 0; i < r->ncpus; i++) {
 		tp_noise_summarize(r, &r->cpu[i], &s);
-		tj_obj(j, NULL);
-		tj_u64(j, "cpu", r->cpu[i].cpu);
-		tj_u64(j, "samples", s.samples);
-		tj_u64(j, "p50_cycles", s.pct[1]);
-		tj_u64(j, "p99_cycles", s.pct[2]);
-		tj_u64(j, "p999_cycles", s.pct[3]);
-		tj_u64(j, "max_cycles", s.pct[5]);
-		tj_u64(j, "events_total", r->cpu[i].events_total);
-		tj_double(j, "coverage", s.coverage);
-		tj_obj_end(j);
+		jw_obj(j, NULL);
+		jw_u64(j, "cpu", r->cpu[i].cpu);
+		jw_u64(j, "samples", s.samples);
+		jw_u64(j, "p50_cycles", s.pct[1]);
+		jw_u64(j, "p99_cycles", s.pct[2]);
+		jw_u64(j, "p999_cycles", s.pct[3]);
+		jw_u64(j, "max_cycles", s.pct[5]);
+		jw_u64(j, "events_total", r->cpu[i].events_total);
+		jw_double(j, "coverage", s.coverage);
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
+	jw_arr_end(j);
 }
 
 static void tp_cmp_json(const struct tp_noise_cmd *cmd,
 			const struct tp_result *res,
 			const struct tp_cmp_row *row, FILE *f)
 {
-	struct tj j;
+	struct jw j;
 	unsigned int m;
 	int cpu = -1;
 
-	tj_init(&j, f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "noise-compare");
-	tj_u64(&j, "tsc_khz", res[TP_CMP_USER].tsc_khz);
-	tj_u64(&j, "duration_ns", cmd->p.duration_ns);
-	tj_u64(&j, "threshold_cycles", res[TP_CMP_USER].p.threshold_cycles);
-	tj_arr(&j, "cpus");
+	jw_init(&j, f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "noise-compare");
+	jw_u64(&j, "tsc_khz", res[TP_CMP_USER].tsc_khz);
+	jw_u64(&j, "duration_ns", cmd->p.duration_ns);
+	jw_u64(&j, "threshold_cycles", res[TP_CMP_USER].p.threshold_cycles);
+	jw_arr(&j, "cpus");
 	while ((cpu = tp_cpuset_next(&cmd->m.cpus, cpu)) >= 0)
-		tj_u64(&j, NULL, (uint64_t)cpu);
-	tj_arr_end(&j);
-	tj_arr(&j, "modes");
+		jw_u64(&j, NULL, (uint64_t)cpu);
+	jw_arr_end(&j);
+	jw_arr(&j, "modes");
 	for (m = 0; m < TP_CMP_MODES; m++) {
 		if (!row[m].ran)
 			continue;
-		tj_obj(&j, NULL);
-		tj_str(&j, "mode", tp_cmp_keys[m]);
-		tj_str(&j, "engine", m == TP_CMP_USER ? "user" : "kernel");
-		tj_str(&j, "irqs", m == TP_CMP_OFF ? "off" : "on");
-		tj_u64(&j, "samples", row[m].samples);
-		tj_u64(&j, "p50_cycles", row[m].pct[0]);
-		tj_u64(&j, "p99_cycles", row[m].pct[1]);
-		tj_u64(&j, "p999_cycles", row[m].pct[2]);
-		tj_u64(&j, "max_cycles", row[m].pct[3]);
-		tj_double(&j, "events_per_second", row[m].events_per_s);
-		tj_double(&j, "coverage", row[m].coverage);
+		jw_obj(&j, NULL);
+		jw_str(&j, "mode", tp_cmp_keys[m]);
+		jw_str(&j, "engine", m == TP_CMP_USER ? "user" : "kernel");
+		jw_str(&j, "irqs", m == TP_CMP_OFF ? "off" : "on");
+		jw_u64(&j, "samples", row[m].samples);
+		jw_u64(&j, "p50_cycles", row[m].pct[0]);
+		jw_u64(&j, "p99_cycles", row[m].pct[1]);
+		jw_u64(&j, "p999_cycles", row[m].pct[2]);
+		jw_u64(&j, "max_cycles", row[m].pct[3]);
+		jw_double(&j, "events_per_second", row[m].events_per_s);
+		jw_double(&j, "coverage", row[m].coverage);
 		tp_cmp_json_cpus(&j, &res[m]);
-		tj_obj_end(&j);
+		jw_obj_end(&j);
 	}
-	tj_arr_end(&j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_arr_end(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /**

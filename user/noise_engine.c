@@ -27,7 +27,7 @@
 #include "lib/context.h"
 #include "lib/cpu_counters.h"
 #include "engines.h"
-#include "lib/interrupt.h"
+#include "lib/sigint.h"
 #include "lib/pinned.h"
 #include "core/report.h"
 #include "core/tsc.h"

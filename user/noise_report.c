@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The noise report: per CPU a summary (samples, coverage, percentiles in
- * cycles and ns, events, attribution), the seed's log2 table and the
+ * cycles and ns, events, attribution), the log2 table and the
  * largest events; or the same as JSON (schema in Documentation/).
  */
 #include <math.h>
@@ -11,12 +11,12 @@
 
 #include "lib/context_report.h"
 #include "lib/format.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
 #include "lib/prom_run.h"
 #include "reports.h"
 #include "core/report.h"
-#include "noise_report_live.h"
+#include "noise_events.h"
 #include "lib/svg.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
@@ -353,29 +353,29 @@ static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 	tp_context_text(r, f);
 }
 
-static void tp_noise_json_histogram(struct tj *j, const struct tp_cpu_res *c)
+static void tp_noise_json_histogram(struct jw *j, const struct tp_cpu_res *c)
 {
 	uint64_t calls[65], cycles[65];
 	unsigned int k;
 
-	tj_arr(j, "histogram");
+	jw_arr(j, "histogram");
 	if (tp_gap(c)->hist) {
 		tp_hist_fold_log2(tp_gap(c)->hist, calls, cycles);
 		for (k = 0; k < 65; k++) {
 			if (!calls[k])
 				continue;
-			tj_obj(j, NULL);
-			tj_u64(j, "lo_cycles", tp_log2_lo(k));
-			tj_u64(j, "hi_cycles", tp_log2_hi(k));
-			tj_u64(j, "calls", calls[k]);
-			tj_u64(j, "cycles", cycles[k]);
-			tj_obj_end(j);
+			jw_obj(j, NULL);
+			jw_u64(j, "lo_cycles", tp_log2_lo(k));
+			jw_u64(j, "hi_cycles", tp_log2_hi(k));
+			jw_u64(j, "calls", calls[k]);
+			jw_u64(j, "cycles", cycles[k]);
+			jw_obj_end(j);
 		}
 	}
-	tj_arr_end(j);
+	jw_arr_end(j);
 }
 
-static void tp_noise_json_events(struct tj *j, const struct tp_result *r,
+static void tp_noise_json_events(struct jw *j, const struct tp_result *r,
 				 const struct tp_cpu_res *c)
 {
 	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
@@ -383,18 +383,18 @@ static void tp_noise_json_events(struct tj *j, const struct tp_result *r,
 
 	memcpy(ev, c->events, c->nevents * sizeof(ev[0]));
 	qsort(ev, c->nevents, sizeof(ev[0]), tp_event_by_tsc);
-	tj_arr(j, "events");
+	jw_arr(j, "events");
 	for (i = 0; i < c->nevents; i++) {
-		tj_obj(j, NULL);
-		tj_u64(j, "tsc", ev[i].tsc);
-		tj_u64(j, "cycles", ev[i].cycles);
+		jw_obj(j, NULL);
+		jw_u64(j, "tsc", ev[i].tsc);
+		jw_u64(j, "cycles", ev[i].cycles);
 		tp_noise_event_json(r, &ev[i], j);
-		tj_obj_end(j);
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
+	jw_arr_end(j);
 }
 
-static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
+static void tp_noise_cpu_json(struct jw *j, const struct tp_result *r,
 			      const struct tp_cpu_res *c)
 {
 	struct tp_noise_summary s;
@@ -402,80 +402,80 @@ static void tp_noise_cpu_json(struct tj *j, const struct tp_result *r,
 	unsigned int i;
 
 	tp_noise_summarize(r, c, &s);
-	tj_obj(j, NULL);
-	tj_u64(j, "cpu", c->cpu);
-	tj_u64(j, "node", c->node);
-	tj_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	tj_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
-	tj_u64(j, "samples", s.samples);
-	tj_u64(j, "windows", c->windows);
-	tj_u64(j, "measured_cycles", c->measured_cycles);
-	tj_u64(j, "wall_cycles", c->wall_cycles);
-	tj_double(j, "coverage", s.coverage);
+	jw_obj(j, NULL);
+	jw_u64(j, "cpu", c->cpu);
+	jw_u64(j, "node", c->node);
+	jw_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	jw_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
+	jw_u64(j, "samples", s.samples);
+	jw_u64(j, "windows", c->windows);
+	jw_u64(j, "measured_cycles", c->measured_cycles);
+	jw_u64(j, "wall_cycles", c->wall_cycles);
+	jw_double(j, "coverage", s.coverage);
 	for (i = 0; i < 6; i++) {
 		snprintf(key, sizeof(key), "%s_cycles", tp_noise_keys[i]);
-		tj_u64(j, key, s.pct[i]);
+		jw_u64(j, key, s.pct[i]);
 	}
 	for (i = 0; i < 6; i++) {
 		snprintf(key, sizeof(key), "%s_ns", tp_noise_keys[i]);
-		tj_u64(j, key, tp_cycles_to_ns_round(s.pct[i], r->tsc_khz));
+		jw_u64(j, key, tp_cycles_to_ns_round(s.pct[i], r->tsc_khz));
 	}
-	tj_u64(j, "events_total", c->events_total);
-	tj_u64(j, "events_dropped", c->events_dropped);
+	jw_u64(j, "events_total", c->events_total);
+	jw_u64(j, "events_dropped", c->events_dropped);
 	tp_noise_causes_json(r, c, j);
 	tp_json_counter(j, "smi_count", &c->smi);
 	tp_json_counter(j, "nmi_count", &c->nmi);
 	tp_json_counter(j, "irq_count", &c->irq);
 	tp_json_counter(j, "tsc_steps_back", &c->steps_back);
 	if (c->steps_back.ok)
-		tj_u64(j, "tsc_step_back_max_cycles", c->step_back_max);
+		jw_u64(j, "tsc_step_back_max_cycles", c->step_back_max);
 	else
-		tj_null(j, "tsc_step_back_max_cycles");
+		jw_null(j, "tsc_step_back_max_cycles");
 	if (s.effective_khz)
-		tj_double(j, "effective_mhz", s.effective_khz / 1000.0);
+		jw_double(j, "effective_mhz", s.effective_khz / 1000.0);
 	else
-		tj_null(j, "effective_mhz");
+		jw_null(j, "effective_mhz");
 	tp_context_cpu_json(r, c, j);
 	tp_noise_json_histogram(j, c);
 	tp_noise_json_events(j, r, c);
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
 static void tp_noise_json(const struct tp_result *r, FILE *f)
 {
-	struct tj j;
+	struct jw j;
 	unsigned int i;
 
-	tj_init(&j, f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "noise");
-	tj_str(&j, "engine", tp_result_engine(r));
-	tj_u64(&j, "run_id", r->run_id);
-	tj_str(&j, "state", tp_state_name(r->state));
-	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
-	tj_u64(&j, "tsc_khz", r->tsc_khz);
-	tj_str(&j, "irqs", tp_irqs_name(r->p.irqs));
-	tj_str(&j, "clock", tp_clock_name(r->p.clock));
-	tj_u64(&j, "duration_ns", r->p.duration_ns);
-	tj_u64(&j, "elapsed_ns", r->elapsed_ns);
-	tj_u64(&j, "width_ns", r->p.width_ns);
-	tj_u64(&j, "gap_ns", r->p.gap_ns);
-	tj_u64(&j, "threshold_ns", r->p.threshold_ns);
-	tj_u64(&j, "threshold_cycles", r->p.threshold_cycles);
+	jw_init(&j, f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "noise");
+	jw_str(&j, "engine", tp_result_engine(r));
+	jw_u64(&j, "run_id", r->run_id);
+	jw_str(&j, "state", tp_state_name(r->state));
+	jw_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
+	jw_u64(&j, "tsc_khz", r->tsc_khz);
+	jw_str(&j, "irqs", tp_irqs_name(r->p.irqs));
+	jw_str(&j, "clock", tp_clock_name(r->p.clock));
+	jw_u64(&j, "duration_ns", r->p.duration_ns);
+	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
+	jw_u64(&j, "width_ns", r->p.width_ns);
+	jw_u64(&j, "gap_ns", r->p.gap_ns);
+	jw_u64(&j, "threshold_ns", r->p.threshold_ns);
+	jw_u64(&j, "threshold_cycles", r->p.threshold_cycles);
 	tp_noise_stop_json(r, &j);
 	if (tp_result_smi_why(r) == TP_SMI_READABLE)
-		tj_null(&j, "smi_count_unreadable");
+		jw_null(&j, "smi_count_unreadable");
 	else
-		tj_str(&j, "smi_count_unreadable",
+		jw_str(&j, "smi_count_unreadable",
 		       tp_smi_why_key(tp_result_smi_why(r)));
-	tj_arr(&j, "cpus");
+	jw_arr(&j, "cpus");
 	for (i = 0; i < r->ncpus; i++)
 		tp_noise_cpu_json(&j, r, &r->cpu[i]);
-	tj_arr_end(&j);
+	jw_arr_end(&j);
 	tp_noise_groups_json(r, &j);
 	tp_context_json(r, &j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 

@@ -62,13 +62,14 @@ int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
  * struct tp_cache_summary - the figures of one CPU's cache report
  * @rounds: rounds measured
  * @rounds_per_s: rounds per second inside the windows
- * @overhead_avg: the overhead's mean (seed 002's base, see @seed_avg)
+ * @overhead_avg: the overhead's mean (see @avg_minus_overhead_avg)
  * @overhead_p50: the overhead's median: every net figure is net of it
  * @gross: per series (TP_CACHE_IDX), cycles as measured
  * @net: the same minus @overhead_p50, a value below it counting 0 (the
  *	overhead itself: gross); avg is the mean of those net values
  * @below: per series, rounds below @overhead_p50, whose net counts 0
- * @seed_avg: per series, seed 002's figure: mean minus the overhead's mean
+ * @avg_minus_overhead_avg: per series, the original cache-timing program's
+ *	figure: mean minus the overhead's mean, JSON "seed_avg"
  *	(may be negative: one overhead outlier moves a mean)
  *
  * A standard deviation is the same gross or net.
@@ -81,7 +82,7 @@ struct tp_cache_summary {
 	double gross[TP_CACHE_SERIES][TP_FIGS];
 	double net[TP_CACHE_SERIES][TP_FIGS];
 	uint64_t below[TP_CACHE_SERIES];
-	double seed_avg[TP_CACHE_SERIES];
+	double avg_minus_overhead_avg[TP_CACHE_SERIES];
 };
 
 void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,

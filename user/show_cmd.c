@@ -9,7 +9,7 @@
 #include "lib/context.h"
 #include "lib/format.h"
 #include "core/names.h"
-#include "lib/genl_client.h"
+#include "lib/nl.h"
 #include "lib/options.h"
 #include "reports.h"
 

@@ -26,7 +26,7 @@
 #include "lib/clock.h"
 #include "engines.h"
 #include "lib/env.h"
-#include "lib/interrupt.h"
+#include "lib/sigint.h"
 #include "lib/pinned.h"
 #include "core/skew.h"
 #include "core/tsc.h"
@@ -89,7 +89,7 @@ static void *tp_skew_worker_main(void *arg)
 		if (w->state == TP_W_QUIT)
 			break;
 		pthread_mutex_unlock(&u->lock);
-		/* The seed's refinement: the log in L1 right before use. */
+		/* As the original program: the log in L1 right before use. */
 		memset(w->log, 0, u->entries * sizeof(uint64_t));
 		end = tp_skew_arrive(u->sync, w->side, &u->lim);
 		if (end == TP_SKEW_OK)

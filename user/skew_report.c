@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The skew report: the seed's table (the rows the module's debugfs file
+ * The skew report: the skew table (the rows the module's debugfs file
  * prints, from core/report.c), two matrices with the CPUs as rows (i) and
  * columns (j) -- one-way latency in ns and skew in cycles -- and a verdict;
  * or the same as JSON (schema in Documentation/skew.rst).
@@ -12,7 +12,7 @@
 
 #include "lib/context_report.h"
 #include "lib/format.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
 #include "lib/prom_run.h"
 #include "reports.h"
@@ -418,106 +418,106 @@ static void tp_skew_text(const struct tp_result *r, bool verbose, FILE *f)
 }
 
 /* Statistic @k of an OK pair as {min, avg, max, sd}. */
-static void tp_stat_json(struct tj *j, const struct tp_pair_res *p,
+static void tp_stat_json(struct jw *j, const struct tp_pair_res *p,
 			 unsigned int k)
 {
 	double v[TP_STAT_FIGS];
 	unsigned int s;
 
 	tp_pair_values(p, k, v);
-	tj_obj(j, tp_pair_stats[k].name);
+	jw_obj(j, tp_pair_stats[k].name);
 	for (s = 0; s < TP_STAT_FIGS; s++)
-		tj_real(j, tp_stat_names[s], v[s]);
-	tj_obj_end(j);
+		jw_real(j, tp_stat_names[s], v[s]);
+	jw_obj_end(j);
 }
 
-static void tp_pair_json(struct tj *j, const struct tp_result *r,
+static void tp_pair_json(struct jw *j, const struct tp_result *r,
 			 const struct tp_pair_res *p)
 {
 	bool ok = tp_pair_ok(p);
 	unsigned int k;
 
-	tj_obj(j, NULL);
-	tj_u64(j, "from", p->from);
-	tj_u64(j, "to", p->to);
-	tj_str(j, "status", tp_pair_status_name(p->status));
-	tj_str(j, "relation", tp_relation_name(p->relation));
-	tj_u64(j, "elapsed_cycles", p->elapsed_cycles);
+	jw_obj(j, NULL);
+	jw_u64(j, "from", p->from);
+	jw_u64(j, "to", p->to);
+	jw_str(j, "status", tp_pair_status_name(p->status));
+	jw_str(j, "relation", tp_relation_name(p->relation));
+	jw_u64(j, "elapsed_cycles", p->elapsed_cycles);
 	if (ok) {
-		tj_u64(j, "nr", p->st.nr);
-		tj_u64(j, "discarded", p->st.discarded);
+		jw_u64(j, "nr", p->st.nr);
+		jw_u64(j, "discarded", p->st.discarded);
 		for (k = 0; k < TP_PAIR_STATS; k++)
 			tp_stat_json(j, p, k);
-		tj_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
-		tj_bool(j, "sound", tp_skew_sound(&p->st));
+		jw_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
+		jw_bool(j, "sound", tp_skew_sound(&p->st));
 		if (tp_skew_sound(&p->st))
-			tj_bool(j, "in_sync", tp_skew_in_sync(&p->st));
+			jw_bool(j, "in_sync", tp_skew_in_sync(&p->st));
 		else
-			tj_null(j, "in_sync");
+			jw_null(j, "in_sync");
 	} else {
 		/* No numbers for a pair that did not complete. */
-		tj_u64(j, "nr", 0);
-		tj_null(j, "discarded");
+		jw_u64(j, "nr", 0);
+		jw_null(j, "discarded");
 		for (k = 0; k < TP_PAIR_STATS; k++)
-			tj_null(j, tp_pair_stats[k].name);
-		tj_null(j, "one_way_ns");
-		tj_null(j, "sound");
-		tj_null(j, "in_sync");
+			jw_null(j, tp_pair_stats[k].name);
+		jw_null(j, "one_way_ns");
+		jw_null(j, "sound");
+		jw_null(j, "in_sync");
 	}
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
 static void tp_skew_json(const struct tp_result *r, FILE *f)
 {
 	struct tp_skew_verdict v;
 	unsigned int i;
-	struct tj j;
+	struct jw j;
 	int cpu = -1;
 
 	tp_skew_verdict(r, &v);
-	tj_init(&j, f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "skew");
-	tj_str(&j, "engine", tp_result_engine(r));
-	tj_u64(&j, "run_id", r->run_id);
-	tj_str(&j, "state", tp_state_name(r->state));
-	tj_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
-	tj_u64(&j, "tsc_khz", r->tsc_khz);
-	tj_u64(&j, "samples", r->p.samples);
-	tj_u64(&j, "repeats", r->p.repeats);
-	tj_u64(&j, "elapsed_ns", r->elapsed_ns);
-	tj_u64(&j, "pairs_done", r->pairs_done);
-	tj_u64(&j, "pairs_total", r->pairs_total);
-	tj_arr(&j, "cpus");
+	jw_init(&j, f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "skew");
+	jw_str(&j, "engine", tp_result_engine(r));
+	jw_u64(&j, "run_id", r->run_id);
+	jw_str(&j, "state", tp_state_name(r->state));
+	jw_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
+	jw_u64(&j, "tsc_khz", r->tsc_khz);
+	jw_u64(&j, "samples", r->p.samples);
+	jw_u64(&j, "repeats", r->p.repeats);
+	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
+	jw_u64(&j, "pairs_done", r->pairs_done);
+	jw_u64(&j, "pairs_total", r->pairs_total);
+	jw_arr(&j, "cpus");
 	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0)
-		tj_u64(&j, NULL, (uint64_t)cpu);
-	tj_arr_end(&j);
-	tj_arr(&j, "pairs");
+		jw_u64(&j, NULL, (uint64_t)cpu);
+	jw_arr_end(&j);
+	jw_arr(&j, "pairs");
 	for (i = 0; i < r->npairs; i++)
 		tp_pair_json(&j, r, &r->pair[i]);
-	tj_arr_end(&j);
-	tj_obj(&j, "verdict");
-	tj_u64(&j, "pairs_ok", v.ok);
-	tj_u64(&j, "pairs_not_judged", v.unsound);
-	tj_u64(&j, "pairs_out_of_sync", v.out);
-	tj_u64(&j, "samples_kept", v.kept);
-	tj_u64(&j, "samples_discarded", v.dropped);
+	jw_arr_end(&j);
+	jw_obj(&j, "verdict");
+	jw_u64(&j, "pairs_ok", v.ok);
+	jw_u64(&j, "pairs_not_judged", v.unsound);
+	jw_u64(&j, "pairs_out_of_sync", v.out);
+	jw_u64(&j, "samples_kept", v.kept);
+	jw_u64(&j, "samples_discarded", v.dropped);
 	if (v.worst)
-		tj_bool(&j, "in_sync", !v.out);
+		jw_bool(&j, "in_sync", !v.out);
 	else
-		tj_null(&j, "in_sync");
+		jw_null(&j, "in_sync");
 	if (v.worst) {
-		tj_real(&j, "max_abs_skew", v.max_abs);
-		tj_u64(&j, "from", v.worst->from);
-		tj_u64(&j, "to", v.worst->to);
+		jw_real(&j, "max_abs_skew", v.max_abs);
+		jw_u64(&j, "from", v.worst->from);
+		jw_u64(&j, "to", v.worst->to);
 	} else {
-		tj_null(&j, "max_abs_skew");
+		jw_null(&j, "max_abs_skew");
 	}
-	tj_obj_end(&j);
+	jw_obj_end(&j);
 	tp_context_cpus_json(r, &j);
 	tp_context_json(r, &j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 

@@ -4,15 +4,15 @@
  * the measurement costs.  Not a test: side-by-side figures on one pinned
  * CPU.
  *
- * The fence table times the three measurements of a round with the
- * bracket of core/cache.h (TP_CACHE_TIMER, the one definition) as
- * tscprobe uses it, as seed 002 wrote it (one more lfence after mfence),
- * and with one fence at a time left out.  The variants take turns in
- * short passes, so that whatever else the machine does hits them alike,
- * and each figure is a quiet mean: values of QUIET cycles or more (an
- * interrupt, a preemption) are left out of it and counted.  The TSC may
- * tick in coarse steps (21 cycles on some AMD machines), so single values
- * are quantised, but means over many rounds resolve a fraction of a cycle.
+ * The fence table times the three measurements of a round with the bracket of
+ * core/cache.h (TP_CACHE_TIMER, the one definition) as tscprobe uses it, as
+ * the original cache-timing program wrote it (one more lfence after mfence),
+ * and with one fence at a time left out.  The variants take turns in short
+ * passes, so that whatever else the machine does hits them alike, and each
+ * figure is a quiet mean: values of QUIET cycles or more (an interrupt, a
+ * preemption) are left out of it and counted.  The TSC may tick in coarse
+ * steps (21 cycles on some AMD machines), so single values are quantised, but
+ * means over many rounds resolve a fraction of a cycle.
  *
  * Then core's own loop (tp_cache_batch() in paced windows, as both
  * engines run it): rounds per second; and a pointer chase through 4 KiB
@@ -81,7 +81,7 @@ static void round_##tag(const void *v, struct acc a[3])	\
 
 #define LF	TP_LFENCE
 #define NF	TP_NOFENCE
-VARIANT(seed, TP_FLUSH TP_LFENCE, LF, LF, LF, LF)
+VARIANT(extra, TP_FLUSH TP_LFENCE, LF, LF, LF, LF)
 VARIANT(no1, TP_FLUSH, NF, LF, LF, LF)
 VARIANT(no2, TP_FLUSH, LF, NF, LF, LF)
 VARIANT(no3, TP_FLUSH, LF, LF, NF, LF)
@@ -101,7 +101,7 @@ static void round_tscprobe(const void *v, struct acc a[3])
 
 static struct variant variants[] = {
 	{ .name = "tscprobe", .what = "every fence (core/cache.h)", .round = round_tscprobe },
-	{ .name = "seed002", .what = "+ lfence after mfence, as the seed", .round = round_seed },
+	{ .name = "+lfence", .what = "+ lfence after mfence, as the original", .round = round_extra },
 	{ .name = "-fence1", .what = "no lfence before the 1st rdtsc", .round = round_no1 },
 	{ .name = "-fence2", .what = "no lfence after the 1st rdtsc", .round = round_no2 },
 	{ .name = "-fence3", .what = "no lfence before the 2nd rdtsc", .round = round_no3 },

@@ -5,7 +5,8 @@
  *
  *   bare      lfence; rdtsc; store the delta in a ring; compare the deadline
  *   count     lfence; rdtsc; count; compare the deadline (nothing kept)
- *   seed000   seed 000's loop: a log2 histogram updated right after the read
+ *   log2      the original noise program's loop: a log2 histogram updated
+ *             right after the read
  *   tscprobe  tp_noise_window(TSCPROBE_CLOCK_LFENCE)
  *
  * The loops take turns in short rounds so that whatever else the machine
@@ -44,7 +45,7 @@ struct loop {
 };
 
 static uint64_t ring[RING_SIZE];
-static uint64_t seed_calls[65], seed_cycles[65];
+static uint64_t log2_calls[65], log2_cycles[65];
 
 static double now_s(void)
 {
@@ -124,7 +125,7 @@ static void run_count(struct loop *l, uint64_t cycles)
 	account(l, i, now - first);
 }
 
-static void run_seed(struct loop *l, uint64_t cycles)
+static void run_log2(struct loop *l, uint64_t cycles)
 {
 	uint64_t first = tp_rdtsc_lfence(), prev = first, now = first;
 	uint64_t deadline = first + cycles, i = 0, diff;
@@ -135,8 +136,8 @@ static void run_seed(struct loop *l, uint64_t cycles)
 		diff = now - prev;
 		prev = now;
 		k = diff ? 64 - __builtin_clzll(diff) : 0;
-		seed_calls[k]++;
-		seed_cycles[k] += diff;
+		log2_calls[k]++;
+		log2_cycles[k] += diff;
 		i++;
 	}
 	account(l, i, now - first);
@@ -150,22 +151,22 @@ static void run_tscprobe(struct loop *l, uint64_t cycles, struct tp_noise *n)
 	account(l, n->samples - samples, n->measured - measured);
 }
 
-static void finish_seed(struct loop *l)
+static void finish_log2(struct loop *l)
 {
 	uint64_t seen = 0;
 	int k;
 
-	/* the median's log2 bucket, reported by its mean as the seed does */
+	/* the median's log2 bucket, reported by its mean as the original */
 	for (k = 0; k < 65; k++) {
-		seen += seed_calls[k];
+		seen += log2_calls[k];
 		if (seen * 2 >= l->iters) {
-			l->p50 = (double)seed_cycles[k] / seed_calls[k];
+			l->p50 = (double)log2_cycles[k] / log2_calls[k];
 			break;
 		}
 	}
 	for (k = 0; k < 65 && tp_log2_hi(k) < QUIET; k++) {
-		l->quiet_n += seed_calls[k];
-		l->quiet_sum += seed_cycles[k];
+		l->quiet_n += log2_calls[k];
+		l->quiet_sum += log2_cycles[k];
 	}
 }
 
@@ -216,7 +217,7 @@ int main(int argc, char **argv)
 	double round_ms = argc > 3 ? atof(argv[3]) : 50.0;
 	static struct loop loops[NR_LOOPS] = {
 		{ .name = "bare" }, { .name = "count" },
-		{ .name = "seed000" }, { .name = "tscprobe" },
+		{ .name = "log2" }, { .name = "tscprobe" },
 	};
 	unsigned int r, rounds;
 	struct tp_noise *n;
@@ -247,11 +248,11 @@ int main(int argc, char **argv)
 	for (r = 0; r < rounds; r++) {
 		run_bare(&loops[0], cycles);
 		run_count(&loops[1], cycles);
-		run_seed(&loops[2], cycles);
+		run_log2(&loops[2], cycles);
 		run_tscprobe(&loops[3], cycles, n);
 	}
 	loops[0].p50 = median(bare_p50, loops[0].rounds);
-	finish_seed(&loops[2]);
+	finish_log2(&loops[2]);
 	finish_tscprobe(&loops[3], n);
 
 	printf("%-9s %6s %8s %8s %8s %12s   %s\n", "loop", "p50", "quiet",

@@ -7,8 +7,8 @@
  *   PP_CAS      spinning on __atomic_compare_exchange_n until it
  *               succeeds: the ping-pong core-to-core-latency measures;
  *   PP_HANDOFF  spinning on a load until the word is its turn, then
- *               lfence; rdtsc, then a store: the hand-off of seed 003
- *               without its log and its sfence.
+ *               lfence; rdtsc, then a store: the original skew program's
+ *               hand-off without its log and its sfence.
  *
  * They measure different protocols.  The hand-off reads the TSC between
  * seeing the counter and passing it on, as the causality argument of

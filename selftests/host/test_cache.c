@@ -5,7 +5,7 @@
  * Exact, on synthetic input: the block averages (windows) against a naive
  * recomputation, the statistics and histograms of every round, the pace
  * that ends windows on time, the pointer chase's cycle through every line,
- * and seed 002's words.
+ * and the Average lines.
  *
  * On this machine's hardware, through core/ and the userspace engine, on
  * one pinned CPU: an uncached load costs at least 3x a cached one; the
@@ -147,9 +147,9 @@ static void add_values(struct tp_series_res *s, uint64_t v, uint64_t n)
 /*
  * One overhead of 200 million cycles among 100000 of 40 (an SMI inside the
  * empty bracket) moves the overhead's mean to about 2040 cycles: net of the
- * mean, as seed 002 computes, a cached load of 42 cycles would take -1998.
- * Net of the median it takes 2, none of the figures is negative, and the
- * loads below the overhead (38 cycles) count 0 and are counted.
+ * mean, as the original program computes, a cached load of 42 cycles would
+ * take -1998.  Net of the median it takes 2, none of the figures is negative,
+ * and the loads below the overhead (38 cycles) count 0 and are counted.
  */
 TEST(net_of_a_robust_overhead_never_negative)
 {
@@ -186,8 +186,8 @@ TEST(net_of_a_robust_overhead_never_negative)
 	tp_cache_summarize(&r, c, &s);
 	EXPECT_GT(s.overhead_avg, 2000.0);
 	EXPECT_EQ(40.0, s.overhead_p50);
-	/* seed 002's figure, named as such, keeps its meaning */
-	EXPECT_LT(s.seed_avg[1], -1900.0);
+	/* the original program's figure keeps its meaning */
+	EXPECT_LT(s.avg_minus_overhead_avg[1], -1900.0);
 	for (k = 1; k < TP_CACHE_SERIES; k++)
 		for (x = 0; x < TP_FIGS; x++)
 			EXPECT_GE(s.net[k][x], 0.0);
@@ -215,14 +215,14 @@ TEST(net_of_a_robust_overhead_never_negative)
 	EXPECT_NE(NULL, strstr(buf, "\"uncached\": 0,"));
 	EXPECT_NE(NULL, strstr(buf, "\"uncached_below_overhead\": true"));
 	EXPECT_NE(NULL, strstr(buf, "\"cached_below_overhead\": false"));
-	/* Nothing is negative but seed 002's mean minus mean, so named. */
+	/* Nothing is negative but the original's mean minus mean: seed_avg */
 	for (neg = strstr(buf, ": -"); neg; neg = strstr(neg + 1, ": -"))
 		EXPECT_EQ(0, strncmp(neg - 10, "\"seed_avg\"", 10));
 	free(buf);
 	tp_result_free(&r);
 }
 
-TEST(seed_words)
+TEST(average_lines)
 {
 	struct tp_stats ov, un, ca;
 	char row[128];
@@ -236,11 +236,11 @@ TEST(seed_words)
 	tp_stats_add(&un, 260);		/* 259.5 -> 260 */
 	tp_stats_add(&ca, 30);
 	tp_stats_add(&ca, 30);		/* below the overhead: negative */
-	tp_cache_seed_line(row, sizeof(row), TSCPROBE_SERIES_OVERHEAD, &ov, &ov);
+	tp_cache_avg_line(row, sizeof(row), TSCPROBE_SERIES_OVERHEAD, &ov, &ov);
 	EXPECT_STREQ("Average measurement overhead: 38 cycles", row);
-	tp_cache_seed_line(row, sizeof(row), TSCPROBE_SERIES_UNCACHED, &un, &ov);
+	tp_cache_avg_line(row, sizeof(row), TSCPROBE_SERIES_UNCACHED, &un, &ov);
 	EXPECT_STREQ("Average uncached memory access: 222 cycles", row);
-	tp_cache_seed_line(row, sizeof(row), TSCPROBE_SERIES_CACHED, &ca, &ov);
+	tp_cache_avg_line(row, sizeof(row), TSCPROBE_SERIES_CACHED, &ca, &ov);
 	EXPECT_STREQ("Average cached memory access: -8 cycles", row);
 }
 

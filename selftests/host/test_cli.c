@@ -13,7 +13,7 @@
 #include "user/lib/cli.h"
 #include "user/lib/context.h"
 #include "user/engines.h"
-#include "user/lib/json.h"
+#include "user/lib/json_write.h"
 #include "core/names.h"
 
 static void tp_cpus_round_trip(struct __test_metadata *_metadata,
@@ -134,29 +134,29 @@ TEST(bounded_numbers)
 /* Write a document with every kind of value and awkward strings. */
 static void tp_write_sample(FILE *f)
 {
-	struct tj j;
+	struct jw j;
 
-	tj_init(&j, f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "text", "quote \" backslash \\ tab \t newline \n bell \a");
-	tj_u64(&j, "big", UINT64_MAX);
-	tj_i64(&j, "negative", -42);
-	tj_double(&j, "ratio", 0.25);
-	tj_double(&j, "nan", 0.0 / 0.0);
-	tj_bool(&j, "yes", true);
-	tj_null(&j, "nothing");
-	tj_arr(&j, "empty");
-	tj_arr_end(&j);
-	tj_obj(&j, "empty_obj");
-	tj_obj_end(&j);
-	tj_arr(&j, "list");
-	tj_u64(&j, NULL, 1);
-	tj_obj(&j, NULL);
-	tj_str(&j, "k", "v");
-	tj_obj_end(&j);
-	tj_arr_end(&j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_init(&j, f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "text", "quote \" backslash \\ tab \t newline \n bell \a");
+	jw_u64(&j, "big", UINT64_MAX);
+	jw_i64(&j, "negative", -42);
+	jw_double(&j, "ratio", 0.25);
+	jw_double(&j, "nan", 0.0 / 0.0);
+	jw_bool(&j, "yes", true);
+	jw_null(&j, "nothing");
+	jw_arr(&j, "empty");
+	jw_arr_end(&j);
+	jw_obj(&j, "empty_obj");
+	jw_obj_end(&j);
+	jw_arr(&j, "list");
+	jw_u64(&j, NULL, 1);
+	jw_obj(&j, NULL);
+	jw_str(&j, "k", "v");
+	jw_obj_end(&j);
+	jw_arr_end(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 TEST(json_is_well_formed)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of core/hist.c: the bucket layout, the exact fold into seed
- * 000's log2 table, percentiles against a sorted reference, merging.
+ * Host tests of core/hist.c: the bucket layout, the exact fold into the
+ * log2 table, percentiles against a sorted reference, merging.
  */
 #include <stdlib.h>
 #include <string.h>

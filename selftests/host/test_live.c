@@ -17,7 +17,7 @@
 #include <linux/genetlink.h>
 
 #include "kselftest_harness.h"
-#include "user/lib/genl_client.h"
+#include "user/lib/nl.h"
 #include "user/lib/live.h"
 
 #define KHZ		2000000		/* 2 GHz: 2 cycles per ns */
@@ -196,7 +196,7 @@ TEST(end_line_from_run_finished)
 	struct capture c;
 
 	tp_result_init(&end, 0);
-	ASSERT_EQ(0, tp_result_parse_notification(finished_msg(buf), &end));
+	ASSERT_EQ(0, tp_result_decode_notification(finished_msg(buf), &end));
 	EXPECT_EQ(7, end.run_id);
 	EXPECT_EQ(TSCPROBE_STOP_THRESHOLD, end.reason);
 	ASSERT_TRUE(end.has_stop_event);

@@ -191,7 +191,7 @@ TEST(analysis_on_synthetic_logs)
 			EXPECT_EQ(cases[c].offset,
 				  tp_sstats_mean_div(&st.skew2, 2));
 	}
-	/* The seed's own case: 256 entries, 239 samples, nr 239. */
+	/* The original program's case: 256 entries, 239 samples, nr 239. */
 	make_logs(m, sl, 256, 0, 200, 200, 0, &rng);
 	tp_skew_stats_init(&st);
 	tp_skew_analyze(&st, m, sl, 239);
@@ -297,7 +297,7 @@ TEST(outlier_stall_does_not_make_a_pair_in_sync)
 }
 
 /*
- * Disturbances shorter than the seed's slack (4000 cycles over four times
+ * Disturbances shorter than the slack (4000 cycles over four times
  * the shortest round trip), an NMI of a microsecond or so on one side:
  * three of them in 256 samples still took a 40-cycle offset into "in
  * sync" (mean skew 22, sd about 160).  Twice the median round trip drops

@@ -40,7 +40,7 @@
 #include <linux/netlink.h>
 
 #include "kselftest_harness.h"
-#include "tp_hard.h"
+#include "tp_hardening.h"
 
 #define FZ_DGRAM_MAX	8192
 #define FZ_MSG_MAX	4096

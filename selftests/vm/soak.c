@@ -30,7 +30,7 @@
 #include <signal.h>
 
 #include "kselftest_harness.h"
-#include "tp_hard.h"
+#include "tp_hardening.h"
 
 #define TP_TIMERLAT_OUT	"/tmp/soak-timerlat.json"
 

@@ -4,8 +4,8 @@
  * and ordered, rounds counted exactly, windows present exactly when that
  * many rounds ran and equal to the totals where they must be, the level
  * curve (one CPU, and every CPU sharing the guest's 1 GiB), the node
- * probe, a dump whose CPUs span several messages, debugfs in the seed's
- * words, status during a run, STOP (also during the levels), hotplug and
+ * probe, a dump whose CPUs span several messages, debugfs's Average
+ * lines, status during a run, STOP (also during the levels), hotplug and
  * rmmod mid-run, and every bad input at the netlink level and through the
  * CLI.
  *
@@ -54,7 +54,7 @@ static const char *const tp_cache_invariants[] = {
 	" all(. >= 0)",
 	"all(.cpus[]; .cached.below_overhead <= .rounds and"
 	" .uncached.below_overhead <= .rounds)",
-	/* seed 002's mean minus mean, named as such */
+	/* the original program's mean minus mean, under its kept key */
 	"all(.cpus[]; (.cached.seed_avg - (.cached.gross.avg - .overhead.avg)"
 	" | fabs) < 0.01)",
 	TP_CACHE_ROUNDS_IN_HISTOGRAMS,
@@ -290,7 +290,7 @@ TEST_F_TIMEOUT(cache, dump_spans_messages_and_resumes, 90)
 	free(out);
 }
 
-TEST_F_TIMEOUT(cache, debugfs_in_the_seeds_words, 180)
+TEST_F_TIMEOUT(cache, debugfs_average_lines, 180)
 {
 	char *json = NULL, *text = NULL, *p;
 	long long ov, un, ca, rounds;

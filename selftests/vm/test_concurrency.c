@@ -22,7 +22,7 @@
 #include <sys/mman.h>
 
 #include "kselftest_harness.h"
-#include "tp_hard.h"
+#include "tp_hardening.h"
 
 #define TP_CLIENTS	8
 #define TP_READERS	7

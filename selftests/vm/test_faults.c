@@ -35,7 +35,7 @@
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
-#include "tp_hard.h"
+#include "tp_hardening.h"
 
 static int tp_insmod(void)
 {

@@ -23,7 +23,7 @@
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
-#include "tp_hard.h"
+#include "tp_hardening.h"
 #include "core/names.h"
 
 #define TP_LIVE_CPUS	256	/* guest CPUs these tests track */

@@ -536,7 +536,7 @@ TEST_F_TIMEOUT(noise, debugfs_noise_matches_results, 60)
 	ASSERT_EQ(2, sscanf(p, "\ncpu %u: samples=%llu", &cpu, &samples));
 	EXPECT_EQ(2, cpu);
 	EXPECT_EQ(samples, (unsigned long long)tp_jq_num(json, ".cpus[0].samples"));
-	/* The seed's table: its calls add up to the samples. */
+	/* The log2 table: its calls add up to the samples. */
 	for (p = strstr(text, "calls="); p; p = strstr(p + 1, " calls=")) {
 		ASSERT_EQ(1, sscanf(strchr(p, '=') + 1, "%llu", &calls));
 		sum += calls;

@@ -21,7 +21,7 @@
 #include <sys/utsname.h>
 
 #include "kselftest_harness.h"
-#include "tp_hard.h"
+#include "tp_hardening.h"
 
 /* One refused request, as seen by the unprivileged child. */
 struct tp_refusal {

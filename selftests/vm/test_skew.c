@@ -246,7 +246,7 @@ TEST_F_TIMEOUT(skew, text_report, 120)
 	free(out);
 }
 
-/* The debugfs table (the seed's format) says what the JSON says. */
+/* The debugfs skew table says what the JSON says. */
 TEST_F_TIMEOUT(skew, debugfs_table_matches_results, 120)
 {
 	char *json = NULL, *text = NULL, *line, f[256];

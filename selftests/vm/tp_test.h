@@ -2,7 +2,7 @@
 /*
  * Helpers of the tscprobe VM selftests: load and unload the module, run the
  * CLI and capture what it prints, ask jq about JSON, and talk netlink with
- * the CLI's own client (user/lib/genl_client.c) so that raw requests get their extended
+ * the CLI's own client (user/lib/nl.c) so that raw requests get their extended
  * acks decoded the same way.
  *
  * The tests run inside the QEMU guest as root; the harness scans the
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "user/lib/cli.h"
-#include "user/lib/genl_client.h"
+#include "user/lib/nl.h"
 
 #define TP_MODULE_PATH	"/lib/tscprobe/tscprobe.ko"
 #define TP_OUT_MAX	(1 << 22)

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "clock.h"
-#include "genl_client.h"
+#include "nl.h"
 #include "core/tsc.h"
 
 /**

@@ -7,7 +7,7 @@
 
 #include "context.h"
 #include "context_report.h"
-#include "json.h"
+#include "json_write.h"
 #include "result.h"
 
 static void tp_context_irqs_line(const struct tp_context *x, unsigned int cpu,
@@ -69,28 +69,28 @@ void tp_context_cpus_text(const struct tp_result *r, FILE *f)
  * @r: the run
  * @j: the writer, inside the report's top-level object
  */
-void tp_context_cpus_json(const struct tp_result *r, struct tj *j)
+void tp_context_cpus_json(const struct tp_result *r, struct jw *j)
 {
 	unsigned int k;
 	int cpu = -1;
 
 	if (!r->ctx || !r->ctx->have_irqs) {
-		tj_null(j, "interrupts");
+		jw_null(j, "interrupts");
 		return;
 	}
-	tj_arr(j, "interrupts");
+	jw_arr(j, "interrupts");
 	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
-		tj_obj(j, NULL);
-		tj_u64(j, "cpu", (uint64_t)cpu);
+		jw_obj(j, NULL);
+		jw_u64(j, "cpu", (uint64_t)cpu);
 		for (k = 0; k < TP_IRQ_CATS; k++)
 			if (tp_irq_known(r->ctx, (unsigned int)cpu))
-				tj_u64(j, tp_irq_cat_name(k),
+				jw_u64(j, tp_irq_cat_name(k),
 				       tp_irq_delta(r->ctx, k, (unsigned int)cpu));
 			else
-				tj_null(j, tp_irq_cat_name(k));
-		tj_obj_end(j);
+				jw_null(j, tp_irq_cat_name(k));
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
+	jw_arr_end(j);
 }
 
 /**
@@ -115,24 +115,24 @@ void tp_context_text(const struct tp_result *r, FILE *f)
  * @j: the writer, inside the CPU's object
  */
 void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
-			 struct tj *j)
+			 struct jw *j)
 {
 	unsigned int k;
 
 	if (tp_irq_known(r->ctx, c->cpu)) {
-		tj_obj(j, "interrupts");
+		jw_obj(j, "interrupts");
 		for (k = 0; k < TP_IRQ_CATS; k++)
-			tj_u64(j, tp_irq_cat_name(k),
+			jw_u64(j, tp_irq_cat_name(k),
 			       tp_irq_delta(r->ctx, k, c->cpu));
-		tj_obj_end(j);
+		jw_obj_end(j);
 	} else {
-		tj_null(j, "interrupts");
+		jw_null(j, "interrupts");
 	}
-	tj_obj(j, "scheduler");
+	jw_obj(j, "scheduler");
 	tp_json_counter(j, "voluntary_switches", &c->ctx_vol);
 	tp_json_counter(j, "involuntary_switches", &c->ctx_invol);
 	tp_json_counter(j, "migrations", &c->migrations);
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
 /**
@@ -140,11 +140,11 @@ void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
  * @r: the run
  * @j: the writer, inside the report's top-level object
  */
-void tp_context_json(const struct tp_result *r, struct tj *j)
+void tp_context_json(const struct tp_result *r, struct jw *j)
 {
 	tp_placement_json(&r->cli, j);
 	if (r->ctx && r->ctx->have_env)
 		tp_env_json(&r->ctx->env, j, "environment");
 	else
-		tj_null(j, "environment");
+		jw_null(j, "environment");
 }

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-struct tj;
+struct jw;
 struct tp_result;
 struct tp_cpu_res;
 
@@ -13,9 +13,9 @@ void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
 			 FILE *f);
 void tp_context_text(const struct tp_result *r, FILE *f);
 void tp_context_cpus_text(const struct tp_result *r, FILE *f);
-void tp_context_cpus_json(const struct tp_result *r, struct tj *j);
+void tp_context_cpus_json(const struct tp_result *r, struct jw *j);
 void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
-			 struct tj *j);
-void tp_context_json(const struct tp_result *r, struct tj *j);
+			 struct jw *j);
+void tp_context_json(const struct tp_result *r, struct jw *j);
 
 #endif /* TSCPROBE_USER_CONTEXT_REPORT_H */

@@ -13,7 +13,7 @@
 
 #include "clock.h"
 #include "env.h"
-#include "json.h"
+#include "json_write.h"
 
 /* Latency above which an enabled idle state is worth a warning. */
 #define TP_CSTATE_WARN_US	10
@@ -610,52 +610,53 @@ void tp_env_warnings_text(const struct tp_env *e, FILE *f)
 		fprintf(f, "  - %s\n", e->warn[i].message);
 }
 
-static void tj_cpuset(struct tj *j, const char *key, const struct tp_cpuset *s)
+static void tp_env_json_cpuset(struct jw *j, const char *key,
+			       const struct tp_cpuset *s)
 {
 	int cpu = -1;
 
-	tj_arr(j, key);
+	jw_arr(j, key);
 	while ((cpu = tp_cpuset_next(s, cpu)) >= 0)
-		tj_u64(j, NULL, (uint64_t)cpu);
-	tj_arr_end(j);
+		jw_u64(j, NULL, (uint64_t)cpu);
+	jw_arr_end(j);
 }
 
-static void tj_long(struct tj *j, const char *key, long v)
+static void tp_env_json_long(struct jw *j, const char *key, long v)
 {
 	if (v < 0)
-		tj_null(j, key);
+		jw_null(j, key);
 	else
-		tj_i64(j, key, v);
+		jw_i64(j, key, v);
 }
 
-static void tp_env_cpu_json(const struct tp_env_cpu *c, struct tj *j)
+static void tp_env_cpu_json(const struct tp_env_cpu *c, struct jw *j)
 {
 	unsigned int k;
 
-	tj_obj(j, NULL);
-	tj_u64(j, "cpu", c->cpu);
-	tj_bool(j, "online", c->online);
-	tj_long(j, "node", c->node);
-	tj_cpuset(j, "siblings", &c->siblings);
-	tj_str(j, "driver", c->driver);
-	tj_str(j, "governor", c->governor);
-	tj_long(j, "min_khz", c->min_khz);
-	tj_long(j, "max_khz", c->max_khz);
-	tj_long(j, "cur_khz", c->cur_khz);
-	tj_bool(j, "isolated", c->isolated);
-	tj_bool(j, "nohz_full", c->nohz_full);
-	tj_bool(j, "rcu_nocbs", c->rcu_nocbs);
-	tj_u64(j, "irqs_affine", c->irqs_affine);
-	tj_arr(j, "cstates");
+	jw_obj(j, NULL);
+	jw_u64(j, "cpu", c->cpu);
+	jw_bool(j, "online", c->online);
+	tp_env_json_long(j, "node", c->node);
+	tp_env_json_cpuset(j, "siblings", &c->siblings);
+	jw_str(j, "driver", c->driver);
+	jw_str(j, "governor", c->governor);
+	tp_env_json_long(j, "min_khz", c->min_khz);
+	tp_env_json_long(j, "max_khz", c->max_khz);
+	tp_env_json_long(j, "cur_khz", c->cur_khz);
+	jw_bool(j, "isolated", c->isolated);
+	jw_bool(j, "nohz_full", c->nohz_full);
+	jw_bool(j, "rcu_nocbs", c->rcu_nocbs);
+	jw_u64(j, "irqs_affine", c->irqs_affine);
+	jw_arr(j, "cstates");
 	for (k = 0; k < c->ncstates; k++) {
-		tj_obj(j, NULL);
-		tj_str(j, "name", c->cstate[k].name);
-		tj_bool(j, "enabled", c->cstate[k].enabled);
-		tj_long(j, "latency_us", c->cstate[k].latency_us);
-		tj_obj_end(j);
+		jw_obj(j, NULL);
+		jw_str(j, "name", c->cstate[k].name);
+		jw_bool(j, "enabled", c->cstate[k].enabled);
+		tp_env_json_long(j, "latency_us", c->cstate[k].latency_us);
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
-	tj_obj_end(j);
+	jw_arr_end(j);
+	jw_obj_end(j);
 }
 
 /**
@@ -664,43 +665,43 @@ static void tp_env_cpu_json(const struct tp_env_cpu *c, struct tj *j)
  * @j: the writer
  * @key: the object's key in its parent (NULL at the top level)
  */
-void tp_env_json(const struct tp_env *e, struct tj *j, const char *key)
+void tp_env_json(const struct tp_env *e, struct jw *j, const char *key)
 {
 	unsigned int i;
 
-	tj_obj(j, key);
-	tj_u64(j, "tsc_khz", e->tsc_khz);
-	tj_str(j, "cpu_model", e->model);
-	tj_str(j, "vendor", e->vendor);
-	tj_str(j, "microcode", e->microcode);
-	tj_str(j, "tsc_flags", e->tsc_flags);
-	tj_bool(j, "invariant_tsc", e->invariant_tsc);
-	tj_bool(j, "hypervisor", e->hypervisor);
-	tj_str(j, "clocksource", e->clocksource);
+	jw_obj(j, key);
+	jw_u64(j, "tsc_khz", e->tsc_khz);
+	jw_str(j, "cpu_model", e->model);
+	jw_str(j, "vendor", e->vendor);
+	jw_str(j, "microcode", e->microcode);
+	jw_str(j, "tsc_flags", e->tsc_flags);
+	jw_bool(j, "invariant_tsc", e->invariant_tsc);
+	jw_bool(j, "hypervisor", e->hypervisor);
+	jw_str(j, "clocksource", e->clocksource);
 	if (e->boost < 0)
-		tj_null(j, "boost");
+		jw_null(j, "boost");
 	else
-		tj_bool(j, "boost", e->boost);
-	tj_cpuset(j, "isolated", &e->isolated);
+		jw_bool(j, "boost", e->boost);
+	tp_env_json_cpuset(j, "isolated", &e->isolated);
 	if (e->nohz_known)
-		tj_cpuset(j, "nohz_full", &e->nohz_full);
+		tp_env_json_cpuset(j, "nohz_full", &e->nohz_full);
 	else
-		tj_null(j, "nohz_full");
-	tj_cpuset(j, "rcu_nocbs", &e->rcu_nocbs);
-	tj_arr(j, "cpus");
+		jw_null(j, "nohz_full");
+	tp_env_json_cpuset(j, "rcu_nocbs", &e->rcu_nocbs);
+	jw_arr(j, "cpus");
 	for (i = 0; i < e->ncpus; i++)
 		tp_env_cpu_json(&e->cpu[i], j);
-	tj_arr_end(j);
-	tj_arr(j, "warnings");
+	jw_arr_end(j);
+	jw_arr(j, "warnings");
 	for (i = 0; i < e->nwarn; i++) {
-		tj_obj(j, NULL);
-		tj_str(j, "kind", e->warn[i].kind);
-		tj_cpuset(j, "cpus", &e->warn[i].cpus);
-		tj_str(j, "message", e->warn[i].message);
-		tj_obj_end(j);
+		jw_obj(j, NULL);
+		jw_str(j, "kind", e->warn[i].kind);
+		tp_env_json_cpuset(j, "cpus", &e->warn[i].cpus);
+		jw_str(j, "message", e->warn[i].message);
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
-	tj_obj_end(j);
+	jw_arr_end(j);
+	jw_obj_end(j);
 }
 
 /**

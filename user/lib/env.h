@@ -14,7 +14,7 @@
 
 #include "cli.h"
 
-struct tj;
+struct jw;
 
 #define TP_ENV_CSTATES	12
 
@@ -138,7 +138,7 @@ long tp_env_cpu_long(unsigned int cpu, const char *rel);
 int tp_env_cpu_list(unsigned int cpu, const char *rel, struct tp_cpuset *set);
 void tp_env_text(const struct tp_env *e, FILE *f);
 void tp_env_warnings_text(const struct tp_env *e, FILE *f);
-void tp_env_json(const struct tp_env *e, struct tj *j, const char *key);
+void tp_env_json(const struct tp_env *e, struct jw *j, const char *key);
 int tp_env_sys_line(const char *rel, char *buf, size_t len);
 
 #endif /* TSCPROBE_USER_ENV_H */

@@ -2,7 +2,7 @@
 /*
  * Output formats shared by every measurement: the command-line options
  * that choose them, and the small writers for CSV and for the Prometheus
- * text exposition format (JSON is json.h, SVG is svg.h).
+ * text exposition format (JSON is json_write.h, SVG is svg.h).
  */
 #ifndef TSCPROBE_USER_FORMAT_H
 #define TSCPROBE_USER_FORMAT_H

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "genl_client.h"
-#include "json.h"
+#include "nl.h"
+#include "json_write.h"
 #include "live.h"
 #include "core/names.h"
 #include "core/report.h"
@@ -121,7 +121,7 @@ static int tp_live_cpu_events(struct tp_live *l, uint64_t run_id,
 	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) != TSCPROBE_CPU_A_EVENT)
 			continue;
-		if (tp_result_parse_event(a, &ev.e))
+		if (tp_result_decode_event(a, &ev.e))
 			return -1;
 		if (run_id == l->run_id)
 			tp_live_cpu(l, ev.cpu)->received++;
@@ -201,23 +201,23 @@ static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
  * @run_id: the event's run
  * @ev: the event
  */
-static void tp_live_event_json(struct tj *j, const struct tp_live *l,
+static void tp_live_event_json(struct jw *j, const struct tp_live *l,
 			       uint64_t run_id, const struct tp_live_event *ev)
 {
 	const struct tp_event_res *e = &ev->e;
 	uint64_t ns;
 
-	tj_u64(j, "cpu", ev->cpu);
-	tj_u64(j, "tsc", e->tsc);
+	jw_u64(j, "cpu", ev->cpu);
+	jw_u64(j, "tsc", e->tsc);
 	if (tp_live_offset(l, run_id, e->tsc, &ns))
-		tj_u64(j, "offset_ns", ns);
+		jw_u64(j, "offset_ns", ns);
 	else
-		tj_null(j, "offset_ns");
-	tj_u64(j, "cycles", e->cycles);
+		jw_null(j, "offset_ns");
+	jw_u64(j, "cycles", e->cycles);
 	if (tp_live_ns(l, run_id, e->cycles, &ns))
-		tj_u64(j, "ns", ns);
+		jw_u64(j, "ns", ns);
 	else
-		tj_null(j, "ns");
+		jw_null(j, "ns");
 	tp_event_cause_json(j, e);
 }
 
@@ -233,20 +233,20 @@ static void tp_live_event_json(struct tj *j, const struct tp_live *l,
 void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
 			 const struct tp_live_event *ev)
 {
-	struct tj j;
+	struct jw j;
 
 	if (!l->json) {
 		tp_live_event_text(l, run_id, ev);
 		fflush(l->f);
 		return;
 	}
-	tj_init_line(&j, l->f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "event");
-	tj_u64(&j, "run_id", run_id);
+	jw_init_line(&j, l->f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "event");
+	jw_u64(&j, "run_id", run_id);
 	tp_live_event_json(&j, l, run_id, ev);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /* The stop event of a run that ended at a threshold, in words. */
@@ -299,37 +299,37 @@ static void tp_live_end_json(const struct tp_live *l,
 {
 	struct tp_live_event stop = { end->stop_cpu, end->stop_event };
 	unsigned int i;
-	struct tj j;
+	struct jw j;
 
-	tj_init_line(&j, l->f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "run_finished");
-	tj_u64(&j, "run_id", end->run_id);
-	tj_str(&j, "measurement", tp_kind_name(end->kind));
-	tj_str(&j, "state", tp_state_name(end->state));
-	tj_str(&j, "stop_reason", tp_stop_reason_name(end->reason));
+	jw_init_line(&j, l->f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "run_finished");
+	jw_u64(&j, "run_id", end->run_id);
+	jw_str(&j, "measurement", tp_kind_name(end->kind));
+	jw_str(&j, "state", tp_state_name(end->state));
+	jw_str(&j, "stop_reason", tp_stop_reason_name(end->reason));
 	if (end->has_stop_event) {
-		tj_obj(&j, "stop_event");
+		jw_obj(&j, "stop_event");
 		tp_live_event_json(&j, l, end->run_id, &stop);
-		tj_obj_end(&j);
+		jw_obj_end(&j);
 	} else {
-		tj_null(&j, "stop_event");
+		jw_null(&j, "stop_event");
 	}
-	tj_u64(&j, "overruns", l->overruns);
-	tj_arr(&j, "cpus");
+	jw_u64(&j, "overruns", l->overruns);
+	jw_arr(&j, "cpus");
 	for (i = 0; i < end->ncpus; i++) {
 		const struct tp_cpu_res *c = &end->cpu[i];
 
-		tj_obj(&j, NULL);
-		tj_u64(&j, "cpu", c->cpu);
-		tj_u64(&j, "events_total", c->events_total);
-		tj_u64(&j, "received", tp_live_received(l, c->cpu));
+		jw_obj(&j, NULL);
+		jw_u64(&j, "cpu", c->cpu);
+		jw_u64(&j, "events_total", c->events_total);
+		jw_u64(&j, "received", tp_live_received(l, c->cpu));
 		tp_json_counter(&j, "not_notified", &c->not_notified);
-		tj_obj_end(&j);
+		jw_obj_end(&j);
 	}
-	tj_arr_end(&j);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_arr_end(&j);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /**
@@ -354,19 +354,19 @@ void tp_live_print_end(const struct tp_live *l, const struct tp_result *end)
 /* Say that the socket overflowed: notifications were lost here. */
 void tp_live_print_overrun(const struct tp_live *l)
 {
-	struct tj j;
+	struct jw j;
 
 	if (!l->json) {
 		fprintf(l->f, "notifications lost: the socket's buffer overflowed\n");
 		fflush(l->f);
 		return;
 	}
-	tj_init_line(&j, l->f);
-	tj_obj(&j, NULL);
-	tj_str(&j, "kind", "overrun");
-	tj_u64(&j, "overruns", l->overruns);
-	tj_obj_end(&j);
-	tj_finish(&j);
+	jw_init_line(&j, l->f);
+	jw_obj(&j, NULL);
+	jw_str(&j, "kind", "overrun");
+	jw_u64(&j, "overruns", l->overruns);
+	jw_obj_end(&j);
+	jw_finish(&j);
 }
 
 /**

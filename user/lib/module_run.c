@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "context.h"
-#include "genl_client.h"
-#include "interrupt.h"
+#include "nl.h"
+#include "sigint.h"
 #include "module_run.h"
 
 static uint64_t tp_now_ns(void)
@@ -35,7 +35,7 @@ static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
 		return MNL_CB_ERROR;
-	tp_result_parse_run(tb, r);
+	tp_result_decode_run(tb, r);
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		const struct nlattr *c[TSCPROBE_CPU_A_MAX + 1];
 		const struct nlattr *s;
@@ -95,7 +95,7 @@ static int tp_start_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
 		return MNL_CB_ERROR;
-	tp_result_parse_run(tb, data);
+	tp_result_decode_run(tb, data);
 	return MNL_CB_OK;
 }
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "context.h"
-#include "interrupt.h"
+#include "sigint.h"
 #include "pinned.h"
 
 /* Which of @keys @line gives ("KEY: N" or "KEY : N"), its value in @v. */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "json_write.h"
 #include "placement.h"
 
 /* A tp_cpuset as a cpu_set_t of TP_MAX_CPUS CPUs (allocated). */
@@ -153,24 +153,24 @@ void tp_placement_text(const struct tp_placement *pl, FILE *f)
  * @pl: the placement
  * @j: the writer, inside the report's top-level object
  */
-void tp_placement_json(const struct tp_placement *pl, struct tj *j)
+void tp_placement_json(const struct tp_placement *pl, struct jw *j)
 {
 	int cpu = -1;
 
 	if (!pl->known) {
-		tj_null(j, "cli");
+		jw_null(j, "cli");
 		return;
 	}
-	tj_obj(j, "cli");
-	tj_arr(j, "cpus");
+	jw_obj(j, "cli");
+	jw_arr(j, "cpus");
 	while ((cpu = tp_cpuset_next(&pl->cpus, cpu)) >= 0)
-		tj_u64(j, NULL, (uint64_t)cpu);
-	tj_arr_end(j);
-	tj_bool(j, "apart", pl->apart);
+		jw_u64(j, NULL, (uint64_t)cpu);
+	jw_arr_end(j);
+	jw_bool(j, "apart", pl->apart);
 	if (pl->apart)
-		tj_null(j, "why");
+		jw_null(j, "why");
 	else
-		tj_str(j, "why", *pl->why ? pl->why :
+		jw_str(j, "why", *pl->why ? pl->why :
 		       "no other CPU is online");
-	tj_obj_end(j);
+	jw_obj_end(j);
 }

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 
-struct tj;
+struct jw;
 
 /**
  * struct tp_placement - where the CLI ran during a run
@@ -28,6 +28,6 @@ struct tp_placement {
 
 void tp_cli_place(const struct tp_cpuset *measured, struct tp_placement *pl);
 void tp_placement_text(const struct tp_placement *pl, FILE *f);
-void tp_placement_json(const struct tp_placement *pl, struct tj *j);
+void tp_placement_json(const struct tp_placement *pl, struct jw *j);
 
 #endif /* TSCPROBE_USER_PLACEMENT_H */

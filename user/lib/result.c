@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "context.h"
-#include "json.h"
+#include "json_write.h"
 #include "core/names.h"
-#include "genl_client.h"
+#include "nl.h"
 #include "result.h"
 
 /**
@@ -19,13 +19,13 @@
  * @key: the key
  * @k: the counter
  */
-void tp_json_counter(struct tj *j, const char *key,
+void tp_json_counter(struct jw *j, const char *key,
 		     const struct tp_counter_res *k)
 {
 	if (k->ok)
-		tj_u64(j, key, k->v);
+		jw_u64(j, key, k->v);
 	else
-		tj_null(j, key);
+		jw_null(j, key);
 }
 
 void tp_result_init(struct tp_result *r, uint32_t kind)
@@ -194,8 +194,8 @@ static void tp_get_u64(const struct nlattr *a, uint64_t *v)
 		*v = tp_nl_u64(a, *v);
 }
 
-static void tp_parse_bucket(const struct nlattr *nest,
-			    struct tp_series_res *s)
+static void tp_decode_bucket(const struct nlattr *nest,
+			     struct tp_series_res *s)
 {
 	const struct nlattr *tb[TSCPROBE_BUCKET_A_MAX + 1];
 	uint32_t idx;
@@ -212,8 +212,8 @@ static void tp_parse_bucket(const struct nlattr *nest,
 }
 
 /* A WINDOW nest: filed under the block length it names. */
-static void tp_parse_window(const struct nlattr *nest,
-			    struct tp_series_res *s)
+static void tp_decode_window(const struct nlattr *nest,
+			     struct tp_series_res *s)
 {
 	const struct nlattr *tb[TSCPROBE_WINDOW_A_MAX + 1];
 	uint64_t rounds;
@@ -231,7 +231,7 @@ static void tp_parse_window(const struct nlattr *nest,
 	}
 }
 
-static void tp_parse_series(const struct nlattr *nest, struct tp_cpu_res *c)
+static void tp_decode_series(const struct nlattr *nest, struct tp_cpu_res *c)
 {
 	const struct nlattr *tb[TSCPROBE_SERIES_A_MAX + 1];
 	struct tp_series_res *s;
@@ -253,15 +253,15 @@ static void tp_parse_series(const struct nlattr *nest, struct tp_cpu_res *c)
 	tp_get_u64(tb[TSCPROBE_SERIES_A_SUMSQ_LO], &s->stats.sumsq_lo);
 	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) == TSCPROBE_SERIES_A_BUCKET)
-			tp_parse_bucket(a, s);
+			tp_decode_bucket(a, s);
 		else if (mnl_attr_get_type(a) == TSCPROBE_SERIES_A_WINDOW)
-			tp_parse_window(a, s);
+			tp_decode_window(a, s);
 	}
 }
 
 /* A LEVEL or NODE_LAT nest, appended to its curve (dumps send each once). */
-static void tp_parse_latency(const struct nlattr *nest, struct tp_latency *lat,
-			     unsigned int *n, unsigned int max)
+static void tp_decode_latency(const struct nlattr *nest, struct tp_latency *lat,
+			      unsigned int *n, unsigned int max)
 {
 	const struct nlattr *tb[TSCPROBE_LEVEL_A_MAX + 1];
 	struct tp_latency *l;
@@ -276,13 +276,13 @@ static void tp_parse_latency(const struct nlattr *nest, struct tp_latency *lat,
 }
 
 /**
- * tp_result_parse_event() - an EVENT nest (a result's or a notification's)
+ * tp_result_decode_event() - an EVENT nest (a result's or a notification's)
  * @nest: the nest
  * @ev: filled in; counters the module left out stay unreadable
  *
  * Return: 0, or -1 when the nest is malformed.
  */
-int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev)
+int tp_result_decode_event(const struct nlattr *nest, struct tp_event_res *ev)
 {
 	const struct nlattr *tb[TSCPROBE_EVENT_A_MAX + 1];
 
@@ -300,15 +300,15 @@ int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev)
 	return 0;
 }
 
-static void tp_parse_event(const struct nlattr *nest, struct tp_cpu_res *c)
+static void tp_decode_event(const struct nlattr *nest, struct tp_cpu_res *c)
 {
 	if (c->nevents < TSCPROBE_MAX_EVENTS &&
-	    !tp_result_parse_event(nest, &c->events[c->nevents]))
+	    !tp_result_decode_event(nest, &c->events[c->nevents]))
 		c->nevents++;
 }
 
 /* A CAUSE nest: the events and time one cause explains. */
-static void tp_parse_cause(const struct nlattr *nest, struct tp_cpu_res *c)
+static void tp_decode_cause(const struct nlattr *nest, struct tp_cpu_res *c)
 {
 	const struct nlattr *tb[TSCPROBE_CAUSE_A_MAX + 1];
 	uint32_t id;
@@ -324,7 +324,7 @@ static void tp_parse_cause(const struct nlattr *nest, struct tp_cpu_res *c)
 	c->causes[id].cycles = tp_nl_u64(tb[TSCPROBE_CAUSE_A_CYCLES], 0);
 }
 
-static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
+static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)
 {
 	const struct nlattr *tb[TSCPROBE_CPU_A_MAX + 1];
 	struct tp_cpu_res *c;
@@ -360,22 +360,22 @@ static void tp_parse_cpu(const struct nlattr *nest, struct tp_result *r)
 	}
 	mnl_attr_for_each_nested(a, nest) {
 		if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_SERIES)
-			tp_parse_series(a, c);
+			tp_decode_series(a, c);
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_EVENT)
-			tp_parse_event(a, c);
+			tp_decode_event(a, c);
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_LEVEL)
-			tp_parse_latency(a, c->levels, &c->nlevels,
-					 TP_CACHE_MAX_LEVELS);
+			tp_decode_latency(a, c->levels, &c->nlevels,
+					  TP_CACHE_MAX_LEVELS);
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_NODE_LAT)
-			tp_parse_latency(a, c->nodes, &c->nnodes,
-					 TP_CACHE_MAX_NODES);
+			tp_decode_latency(a, c->nodes, &c->nnodes,
+					  TP_CACHE_MAX_NODES);
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_CAUSE)
-			tp_parse_cause(a, c);
+			tp_decode_cause(a, c);
 	}
 }
 
-static void tp_parse_stat(const struct nlattr *nest, struct tp_sstats *s,
-			  uint64_t nr)
+static void tp_decode_stat(const struct nlattr *nest, struct tp_sstats *s,
+			   uint64_t nr)
 {
 	const struct nlattr *tb[TSCPROBE_STAT_A_MAX + 1];
 
@@ -389,7 +389,7 @@ static void tp_parse_stat(const struct nlattr *nest, struct tp_sstats *s,
 	s->sumsq_lo = tp_nl_u64(tb[TSCPROBE_STAT_A_SUMSQ_LO], 0);
 }
 
-static void tp_parse_pair(const struct nlattr *nest, struct tp_result *r)
+static void tp_decode_pair(const struct nlattr *nest, struct tp_result *r)
 {
 	const struct nlattr *tb[TSCPROBE_PAIR_A_MAX + 1];
 	struct tp_pair_res *p;
@@ -407,19 +407,19 @@ static void tp_parse_pair(const struct nlattr *nest, struct tp_result *r)
 		return;
 	p->st.nr = tp_nl_u32(tb[TSCPROBE_PAIR_A_NR], 0);
 	p->st.discarded = tp_nl_u32(tb[TSCPROBE_PAIR_A_DISCARDED], 0);
-	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATIJ], &p->st.latij, p->st.nr);
-	tp_parse_stat(tb[TSCPROBE_PAIR_A_LATJI], &p->st.latji, p->st.nr);
-	tp_parse_stat(tb[TSCPROBE_PAIR_A_SKEW], &p->st.skew2, p->st.nr);
-	tp_parse_stat(tb[TSCPROBE_PAIR_A_ONE_WAY], &p->st.one_way2, p->st.nr);
+	tp_decode_stat(tb[TSCPROBE_PAIR_A_LATIJ], &p->st.latij, p->st.nr);
+	tp_decode_stat(tb[TSCPROBE_PAIR_A_LATJI], &p->st.latji, p->st.nr);
+	tp_decode_stat(tb[TSCPROBE_PAIR_A_SKEW], &p->st.skew2, p->st.nr);
+	tp_decode_stat(tb[TSCPROBE_PAIR_A_ONE_WAY], &p->st.one_way2, p->st.nr);
 }
 
 /**
- * tp_result_parse_run() - the run attributes of a message (START's reply,
+ * tp_result_decode_run() - the run attributes of a message (START's reply,
  *	GET_STATUS, or GET_RESULT's first message)
  * @tb: the message's attributes
  * @r: updated with what is there
  */
-void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r)
+void tp_result_decode_run(const struct nlattr *const *tb, struct tp_result *r)
 {
 	struct tp_run_params *p = &r->p;
 	const struct nlattr *a;
@@ -456,7 +456,7 @@ void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r)
 	r->tsc_sync = tp_nl_u32(tb[TSCPROBE_A_TSC_SYNC], r->tsc_sync);
 	tp_get_u64(tb[TSCPROBE_A_TSC_OFFSETS_RUN_ID], &r->tsc_offsets_run_id);
 	if (tb[TSCPROBE_A_STOP_EVENT] &&
-	    !tp_result_parse_event(tb[TSCPROBE_A_STOP_EVENT], &r->stop_event)) {
+	    !tp_result_decode_event(tb[TSCPROBE_A_STOP_EVENT], &r->stop_event)) {
 		r->has_stop_event = true;
 		r->stop_cpu = tp_nl_u32(tb[TSCPROBE_A_STOP_CPU], 0);
 	}
@@ -473,20 +473,20 @@ static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		if (mnl_attr_get_type(a) == TSCPROBE_A_CPU) {
-			tp_parse_cpu(a, r);
+			tp_decode_cpu(a, r);
 			has_item = true;
 		} else if (mnl_attr_get_type(a) == TSCPROBE_A_PAIR) {
-			tp_parse_pair(a, r);
+			tp_decode_pair(a, r);
 			has_item = true;
 		}
 	}
 	if (!has_item && tb[TSCPROBE_A_KIND])
-		tp_result_parse_run(tb, r);
+		tp_result_decode_run(tb, r);
 	return MNL_CB_OK;
 }
 
 /**
- * tp_result_parse_notification() - a RUN_FINISHED notification into a
+ * tp_result_decode_notification() - a RUN_FINISHED notification into a
  *	result: the run's identity, end and stop event, and per CPU its event
  *	totals
  * @nlh: the notification
@@ -494,18 +494,18 @@ static int tp_result_cb(const struct nlmsghdr *nlh, void *data)
  *
  * Return: 0, or -1 when the message is malformed or names no run.
  */
-int tp_result_parse_notification(const struct nlmsghdr *nlh,
-				 struct tp_result *r)
+int tp_result_decode_notification(const struct nlmsghdr *nlh,
+				  struct tp_result *r)
 {
 	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
 	const struct nlattr *a;
 
 	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) || !tb[TSCPROBE_A_RUN_ID])
 		return -1;
-	tp_result_parse_run(tb, r);
+	tp_result_decode_run(tb, r);
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
 		if (mnl_attr_get_type(a) == TSCPROBE_A_CPU)
-			tp_parse_cpu(a, r);
+			tp_decode_cpu(a, r);
 	return 0;
 }
 
@@ -645,12 +645,12 @@ void tp_event_counters_text(FILE *f, const char *lead,
  * @j: the writer, inside the event's object
  * @e: the event
  */
-void tp_event_cause_json(struct tj *j, const struct tp_event_res *e)
+void tp_event_cause_json(struct jw *j, const struct tp_event_res *e)
 {
 	if (e->has_cause)
-		tj_str(j, "cause", tp_cause_name(e->cause));
+		jw_str(j, "cause", tp_cause_name(e->cause));
 	else
-		tj_null(j, "cause");
+		jw_null(j, "cause");
 	tp_json_counter(j, "smi", &e->smi);
 	tp_json_counter(j, "nmi", &e->nmi);
 	tp_json_counter(j, "irq", &e->irq);

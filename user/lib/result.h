@@ -23,7 +23,7 @@
 
 struct nlattr;
 struct nlmsghdr;
-struct tj;
+struct jw;
 struct tp_context;
 struct tp_nl;
 struct tp_nl_error;
@@ -302,7 +302,7 @@ static inline const char *tp_result_engine(const struct tp_result *r)
 }
 
 void tp_result_init(struct tp_result *r, uint32_t kind);
-void tp_json_counter(struct tj *j, const char *key,
+void tp_json_counter(struct jw *j, const char *key,
 		     const struct tp_counter_res *k);
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
@@ -312,11 +312,11 @@ struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 				       unsigned int to);
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error);
-void tp_result_parse_run(const struct nlattr *const *tb, struct tp_result *r);
-int tp_result_parse_event(const struct nlattr *nest, struct tp_event_res *ev);
+void tp_result_decode_run(const struct nlattr *const *tb, struct tp_result *r);
+int tp_result_decode_event(const struct nlattr *nest, struct tp_event_res *ev);
 void tp_result_group(struct tp_result *r);
-int tp_result_parse_notification(const struct nlmsghdr *nlh,
-				 struct tp_result *r);
+int tp_result_decode_notification(const struct nlmsghdr *nlh,
+				  struct tp_result *r);
 
 void tp_counter_text(FILE *f, const char *lead, const char *name,
 		     const struct tp_counter_res *k);
@@ -344,6 +344,6 @@ const char *tp_smi_why_text(enum tp_smi_why why);
 const char *tp_event_cause_word(const struct tp_event_res *e);
 void tp_event_counters_text(FILE *f, const char *lead,
 			    const struct tp_event_res *e);
-void tp_event_cause_json(struct tj *j, const struct tp_event_res *e);
+void tp_event_cause_json(struct jw *j, const struct tp_event_res *e);
 
 #endif /* TSCPROBE_USER_RESULT_H */

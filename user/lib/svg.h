@@ -40,7 +40,8 @@ struct tp_plot {
 
 /**
  * struct tp_strip - a heat strip: a row per CPU, a column per log2 bucket
- *	of cycles (seed 000's: column k holds [2^(k-1), 2^k - 1], 0 holds 0)
+ *	of cycles (the log2 table's: column k holds [2^(k-1), 2^k - 1], 0
+ *	holds 0)
  * @x: left edge of the cells
  * @y: top edge
  * @col: a column's width

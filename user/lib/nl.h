@@ -5,8 +5,8 @@
  * that carries the kernel's extended-ack message, the attribute it points
  * at (by name) and the errno text.
  */
-#ifndef TSCPROBE_USER_GENL_CLIENT_H
-#define TSCPROBE_USER_GENL_CLIENT_H
+#ifndef TSCPROBE_USER_NL_H
+#define TSCPROBE_USER_NL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -90,4 +90,4 @@ int tp_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb,
 uint64_t tp_nl_u64(const struct nlattr *a, uint64_t dflt);
 uint32_t tp_nl_u32(const struct nlattr *a, uint32_t dflt);
 
-#endif /* TSCPROBE_USER_GENL_CLIENT_H */
+#endif /* TSCPROBE_USER_NL_H */

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "lib/format.h"
-#include "lib/json.h"
+#include "lib/json_write.h"
 #include "core/names.h"
-#include "noise_report_live.h"
+#include "noise_events.h"
 #include "core/report.h"
 
 /*
@@ -148,7 +148,7 @@ void tp_noise_groups_text(const struct tp_result *r, bool verbose, FILE *f)
  * @r: a grouped noise result (not grouped: null)
  * @j: the writer, inside the report's object
  */
-void tp_noise_groups_json(const struct tp_result *r, struct tj *j)
+void tp_noise_groups_json(const struct tp_result *r, struct jw *j)
 {
 	struct tp_cpuset *sets;
 	unsigned int cpu;
@@ -156,39 +156,39 @@ void tp_noise_groups_json(const struct tp_result *r, struct tj *j)
 	uint32_t i;
 
 	if (!r->grouped) {
-		tj_null(j, "groups");
+		jw_null(j, "groups");
 		return;
 	}
-	tj_str(j, "tsc_sync", tp_tsc_sync_name(r->tsc_sync));
+	jw_str(j, "tsc_sync", tp_tsc_sync_name(r->tsc_sync));
 	if (r->tsc_offsets_run_id)
-		tj_u64(j, "offsets_run_id", r->tsc_offsets_run_id);
+		jw_u64(j, "offsets_run_id", r->tsc_offsets_run_id);
 	else
-		tj_null(j, "offsets_run_id");
-	tj_bool(j, "tsc_aligned", r->tsc_aligned);
-	tj_bool(j, "tsc_in_sync", r->tsc_in_sync);
+		jw_null(j, "offsets_run_id");
+	jw_bool(j, "tsc_aligned", r->tsc_aligned);
+	jw_bool(j, "tsc_in_sync", r->tsc_in_sync);
 	sets = tp_group_cpusets(r);
-	tj_arr(j, "groups");
+	jw_arr(j, "groups");
 	for (i = 0; i < r->ngroups; i++) {
 		const struct tp_group *g = &r->groups[i];
 
-		tj_obj(j, NULL);
-		tj_u64(j, "group", i);
-		tj_str(j, "kind", tp_group_kind_name(g->kind));
-		tj_u64(j, "start_tsc", g->start);
-		tj_u64(j, "end_tsc", g->end);
-		tj_u64(j, "cycles", g->end - g->start);
-		tj_u64(j, "ns", tp_cycles_to_ns_round(g->end - g->start,
+		jw_obj(j, NULL);
+		jw_u64(j, "group", i);
+		jw_str(j, "kind", tp_group_kind_name(g->kind));
+		jw_u64(j, "start_tsc", g->start);
+		jw_u64(j, "end_tsc", g->end);
+		jw_u64(j, "cycles", g->end - g->start);
+		jw_u64(j, "ns", tp_cycles_to_ns_round(g->end - g->start,
 						      r->tsc_khz));
-		tj_u64(j, "events", g->events);
-		tj_arr(j, "cpus");
+		jw_u64(j, "events", g->events);
+		jw_arr(j, "cpus");
 		for (c = -1; (c = tp_cpuset_next(&sets[i], c)) >= 0;) {
 			cpu = (unsigned int)c;
-			tj_u64(j, NULL, cpu);
+			jw_u64(j, NULL, cpu);
 		}
-		tj_arr_end(j);
-		tj_obj_end(j);
+		jw_arr_end(j);
+		jw_obj_end(j);
 	}
-	tj_arr_end(j);
+	jw_arr_end(j);
 	free(sets);
 }
 
@@ -253,34 +253,34 @@ void tp_noise_causes_text(const struct tp_result *r,
  * its counter could not be read; null when the engine gave no causes.
  */
 void tp_noise_causes_json(const struct tp_result *r,
-			  const struct tp_cpu_res *c, struct tj *j)
+			  const struct tp_cpu_res *c, struct jw *j)
 {
 	unsigned int i;
 
 	tp_json_counter(j, "events_not_notified", &c->not_notified);
 	if (c->has_tsc_offset)
-		tj_i64(j, "tsc_offset_cycles", c->tsc_offset);
+		jw_i64(j, "tsc_offset_cycles", c->tsc_offset);
 	else
-		tj_null(j, "tsc_offset_cycles");
+		jw_null(j, "tsc_offset_cycles");
 	if (!c->has_causes) {
-		tj_null(j, "causes");
+		jw_null(j, "causes");
 		return;
 	}
-	tj_obj(j, "causes");
+	jw_obj(j, "causes");
 	for (i = 0; i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
 		if (!tp_cause_known(c, tp_report_causes[i])) {
-			tj_null(j, tp_cause_name(tp_report_causes[i]));
+			jw_null(j, tp_cause_name(tp_report_causes[i]));
 			continue;
 		}
-		tj_obj(j, tp_cause_name(tp_report_causes[i]));
-		tj_u64(j, "events", k->events);
-		tj_u64(j, "cycles", k->cycles);
-		tj_u64(j, "ns", tp_cycles_to_ns_round(k->cycles, r->tsc_khz));
-		tj_obj_end(j);
+		jw_obj(j, tp_cause_name(tp_report_causes[i]));
+		jw_u64(j, "events", k->events);
+		jw_u64(j, "cycles", k->cycles);
+		jw_u64(j, "ns", tp_cycles_to_ns_round(k->cycles, r->tsc_khz));
+		jw_obj_end(j);
 	}
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
 /**
@@ -309,31 +309,31 @@ void tp_noise_stop_text(const struct tp_result *r, FILE *f)
  * @r: the result
  * @j: the writer, inside the report's object
  */
-void tp_noise_stop_json(const struct tp_result *r, struct tj *j)
+void tp_noise_stop_json(const struct tp_result *r, struct jw *j)
 {
 	struct tp_event_res stop;
 
 	if (r->p.stop_at_cycles || r->p.stop_at_ns) {
-		tj_u64(j, "stop_at_ns", r->p.stop_at_ns);
-		tj_u64(j, "stop_at_cycles", r->p.stop_at_cycles);
+		jw_u64(j, "stop_at_ns", r->p.stop_at_ns);
+		jw_u64(j, "stop_at_cycles", r->p.stop_at_cycles);
 	} else {
-		tj_null(j, "stop_at_ns");
-		tj_null(j, "stop_at_cycles");
+		jw_null(j, "stop_at_ns");
+		jw_null(j, "stop_at_cycles");
 	}
-	tj_bool(j, "trace_stop", r->p.trace_stop);
+	jw_bool(j, "trace_stop", r->p.trace_stop);
 	if (!r->has_stop_event) {
-		tj_null(j, "stop_cpu");
-		tj_null(j, "stop_event");
+		jw_null(j, "stop_cpu");
+		jw_null(j, "stop_event");
 		return;
 	}
 	stop = r->stop_event;
 	stop.group = UINT32_MAX;	/* its copy in the CPU's events has one */
-	tj_u64(j, "stop_cpu", r->stop_cpu);
-	tj_obj(j, "stop_event");
-	tj_u64(j, "tsc", stop.tsc);
-	tj_u64(j, "cycles", stop.cycles);
+	jw_u64(j, "stop_cpu", r->stop_cpu);
+	jw_obj(j, "stop_event");
+	jw_u64(j, "tsc", stop.tsc);
+	jw_u64(j, "cycles", stop.cycles);
 	tp_noise_event_json(r, &stop, j);
-	tj_obj_end(j);
+	jw_obj_end(j);
 }
 
 /**
@@ -362,11 +362,11 @@ void tp_noise_event_text(const struct tp_result *r,
  * @j: the writer, inside the event's object
  */
 void tp_noise_event_json(const struct tp_result *r,
-			 const struct tp_event_res *e, struct tj *j)
+			 const struct tp_event_res *e, struct jw *j)
 {
 	tp_event_cause_json(j, e);
 	if (r->grouped && e->group < r->ngroups)
-		tj_u64(j, "group", e->group);
+		jw_u64(j, "group", e->group);
 	else
-		tj_null(j, "group");
+		jw_null(j, "group");
 }

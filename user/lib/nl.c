@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "core/names.h"
-#include "genl_client.h"
+#include "nl.h"
 
 struct tp_nl_ctx {
 	struct tp_nl *nl;

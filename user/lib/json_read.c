@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The JSON reader of jread.h: recursive descent over the file's text,
+ * The JSON reader of json_read.h: recursive descent over the file's text,
  * bounded in depth, every value allocated on the heap and freed by
  * jr_free().
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jread.h"
+#include "json_read.h"
 
 #define JR_MAX_DEPTH	64
 

@@ -4,8 +4,8 @@
  * of values, looked up by key or index.  Strict RFC 8259 but for what the
  * reports never write (\u escapes beyond Latin-1 are kept as '?').
  */
-#ifndef TSCPROBE_USER_JREAD_H
-#define TSCPROBE_USER_JREAD_H
+#ifndef TSCPROBE_USER_JSON_READ_H
+#define TSCPROBE_USER_JSON_READ_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -39,4 +39,4 @@ const struct jr *jr_get(const struct jr *obj, const char *key);
 double jr_num(const struct jr *obj, const char *key, double dflt);
 const char *jr_str(const struct jr *obj, const char *key);
 
-#endif /* TSCPROBE_USER_JREAD_H */
+#endif /* TSCPROBE_USER_JSON_READ_H */

@@ -5,8 +5,8 @@
  * privileges, starting and stopping a kind's runs from tp_kinds.h over
  * netlink, and the snapshot check that a torn read would fail.
  */
-#ifndef TSCPROBE_SELFTEST_HARD_H
-#define TSCPROBE_SELFTEST_HARD_H
+#ifndef TSCPROBE_SELFTEST_HARDENING_H
+#define TSCPROBE_SELFTEST_HARDENING_H
 
 #include <grp.h>
 #include <inttypes.h>
@@ -455,4 +455,4 @@ static inline int tp_check_snapshot(const struct tp_result *r, char *why,
 	return 0;
 }
 
-#endif /* TSCPROBE_SELFTEST_HARD_H */
+#endif /* TSCPROBE_SELFTEST_HARDENING_H */
