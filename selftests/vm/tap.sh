@@ -23,6 +23,15 @@ check() {
 	fi
 }
 
+# fresh_module KO: one test, KO loaded anew (idle, no results), whatever
+# the program before this one in the suite left loaded.
+fresh_module() {
+	if grep -q '^tscprobe ' /proc/modules; then
+		rmmod tscprobe || echo "# rmmod of the module left loaded failed"
+	fi
+	check "insmod" insmod "$1"
+}
+
 tap_done() {
 	echo "1..$N"
 	echo "# Totals: pass:$((N - FAILED)) fail:$FAILED xfail:0 xpass:0 skip:0 error:0"

@@ -226,7 +226,7 @@ run_checked() {
 	[ "$FAILED" -eq "$f" ] && sed 's/^/# /' "$OUT/last"
 }
 
-check "insmod" insmod "$KO"
+fresh_module "$KO"
 RT_RUNTIME=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 echo -1 >/proc/sys/kernel/sched_rt_runtime_us
 TRACED=

@@ -87,12 +87,7 @@ example_figures() {
 }
 
 check "python3 runs with the modules ynl needs" python_runs 3>&1
-# A fresh module (idle, no results): the program before this one in the
-# suite may have left it loaded.
-if grep -q '^tscprobe ' /proc/modules; then
-	rmmod tscprobe || echo "# rmmod of the module left loaded failed"
-fi
-check "insmod" insmod "$KO"
+fresh_module "$KO"
 check "cli.py --list-ops: every operation of the spec" sh -c \
 	"python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --list-ops > '$OUT/ops' &&
 	 for op in get-info start stop get-status get-result reset; do grep -q \"^\$op \" '$OUT/ops' || exit 1; done"
