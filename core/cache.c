@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The cache rounds, their recording into statistics, histograms and block
- * averages, and the per-node probe of --nodes.  The timed measurements are
- * in cache.h; the loops that run them in windows are in pace.c.
- */
+/* The cache rounds, their recording, and the per-node probe of --nodes. */
 #include "cache.h"
 
 /* Each block length is this many of the one before (1e3, 1e5, 1e6). */
@@ -11,12 +7,7 @@ static const uint32_t tp_cache_block_ratio[TP_CACHE_WINDOWS] = {
 	TP_CACHE_BLOCK, 100, 10,
 };
 
-/**
- * tp_cache_window_rounds() - the block length of a window
- * @k: 0..TP_CACHE_WINDOWS - 1
- *
- * Return: 1000, 100000 or 1000000 rounds; 0 for any other @k.
- */
+/* Block length of window @k: 1e3, 1e5 or 1e6 rounds; 0 past the last. */
 uint64_t tp_cache_window_rounds(unsigned int k)
 {
 	uint64_t rounds = 1;
@@ -29,13 +20,7 @@ uint64_t tp_cache_window_rounds(unsigned int k)
 	return rounds;
 }
 
-/**
- * tp_cache_init() - start a cache measurement
- * @c: the state
- *
- * Clearing the histograms also warms them, so that the first window does
- * not pay for their cache misses.
- */
+/* Clearing the histograms also warms them for the first window. */
 void tp_cache_init(struct tp_cache *c)
 {
 	unsigned int i, k;
@@ -57,11 +42,8 @@ void tp_cache_init(struct tp_cache *c)
 }
 
 /*
- * A block of TP_CACHE_BLOCK rounds is complete: it becomes the last 1e3
- * block and is added to the current 1e5 block; every 100th also completes
- * that one, which is added to the current 1e6 block, and every 10th of
- * those completes it.  Longer blocks are sums of whole shorter ones, so
- * each round is added once, to one running sum per series.
+ * A 1e3 block is complete; every 100th also completes a 1e5 block, every
+ * 10th of those a 1e6 block.  Longer blocks sum whole shorter ones.
  */
 static void tp_cache_close_blocks(struct tp_cache *c)
 {
@@ -91,7 +73,7 @@ static tp_always_inline void tp_cache_add(struct tp_cache_series *s,
 	s->win[0].cur += v;
 }
 
-/* One round's values, gross; the round counter itself is the pace's. */
+/* The round counter itself is the pace's. */
 static tp_always_inline void tp_cache_add_round(struct tp_cache *c,
 						uint64_t overhead,
 						uint64_t cached,
@@ -106,16 +88,7 @@ static tp_always_inline void tp_cache_add_round(struct tp_cache *c,
 	}
 }
 
-/**
- * tp_cache_record() - record one round measured elsewhere
- * @c: the state
- * @overhead: gross cycles of the empty measurement
- * @cached: gross cycles of the cached load
- * @uncached: gross cycles of the uncached load
- *
- * What tp_cache_batch() does with a round it measured, including counting
- * it: for tests and for replaying recorded rounds.
- */
+/* Record and count a round measured elsewhere (tests, replay). */
 void tp_cache_record(struct tp_cache *c, uint64_t overhead, uint64_t cached,
 		     uint64_t uncached)
 {
@@ -123,15 +96,7 @@ void tp_cache_record(struct tp_cache *c, uint64_t overhead, uint64_t cached,
 	c->pace.units++;
 }
 
-/**
- * tp_cache_batch() - measure and record rounds back to back
- * @cache: the struct tp_cache
- * @rounds: how many, at least 1
- *
- * A tp_batch_fn for tp_paced_window(), which counts the rounds.
- *
- * Return: the TSC read at the end of the last round.
- */
+/* A tp_batch_fn: tp_paced_window() counts the rounds. */
 uint64_t tp_cache_batch(void *cache, uint64_t rounds)
 {
 	struct tp_cache *c = cache;
@@ -147,16 +112,7 @@ uint64_t tp_cache_batch(void *cache, uint64_t rounds)
 	return end;
 }
 
-/**
- * tp_cache_node_batch() - uncached loads of a line on a chosen node
- * @probe: the struct tp_node_probe
- * @rounds: how many, at least 1
- *
- * The uncached measurement of a round, alone, on another line: the miss
- * then goes to the memory of the node that holds the line.
- *
- * Return: the TSC read at the end of the last load.
- */
+/* A tp_batch_fn: the uncached measurement alone, on a line of one node. */
 uint64_t tp_cache_node_batch(void *probe, uint64_t rounds)
 {
 	struct tp_node_probe *np = probe;

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Building the random cycle of a working set, and chasing it.
- */
 #include "cache.h"
 #include "chase.h"
 #include "tsc.h"
 
 #define TP_LINE_SHIFT	6	/* 64-byte lines */
 
-/* The first word of line @k of the working set. */
 static inline void **tp_chase_slot(const struct tp_chase *ch, uint64_t k)
 {
 	uint64_t mask = ((uint64_t)1 << ch->chunk_shift) - 1;
@@ -32,15 +28,7 @@ static inline uint64_t tp_chase_below(uint64_t *state, uint64_t n)
 	return (uint64_t)(((__uint128_t)(x * 0x2545f4914f6cdd1dULL) * n) >> 64);
 }
 
-/**
- * tp_chase_init() - prepare a working set for building
- * @ch: the chase
- * @chunks: the memory: chunks of 1 << @chunk_shift lines, as many as
- *	@lines needs (the working set is their first @lines lines)
- * @chunk_shift: log2 of the lines per chunk
- * @lines: lines in the working set, at least 2
- * @seed: the permutation's seed (any value)
- */
+/* The working set is the first @lines (at least 2) lines of @chunks. */
 void tp_chase_init(struct tp_chase *ch, void *const *chunks,
 		   unsigned int chunk_shift, uint64_t lines, uint64_t seed)
 {
@@ -56,18 +44,11 @@ void tp_chase_init(struct tp_chase *ch, void *const *chunks,
 	ch->pace.cycles = 0;
 }
 
-/**
- * tp_chase_build() - advance the building of the cycle
- * @ch: the chase, from tp_chase_init()
- * @steps: the most steps to do in this call
- *
- * Three passes of @lines steps, in place in the lines themselves: number
- * every line with its index; Sattolo's shuffle of those numbers, which
- * leaves one cycle through all lines, uniformly chosen among all such
- * cycles (line k's number is now the line after k); and turn every number
- * into the address of its line, so that the chase is a bare p = *p.
- *
- * Return: true once the cycle is complete (@ch->pos is then set).
+/*
+ * At most @steps of three in-place passes: number every line; Sattolo's
+ * shuffle, which leaves one uniformly random cycle (line k's number is the
+ * line after k); numbers to addresses, so the chase is a bare p = *p.
+ * True once complete.
  */
 bool tp_chase_build(struct tp_chase *ch, uint64_t steps)
 {
@@ -98,12 +79,7 @@ bool tp_chase_build(struct tp_chase *ch, uint64_t steps)
 	return true;
 }
 
-/**
- * tp_chase_reset_counts() - forget the loads timed so far (after warm-up)
- * @ch: the chase
- *
- * The fastest unit is remembered: the warm-up has found it already.
- */
+/* After warm-up; the fastest unit is kept: the warm-up found it. */
 void tp_chase_reset_counts(struct tp_chase *ch)
 {
 	ch->loads = 0;
@@ -111,15 +87,7 @@ void tp_chase_reset_counts(struct tp_chase *ch)
 	ch->disturbed = 0;
 }
 
-/**
- * tp_chase_warmup_units() - units that bring a working set into the cache
- * @ch: the chase
- *
- * One pass over the cycle, but no more than TP_CHASE_LOADS loads: a set
- * larger than that does not fit any cache anyway.
- *
- * Return: units of TP_CHASE_UNIT loads, at least 1.
- */
+/* One pass, at most TP_CHASE_LOADS loads: more fits no cache anyway. */
 uint64_t tp_chase_warmup_units(const struct tp_chase *ch)
 {
 	uint64_t loads = ch->lines < TP_CHASE_LOADS ? ch->lines : TP_CHASE_LOADS;
@@ -127,22 +95,10 @@ uint64_t tp_chase_warmup_units(const struct tp_chase *ch)
 	return (loads + TP_CHASE_UNIT - 1) / TP_CHASE_UNIT;
 }
 
-/**
- * tp_chase_batch() - chase and time units of TP_CHASE_UNIT loads
- * @chase: the struct tp_chase, built
- * @units: how many units, at least 1
- *
- * A tp_batch_fn.  Each unit is one bracket: "lfence; rdtsc" waits for the
- * load before it, so the cycles are the chain's plus one TSC read per
- * TP_CHASE_UNIT loads (well under 0.1 cycle per load).  The "memory"
- * clobber of the TSC reads keeps the compiler from moving loads across
- * them.  A unit slower than TP_CHASE_DISTURBED times the fastest was
- * interrupted, preempted or hit by an SMI: a single one would dominate a
- * curve point (one 4 ms preemption quadruples an L1 figure), so it is left
- * out and counted; latency varies far less than that between units of one
- * working set.
- *
- * Return: the TSC at the end.
+/*
+ * A tp_batch_fn, one bracket per unit; the "memory" clobber of the TSC
+ * reads keeps loads from moving across them.  Disturbed units are left out
+ * and counted (Documentation/cache.rst, "Memory levels").
  */
 uint64_t tp_chase_batch(void *chase, uint64_t units)
 {
@@ -174,13 +130,11 @@ uint64_t tp_chase_batch(void *chase, uint64_t units)
  * @chunks: the working set's memory, as for tp_chase_init()
  * @chunk_shift: log2 of the lines per chunk
  * @bytes: the working set's size
- * @cpu: the measuring CPU (it seeds the cycle: each CPU its own order)
+ * @cpu: the measuring CPU; it seeds the cycle, so each CPU has its own
  * @host: how the runner stops and paces
- * @lat: set to the size, the loads timed and their cycles
+ * @lat: set to the size, the loads kept and their cycles
  *
- * The sequence the module and the userspace engine share: seed and build
- * the random cycle, warm it (one pass, at most TP_CHASE_LOADS loads),
- * forget the warm-up's counts, then time TP_CHASE_LOADS loads.
+ * Build, warm, forget the warm-up's counts, time TP_CHASE_LOADS loads.
  *
  * Return: false when the run ended first (@lat untouched).
  */

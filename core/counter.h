@@ -1,22 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A hardware or kernel counter followed across a run by repeated readings:
- * its change is summed step by step, each step taken modulo the counter's
- * width, so a counter that wraps between two readings adds what it really
- * counted.  A sum of 32-bit counters is a 32-bit counter too: the step of
- * the sum, modulo 2^32, is the sum of the steps, whichever of them wrapped.
+ * A counter followed by repeated readings, each step taken modulo its width
+ * so that a wrap adds what it really counted.  A sum of 32-bit counters is
+ * a 32-bit counter too.
  */
 #ifndef TSCPROBE_CORE_COUNTER_H
 #define TSCPROBE_CORE_COUNTER_H
 
 #include "host.h"
 
-/**
- * struct tp_counter - a counter's change since the first reading
- * @ok: every reading succeeded; once one fails, the change is unknown
- * @last: the previous reading
- * @delta: the change since the first reading
- */
+/* Once a reading fails (!ok), the change is unknown. */
 struct tp_counter {
 	bool ok;
 	uint64_t last;
@@ -31,14 +24,7 @@ static inline void tp_counter_begin(struct tp_counter *k, bool ok,
 	k->delta = 0;
 }
 
-/**
- * tp_counter_step() - add the change since the previous reading
- * @k: the counter
- * @ok: whether @value could be read
- * @value: the reading
- * @bits: the counter's width (1 to 64): fewer events than 2^@bits
- *	between two readings are counted exactly, across a wrap
- */
+/* Exact while fewer than 2^@bits (1 to 64) events occur between readings. */
 static inline void tp_counter_step(struct tp_counter *k, bool ok,
 				   uint64_t value, unsigned int bits)
 {

@@ -1,41 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Machine-wide or local: noise events of different CPUs that overlap in
- * time are grouped.  A gap seen on every measured CPU at once is
- * machine-wide (an SMI stops every core, so does a paused VM); a gap on one
- * CPU alone is local (an NMI, an interrupt, a preempted vCPU); anything
- * between is partial.
- *
- * Each event is the TSC interval [tsc - cycles, tsc] of its CPU.  CPUs'
- * TSCs may be offset from each other: each CPU's offset (its TSC minus the
- * reference TSC) is subtracted first, so that the intervals are on one
- * time line.  Overlap is transitive: a chain of overlapping gaps is one
- * group even if its first and last gaps do not meet.
+ * Noise events of different CPUs grouped by overlap in time, after each
+ * CPU's TSC offset is subtracted (Documentation/tscprobe.rst, "Machine-wide
+ * or local").  Overlap is transitive.
  */
 #ifndef TSCPROBE_CORE_GROUP_H
 #define TSCPROBE_CORE_GROUP_H
 
 #include "host.h"
 
-/**
- * enum tp_group_kind - how far a group reaches
- * @TP_GROUP_LOCAL: one CPU alone (always, when one CPU was measured)
- * @TP_GROUP_PARTIAL: several CPUs, not all
- * @TP_GROUP_MACHINE: every measured CPU (two or more)
- */
+/* With one CPU measured every group is local; machine-wide needs two. */
 enum tp_group_kind {
 	TP_GROUP_LOCAL,
 	TP_GROUP_PARTIAL,
 	TP_GROUP_MACHINE,
 };
 
-/**
- * struct tp_gevent - an event to group
- * @tsc: TSC at the end of the gap, as its CPU read it
- * @cycles: the gap's length
- * @cpu: the CPU's index among the measured CPUs (< ncpus)
- * @group: set by tp_group_events(): the index of the event's group
- */
+/* The gap [tsc - cycles, tsc] on its CPU's TSC; cpu is an index < ncpus. */
 struct tp_gevent {
 	uint64_t tsc;
 	uint64_t cycles;
@@ -43,14 +24,7 @@ struct tp_gevent {
 	uint32_t group;
 };
 
-/**
- * struct tp_group - events that overlap in time
- * @start: the earliest start of its gaps, on the reference time line
- * @end: the latest end of its gaps, on the reference time line
- * @events: events in the group
- * @cpus: distinct CPUs among them
- * @kind: enum tp_group_kind
- */
+/* start and end on the reference time line; cpus are distinct CPUs. */
 struct tp_group {
 	uint64_t start;
 	uint64_t end;
@@ -63,12 +37,12 @@ struct tp_group {
  * struct tp_grouping - what tp_group_events() needs besides the events
  * @offset: per CPU index, its TSC minus the reference TSC, in cycles
  *	(NULL: the TSCs are taken as one clock)
- * @ncpus: CPUs measured (every event's @cpu is below it)
- * @slack: cycles by which two gaps may miss each other and still count
- *	as overlapping (the offsets' uncertainty; 0: they must touch)
+ * @ncpus: CPUs measured
+ * @slack: cycles by which two gaps may miss each other and still overlap
+ *	(the offsets' uncertainty; 0: they must touch)
  * @order: scratch, one entry per event
  * @stamp: scratch, @ncpus entries, zeroed by the caller
- * @groups: the groups, one entry per event at most, in time order
+ * @groups: output, room for one group per event
  */
 struct tp_grouping {
 	const int64_t *offset;

@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Histogram bounds, merging and the read-out side: counts, percentiles and
- * the fold into the log2 table.  The update itself is inline in
- * hist.h because it sits in the measurement loops.
- */
 #include "hist.h"
 
 #define TP_PPM			1000000U
 
-/* The last set bit, 1..64, or 0 for 0: the log2 table's bucket number. */
+/* The log2 table's bucket of @v. */
 static inline unsigned int tp_fls64(uint64_t v)
 {
 	return v ? 64 - __builtin_clzll(v) : 0;
 }
 
-/* Indexes past the end are treated as the last bucket. */
 static inline unsigned int tp_hist_clamp(unsigned int idx)
 {
 	return idx < TSCPROBE_HIST_BUCKETS ? idx : TSCPROBE_HIST_BUCKETS - 1;
@@ -28,15 +22,7 @@ static unsigned int tp_hist_bucket_shift(unsigned int idx)
 	return (idx >> TSCPROBE_HIST_SUB_BITS) - 1;
 }
 
-/**
- * tp_hist_bucket_lo() - the smallest value of a bucket
- * @idx: bucket index, < TSCPROBE_HIST_BUCKETS (larger ones are clamped)
- *
- * Bucket idx >= 32 holds [m << s, ((m + 1) << s) - 1] with s = idx / 16 - 1
- * and m = idx - 16 * s, the inverse of tp_hist_index().
- *
- * Return: the inclusive lower bound.
- */
+/* Inclusive bounds of a bucket; an index past the end means the last. */
 uint64_t tp_hist_bucket_lo(unsigned int idx)
 {
 	unsigned int s;
@@ -46,13 +32,6 @@ uint64_t tp_hist_bucket_lo(unsigned int idx)
 	return (uint64_t)(idx - (s << TSCPROBE_HIST_SUB_BITS)) << s;
 }
 
-/**
- * tp_hist_bucket_hi() - the largest value of a bucket
- * @idx: bucket index, < TSCPROBE_HIST_BUCKETS (larger ones are clamped)
- *
- * Return: the inclusive upper bound, the lower one plus the width less 1
- * (UINT64_MAX for the last bucket, exactly, with no wrap).
- */
 uint64_t tp_hist_bucket_hi(unsigned int idx)
 {
 	idx = tp_hist_clamp(idx);
@@ -60,13 +39,7 @@ uint64_t tp_hist_bucket_hi(unsigned int idx)
 	       (((uint64_t)1 << tp_hist_bucket_shift(idx)) - 1);
 }
 
-/**
- * tp_hist_reset() - empty a histogram
- * @h: the histogram
- *
- * A plain loop rather than memset(): core/ links against neither libc nor
- * the kernel's string functions.
- */
+/* Not memset(): core/ links against neither libc nor the kernel's. */
 void tp_hist_reset(struct tp_hist *h)
 {
 	unsigned int i;
@@ -77,11 +50,6 @@ void tp_hist_reset(struct tp_hist *h)
 	}
 }
 
-/**
- * tp_hist_merge() - add one histogram into another
- * @dst: the histogram added to
- * @src: the histogram added (may be the same as @dst: doubles it)
- */
 void tp_hist_merge(struct tp_hist *dst, const struct tp_hist *src)
 {
 	unsigned int i;
@@ -92,7 +60,6 @@ void tp_hist_merge(struct tp_hist *dst, const struct tp_hist *src)
 	}
 }
 
-/* Every bucket's calls, or (@cycles) every bucket's cycles, added up. */
 static uint64_t tp_hist_total(const struct tp_hist *h, bool cycles)
 {
 	uint64_t n = 0;
@@ -103,23 +70,12 @@ static uint64_t tp_hist_total(const struct tp_hist *h, bool cycles)
 	return n;
 }
 
-/**
- * tp_hist_count() - number of values recorded
- * @h: the histogram
- *
- * Return: the sum of every bucket's calls.
- */
 uint64_t tp_hist_count(const struct tp_hist *h)
 {
 	return tp_hist_total(h, false);
 }
 
-/**
- * tp_hist_sum() - sum of the values recorded
- * @h: the histogram
- *
- * Return: the sum of every bucket's cycles (modulo 2^64).
- */
+/* Modulo 2^64. */
 uint64_t tp_hist_sum(const struct tp_hist *h)
 {
 	return tp_hist_total(h, true);
@@ -141,9 +97,8 @@ static uint64_t tp_hist_rank(uint64_t n, uint32_t ppm)
 }
 
 /*
- * The mean of a non-empty bucket, rounded half up without overflowing
- * (cycles + calls / 2 could), and clamped to the bucket: a mean outside it
- * can only come from a wrapped sum, and the bound is the better guess then.
+ * Rounded half up without overflow, and clamped to the bucket: a mean
+ * outside it comes from a wrapped sum, where the bound is the better guess.
  */
 static uint64_t tp_hist_bucket_mean(const struct tp_hist *h, unsigned int idx)
 {
@@ -159,20 +114,15 @@ static uint64_t tp_hist_bucket_mean(const struct tp_hist *h, unsigned int idx)
 }
 
 /**
- * tp_hist_percentile() - a percentile of the recorded values
+ * tp_hist_percentile() - a percentile of the recorded values, nearest rank
  * @h: the histogram
- * @ppm: which one, in parts per million: 500000 is the median, 999900
- *	p99.99, 1000000 the top (larger values are treated as 1000000)
+ * @ppm: which one, in parts per million (capped at 1000000, the top)
  *
- * Nearest rank: the value at rank ceil(ppm * n / 1e6) (at least 1) of the
- * n values sorted.  The histogram only knows which bucket holds that rank,
- * so the mean of that bucket stands in for it.  Both lie in the bucket's
- * [lo, hi], hence the error is at most hi - lo: zero below 32, and above
- * less than lo / 16 <= value / 16, i.e. under 6.25 % relative.  The mean
- * is used rather than a bound because it is usually far closer: a bucket's
- * values are rarely spread evenly (a loop period is a spike).
+ * The mean of the bucket holding the rank stands in for the value: both lie
+ * in the bucket, so the error is under 6.25 %, and the mean is usually far
+ * closer than a bound (a loop period is a spike).
  *
- * Return: the estimate in the values' unit, or 0 if @h is empty.
+ * Return: the estimate, or 0 if @h is empty.
  */
 uint64_t tp_hist_percentile(const struct tp_hist *h, uint32_t ppm)
 {
@@ -194,13 +144,10 @@ uint64_t tp_hist_percentile(const struct tp_hist *h, uint32_t ppm)
  * tp_hist_net() - the values net of a base, none below zero
  * @h: the histogram
  * @base: what each value is net of (the cache overhead's median)
- * @below: set to how many values lie below @base (their net counts as 0)
+ * @below: set to how many values lie below @base
  *
- * A load never takes negative time: a value under the overhead it is net
- * of says the overhead varied, not that the load was faster than nothing.
- * Such values count 0 and are counted in @below.  The histogram knows a
- * bucket's values only through their mean, so a bucket counts as below
- * when its mean is: exact under 32 cycles, where a bucket is one value.
+ * A bucket counts as below when its mean is (Documentation/cache.rst, "Net
+ * figures").
  *
  * Return: the sum of max(value - @base, 0) over the values.
  */
@@ -226,16 +173,9 @@ uint64_t tp_hist_net(const struct tp_hist *h, uint64_t base, uint64_t *below)
 	return sum;
 }
 
-/**
- * tp_hist_fold_log2_net() - fold a histogram, net of a base, into log2 buckets
- * @h: the histogram
- * @base: what each value is net of (0: the values as recorded)
- * @calls: filled with the values per log2 bucket of their net (overwritten)
- * @cycles: filled with the sums of their nets (overwritten)
- *
- * A bucket's values count as its mean minus @base; a mean below @base
- * counts as 0, as in tp_hist_net() (a load never takes negative time).
- * Log2 bucket k = fls64(v) holds [2^(k-1), 2^k - 1] (and 0 holds 0).
+/*
+ * A bucket's values count as its mean minus @base, at least 0, as in
+ * tp_hist_net().  Log2 bucket k = fls64(v) holds [2^(k-1), 2^k - 1].
  */
 void tp_hist_fold_log2_net(const struct tp_hist *h, uint64_t base,
 			   uint64_t calls[TP_LOG2_BUCKETS],
@@ -260,15 +200,7 @@ void tp_hist_fold_log2_net(const struct tp_hist *h, uint64_t base,
 	}
 }
 
-/**
- * tp_hist_fold_log2() - fold a histogram into the log2 table
- * @h: the histogram
- * @calls: filled with the values per log2 bucket (overwritten)
- * @cycles: filled with their sums (overwritten)
- *
- * No histogram bucket straddles a power of two, so a bucket's mean lies in
- * the log2 bucket of its lower bound and the fold is exact.
- */
+/* Exact: no histogram bucket straddles a power of two. */
 void tp_hist_fold_log2(const struct tp_hist *h,
 		       uint64_t calls[TP_LOG2_BUCKETS],
 		       uint64_t cycles[TP_LOG2_BUCKETS])
@@ -276,12 +208,7 @@ void tp_hist_fold_log2(const struct tp_hist *h,
 	tp_hist_fold_log2_net(h, 0, calls, cycles);
 }
 
-/**
- * tp_log2_lo() - the smallest value of a log2 bucket
- * @k: the bucket, 0..64 (larger is treated as 64)
- *
- * Return: 0 for k = 0, else 2^(k-1).
- */
+/* Inclusive bounds of log2 bucket @k (past 64 means 64). */
 uint64_t tp_log2_lo(unsigned int k)
 {
 	if (k > 64)
@@ -289,12 +216,6 @@ uint64_t tp_log2_lo(unsigned int k)
 	return k ? (uint64_t)1 << (k - 1) : 0;
 }
 
-/**
- * tp_log2_hi() - the largest value of a log2 bucket
- * @k: the bucket, 0..64 (larger is treated as 64)
- *
- * Return: 0 for k = 0, else 2^k - 1 (UINT64_MAX for k = 64).
- */
 uint64_t tp_log2_hi(unsigned int k)
 {
 	uint64_t lo = tp_log2_lo(k);

@@ -1,14 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The noise measurement: spin reading the TSC and histogram the gap between
- * consecutive reads.  On a quiet CPU every gap is the loop's own period; a
- * longer one is time the CPU spent elsewhere (an SMI, an NMI, the
- * hypervisor, an interrupt when they are on).  Gaps at or above a threshold
- * are also kept individually, with the TSC at which they ended.
- *
- * The kernel module runs tp_noise_window() with interrupts off, one bounded
- * window at a time; the CLI's userspace engine runs the same code on pinned
- * threads.
+ * The noise measurement: the gaps between consecutive TSC reads, and the
+ * gaps at or above a threshold kept as events (Documentation/tscprobe.rst,
+ * "noise").
  */
 #ifndef TSCPROBE_CORE_NOISE_H
 #define TSCPROBE_CORE_NOISE_H
@@ -17,24 +11,15 @@
 #include "host.h"
 #include "hist.h"
 
-/* struct tp_event.valid: which of the event's counter deltas were read */
+/* struct tp_event.valid: the deltas read; the others are unknown, not 0. */
 #define TP_EVENT_SMI	0x1U
 #define TP_EVENT_NMI	0x2U
 #define TP_EVENT_IRQ	0x4U
 #define TP_EVENT_STEAL	0x8U
 
-/**
- * struct tp_event - one gap at or above the threshold
- * @tsc: TSC at the end of the gap (the read after it)
- * @cycles: length of the gap
- * @steal_ns: steal time accounted since the previous reading
- * @smi: SMIs since the previous reading (see enum tscprobe_cause)
- * @nmi: NMIs since then
- * @irq: interrupts since then
- * @valid: TP_EVENT_* bits: the deltas that could be read; the others are 0
- *	and must be reported as unknown, not as 0
- * @cause: enum tscprobe_cause; TSCPROBE_CAUSE_NONE when nobody explained
- *	the event (struct tp_noise has no @explain)
+/*
+ * A gap ending at @tsc, with the counters' deltas since the previous
+ * reading; @cause stays TSCPROBE_CAUSE_NONE when nothing explains events.
  */
 struct tp_event {
 	uint64_t tsc;
@@ -50,25 +35,15 @@ struct tp_event {
 struct tp_noise;
 
 /*
- * Explains an event on the loop's slow path: fills its counter deltas,
- * @valid and @cause.  Runs on the measuring CPU, in the loop (interrupts
- * off in the kernel).  Its time is not measured: the loop reads the TSC
- * again after it (struct tp_noise @skipped), so it is never in a gap.
+ * Fills an event's deltas, valid and cause, on the measuring CPU inside the
+ * loop (interrupts off in the kernel).  Its time goes to @skipped, never
+ * into a gap.
  */
 typedef void (*tp_noise_explain_fn)(struct tp_noise *n, struct tp_event *ev);
 
-/**
- * struct tp_events - a bounded set of events that keeps the largest
- * @total: gaps at or above the threshold seen
- * @dropped: of those, not kept (or kept and later displaced)
- * @n: events kept in @ev, <= TSCPROBE_MAX_EVENTS
- * @smallest: index of the smallest kept event (valid while @n > 0); it
- *	fills what would otherwise be padding
- * @ev: the kept events; in time order until @ev is full, after that a new
- *	event takes the slot of the smallest, so sort by @tsc to read them
- *	chronologically
- *
- * Invariant: @total == @n + @dropped.
+/*
+ * The largest events; @total == @n + @dropped.  @ev is in time order only
+ * until full: a new event then takes the smallest's slot, so sort by tsc.
  */
 struct tp_events {
 	uint64_t total;
@@ -78,30 +53,12 @@ struct tp_events {
 	struct tp_event ev[TSCPROBE_MAX_EVENTS];
 };
 
-/**
- * struct tp_noise - the state of one CPU's noise measurement
- * @hist: histogram of the gaps, in cycles
- * @events: the largest gaps at or above @threshold
- * @threshold: in cycles; gaps >= it are events (0 makes every gap one)
- * @min: shortest gap, cycles; UINT64_MAX until a gap is recorded
- * @max: longest gap, cycles; 0 until a gap is recorded
- * @measured: cycles covered by the gaps (their sum)
- * @samples: gaps recorded
- * @skipped: cycles the event path took inside windows: neither measured
- *	nor a gap (tp_noise_window())
- * @explain: optional; called for every event before it is kept, see
- *	tp_noise_explain_fn; set after tp_noise_init() (which clears it)
- * @resumed_at: the read that ended the last event path (tp_noise_slow())
- * @resumed_by: how far that read moved past the one before the path
- * @steps_back: times the TSC went backwards (a read below the one before
- *	it): each ended its window, and none is a gap (tp_noise_count_step())
- * @step_back_max: the largest of those steps, cycles
- * @step_back_cycles: all of them added up: a caller that keeps TSC values
- *	across windows moves them back by as much (the clock moved under them)
- *
- * All of it is touched by the loop: about 25 KiB, so that it stays in a
- * 32 KiB L1D and the loop never waits for memory.  Every field accumulates
- * over successive windows until tp_noise_init().
+/*
+ * One CPU's noise measurement, in cycles, accumulated over windows.  About
+ * 25 KiB, all touched by the loop: it must stay in a 32 KiB L1D.  @skipped
+ * is the event path's time, neither measured nor a gap; @explain is set
+ * after tp_noise_init(), which clears it.  A caller keeping TSC values
+ * across windows moves them back by @step_back_cycles.
  */
 struct tp_noise {
 	struct tp_hist hist;

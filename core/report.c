@@ -15,15 +15,9 @@
 #include "names.h"
 #include "skew.h"
 
-/**
- * tp_cycles_to_ns_round() - TSC cycles to nanoseconds, rounded to nearest
- * @cycles: TSC cycles
- * @tsc_khz: the TSC rate in kHz
- *
- * Split so that nothing overflows and no 128-bit division is needed: the
- * quotient part is exact, the remainder part is below 2^52 before dividing.
- *
- * Return: nanoseconds; 0 when @tsc_khz is 0.
+/*
+ * Rounded; 0 when @tsc_khz is 0.  Split so that nothing overflows and no
+ * 128-bit division is needed: the remainder part stays below 2^52.
  */
 uint64_t tp_cycles_to_ns_round(uint64_t cycles, uint32_t tsc_khz)
 {
@@ -36,15 +30,9 @@ uint64_t tp_cycles_to_ns_round(uint64_t cycles, uint32_t tsc_khz)
 	return q * 1000000 + (r * 1000000 + tsc_khz / 2) / tsc_khz;
 }
 
-/**
- * tp_per10k() - @part of @whole in hundredths of a percent, rounded
- * @part: the part
- * @whole: the whole (0 gives 0)
- *
- * Exact for @part below 1.8e15; larger values are scaled down first, which
- * costs nothing visible at two decimals.
- *
- * Return: 0..10000 when @part <= @whole.
+/*
+ * Hundredths of a percent, rounded; @whole 0 gives 0.  Exact for @part
+ * below 1.8e15; larger ones are scaled down, invisible at two decimals.
  */
 uint64_t tp_per10k(uint64_t part, uint64_t whole)
 {
@@ -55,19 +43,7 @@ uint64_t tp_per10k(uint64_t part, uint64_t whole)
 	return whole ? (part * 10000 + whole / 2) / whole : 0;
 }
 
-/**
- * tp_log2_row() - one row of the log2 noise table
- * @buf: where to write (NUL-terminated, no newline)
- * @len: size of @buf
- * @k: log2 bucket: values in [tp_log2_lo(k), tp_log2_hi(k)]
- * @calls: gaps in the bucket
- * @cycles: their sum
- * @all_calls: gaps in the whole table
- * @all_cycles: their sum
- * @tsc_khz: the TSC rate, for the ns columns
- *
- * Return: what snprintf() returns.
- */
+/* Rows of the text tables are written without a newline. */
 int tp_log2_row(char *buf, size_t len, unsigned int k, uint64_t calls,
 		uint64_t cycles, uint64_t all_calls, uint64_t all_cycles,
 		uint32_t tsc_khz)
@@ -97,31 +73,15 @@ static const char *const tp_skew_head[] = {
 	"|---------+----------------+----------------+-----------------+--------|",
 };
 
-/**
- * tp_skew_header() - a line of the skew table's header
- * @line: 0, 1 or 2
- *
- * Return: the line (no newline), or NULL past the last one.
- */
+/* NULL past the last line. */
 const char *tp_skew_header(unsigned int line)
 {
 	return line < TP_ARRAY_SIZE(tp_skew_head) ? tp_skew_head[line] : NULL;
 }
 
-/**
- * tp_skew_row() - one "i <-> j" row of the skew table
- * @buf: where to write (NUL-terminated, no newline)
- * @len: size of @buf
- * @from: CPU i
- * @to: CPU j
- * @status: enum tscprobe_pair_status; a pair that is not OK has no numbers
- * @st: the pair's statistics (only read when @status is OK)
- *
- * The columns are the original skew program's: min/avg/max/sd of latij, of
- * latji and of the skew, then nr.  The skew's figures are halves of integers
- * and are rounded, halves away from zero (the original truncated min and max).
- *
- * Return: what snprintf() returns.
+/*
+ * The original skew program's columns; @st is read only for an OK pair.
+ * The skew's halves are rounded away from zero.
  */
 int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 		unsigned int status, const struct tp_skew_stats *st)
@@ -147,16 +107,6 @@ int tp_skew_row(char *buf, size_t len, unsigned int from, unsigned int to,
 			st->nr);
 }
 
-/**
- * tp_skew_outliers_line() - the line under the skew table
- * @buf: where to write (NUL-terminated, no newline)
- * @len: size of @buf
- * @kept: samples used, over the OK pairs
- * @dropped: samples dropped as outliers (tp_skew_analyze())
- * @unsound: OK pairs whose estimate is not sound (tp_skew_sound())
- *
- * Return: what snprintf() returns.
- */
 int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
 			  uint64_t dropped, unsigned int unsound)
 {
@@ -168,16 +118,7 @@ int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
 			TP_SKEW_MEDIAN_FACTOR, unsound, unsound == 1 ? "" : "s");
 }
 
-/**
- * tp_cache_avg_line_series() - which series an Average line gives
- * @line: 0 .. TP_CACHE_AVG_LINES - 1
- *
- * The original cache-timing program prints the overhead first, then the
- * uncached load, then the cached one; the module's debugfs file and the CLI's
- * text report keep that order, from here.
- *
- * Return: a TSCPROBE_SERIES_* value.
- */
+/* The original cache-timing program's order. */
 unsigned int tp_cache_avg_line_series(unsigned int line)
 {
 	static const unsigned int order[TP_CACHE_AVG_LINES] = {
@@ -188,22 +129,7 @@ unsigned int tp_cache_avg_line_series(unsigned int line)
 	return order[line < TP_CACHE_AVG_LINES ? line : 0];
 }
 
-/**
- * tp_cache_avg_line() - a cache series' Average line
- * @buf: where to write (NUL-terminated, no newline)
- * @len: size of @buf
- * @series: TSCPROBE_SERIES_OVERHEAD, _UNCACHED or _CACHED
- * @s: the series' statistics (gross cycles)
- * @overhead: the overhead series' statistics
- *
- * "Average measurement overhead: N cycles", "Average uncached memory access: N
- * cycles", "Average cached memory access: N cycles".  As in the original
- * cache-timing program, the loads are net of the overhead's average: both
- * means are rounded to whole cycles and subtracted, so N may be negative where
- * the overhead varies more than a cached load costs.
- *
- * Return: what snprintf() returns.
- */
+/* As the original: mean minus the overhead's mean, so it may be negative. */
 int tp_cache_avg_line(char *buf, size_t len, unsigned int series,
 		      const struct tp_stats *s,
 		      const struct tp_stats *overhead)

@@ -1,10 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Text rows shared by the module's debugfs views and the CLI's reports, so
- * that `cat /sys/kernel/debug/tscprobe/noise` and `tscprobe show noise`
- * print the same table, in the format of the original programs the project
- * grew from.
- */
+/* Text rows shared by the debugfs views and the CLI, so both print alike. */
 #ifndef TSCPROBE_CORE_REPORT_H
 #define TSCPROBE_CORE_REPORT_H
 
@@ -27,16 +22,7 @@ int tp_skew_outliers_line(char *buf, size_t len, uint64_t kept,
 #define TP_CACHE_AVG_LINES	3
 unsigned int tp_cache_avg_line_series(unsigned int line);
 
-/**
- * tp_net_cycles() - one cache figure net of the overhead, never below 0
- * @gross: the figure as measured (a load inside its bracket)
- * @overhead: the robust overhead: the overhead series' median
- *
- * A figure below the overhead means the overhead varied, not that a load
- * took negative time: it is 0.  Used by the debugfs view and the CLI.
- *
- * Return: @gross - @overhead, or 0 when @gross is below @overhead.
- */
+/* Below the overhead's median a load counts 0, never negative. */
 static inline uint64_t tp_net_cycles(uint64_t gross, uint64_t overhead)
 {
 	return gross > overhead ? gross - overhead : 0;

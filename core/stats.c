@@ -1,11 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Running statistics with an exact 128-bit sum of squares, and the integer
- * mean and standard deviation derived from them.
- *
- * The kernel has no 128-bit division (__udivti3), so 128-bit values are only
- * added, multiplied, shifted and compared here; the one division by a 64-bit
- * count that may be needed is done bit by bit in tp_div128_64().
+ * The kernel has no 128-bit division (__udivti3): 128-bit values are only
+ * added, multiplied, shifted and compared, except in tp_div128_64().
  */
 #include "stats.h"
 
@@ -25,13 +21,6 @@ static inline void tp_stats_set_sumsq(struct tp_stats *s, __uint128_t v)
 	s->sumsq_lo = (uint64_t)v;
 }
 
-/**
- * tp_stats_init() - start empty statistics
- * @s: the statistics
- *
- * @min starts at UINT64_MAX so that the first value and tp_stats_merge()
- * need no special case for "empty".
- */
 void tp_stats_init(struct tp_stats *s)
 {
 	s->count = 0;
@@ -42,11 +31,7 @@ void tp_stats_init(struct tp_stats *s)
 	s->sumsq_lo = 0;
 }
 
-/*
- * Count, min, max and sum: the same words for the unsigned and the signed
- * statistics (whose sums of squares differ), for one value and for a
- * merge.  Each argument is evaluated once.
- */
+/* Shared by the unsigned and signed statistics; arguments evaluated once. */
 #define TP_STATS_ADD_MOMENTS(stats, value)			\
 	do {							\
 		__typeof__(stats) s_ = (stats);			\
@@ -73,22 +58,12 @@ void tp_stats_init(struct tp_stats *s)
 		d_->sum += m_->sum;				\
 	} while (0)
 
-/**
- * tp_stats_add() - add one value
- * @s: the statistics
- * @v: the value
- */
 void tp_stats_add(struct tp_stats *s, uint64_t v)
 {
 	TP_STATS_ADD_MOMENTS(s, v);
 	tp_stats_set_sumsq(s, tp_stats_sumsq(s) + (__uint128_t)v * v);
 }
 
-/**
- * tp_stats_merge() - add the values of one set of statistics to another
- * @dst: the statistics added to
- * @src: the statistics added
- */
 void tp_stats_merge(struct tp_stats *dst, const struct tp_stats *src)
 {
 	TP_STATS_MERGE_MOMENTS(dst, src);
@@ -103,27 +78,12 @@ static uint64_t tp_div_round(uint64_t a, uint64_t b)
 	return r >= b - r ? q + 1 : q;
 }
 
-/**
- * tp_stats_mean() - the mean of the values
- * @s: the statistics
- *
- * Return: sum / count rounded to the nearest integer, or 0 when empty.
- */
 uint64_t tp_stats_mean(const struct tp_stats *s)
 {
 	return s->count ? tp_div_round(s->sum, s->count) : 0;
 }
 
-/**
- * tp_isqrt128() - integer square root of a 128-bit value
- * @hi: high 64 bits of the value
- * @lo: low 64 bits of the value
- *
- * Digit by digit (two bits of the value per bit of the root): only shifts,
- * adds and compares, so it needs no libgcc helper in the kernel.
- *
- * Return: floor(sqrt(hi * 2^64 + lo)), which always fits in 64 bits.
- */
+/* floor(sqrt()), digit by digit: no libgcc helper needed in the kernel. */
 uint64_t tp_isqrt128(uint64_t hi, uint64_t lo)
 {
 	__uint128_t x = tp_u128_make(hi, lo), root = 0;
@@ -205,12 +165,6 @@ static uint64_t tp_sqrt_round(__uint128_t x)
 	return x - (__uint128_t)q * q > q ? q + 1 : q;
 }
 
-/**
- * tp_stats_sd() - the population standard deviation of the values
- * @s: the statistics
- *
- * Return: tp_stats_sd_div(@s, 1).
- */
 uint64_t tp_stats_sd(const struct tp_stats *s)
 {
 	return tp_stats_sd_div(s, 1);
@@ -219,23 +173,14 @@ uint64_t tp_stats_sd(const struct tp_stats *s)
 /**
  * tp_stats_sd_div() - the population standard deviation, divided by @k
  * @s: the statistics
- * @k: the divisor (> 0): 2 gives the deviation of halved values exactly,
- *	where halving a rounded deviation would round twice
+ * @k: the divisor (> 0): 2 gives the deviation of halved values exactly
  *
- * sd = sqrt(n * sumsq - sum^2) / n, but sumsq and sum^2 are both up to
- * 2^128 and nearly equal, so the difference is taken around the truncated
- * mean m = sum / n (remainder r) instead, where it is small:
+ * sumsq and sum^2 are both near 2^128, so the difference is taken around
+ * the truncated mean m = sum / n (remainder r), where it is small:
+ * D = sumsq - m * (sum + r) and n * sumsq - sum^2 = n * D - r^2.  Exact
+ * unless n * D overflows 128 bits; then off by at most one.
  *
- *   D = sum of (x - m)^2 = sumsq - m * (sum + r)
- *   n * sumsq - sum^2   = n * D - r^2
- *
- * and sd / k = round(sqrt(n * D - r^2) / (n * k)), exact.  Only if n * D
- * does not fit in 128 bits (n * variance >= 2^128 / n) is
- * round(sqrt(D / n) / k) used, off by at most one.  A sum of squares that
- * wrapped (past 2^128) yields 0.
- *
- * Return: the standard deviation divided by @k, rounded to the nearest
- * integer; 0 for fewer than two values.
+ * Return: the rounded result; 0 for fewer than two values or a wrapped sumsq.
  */
 uint64_t tp_stats_sd_div(const struct tp_stats *s, uint64_t k)
 {
@@ -259,10 +204,6 @@ uint64_t tp_stats_sd_div(const struct tp_stats *s, uint64_t k)
 	return tp_sqrt_div_round(tp_div128_64(dev, n), k);
 }
 
-/**
- * tp_sstats_init() - start empty signed statistics
- * @s: the statistics
- */
 void tp_sstats_init(struct tp_sstats *s)
 {
 	s->count = 0;
@@ -284,11 +225,6 @@ static inline void tp_sstats_set_sumsq(struct tp_sstats *s, __uint128_t v)
 	s->sumsq_lo = (uint64_t)v;
 }
 
-/**
- * tp_sstats_add() - add one signed value
- * @s: the statistics
- * @v: the value
- */
 void tp_sstats_add(struct tp_sstats *s, int64_t v)
 {
 	TP_STATS_ADD_MOMENTS(s, v);
@@ -296,25 +232,13 @@ void tp_sstats_add(struct tp_sstats *s, int64_t v)
 			    (__uint128_t)((__int128_t)v * v));
 }
 
-/**
- * tp_sstats_merge() - add the values of one set of signed statistics to
- *	another
- * @dst: the statistics added to
- * @src: the statistics added
- */
 void tp_sstats_merge(struct tp_sstats *dst, const struct tp_sstats *src)
 {
 	TP_STATS_MERGE_MOMENTS(dst, src);
 	tp_sstats_set_sumsq(dst, tp_sstats_sumsq(dst) + tp_sstats_sumsq(src));
 }
 
-/**
- * tp_sdiv_round() - a / b rounded to nearest, halves away from zero
- * @a: the dividend
- * @b: the divisor (> 0)
- *
- * Return: the quotient.
- */
+/* a / b, b > 0, rounded to nearest, halves away from zero. */
 int64_t tp_sdiv_round(int64_t a, uint64_t b)
 {
 	uint64_t m = a < 0 ? -(uint64_t)a : (uint64_t)a;
@@ -323,32 +247,16 @@ int64_t tp_sdiv_round(int64_t a, uint64_t b)
 	return a < 0 ? -(int64_t)q : (int64_t)q;
 }
 
-/**
- * tp_sstats_mean_div() - the mean of the values divided by @k
- * @s: the statistics
- * @k: the divisor (> 0); 2 for the doubled skew quantities
- *
- * Return: sum / (count * k), rounded to nearest with halves away from
- * zero; 0 when empty.
- */
+/* @k = 2 for the doubled skew quantities. */
 int64_t tp_sstats_mean_div(const struct tp_sstats *s, uint64_t k)
 {
 	return s->count ? tp_sdiv_round(s->sum, s->count * k) : 0;
 }
 
-/**
- * tp_sstats_sd_div() - the population standard deviation divided by @k
- * @s: the statistics
- * @k: the divisor (> 0)
- *
- * The deviation does not change when every value is shifted, so the
- * values are taken relative to @s->min, where they are unsigned, and
- * tp_stats_sd_div() does the rest.  The shifted sums are computed modulo
- * 2^64 and 2^128: their true values are non-negative and fit, so the
- * wrapping arithmetic lands on them exactly.
- *
- * Return: the deviation divided by @k, rounded to nearest; 0 for fewer
- * than two values.
+/*
+ * Shifted by @s->min, the values are unsigned and the deviation unchanged.
+ * The shifted sums are taken modulo 2^64 and 2^128: their true values fit,
+ * so the wrapping arithmetic lands on them exactly.
  */
 uint64_t tp_sstats_sd_div(const struct tp_sstats *s, uint64_t k)
 {

@@ -1,27 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Running statistics of a series: count, min, max, sum and the sum of
- * squares, all exact integers, so that results from several CPUs or runs
- * merge exactly and the mean and standard deviation are computed once, at
- * the end, without floating point (the kernel has none).
+ * Exact integer running statistics: they merge exactly across CPUs and
+ * runs, and the mean and deviation need no floating point.
  */
 #ifndef TSCPROBE_CORE_STATS_H
 #define TSCPROBE_CORE_STATS_H
 
 #include "host.h"
 
-/**
- * struct tp_stats - running statistics of unsigned values
- * @count: values added
- * @min: smallest value; UINT64_MAX while @count is 0
- * @max: largest value; 0 while @count is 0
- * @sum: their sum (modulo 2^64)
- * @sumsq_hi: high 64 bits of the sum of their squares
- * @sumsq_lo: low 64 bits of the sum of their squares
- *
- * The 128-bit sum of squares is split in two words because that is how it
- * travels over netlink (TSCPROBE_SERIES_A_SUMSQ_HI/LO).
- */
+/* The 128-bit sum of squares is split as netlink carries it (SUMSQ_HI/LO). */
 struct tp_stats {
 	uint64_t count;
 	uint64_t min;
@@ -31,18 +18,7 @@ struct tp_stats {
 	uint64_t sumsq_lo;
 };
 
-/**
- * struct tp_sstats - running statistics of signed values
- * @count: values added
- * @min: smallest value; INT64_MAX while @count is 0
- * @max: largest value; INT64_MIN while @count is 0
- * @sum: their sum; exact while count * max |value| < 2^63
- * @sumsq_hi: high 64 bits of the sum of their squares
- * @sumsq_lo: low 64 bits of the sum of their squares
- *
- * The skew measurement's quantities are differences of two CPUs' TSCs,
- * negative as often as not.  The layout is that of TSCPROBE_STAT_A_*.
- */
+/* For skew's TSC differences; layout of TSCPROBE_STAT_A_*. */
 struct tp_sstats {
 	uint64_t count;
 	int64_t min;
