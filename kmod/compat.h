@@ -111,12 +111,6 @@ static inline int tp_rdmsr_safe(u32 msr, u64 *value)
 }
 
 /*
- * Per-op policies in struct genl_ops exist since 5.10.  From 6.1 on,
- * resv_start_op left 0 makes the core refuse unknown reserved and nlmsg
- * flag bits; before, every family ignores them.
- */
-
-/*
  * The paravirt steal clock is a static call with an unexported key since
  * 5.12: this is the scheduler's account, which moves only at the tick.
  */
