@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Netlink attribute helpers for every part of the module: reading START's
- * attributes with their defaults, refusing those a measurement does not
- * take, and putting the contract's shared attribute shapes (64-bit values,
- * CPU bitmaps, histogram buckets, noise events).
- *
- * The bottom layer: it calls nothing else in kmod/, so the run machinery,
- * the measurements and the netlink family can all use it without any of
- * them calling up into another.
+ * Netlink attribute helpers: START's attributes with their defaults, and
+ * the contract's shared shapes (64-bit values, CPU bitmaps, histogram
+ * buckets, noise events).  The bottom layer: calls nothing in kmod/.
  */
 #include <linux/tscprobe.h>
 #include "attrs.h"
@@ -15,43 +10,18 @@
 #include "core/names.h"
 #include "core/noise.h"
 
-/**
- * tp_attr_u64() - a u64 attribute of a request, or its default
- * @attrs: the request's attributes (already validated by the policy)
- * @type: the attribute type
- * @dflt: the value when the attribute is absent
- *
- * Return: the attribute's value, or @dflt.
- */
+/* @attrs are already validated by the policy. */
 u64 tp_attr_u64(struct nlattr **attrs, int type, u64 dflt)
 {
 	return attrs[type] ? nla_get_u64(attrs[type]) : dflt;
 }
 
-/**
- * tp_attr_u32() - a u32 attribute of a request, or its default
- * @attrs: the request's attributes (already validated by the policy)
- * @type: the attribute type
- * @dflt: the value when the attribute is absent
- *
- * Return: the attribute's value, or @dflt.
- */
 u32 tp_attr_u32(struct nlattr **attrs, int type, u32 dflt)
 {
 	return attrs[type] ? nla_get_u32(attrs[type]) : dflt;
 }
 
-/**
- * tp_nla_reject() - refuse START attributes that a measurement does not take
- * @attrs: START's attributes
- * @allowed: bitmap of the attribute types the measurement takes
- * @kind: the measurement's name, for the message
- * @extack: where the first stray attribute is reported
- *
- * KIND and CPUS are taken by every measurement and always allowed.
- *
- * Return: 0, or -EINVAL naming the first attribute that does not apply.
- */
+/* Refuse what is not in @allowed; every measurement takes KIND and CPUS. */
 int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
 		  const char *kind, struct netlink_ext_ack *extack)
 {
@@ -70,29 +40,12 @@ int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
 	return 0;
 }
 
-/**
- * tp_nla_put_u64() - put a 64-bit attribute, padded with the set's PAD
- * @skb: the message
- * @type: the attribute type
- * @value: its value
- *
- * Return: 0 or -EMSGSIZE.
- */
 int tp_nla_put_u64(struct sk_buff *skb, int type, u64 value)
 {
 	return nla_put_u64_64bit(skb, type, value, TP_PAD);
 }
 
-/**
- * tp_nla_put_cpumask() - put a CPU set as the contract's byte bitmap
- * @skb: the message
- * @type: the attribute type
- * @mask: the CPUs
- *
- * The bitmap is as long as nr_cpu_ids needs: CPU n is bit n % 8 of byte n / 8.
- *
- * Return: 0 or -EMSGSIZE.
- */
+/* CPU n is bit n % 8 of byte n / 8, as many bytes as nr_cpu_ids needs. */
 int tp_nla_put_cpumask(struct sk_buff *skb, int type,
 		       const struct cpumask *mask)
 {
@@ -111,14 +64,7 @@ int tp_nla_put_cpumask(struct sk_buff *skb, int type,
 	return 0;
 }
 
-/**
- * tp_nla_get_cpumask() - read a CPU set from the contract's byte bitmap
- * @attr: the attribute (its length already checked by the policy)
- * @mask: filled with the CPUs
- * @extack: where a CPU number beyond nr_cpu_ids is reported
- *
- * Return: 0, or -EINVAL when a bit names a CPU this kernel cannot have.
- */
+/* The policy checked the length; a CPU beyond nr_cpu_ids is refused. */
 int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
 		       struct netlink_ext_ack *extack)
 {
@@ -160,18 +106,9 @@ static int tp_nla_put_bucket(struct sk_buff *skb, unsigned int idx,
 	return 0;
 }
 
-/**
- * tp_nla_put_buckets() - put a histogram's non-empty buckets, resumably
- * @skb: the message, inside the SERIES nest the buckets belong to
- * @h: the histogram
- * @idx: the first bucket to put; on return, the first one not put
- *
- * A series' buckets may not all fit one message: the dump ends the
- * message at the first bucket that does not fit and resumes there in the
- * next one, every bucket sent exactly once.
- *
- * Return: 0 when every bucket from *@idx on was put, -EMSGSIZE when the
- * message is full.
+/*
+ * The non-empty buckets from *@idx on, inside a SERIES nest.  On -EMSGSIZE
+ * *@idx is the first not put: the next message resumes there.
  */
 int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx)
 {
@@ -184,7 +121,6 @@ int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx)
 	return 0;
 }
 
-/* The event's counter deltas: only those that could be read. */
 static int tp_nla_put_event_deltas(struct sk_buff *skb,
 				   const struct tp_event *ev)
 {
@@ -200,17 +136,9 @@ static int tp_nla_put_event_deltas(struct sk_buff *skb,
 	return 0;
 }
 
-/**
- * tp_nla_put_event_as() - put one noise event as a nest of type @type
- * @skb: the message
- * @type: CPU_A_EVENT inside a CPU nest, or A_STOP_EVENT at the top
- * @ev: the event
- *
- * The same shape in GET_RESULT, in the EVENT notification and as the
- * event that stopped a run: TSC, cycles, cause, and each counter delta
- * that could be read (an unreadable one is absent, never 0).
- *
- * Return: 0, or -EMSGSIZE with nothing added.
+/*
+ * One event shape for GET_RESULT, EVENT and the STOP_EVENT: a counter that
+ * could not be read is absent, never 0.  Nothing added on -EMSGSIZE.
  */
 int tp_nla_put_event_as(struct sk_buff *skb, int type,
 			const struct tp_event *ev)
@@ -230,13 +158,6 @@ int tp_nla_put_event_as(struct sk_buff *skb, int type,
 	return 0;
 }
 
-/**
- * tp_nla_put_event() - put one noise event as a CPU_A_EVENT nest
- * @skb: the message, inside a CPU nest
- * @ev: the event
- *
- * Return: 0, or -EMSGSIZE with nothing added.
- */
 int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev)
 {
 	return tp_nla_put_event_as(skb, TSCPROBE_CPU_A_EVENT, ev);

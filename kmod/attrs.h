@@ -14,11 +14,7 @@ struct tp_hist;
 /* Every attribute set in the contract pads 64-bit values with type 1. */
 #define TP_PAD	1
 
-/*
- * tp_set_err() - an extended-ack message that points at @attr (may be
- * NULL): @fmt formatted where the kernel keeps formatted messages in the
- * ack itself, else the fixed @msg (see TP_NL_SET_ERR_MSG_FMT, compat.h).
- */
+/* An extack message at @attr (may be NULL): @fmt, or @msg (compat.h). */
 #define tp_set_err(extack, attr, msg, fmt, ...) do {			\
 	struct netlink_ext_ack *__tp_extack = (extack);			\
 									\

@@ -48,36 +48,21 @@
 #include "core/report.h"
 #include "trace.h"
 
-/**
- * struct tp_cache_cpu - one CPU's cache state (working copy and snapshot)
- * @loop: core's state: the victim line, the rounds and their series
- * @windows: interrupts-off windows run, in every phase
- * @first_tsc: TSC when the rounds started
- * @last_tsc: TSC when their last window ended
- * @nlevels: points in @levels
- * @nnodes: points in @nodes
- * @levels: the memory-level curve, ascending working sets
- * @nodes: the uncached load to each NUMA node's memory
- */
+/* One CPU's cache state, working copy and snapshot alike. */
 struct tp_cache_cpu {
 	struct tp_cache loop;
-	u64 windows;
-	u64 first_tsc;
+	u64 windows;			/* in every phase */
+	u64 first_tsc;			/* of the rounds */
 	u64 last_tsc;
 	u32 nlevels;
 	u32 nnodes;
-	struct tp_latency levels[TP_CACHE_MAX_LEVELS];
-	struct tp_latency nodes[TP_CACHE_MAX_NODES];
+	struct tp_latency levels[TP_CACHE_MAX_LEVELS];	/* ascending sets */
+	struct tp_latency nodes[TP_CACHE_MAX_NODES];	/* uncached, per node */
 };
 
-/**
- * struct tp_levels_mem - the memory of one CPU's working sets
- * @chunks: base addresses of the chunks (direct map)
- * @nchunks: how many are allocated
- * @order: each is 2^@order pages
- */
+/* The memory of one CPU's working sets: chunks of 2^order pages. */
 struct tp_levels_mem {
-	void **chunks;
+	void **chunks;		/* direct map */
 	unsigned int nchunks;
 	unsigned int order;
 };
@@ -123,13 +108,9 @@ static int tp_cache_parse(struct tp_run *run, struct nlattr **attrs,
 }
 
 /*
- * The size of a CPU's working state as allocated (c->hot, kvzalloc_node()
- * in run.c).  The victim line needs 128-byte alignment.  A power-of-two
- * size gets it from every allocator: kmalloc() aligns such an allocation
- * to its size under SLAB, SLUB and SLOB alike (since 5.4;
- * Documentation/core-api/memory-allocation.rst), the page allocator and
- * vmalloc() to a page.  It costs nothing: the state's 49 KiB take a 64 KiB
- * kmalloc cache (SLAB) or an order-4 block (SLUB) anyway.
+ * The victim line needs 128-byte alignment: every allocator aligns a
+ * power-of-two size (kmalloc() to its size since 5.4, pages and vmalloc()
+ * to a page), and 49 KiB take a 64 KiB kmalloc cache or order-4 block anyway.
  */
 #define TP_CACHE_CPU_SIZE	roundup_pow_of_two(sizeof(struct tp_cache_cpu))
 
@@ -144,23 +125,11 @@ static int tp_cache_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	return 0;
 }
 
-/**
- * tp_cache_windows() - run units of a paced loop in interrupts-off windows
- * @run: the run, for the window width and the gap
- * @c: the measuring CPU's slot
- * @fn: the loop's batch (core/)
- * @state: its state
- * @pace: its pace
- * @units: units to run
- * @batch: the most units between two deadline checks
- * @last_end: set to the TSC after every window (may be NULL)
- *
- * Every window does at least one unit, so the loop ends after at most
- * @units windows; the thread sleeps a gap after each window, so that two
- * windows never run back to back, and it looks for STOP, unload and
- * hotplug before each.  A window starts only on the thread's own CPU.
- *
- * Return: true when every unit ran, false when the thread must stop.
+/*
+ * @units of a paced loop in interrupts-off windows of at most @batch units
+ * between deadline checks, a gap after each.  Every window does at least
+ * one unit, so at most @units windows.  @last_end (may be NULL): the TSC
+ * after every window.  False when the thread must stop.
  */
 static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 			     tp_batch_fn fn, void *state, struct tp_pace *pace,
@@ -290,18 +259,11 @@ static bool tp_levels_alloc_order(struct tp_levels_mem *m, int nid,
 	return true;
 }
 
-/**
- * tp_levels_alloc() - the memory of the largest working set to be had
- * @m: filled in
- * @nid: the node
- * @bytes: the working set wanted: a power of two, or 0
- *
- * Chunks as large as the page allocator gives (4 MiB), smaller when it
- * cannot, and then a smaller working set: the allocations never retry
- * hard or warn, since running short is expected on a small node.  Bounded:
- * at most 17 sizes times TP_MAX_PAGE_ORDER + 1 chunk sizes.
- *
- * Return: the working set's bytes (0: nothing allocated).
+/*
+ * The largest working set to be had, up to @bytes (a power of two):
+ * chunks as large as the page allocator gives, then smaller, then a
+ * smaller set; never retried hard or warned of, as a small node runs short.
+ * Bounded: 17 sizes times TP_MAX_PAGE_ORDER + 1 orders.  0: nothing.
  */
 static u64 tp_levels_alloc(struct tp_levels_mem *m, int nid, u64 bytes)
 {
@@ -315,11 +277,7 @@ static u64 tp_levels_alloc(struct tp_levels_mem *m, int nid, u64 bytes)
 	return 0;
 }
 
-/**
- * struct tp_cache_chaser - the run and CPU a working set is timed on
- * @run: the run
- * @c: the CPU
- */
+/* The run and CPU a working set is timed on. */
 struct tp_cache_chaser {
 	struct tp_run *run;
 	struct tp_cpu *c;

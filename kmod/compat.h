@@ -1,14 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Every kernel API the module uses that differs between Linux 5.10 and the
- * newest release, in one place; the rest of kmod/ uses the tp_ names.
- *
- * What a kernel offers is decided by probes compiled against its headers
- * when the module is built (kmod/probes/, one file per fact, each naming
- * the upstream change it detects; kmod/probe.sh writes probes.h), never by
- * its version number: distribution kernels backport APIs into older
- * version numbers.  Documentation/tscprobe.rst, "Kernels", says how to add
- * a probe.
+ * Every kernel API that differs between 5.10 and the newest release; the
+ * rest of kmod/ uses the tp_ names.  Build-time probes decide (kmod/probes/,
+ * each naming its upstream change), never version numbers: distributions
+ * backport.  "Kernels" in Documentation/tscprobe.rst says how to add one.
  */
 #ifndef TSCPROBE_KMOD_COMPAT_H
 #define TSCPROBE_KMOD_COMPAT_H
@@ -24,12 +19,7 @@
 
 #include "probes.h"
 
-/**
- * tp_dump_attrs() - the attributes of a genetlink dump request, parsed
- * @cb: the dump's callback state
- *
- * Return: the attribute table, indexed by attribute type.
- */
+/* A dump request's parsed attributes: in .info since 6.6. */
 static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
 {
 #if TP_HAVE_GENL_DUMPIT_INFO_INFO
@@ -40,19 +30,17 @@ static inline struct nlattr **tp_dump_attrs(struct netlink_callback *cb)
 }
 
 /*
- * TP_MAX_PAGE_ORDER: the largest order the page allocator hands out.  A
- * zone has a free list per order on every kernel, so the length of that
- * array says it, whereas MAX_ORDER changed its meaning in 6.4 ("mm,
- * treewide: redefine MAX_ORDER sanely") and became MAX_PAGE_ORDER in 6.8.
+ * The largest order the page allocator hands out, from the free-list array
+ * every kernel has: MAX_ORDER changed its meaning in 6.4 ("mm, treewide:
+ * redefine MAX_ORDER sanely") and became MAX_PAGE_ORDER in 6.8.
  */
 #define TP_MAX_PAGE_ORDER \
 	((int)(sizeof_field(struct zone, free_area) / \
 	       sizeof(struct free_area)) - 1)
 
 /*
- * The module's pauses are interruptible, so that a thread parked between
- * windows does not count as a hung task; without usleep_range_state() the
- * sleep is open-coded as 5.16 factored it out.
+ * Interruptible, so a thread between windows is no hung task; before 5.16
+ * open-coded as usleep_range_state() factored it out.
  */
 #if TP_HAVE_USLEEP_RANGE_STATE
 #define tp_usleep_range_state	usleep_range_state
@@ -73,18 +61,9 @@ static inline void tp_usleep_range_state(unsigned long min_us,
 }
 #endif
 
-/**
- * tp_kthread_create_on_cpu() - a kernel thread bound to @cpu, not started
- * @fn: the thread function
- * @data: its argument
- * @cpu: the CPU, also the argument of @namefmt
- * @namefmt: the thread's name, with one %u for the CPU
- *
- * Where kthread_create_on_cpu() is not exported, the same thread is made
- * by hand; it is then not marked as a per-CPU kthread, which
- * kthread_park() relies on, and the module never parks its threads.
- *
- * Return: the task, or an ERR_PTR().
+/*
+ * kthread_create_on_cpu() is exported since 5.16; by hand the thread is
+ * not marked per-CPU, which only kthread_park() needs: never used here.
  */
 static inline struct task_struct *
 tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
@@ -102,11 +81,7 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 #endif
 }
 
-/*
- * TP_GENL_REQ_ATTR_CHECK(): true when @info lacks attribute @attr.  Without
- * GENL_REQ_ATTR_CHECK() the extended ack cannot report the missing
- * attribute: the caller's own message names it.
- */
+/* Before 6.0's GENL_REQ_ATTR_CHECK() the caller's message names @attr. */
 #if TP_HAVE_GENL_REQ_ATTR_CHECK
 #define TP_GENL_REQ_ATTR_CHECK(info, attr)	GENL_REQ_ATTR_CHECK(info, attr)
 #else
@@ -114,12 +89,8 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 #endif
 
 /*
- * TP_NL_SET_ERR_MSG_FMT(): an extended-ack message formatted from @fmt, or
- * the fixed @msg.  NL_SET_ERR_MSG_FMT() gives the extended ack a buffer of
- * its own, so the message lives as long as the ack it is sent in.  Without
- * it the ack holds only a pointer, read after the handler has returned, so
- * the message must outlive every request that can point at it: only a
- * string constant does.
+ * 6.2's NL_SET_ERR_MSG_FMT() keeps the message in the ack; before, the ack
+ * points at it after the handler returned, so only the constant @msg will do.
  */
 #if TP_HAVE_NL_SET_ERR_MSG_FMT
 #define TP_NL_SET_ERR_MSG_FMT(extack, msg, fmt, ...) \
@@ -129,13 +100,7 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 	NL_SET_ERR_MSG(extack, msg)
 #endif
 
-/**
- * tp_rdmsr_safe() - read a 64-bit MSR, without a fault if it does not exist
- * @msr: the MSR
- * @value: set to its value
- *
- * Return: 0, or a negative errno when the read faulted.
- */
+/* rdmsrl_safe() became rdmsrq_safe() in 6.16. */
 static inline int tp_rdmsr_safe(u32 msr, u64 *value)
 {
 #if TP_HAVE_RDMSRQ_SAFE
@@ -146,24 +111,8 @@ static inline int tp_rdmsr_safe(u32 msr, u64 *value)
 }
 
 /*
- * Genetlink families: per-operation policies (.policy and .maxattr in
- * struct genl_ops, used by every command here) exist since 5.10.
- * resv_start_op came in 6.1: from it on, with the value 0 the module
- * leaves it at, the core refuses non-zero reserved header bits and nlmsg
- * flags it does not know for every command.  Before, the field does not
- * exist and those bits are ignored, as they are for every family there.
- */
-
-/**
- * tp_steal_ns() - the steal time the kernel has accounted to @cpu, in ns
- * @cpu: the CPU
- *
- * The paravirt steal clock itself (real time) has been a static call
- * since 5.12, whose key is not exported, so the module reads the
- * scheduler's account, which moves at the tick: between two readings with
- * interrupts off it cannot move (see tp_noise_readable()).
- *
- * Return: nanoseconds of steal time since boot.
+ * The paravirt steal clock is a static call with an unexported key since
+ * 5.12: this is the scheduler's account, which moves only at the tick.
  */
 static inline u64 tp_steal_ns(unsigned int cpu)
 {

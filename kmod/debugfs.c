@@ -56,13 +56,7 @@ static int status_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
-/**
- * tp_show_cpus() - show every CPU of a run from a copy of its snapshot
- * @m: the seq_file being written
- * @run: the run
- * @show_cpu: the kind's view of one CPU; @snap is a private copy of the
- *	CPU's last published snapshot, so the thread can go on publishing
- */
+/* @show_cpu gets a private copy of the snapshot: the thread goes on. */
 void tp_show_cpus(struct seq_file *m, struct tp_run *run,
 		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
 				   const void *snap))
@@ -110,12 +104,7 @@ static const struct file_operations tp_kind_fops = {
 	.release = single_release,
 };
 
-/**
- * tp_debugfs_init() - create /sys/kernel/debug/tscprobe/
- *
- * As everywhere in the kernel, a debugfs failure is not an error: the
- * module works without its debug views.
- */
+/* As everywhere in the kernel, a debugfs failure is not an error. */
 void tp_debugfs_init(void)
 {
 	unsigned long kind;
@@ -131,9 +120,7 @@ void tp_debugfs_init(void)
 					    &tp_kind_fops);
 }
 
-/**
- * tp_debugfs_exit() - remove the directory; waits for readers to finish
- */
+/* Waits for readers to finish. */
 void tp_debugfs_exit(void)
 {
 	debugfs_remove_recursive(tp_debugfs_dir);

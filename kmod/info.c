@@ -20,37 +20,19 @@
 #include "run.h"
 #include "core/names.h"
 
-/**
- * tp_ns_to_cycles() - convert nanoseconds to TSC cycles
- * @ns: nanoseconds
- *
- * Return: the cycles, rounded down; no overflow for any run length allowed.
- */
+/* Rounded down; no overflow for any run length allowed. */
 u64 tp_ns_to_cycles(u64 ns)
 {
 	return mul_u64_u32_div(ns, tsc_khz, 1000000);
 }
 
-/**
- * tp_cycles_to_ns() - convert TSC cycles to nanoseconds
- * @cycles: TSC cycles
- *
- * Return: the nanoseconds, rounded down; 0 when the TSC rate is unknown.
- */
+/* Rounded down; 0 while the TSC rate is unknown. */
 u64 tp_cycles_to_ns(u64 cycles)
 {
 	return tsc_khz ? mul_u64_u32_div(cycles, 1000000, tsc_khz) : 0;
 }
 
-/**
- * tp_info_need_tsc_khz() - refuse a run when the TSC rate is unknown
- * @extack: where the refusal is reported
- *
- * Every measurement converts between nanoseconds and cycles (windows,
- * thresholds, time limits), which needs the rate.
- *
- * Return: 0, or -EOPNOTSUPP when tsc_khz is 0.
- */
+/* Every measurement converts between nanoseconds and cycles. */
 int tp_info_need_tsc_khz(struct netlink_ext_ack *extack)
 {
 	if (!tsc_khz) {
@@ -60,15 +42,9 @@ int tp_info_need_tsc_khz(struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/**
- * tp_info_tsc_sync() - may TSC values of different CPUs be compared?
- *
- * The kernel's own verdict: its boot and hotplug TSC synchronization
- * checks and its clocksource watchdog mark the TSC unstable when CPUs
- * disagree or it drifts (check_tsc_unstable(), exported since long before
- * 5.10).  The module has no better knowledge of its own.
- *
- * Return: enum tscprobe_tsc_sync, STABLE or UNSTABLE.
+/*
+ * Whether TSCs of different CPUs compare: the kernel's verdict (its sync
+ * checks and clocksource watchdog); the module knows no better.
  */
 u32 tp_info_tsc_sync(void)
 {
@@ -76,18 +52,12 @@ u32 tp_info_tsc_sync(void)
 				      TSCPROBE_TSC_STABLE;
 }
 
-/**
- * struct tp_tsc_offsets - what the last completed skew run says of the TSCs
- * @run_id: that run
- * @ref: its reference CPU, the lowest it measured
- * @known: bitmap of the CPUs with an offset (nr_cpu_ids bits)
- * @cycles: by CPU number: its TSC minus the reference CPU's
- */
+/* What the last completed skew run says of the TSCs. */
 struct tp_tsc_offsets {
 	u64 run_id;
-	unsigned int ref;
-	unsigned long *known;
-	s64 cycles[];
+	unsigned int ref;		/* the lowest CPU measured */
+	unsigned long *known;	/* nr_cpu_ids bits */
+	s64 cycles[];		/* by CPU: its TSC minus ref's */
 };
 
 /* The offsets runs are told of; replaced whole, freed on unload. */
@@ -102,14 +72,7 @@ static void tp_tsc_offsets_free(struct tp_tsc_offsets *o)
 	}
 }
 
-/**
- * tp_tsc_offsets_alloc() - an empty set of per-CPU TSC offsets
- * @run_id: the skew run that measures them
- * @ref: its reference CPU (offset 0 by definition)
- *
- * Return: the set, to be filled with tp_tsc_offsets_set() and handed to
- * tp_info_publish_tsc_offsets(); NULL without memory.
- */
+/* Filled by tp_tsc_offsets_set(), then tp_info_publish_tsc_offsets(). */
 struct tp_tsc_offsets *tp_tsc_offsets_alloc(u64 run_id, unsigned int ref)
 {
 	struct tp_tsc_offsets *o;
@@ -128,12 +91,6 @@ struct tp_tsc_offsets *tp_tsc_offsets_alloc(u64 run_id, unsigned int ref)
 	return o;
 }
 
-/**
- * tp_tsc_offsets_set() - record one CPU's offset
- * @o: the set
- * @cpu: the CPU
- * @cycles: its TSC minus the reference CPU's
- */
 void tp_tsc_offsets_set(struct tp_tsc_offsets *o, unsigned int cpu,
 			s64 cycles)
 {
@@ -141,10 +98,7 @@ void tp_tsc_offsets_set(struct tp_tsc_offsets *o, unsigned int cpu,
 	set_bit(cpu, o->known);
 }
 
-/**
- * tp_info_publish_tsc_offsets() - make @o the module's offsets
- * @o: the new set (the module owns it from now on), or NULL to forget them
- */
+/* The module owns @o from now on; NULL forgets the offsets. */
 void tp_info_publish_tsc_offsets(struct tp_tsc_offsets *o)
 {
 	struct tp_tsc_offsets *old;
@@ -156,14 +110,7 @@ void tp_info_publish_tsc_offsets(struct tp_tsc_offsets *o)
 	tp_tsc_offsets_free(old);
 }
 
-/**
- * tp_info_tsc_offset() - the TSC offset of a CPU, if a skew run measured it
- * @cpu: the CPU
- * @cycles: set to its TSC minus the reference CPU's
- * @run_id: set to the skew run's id (may be NULL)
- *
- * Return: true when the offset is known.
- */
+/* False unless a skew run measured @cpu; @run_id may be NULL. */
 bool tp_info_tsc_offset(unsigned int cpu, s64 *cycles, u64 *run_id)
 {
 	bool known = false;
@@ -179,23 +126,14 @@ bool tp_info_tsc_offset(unsigned int cpu, s64 *cycles, u64 *run_id)
 	return known;
 }
 
-/**
- * tp_info_exit() - forget the offsets (module unload)
- */
 void tp_info_exit(void)
 {
 	tp_info_publish_tsc_offsets(NULL);
 }
 
-/**
- * tp_info_smi_count_hidden() - whether the SMI count is out of sight
- *
- * Under a hypervisor MSR_SMI_COUNT, where it reads at all, is the
- * hypervisor's own: KVM's reads 0 forever, and the host's SMIs, which stop
- * the guest too, are in no count the guest can read.  There the count is
- * unreadable, as on a CPU without the MSR: unknown, never 0.
- *
- * Return: true when the SMI count must not be read.
+/*
+ * Under a hypervisor MSR_SMI_COUNT is the hypervisor's (KVM's reads 0), and
+ * the host's SMIs are in no count the guest can read: unknown, never 0.
  */
 bool tp_info_smi_count_hidden(void)
 {
@@ -212,11 +150,6 @@ static bool tp_smi_count_readable(void)
 	return tp_rdmsr_safe(MSR_SMI_COUNT, &v) == 0;
 }
 
-/**
- * tp_info_features() - the TSCPROBE_FEAT_* bits of this machine
- *
- * Return: the bits, from the boot CPU's features.
- */
 u32 tp_info_features(void)
 {
 	static const struct { u16 cpu_feature; u32 bit; } map[] = {
@@ -244,23 +177,12 @@ u32 tp_info_features(void)
 	return bits;
 }
 
-/**
- * tp_info_kinds() - the measurements this module runs
- *
- * Return: bit (1 << kind) for every supported enum tscprobe_kind.
- */
 u32 tp_info_kinds(void)
 {
 	return BIT(TSCPROBE_KIND_NOISE) | BIT(TSCPROBE_KIND_CACHE) |
 	       BIT(TSCPROBE_KIND_SKEW);
 }
 
-/**
- * tp_info_fill() - put GET_INFO's attributes into a reply
- * @skb: the reply being built
- *
- * Return: 0, or -EMSGSIZE when @skb is too small.
- */
 int tp_info_fill(struct sk_buff *skb)
 {
 	struct tp_run *run = tp_run_get_current();
@@ -281,10 +203,6 @@ int tp_info_fill(struct sk_buff *skb)
 	return 0;
 }
 
-/**
- * tp_info_show() - the debugfs "info" view
- * @m: the seq_file being written
- */
 void tp_info_show(struct seq_file *m)
 {
 	struct tp_run *run = tp_run_get_current();

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The interrupts and NMIs a CPU has taken, from the kernel's own per-CPU
- * counts: device interrupts (kstat) and the x86 system vectors (irq_stat).
- * A system vector's count is added when it counts interrupts the CPU took
- * and no other count has them: not the NMIs (counted on their own), not
- * the TLB shootdowns (each arrives as a function-call IPI, counted as
- * such), not the APIC ICR read retries, machine-check exceptions and polls
- * or misrouted IO-APIC interrupts.  Which counts exist depends on the
- * release and the configuration: kmod/probes/irq_stat*.c decide.
- *
- * Both are 32-bit counters (sums of 32-bit counts, modulo 2^32), to be
- * followed with tp_counter_step(..., 32).
+ * The interrupts and NMIs a CPU has taken, from the kernel's per-CPU counts:
+ * device interrupts (kstat) and the x86 system vectors (irq_stat), less the
+ * counted elsewhere (NMIs; TLB shootdowns, which arrive as function-call
+ * IPIs) and the no interrupts (ICR read retries, machine checks, misrouted
+ * IO-APIC ones); kmod/probes/irq_stat*.c say which exist.  Both are modulo
+ * 2^32, for tp_counter_step(..., 32).
  */
 #include <linux/kernel_stat.h>
 #include <asm/hardirq.h>
@@ -65,24 +60,12 @@ static u32 tp_nmis(const irq_cpustat_t *s)
 }
 #endif
 
-/**
- * tp_irq_count() - the interrupts @cpu has taken, modulo 2^32
- * @cpu: the CPU
- *
- * Return: device interrupts plus system-vector interrupts.
- */
 u32 tp_irq_count(unsigned int cpu)
 {
 	return (u32)kstat_cpu_irqs_sum(cpu) +
 	       tp_irq_vectors(&per_cpu(irq_stat, cpu));
 }
 
-/**
- * tp_nmi_count() - the NMIs @cpu has taken, modulo 2^32
- * @cpu: the CPU
- *
- * Return: the count.
- */
 u32 tp_nmi_count(unsigned int cpu)
 {
 	return tp_nmis(&per_cpu(irq_stat, cpu));

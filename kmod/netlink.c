@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The "tscprobe" generic netlink family: the whole netlink surface of the
- * module.  Every operation has its own strict policy, so anything a command
- * does not take is refused with an extended ack pointing at it; commands
- * that change state need CAP_NET_ADMIN.  Reading (info, status, results) is
- * open to every user: the figures describe the machine, not other users.
- *
- * The top layer: it uses the run machinery, the measurements and info.c
- * through their APIs, and none of them calls back into this file.  The
- * two multicast messages (a run has ended, noise events) are sent from
- * here when a run calls the struct tp_run_notify this file gave it.
+ * The "tscprobe" generic netlink family, the top layer; runs reach it only
+ * through the struct tp_run_notify it gives them.  Every operation has a
+ * strict policy, so anything a command does not take is refused with an
+ * extended ack at it.  Changing state needs CAP_NET_ADMIN; reading is open
+ * to every user: the figures describe the machine, not other users.
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -198,14 +193,7 @@ static int tp_put_final(struct sk_buff *skb, const struct tp_run *run)
 /* Room for RUN_FINISHED: the run, the stop event, 64 bytes per CPU. */
 #define TP_FINISHED_CPU_SIZE	64
 
-/**
- * tp_notify_finished() - tell the events group that a run has ended
- * @run: the run, with its final state set
- *
- * The run's tp_run_notify.finished, called by its finisher (process
- * context).  Best effort: with no listener, or no memory, nobody is told,
- * and the state is still there for GET_STATUS.
- */
+/* Best effort: without memory nobody is told, GET_STATUS still is. */
 static void tp_notify_finished(const struct tp_run *run)
 {
 	struct sk_buff *msg;
@@ -230,20 +218,10 @@ static void tp_notify_finished(const struct tp_run *run)
 	genlmsg_multicast(&tp_genl_family, msg, 0, 0, GFP_KERNEL);
 }
 
-/**
- * tp_notify_events() - tell the events group about a window's noise events
- * @run: the run
- * @cpu: the CPU that saw them
- * @ev: the events
- * @n: how many (at most what fits one message; the rest are in the results)
- *
- * The run's tp_run_notify.events, called by the measuring thread with
- * interrupts on.  Skipped when nobody listens, so that an unwatched run
- * pays nothing.  A multicast that failed for any listener (its socket
- * full: -ENOBUFS) or reached none (-ESRCH) counts as not sent: the
- * listener that lost it can tell from the not-notified count.
- *
- * Return: the number of events sent, 0 when the message was not.
+/*
+ * Free when nobody listens.  A multicast that failed for any listener
+ * (-ENOBUFS) or reached none (-ESRCH) counts as not sent: the listener
+ * that lost it sees it in the not-notified count.
  */
 static unsigned int tp_notify_events(const struct tp_run *run,
 				     unsigned int cpu,
@@ -349,10 +327,8 @@ static int tp_put_status(struct sk_buff *skb, struct tp_run *run)
 }
 
 /*
- * GET_STATUS as a do: the run message alone, which fits one page.  Each
- * CPU's progress comes with the dump (tp_nl_status_dump()): a reply of
- * every CPU's would take up to TSCPROBE_MAX_RUN_CPUS times 200 bytes, an
- * allocation of many pages that any user could ask for.
+ * The run message alone, one page: every CPU's progress in one reply would
+ * be an allocation of many pages that any user could ask for.
  */
 static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 {
@@ -373,27 +349,15 @@ static int tp_nl_get_status(struct sk_buff *skb, struct genl_info *info)
 	return tp_reply(msg, hdr, err, info);
 }
 
-/**
- * struct tp_dump_ctx - where a dump (GET_RESULT, GET_STATUS) stands (in
- *	cb->ctx)
- * @run: the run being dumped; a reference is held for the whole dump, so a
- *	new START cannot change what a dump in progress returns
- * @want: the run the client asked for (0: any)
- * @header_done: the run message has been sent
- * @idx: the slot being dumped
- * @pos: the kind's resume position inside that slot
- * @snap: a private copy of the slot's snapshot, taken when the slot's first
- *	message is built, so that every message of one CPU is one moment
- * @pair: after the slots, the next pair to dump (ops->nr_pairs)
- */
+/* Where a dump (GET_RESULT, GET_STATUS) stands, in cb->ctx. */
 struct tp_dump_ctx {
-	struct tp_run *run;
-	u64 want;
+	struct tp_run *run;	/* referenced: a new START changes no dump */
+	u64 want;		/* the run asked for; 0: any */
 	bool header_done;
-	unsigned int idx;
-	unsigned long pos;
-	void *snap;
-	unsigned int pair;
+	unsigned int idx;	/* the slot being dumped */
+	unsigned long pos;	/* the kind's position in it */
+	void *snap;		/* copied once: the slot's messages agree */
+	unsigned int pair;	/* after the slots */
 };
 
 static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
@@ -625,12 +589,7 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/*
- * GET_STATUS as a dump: the run message, then one message per CPU with
- * its progress (ops->put_progress: under 160 bytes).  Dump messages are
- * sized by netlink to what the reader reads, so no reply grows with the
- * number of CPUs.
- */
+/* The run message, then one per CPU: dumps are sized to what is read. */
 static int tp_nl_status_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
@@ -707,9 +666,8 @@ static const struct genl_multicast_group tp_genl_mcgrps[] = {
 /*
  * parallel_ops: the run machinery has its own lock, and a START creates a
  * thread per CPU; holding the global genetlink mutex meanwhile would stall
- * every other family.  No handler waits for a run (STOP returns at once).
- * resv_start_op stays 0: every command is validated strictly, reserved
- * header bits included.
+ * every other family.  resv_start_op stays 0: from 6.1 on, unknown reserved
+ * and nlmsg flag bits are refused for every command (ignored before).
  */
 struct genl_family tp_genl_family __ro_after_init = {
 	.name = TSCPROBE_GENL_NAME,
@@ -723,19 +681,12 @@ struct genl_family tp_genl_family __ro_after_init = {
 	.n_mcgrps = ARRAY_SIZE(tp_genl_mcgrps),
 };
 
-/**
- * tp_netlink_init() - register the family
- *
- * Return: 0 or the error of genl_register_family().
- */
 int tp_netlink_init(void)
 {
 	return genl_register_family(&tp_genl_family);
 }
 
-/**
- * tp_netlink_exit() - unregister the family; in-flight requests finish first
- */
+/* In-flight requests finish first. */
 void tp_netlink_exit(void)
 {
 	genl_unregister_family(&tp_genl_family);

@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The noise measurement in the kernel: windows of core/'s noise loop with
- * interrupts off (or on), separated by short sleeps, on every chosen CPU,
- * and what the CPU did meanwhile: SMIs, NMIs, interrupts, its real clock.
- *
- * A window is bounded by a TSC deadline no further than the window width
- * (at most TSCPROBE_MAX_WIDTH_NS = 1 s) away, far below the hard-lockup
- * (10 s), soft-lockup (20 s) and RCU-stall (21 s) thresholds; the sleep
- * between windows lets the tick, RCU and the watchdogs run (the approach of
- * kernel/trace/trace_hwlat.c).  Coverage says how much of the wall time
- * the windows measured.
+ * The noise measurement: windows of core/'s noise loop with interrupts off
+ * (or on), and what the CPU did meanwhile: SMIs, NMIs, interrupts, its real
+ * clock.  A window's TSC deadline is at most TSCPROBE_MAX_WIDTH_NS (1 s)
+ * away, far below the lockup (10 s, 20 s) and RCU-stall (21 s) thresholds;
+ * the sleep between windows lets the tick, RCU and the watchdogs run, as in
+ * kernel/trace/trace_hwlat.c.
  */
 #include <linux/irq.h>
 #include <linux/seq_file.h>
@@ -33,13 +29,7 @@
 #include "core/report.h"
 #include "trace.h"
 
-/**
- * struct tp_reading - the counters an event's cause is read from
- * @smi: MSR_SMI_COUNT (32 bits)
- * @nmi: NMIs taken
- * @irq: interrupts taken
- * @steal: steal time accounted to the CPU, ns
- */
+/* The counters an event's cause is read from. */
 struct tp_reading {
 	u64 smi;
 	u64 nmi;
@@ -47,56 +37,29 @@ struct tp_reading {
 	u64 steal;
 };
 
-/**
- * struct tp_noise_cpu - one CPU's noise state (working copy and snapshot)
- * @loop: the core loop's state: histogram, events, min/max
- * @windows: windows run
- * @first_tsc: TSC when the first window started
- * @last_tsc: TSC when the last window ended
- * @end_tsc: TSC at which the CPU's measurement ends: the duration after
- *	@first_tsc
- * @smi: MSR_SMI_COUNT
- * @nmi: NMIs taken
- * @irq: interrupts taken (device, local timer, IPIs)
- * @aperf: APERF over the windows
- * @mperf: MPERF over the windows
- * @notified: events.total when the last EVENT notification was sent
- * @not_notified: events no EVENT notification carried
- * @cause_events: events per enum tscprobe_cause
- * @cause_cycles: the sum of their gaps, per cause
- * @readable: TP_EVENT_* bits: the counters events carry on this CPU
- * @prev: the counters at the previous reading: the window's start or the
- *	CPU's previous event (see enum tscprobe_cause)
- * @smi_end: MSR_SMI_COUNT at the end of the last window
- * @smi_end_ok: @smi_end could be read
- * @run: the run, for stop-at (the loop's slow path has only @loop)
- * @cpu: the CPU measured
- * @undo: with interrupts on, the state before the current window, put
- *	back if the thread is moved to another CPU mid-window (NULL with
- *	interrupts off, where it cannot be)
- */
+/* One CPU's noise state, working copy and snapshot alike. */
 struct tp_noise_cpu {
 	struct tp_noise loop;
 	u64 windows;
 	u64 first_tsc;
 	u64 last_tsc;
-	u64 end_tsc;
+	u64 end_tsc;			/* the run's duration after first_tsc */
 	struct tp_counter smi;
 	struct tp_counter nmi;
-	struct tp_counter irq;
-	struct tp_counter aperf;
+	struct tp_counter irq;		/* device, local timer, IPIs */
+	struct tp_counter aperf;	/* over the windows only */
 	struct tp_counter mperf;
-	u64 notified;
+	u64 notified;			/* events.total at the last EVENT */
 	u64 not_notified;
 	u64 cause_events[__TSCPROBE_CAUSE_MAX];
 	u64 cause_cycles[__TSCPROBE_CAUSE_MAX];
-	u16 readable;
-	struct tp_reading prev;
-	u64 smi_end;
+	u16 readable;			/* TP_EVENT_*: what events carry here */
+	struct tp_reading prev;		/* window start or previous event */
+	u64 smi_end;			/* at the end of the last window */
 	bool smi_end_ok;
-	struct tp_run *run;
+	struct tp_run *run;		/* for stop-at */
 	unsigned int cpu;
-	struct tp_noise_cpu *undo;
+	struct tp_noise_cpu *undo;	/* irqs on: the state before a window */
 };
 
 static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
@@ -241,10 +204,7 @@ static void tp_noise_free(struct tp_run *run)
 	}
 }
 
-/*
- * MSR_SMI_COUNT: 32 bits; faults on AMD, in most VMs, on old Intel, and
- * is not the host's under a hypervisor (tp_info_smi_count_hidden()).
- */
+/* MSR_SMI_COUNT: 32 bits; not read under a hypervisor (info.c). */
 static bool tp_read_smi(u64 *value)
 {
 	*value = 0;
@@ -259,13 +219,10 @@ static bool tp_read_msr(u32 msr, u64 *value)
 }
 
 /*
- * Which counters an event can carry on this CPU.  The SMI count where the
- * MSR reads without a fault (tried here, once: a fault in the loop's slow
- * path would cost microseconds in a VM).  Steal time only in a guest and
- * with interrupts on: the kernel accounts it at the tick (the paravirt
- * steal clock itself, read in real time, is a static call no module may
- * call since 5.12), so with interrupts off it cannot move inside a window
- * and a delta of 0 would be a lie.
+ * The SMI count where the MSR read without a fault once (a fault in the
+ * slow path costs microseconds in a VM).  Steal time only in a guest with
+ * interrupts on: it moves at the tick (tp_steal_ns()), so with interrupts
+ * off its 0 would be a lie.
  */
 static u16 tp_noise_readable(const struct tp_params *p, bool smi_ok)
 {
@@ -290,16 +247,7 @@ static void tp_noise_read(struct tp_noise_cpu *n, struct tp_reading *r)
 		r->steal = tp_steal_ns(n->cpu);
 }
 
-/**
- * tp_noise_explain() - the cause of an event (the loop's slow path)
- * @loop: the loop state of a struct tp_noise_cpu
- * @ev: the event; its deltas, valid bits and cause are filled in
- *
- * Runs on the measuring CPU inside the window (interrupts off unless the
- * run measures with them on): reads the counters, takes the deltas since
- * the previous reading, classifies (tp_event_cause()), counts the cause's
- * time, fires the tscprobe_noise_event tracepoint and checks stop-at.
- */
+/* The loop's slow path, on the measuring CPU inside the window. */
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 {
 	struct tp_noise_cpu *n = container_of(loop, struct tp_noise_cpu, loop);
@@ -325,11 +273,7 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 		tp_run_stop_at(n->run, n->cpu, ev);
 }
 
-/*
- * The counters' first readings.  MSR_SMI_COUNT is the CPU's own and this
- * may run elsewhere: here it is only tried, and its first reading is taken
- * in the first window (tp_noise_window_run()).
- */
+/* This may run off the CPU: the first SMI reading is in the first window. */
 static void tp_noise_counters_begin(struct tp_noise_cpu *n,
 				    const struct tp_params *p, unsigned int cpu)
 {
@@ -354,23 +298,12 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 }
 
 /*
- * One window, of at most @width cycles and never past the CPU's end.  Its
- * start is read with interrupts already off, so that nothing between the
- * read and the loop (an interrupt, a preemption) eats into the window.
- * The first window starts the CPU's measurement: it sets @first_tsc and
- * the end, the run's duration later.  So the time a thread took to get to
- * its first window (waking up, the scheduler, in a VM a vCPU the host did
- * not run) never counts against its duration, and every CPU that is not
- * stopped runs at least one window.  APERF/MPERF and the SMI count are
- * read inside the window, so that the effective clock describes the
- * measured stretches and not the sleeps between them, and so that both
- * come from the CPU measured: a window starts only there (tp_cpu_here()),
- * and one that runs with interrupts on and is moved away mid-window is
- * undone.  @samples: the loop's samples before the window, for its
- * tracepoint.
- *
- * Return: the TSC at which the window started, or 0 (nothing measured)
- * when the CPU's end had already come or the thread is not on its CPU.
+ * One window of at most @width cycles, never past the CPU's end.  The
+ * first starts the CPU's measurement and sets its end, so the time a
+ * thread took to get there never counts against its duration.  APERF/MPERF
+ * and the SMI count are read inside, so they describe the window and come
+ * from the CPU measured (one moved away with interrupts on is undone).
+ * Returns the start TSC, 0 if none.
  */
 static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 			       const struct tp_params *p, u64 width, u64 span,
@@ -420,10 +353,8 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		}
 	}
 	/*
-	 * A step back of the TSC ended the window: the CPU's start and end
-	 * move back with the clock, so that its wall time (taken modulo
-	 * 2^64) and its duration stay true.  The end cannot wrap: a step is
-	 * at most the TSC it stepped from, which was below the end.
+	 * A TSC step back ended the window: start and end move back with the
+	 * clock (the end cannot wrap: a step is at most the TSC stepped from).
 	 */
 	back = n->loop.step_back_cycles - back;
 	n->first_tsc -= back;
@@ -446,11 +377,8 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 }
 
 /*
- * Tell listeners about the events of the window that just ended: those
- * kept that ended after @since, at most TSCPROBE_EVENTS_PER_NOTIFICATION.
- * Every other event of the window, and every one whose notification did
- * not reach a listener, is counted as not notified, so that a listener
- * can check that it lost nothing.  Sent from the thread, interrupts on.
+ * The window's kept events, at most TSCPROBE_EVENTS_PER_NOTIFICATION; the
+ * rest, and any not delivered, count as not notified: nothing is lost unseen.
  */
 static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 			    struct tp_noise_cpu *n, u64 since)
@@ -471,11 +399,7 @@ static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 	n->not_notified += found - min(sent, k);
 }
 
-/*
- * One window and what follows it with interrupts on: the notification,
- * the counters.  The window's tracepoint (samples and largest gap of this
- * window alone) fires inside it.  Returns what tp_noise_window_run() did.
- */
+/* A window, then with interrupts on its notification and counters. */
 static u64 tp_noise_window_step(struct tp_run *run, struct tp_cpu *c,
 				struct tp_noise_cpu *n, u64 width, u64 span)
 {
@@ -493,11 +417,8 @@ static u64 tp_noise_window_step(struct tp_run *run, struct tp_cpu *c,
 }
 
 /*
- * A CPU's measurement: windows and gaps until its end, the run's duration
- * after its first window.  Complete only if it reached that end and
- * measured something: a CPU whose every window the host took away (a vCPU
- * not run for a whole window, in an overloaded VM) has no figures to show,
- * and says so by being incomplete rather than by figures of zero.
+ * Complete only if the CPU reached its end and measured something: one
+ * whose every window the host took away is incomplete, not zero.
  */
 static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 {
@@ -552,20 +473,14 @@ static u64 tp_noise_wall(const struct tp_noise_cpu *n)
 	return n->last_tsc - n->first_tsc;
 }
 
-/*
- * Whether the SMI cause can be told on this CPU: a count that could not be
- * read explains no event, and its 0 events must not read as "no SMI".
- */
+/* An unreadable SMI count explains no event: its 0 is not "no SMI". */
 static bool tp_noise_smi_cause_known(const struct tp_noise_cpu *n)
 {
 	return (n->readable & TP_EVENT_SMI) ||
 	       n->cause_events[TSCPROBE_CAUSE_SMI];
 }
 
-/*
- * Every cause's events and time, so that they add up: all five, but SMI
- * where the SMI count could not be read.
- */
+/* Every cause, so that they add up; SMI only where it can be told. */
 static int tp_noise_put_causes(struct sk_buff *skb,
 			       const struct tp_noise_cpu *n)
 {
@@ -643,10 +558,7 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 	return 0;
 }
 
-/*
- * A CPU's progress in GET_STATUS: kept small (about 100 bytes), so that
- * the status of TSCPROBE_MAX_RUN_CPUS CPUs fits one reply.
- */
+/* About 100 bytes: TSCPROBE_MAX_RUN_CPUS CPUs fit one GET_STATUS reply. */
 static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
 {
 	const struct tp_noise_cpu *n = c->snap;

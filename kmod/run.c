@@ -1,29 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run machinery, shared by every measurement: one run at a time, one
- * measurement thread bound to each chosen CPU (plus, for a measurement that
- * needs one, an unbound thread that drives them), every CPU's state, CPU
- * hotplug, STOP, the end of a run and its notification (through the
- * struct tp_run_notify its starter gave: this file never calls netlink),
- * and the lifetime of results.
+ * The run machinery shared by every measurement: one run at a time, a
+ * thread bound to each chosen CPU (plus an unbound driving thread for a
+ * kind that needs one), hotplug, STOP, the end of a run and its
+ * notification (through struct tp_run_notify: no netlink here), and the
+ * lifetime of results.
  *
- * Locking: tp_lock protects tp_current and every run's state and thread
- * pointers; a run's reason is set once, by cmpxchg() (a measuring CPU that
- * reaches stop-at sets it with interrupts off, without the lock).  Where
- * both are needed the CPU hotplug lock is taken first: START holds it so
- * that no chosen CPU can go away while threads are created, and the
- * hotplug callback runs with it held.  Measurement threads
- * never take tp_lock; they only publish their snapshot under their slot's
- * own mutex, so nothing that holds tp_lock ever waits for a thread that
- * waits for tp_lock.  Nor does anything wait for a thread on its own CPU,
- * where a task of higher priority may keep it from ever running: threads
- * are moved to the waiter's CPU first (tp_thread_move_away()), and the
- * run's watch gives up on those that cannot start (tp_run_watch()).
+ * Locking: the CPU hotplug lock (START holds it so no chosen CPU goes away)
+ * before tp_lock, which protects tp_current and every run's state and
+ * threads.  A run's reason is set once, by cmpxchg() (stop-at sets it with
+ * interrupts off, without the lock).  Threads never take tp_lock, only
+ * their slot's mutex to publish; nothing waits for a thread on that
+ * thread's own CPU, where a task of higher priority may starve it: it is
+ * moved away first (tp_thread_move_away()).
  *
- * Lifetime: a run is reference counted.  tp_current holds one reference, a
- * running run holds one for its finisher, and every reader (status, dump,
- * debugfs) holds one while it reads, so results can be replaced by a new
- * START at any moment without pulling them from under a reader.
+ * Lifetime: tp_current, a running run's finisher and every reader hold a
+ * reference, so a new START may replace results under a reader.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -73,22 +65,13 @@ static void tp_run_release(struct kref *ref)
 	kfree(run);
 }
 
-/**
- * tp_run_put() - drop a reference to a run
- * @run: the run, or NULL
- */
 void tp_run_put(struct tp_run *run)
 {
 	if (run)
 		kref_put(&run->ref, tp_run_release);
 }
 
-/**
- * tp_run_get_current() - the current run (running or finished), referenced
- *
- * Return: the run, to be released with tp_run_put(), or NULL if there are
- * no results.
- */
+/* The current run (running or finished), referenced; NULL if none. */
 struct tp_run *tp_run_get_current(void)
 {
 	struct tp_run *run;
@@ -101,23 +84,12 @@ struct tp_run *tp_run_get_current(void)
 	return run;
 }
 
-/**
- * tp_run_state() - the enum tscprobe_state of a run
- * @run: the run, or NULL for "no run"
- *
- * Return: the state; TSCPROBE_STATE_IDLE for NULL.
- */
 unsigned int tp_run_state(const struct tp_run *run)
 {
 	return run ? READ_ONCE(run->state) : TSCPROBE_STATE_IDLE;
 }
 
-/**
- * tp_run_elapsed_ns() - time since START, or the run's length once ended
- * @run: the run
- *
- * Return: nanoseconds.
- */
+/* Time since START, or the run's length once it ended. */
 u64 tp_run_elapsed_ns(const struct tp_run *run)
 {
 	u64 end = READ_ONCE(run->end_ns);
@@ -125,49 +97,25 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
 	return (end ? end : ktime_get_ns()) - run->start_ns;
 }
 
-/**
- * tp_cpu_should_stop() - whether a measurement thread must end now
- * @c: the thread's slot
- *
- * Measurements call this between two windows: STOP, unload and the CPU
- * going offline all end a CPU's measurement within one window.
- *
- * Return: true when the thread must return from its cpu_main.
- */
+/* Checked between windows: STOP, unload and hotplug end a CPU within one. */
 bool tp_cpu_should_stop(const struct tp_cpu *c)
 {
 	return READ_ONCE(c->run->stop) || tp_cpu_gone(c);
 }
 
-/**
- * tp_cpu_gone() - whether a CPU's measurement is over for good
- * @c: the CPU's slot
- *
- * Return: true when the CPU is going offline, or its thread could not get
- * the CPU and was moved away from it (starved).
- */
+/* Over for good: the CPU is going offline, or its thread starved. */
 bool tp_cpu_gone(const struct tp_cpu *c)
 {
 	return test_bit(TP_CPU_OFFLINE, &c->flags) ||
 	       test_bit(TP_CPU_STARVED, &c->flags);
 }
 
-/**
- * tp_cpu_here() - whether a measurement thread runs on its own CPU
- * @c: the thread's slot
- *
- * Called with interrupts off (or, for a skew side, preemption off) at the
- * start of every window and every skew side, which keep them off until
- * their figures are taken: a figure comes from the CPU it is booked to.
- * The threads are bound to their CPUs, but a CPU going down is no longer
- * active from sched_cpu_deactivate() on, well before the module's hotplug
- * callback (CPUHP_AP_ONLINE_DYN) ends its thread; on 5.11 and later a
- * wake-up there moves a bound thread that is not one of the kernel's own
- * per-CPU threads to another CPU (select_fallback_rq()).  The module also
- * moves a starved thread away itself (tp_thread_move_away()).  Either way
- * the CPU's measurement ends, incomplete, and the window is not counted.
- *
- * Return: true when the thread is on its CPU.
+/*
+ * Checked with interrupts (a skew side: preemption) off at the start of
+ * every window and side, which keep them off until their figures are
+ * taken: a figure comes from the CPU it is booked to.  A bound thread is
+ * still moved off a CPU going down (select_fallback_rq(), 5.11+) or one it
+ * starves on; see "A CPU that goes away" in Documentation/tscprobe.rst.
  */
 bool tp_cpu_here(struct tp_cpu *c)
 {
@@ -177,38 +125,19 @@ bool tp_cpu_here(struct tp_cpu *c)
 	return false;
 }
 
-/**
- * tp_cpu_moved() - a measurement thread was found moved off its CPU
- * @c: the thread's slot
- *
- * Ends the CPU's measurement (tp_cpu_gone() becomes true): moved by the
- * module, the thread is starved; otherwise the CPU is going offline.
- */
+/* Moved by the module, the thread is starved; else its CPU is going down. */
 void tp_cpu_moved(struct tp_cpu *c)
 {
 	if (!test_bit(TP_CPU_STARVED, &c->flags))
 		set_bit(TP_CPU_OFFLINE, &c->flags);
 }
 
-/**
- * tp_run_should_stop() - whether a run's driving thread must end now
- * @run: the run
- *
- * Return: true after STOP or on unload.
- */
 bool tp_run_should_stop(const struct tp_run *run)
 {
 	return READ_ONCE(run->stop);
 }
 
-/**
- * tp_cpu_sleep_gap() - the interrupts-on pause between two windows
- * @run: the run, for its gap parameter
- *
- * Sleeping (rather than spinning with interrupts on) lets the tick, IPIs,
- * softirqs, RCU and the lockup watchdogs' threads run on this CPU, which is
- * what keeps long runs with interrupts off invisible to the watchdogs.
- */
+/* Sleeping, not spinning, lets the tick, RCU and the watchdogs run here. */
 void tp_cpu_sleep_gap(const struct tp_run *run)
 {
 	unsigned long us = div_u64(run->params.gap_ns, NSEC_PER_USEC);
@@ -216,24 +145,12 @@ void tp_cpu_sleep_gap(const struct tp_run *run)
 	tp_usleep_range_state(us, us + max(us / 8, 10UL), TASK_INTERRUPTIBLE);
 }
 
-/**
- * tp_cpu_window_begin() - start a window once nothing waits for the CPU
- * @irqs_off: the window runs with interrupts off
- *
- * A task that outranks the measurement thread and wakes on its CPU (an
- * interrupt thread: every device interrupt's on PREEMPT_RT, threaded
- * handlers elsewhere; any real-time thread) must wait for no more than the
- * window in progress.  On PREEMPT_RT it preempts the thread as soon as
- * interrupts are on.  With voluntary or no preemption only schedule() lets
- * it in, and tp_cpu_sleep_gap() does not always get there: usleep_range()
- * returns without sleeping when its timer expired before it was armed,
- * which a short gap and the interrupts taken after a window can make
- * common.  So the thread yields here while a reschedule is pending.  The
- * flag is read after the window's start and, for an interrupts-off window,
- * with interrupts already off: a wake-up that set it before the start
- * holds the window back, one that comes later found the window running.
- *
- * Return: the TSC at which the window starts (interrupts off when asked).
+/*
+ * Returns the window's start TSC (interrupts off if @irqs_off) once no
+ * reschedule is pending, so that a task outranking the thread waits at
+ * most one window: with voluntary or no preemption only schedule() lets
+ * it in, and usleep_range() in the gap may return without sleeping.  The
+ * flag is read after the start, with interrupts off: no wake-up slips in.
  */
 u64 tp_cpu_window_begin(bool irqs_off)
 {
@@ -251,14 +168,9 @@ u64 tp_cpu_window_begin(bool irqs_off)
 	}
 }
 
-/**
- * tp_cpu_publish() - copy a thread's working state to its snapshot
- * @c: the thread's slot
- * @force: publish even if the last publication is recent
- *
- * Readers only ever see snapshots, so a histogram is never read while it is
- * being updated: a bucket's calls and cycles always belong to one moment.
- * Publications are limited to 50 per second to keep short windows cheap.
+/*
+ * Readers see only snapshots, never a histogram being updated; at most 50
+ * publications a second (unless @force) keep short windows cheap.
  */
 void tp_cpu_publish(struct tp_cpu *c, bool force)
 {
@@ -272,14 +184,7 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 	c->published = jiffies;
 }
 
-/**
- * tp_cpu_copy_snap() - copy a CPU's last published snapshot
- * @c: the CPU's slot; its kind has a snapshot (snap_size > 0)
- * @dst: snap_size bytes
- *
- * Under the slot's lock, so that the copy is one publication, never half
- * of two; the reader can then take its time while the thread goes on.
- */
+/* Under the slot's lock: one publication, never half of two. */
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst)
 {
 	mutex_lock(&c->lock);
@@ -287,18 +192,6 @@ void tp_cpu_copy_snap(struct tp_cpu *c, void *dst)
 	mutex_unlock(&c->lock);
 }
 
-/**
- * tp_run_notify_events() - pass a window's noise events to the listeners
- * @run: the run
- * @cpu: the CPU that saw them
- * @ev: the events
- * @n: how many
- *
- * Called by the measuring thread with interrupts on; a run nobody listens
- * to (no struct tp_run_notify, or one without @events) drops them.
- *
- * Return: how many of the @n events reached a listener (@n or 0).
- */
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
 				  const struct tp_event *ev, unsigned int n)
 {
@@ -307,20 +200,11 @@ unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
 	return 0;
 }
 
-/**
- * tp_run_stop_at() - a measuring CPU saw a gap at or above stop-at
- * @run: the run
- * @cpu: the CPU
- * @ev: the event, explained
- *
- * Called from the noise loop's slow path, interrupts off: it takes no lock
- * and does not sleep.  The first call of a run wins: it records the CPU
- * and the event and sets the reason to THRESHOLD unless a STOP came
- * first; only then does it freeze the ftrace buffer (when the run asked
- * for it), so that a frozen buffer always has a THRESHOLD run and its
- * event to explain it.  It sets @run->stop, which every CPU checks at the
- * end of its current window or interrupts-on pause: the run then ends
- * through the same path as a STOP.  Later calls do nothing.
+/*
+ * A gap reached stop-at: from the noise loop's slow path with interrupts
+ * off, so no lock and no sleep.  The first call wins; ftrace is frozen only
+ * once the reason is THRESHOLD, so a frozen buffer always has its event.
+ * The run then ends as after STOP.
  */
 void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
 		    const struct tp_event *ev)
@@ -338,13 +222,7 @@ void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
 	WRITE_ONCE(run->stop, true);
 }
 
-/**
- * tp_run_stopped_at() - whether stop-at ended the run
- * @run: the run
- *
- * Return: true when the run's reason is THRESHOLD; @run->stop_cpu and
- * @run->stop_event can then be read.
- */
+/* True when stop-at ended @run: then stop_cpu and stop_event are valid. */
 bool tp_run_stopped_at(const struct tp_run *run)
 {
 	if (READ_ONCE(run->reason) != TSCPROBE_STOP_THRESHOLD)
@@ -373,12 +251,8 @@ static void tp_cpu_wait_for_reap(void)
 }
 
 /*
- * A CPU's measurement has ended: publish it; the last one ends the run.
- * One that did not complete is marked incomplete when it went offline or
- * starved, or when nothing stopped the run (a noise CPU that measured
- * nothing): the reader of a complete CPU's figures must be able to trust
- * them.  After STOP or on unload every CPU ends early, which the run's
- * reason says.
+ * Cut short by hotplug, starvation or anything but STOP and unload (which
+ * the run's reason says), a CPU is incomplete; the last one ends the run.
  */
 static void tp_cpu_end(struct tp_cpu *c, bool complete)
 {
@@ -394,11 +268,9 @@ static void tp_cpu_end(struct tp_cpu *c, bool complete)
 }
 
 /*
- * With tp_lock held: end a CPU whose thread has not started, because it
- * did not get the CPU in time (@why TP_CPU_STARVED), the CPU is going
- * offline (TP_CPU_OFFLINE), or the run was stopped (-1).  The thread and
- * this race for TP_CPU_CLAIMED: a thread that loses never measures.
- * Returns false when the thread had started.
+ * With tp_lock held: end a CPU whose thread has not started (@why: the flag
+ * to set, -1 after STOP).  The thread races this for TP_CPU_CLAIMED; false
+ * when the thread won.
  */
 static bool tp_cpu_give_up(struct tp_cpu *c, int why)
 {
@@ -411,15 +283,10 @@ static bool tp_cpu_give_up(struct tp_cpu *c, int why)
 }
 
 /*
- * Move @t off CPU @from to a CPU where ordinary threads run now, the
- * caller's own (or any active one when the caller runs on @from, as the
- * hotplug callback does): a thread that cannot get its CPU, because a task
- * of higher priority owns it (a SCHED_FIFO poller with RT throttling off)
- * or because the CPU is going offline, gets out there.  It measures
- * nothing there: every window and skew side checks its CPU
- * (tp_cpu_here()).  Bounded: a thread that is queued or asleep moves at
- * once; one running on @from is moved by the CPU's stopper, at the end of
- * its interrupts-off window at the latest.
+ * Move @t off @from, which it may never get, to the caller's CPU (any
+ * active one if the caller is on @from, as in the hotplug callback); it
+ * measures nothing there (tp_cpu_here()).  Bounded: a running thread is
+ * moved by @from's stopper at the end of its window at the latest.
  */
 static void tp_thread_move_away(struct task_struct *t, unsigned int from)
 {
@@ -515,20 +382,12 @@ static unsigned int tp_run_end_reason(struct tp_run *run)
 	return TSCPROBE_STOP_HOTPLUG;
 }
 
-/*
- * Test hook (module parameter test_delay_ms, 0 by default): hold open the
- * two race windows the fault tests need, between a run's end and its
- * RUN_FINISHED notification, and between a refused request's error
- * message and its ack (netlink.c).  Documented in the admin guide.
- */
+/* Test hook, 0 by default: holds open races the fault tests need. */
 static unsigned int tp_test_delay_ms;
 module_param_named(test_delay_ms, tp_test_delay_ms, uint, 0600);
 MODULE_PARM_DESC(test_delay_ms,
 		 "test hook: ms to hold RUN_FINISHED and error acks back (0)");
 
-/**
- * tp_test_delay() - sleep for the test_delay_ms module parameter, if set
- */
 void tp_test_delay(void)
 {
 	unsigned int ms = READ_ONCE(tp_test_delay_ms);
@@ -555,10 +414,7 @@ static void tp_run_finish(struct work_struct *work)
 	trace_tscprobe_run_end(run->id, run->ops->kind, run->state,
 			       run->reason);
 	tp_test_delay();
-	/*
-	 * Notify before completing: unload waits for the completion and then
-	 * unregisters the family, so the listeners hear the end first.
-	 */
+	/* Before complete_all(): unload waits for it, then unregisters. */
 	if (run->notify)
 		run->notify->finished(run);
 	complete_all(&run->done);
@@ -566,10 +422,8 @@ static void tp_run_finish(struct work_struct *work)
 }
 
 /*
- * How long after a run should have ended its threads may take to end: a
- * window to finish, a gap, another window, and two seconds for the
- * scheduler (a skew pair in progress takes up to its sides' limits, which
- * add up to less: see tp_skew_parse()).
+ * How long threads may take to end: a window, a gap, a window and 2 s for
+ * the scheduler (a skew pair's sides add up to less: tp_skew_parse()).
  */
 static unsigned long tp_run_end_slack(const struct tp_run *run)
 {
@@ -577,18 +431,15 @@ static unsigned long tp_run_end_slack(const struct tp_run *run)
 				run->params.gap_ns) + 2 * HZ;
 }
 
-/* (Re)arm the watch to look at @run in @delay jiffies. */
 static void tp_run_watch_in(struct tp_run *run, unsigned long delay)
 {
 	mod_delayed_work(tp_wq, &run->watch, delay);
 }
 
 /*
- * When every thread of @run should have ended, in jiffies; 0 while that is
- * not known.  A run that was asked to end (STOP, unload, stop-at, its
- * driving thread done) ends within tp_run_end_slack(); a noise run ends at
- * the latest its duration after its last CPU started, which is within
- * TSCPROBE_START_TIMEOUT_MS of START.  Called with tp_lock held.
+ * With tp_lock held: the jiffies by which every thread should have ended,
+ * 0 while unknown; a noise run's last CPU starts at most
+ * TSCPROBE_START_TIMEOUT_MS after START.
  */
 static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 {
@@ -611,20 +462,12 @@ static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 	return due;
 }
 
-/**
- * tp_run_watch() - deal with threads that cannot get their CPU
- * @work: the run's watch
- *
- * A thread bound to a CPU that a task of higher priority owns (a SCHED_FIFO
- * poller with RT throttling off, as on DPDK and isolcpus machines) never
- * runs there, and nothing may wait for it without bound: not the run's
- * end, STOP, unload or hotplug.  So, once TSCPROBE_START_TIMEOUT_MS after
- * START, a CPU whose thread has not started is given up: not measured,
- * marked starved and incomplete, and the run goes on with the others.
- * And once the run should have ended (tp_run_due()), a thread that has not
- * is moved to a CPU where it can run, and ends there: starved, its
- * figures those of before.  Threads that did get their CPUs never meet
- * the watch: it runs at most a few times a run, never in a loop.
+/*
+ * Threads that cannot get their CPU ("A CPU the module cannot get" in
+ * Documentation/tscprobe.rst): a CPU whose thread has not started
+ * TSCPROBE_START_TIMEOUT_MS after START is given up, and a thread still
+ * there when the run is due is moved away to end, starved.  Runs a few
+ * times a run at most.
  */
 static void tp_run_watch(struct work_struct *work)
 {
@@ -732,10 +575,8 @@ static int tp_run_parse_cpus(struct tp_run *run, struct nlattr **attrs,
 }
 
 /*
- * Every CPU's working state and snapshot, on the CPU's own node: the thread
- * works on it with interrupts off, and a remote node would add its latency
- * to what is measured.  The snapshot starts as a copy of the initialized
- * state, so a reader before the first publication sees a valid empty one.
+ * On the CPU's node: a remote one would add its latency to the windows.
+ * The snapshot starts as a copy of the initialized state.
  */
 static int tp_run_alloc_cpu_state(struct tp_run *run, struct tp_cpu *c)
 {
@@ -870,19 +711,9 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
 	return err;
 }
 
-/**
- * tp_run_start() - validate a START and start the run
- * @ops: the measurement
- * @attrs: START's attributes
- * @notify: who hears of the run's end and its events (NULL: nobody);
- *	it must outlive the run
- * @extack: where a bad attribute is reported
- * @started: set to the new run, referenced, on success
- *
- * Nothing starts unless everything is valid and every thread exists: on an
- * error the previous results are left as they were.
- *
- * Return: 0, or a negative errno with @extack saying why.
+/*
+ * Nothing starts unless everything is valid and every thread exists; on an
+ * error the old results stay.  @notify (NULL: nobody) must outlive the run.
  */
 int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 		 const struct tp_run_notify *notify,
@@ -950,16 +781,9 @@ static bool tp_run_request_stop(struct tp_run *run, unsigned int reason)
 	return true;
 }
 
-/**
- * tp_run_stop() - ask the current run to end early
- * @extack: where "nothing runs" is reported
- *
- * Returns at once: the run's threads end within a window and a gap (a
- * thread that cannot get its CPU is moved away, see tp_run_watch()), and
- * then its listeners get RUN_FINISHED.  Waiting here would hold generic
- * netlink's cb_lock, and with it every family's registration, meanwhile.
- *
- * Return: 0; -ENOENT when no run is in progress.
+/*
+ * Returns at once, RUN_FINISHED comes later: waiting would hold genetlink's
+ * cb_lock, and with it every family's registration.
  */
 int tp_run_stop(struct netlink_ext_ack *extack)
 {
@@ -975,13 +799,6 @@ int tp_run_stop(struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/**
- * tp_run_reset() - drop the results of the last run
- * @extack: where "still running" is reported
- *
- * Return: 0 (also when there was nothing to drop), or -EBUSY while a run
- * is in progress.
- */
 int tp_run_reset(struct netlink_ext_ack *extack)
 {
 	struct tp_run *old;
@@ -997,11 +814,7 @@ int tp_run_reset(struct netlink_ext_ack *extack)
 	return err;
 }
 
-/*
- * A CPU is going down: end its measurement, mark it incomplete.  Its
- * thread ends on another CPU (it is moved there, and measures nothing
- * there), so this never waits for a thread that cannot get the CPU.
- */
+/* Never waits for the thread: it is moved off the CPU and ends elsewhere. */
 static int tp_cpu_offline(unsigned int cpu)
 {
 	struct tp_run *run;
@@ -1025,11 +838,6 @@ static int tp_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/**
- * tp_run_init() - register the CPU hotplug callback
- *
- * Return: 0 or a negative errno.
- */
 int tp_run_init(void)
 {
 	int ret;
@@ -1047,14 +855,9 @@ int tp_run_init(void)
 	return 0;
 }
 
-/**
- * tp_run_shutdown() - refuse new runs and end the current one
- *
- * Called on unload while netlink is still registered, so that listeners
- * hear that the run ended because the module went away: returns once every
- * finisher has notified, also one that had already set its run's final
- * state.  Bounded: tp_run_watch() moves away any thread that cannot get
- * its CPU.
+/*
+ * On unload, while netlink is still registered: returns once every
+ * finisher has told its listeners.
  */
 void tp_run_shutdown(void)
 {
@@ -1076,11 +879,6 @@ void tp_run_shutdown(void)
 	flush_workqueue(tp_wq);
 }
 
-/**
- * tp_run_exit() - drop the results and the hotplug callback
- *
- * tp_run_shutdown() has ended any run before this is called.
- */
 void tp_run_exit(void)
 {
 	struct tp_run *old;

@@ -1,40 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The skew measurement in the kernel: core/'s hand-off on every ordered
- * pair of the chosen CPUs, one pair at a time, both sides with interrupts
- * off for that pair only.
+ * The skew measurement: core/'s hand-off on every ordered pair of the
+ * chosen CPUs, one pair at a time, both sides with interrupts off for that
+ * pair only (Documentation/skew.rst).
  *
- * Threads: the run machinery's bound thread on every chosen CPU is a
- * worker that sleeps until it is given a side of a pair; its unbound
- * run_main thread is the controller that walks the pairs.  Per pair the
- * controller resets the shared words, hands out the two sides (a wake-up
- * each) and sleeps until both are back (a wake-up): three wake-ups and the
- * hand-offs themselves.  The workers persist for the whole run, so no
- * thread is created per pair.
+ * Threads: each chosen CPU's bound thread is a worker that sleeps until
+ * given a side; the unbound run_main thread is the controller, which walks
+ * the pairs: three wake-ups a pair, no thread created per pair.
  *
- * A side says it has arrived and waits, preemptibly and with interrupts
- * on, for the other (TP_SKEW_ARRIVE_NS at most); then disables interrupts
- * for the hand-off, every wait of which ends TP_SKEW_WAIT_NS after the
- * last hand-off, and the whole of which ends by TP_SKEW_CAP_NS.
- * That bounds every interrupts-off stretch to TP_SKEW_CAP_NS plus one
- * wait, as a noise window is bounded by its width: far below the lockup
- * and RCU-stall thresholds.  A side that gives up raises the abort flag,
- * so its partner stops at once; the pair is then reported as TIMEOUT, or
- * as OFFLINE if one of its CPUs went away, and never with numbers.
+ * Bounds: a side waits for its partner with interrupts on (at most
+ * TP_SKEW_ARRIVE_NS), then hands off with interrupts off, each wait ending
+ * TP_SKEW_WAIT_NS after the last hand-off and the whole by TP_SKEW_CAP_NS.
+ * A side that gives up raises the abort flag: its partner stops at once and
+ * the pair is TIMEOUT, or OFFLINE if a CPU went away, never with numbers.
  *
- * Hotplug: the teardown callback (run.c) marks the CPU offline and moves
- * its worker to another CPU, where it leaves: a side checks its CPU when
- * it says it is here (tp_cpu_here()), so it never runs on another.  A
- * worker that was handed a side but had not taken it yet leaves without
- * it; the controller takes the side back (atomic_cmpxchg against the
- * worker's own claim, so exactly one of them wins) and aborts the partner.
- * Pairs with a CPU that is gone are OFFLINE, or TIMEOUT when its worker
- * could not get the CPU (starved, see tp_run_watch()).  STOP and unload
+ * Hotplug and starved workers end as in run.c.  A side handed out but not
+ * taken is taken back by the controller (cmpxchg against the worker's
+ * claim: exactly one wins), which then aborts the partner.  STOP and unload
  * end the run after the pair (or repeat) in progress.
  *
- * Results: a pair's figures are written once, by the controller, before it
- * publishes the pair as settled (smp_store_release); readers look only at
- * settled pairs, so they need no lock.
+ * Results: the controller writes a pair's figures once, then publishes it
+ * as settled (smp_store_release); readers look only at settled pairs.
  */
 #include <linux/cpu.h>
 #include <linux/gfp.h>
@@ -60,33 +46,23 @@
 #include "core/skew.h"
 #include "trace.h"
 
-/*
- * How long a side waits for its partner to arrive: preemptibly, with
- * interrupts on, so a generous limit costs nothing but the spin.
- */
+/* The wait for the partner is preemptible: a generous limit is cheap. */
 #define TP_SKEW_ARRIVE_NS	NSEC_PER_SEC
 /*
- * How long a side that has arrived looks for its partner with preemption
- * off before it withdraws and lets the scheduler in (tp_skew_wait_partner()).
- * Each side is "here" nearly all the time it waits, so two sides waiting
- * together meet at once; and 50 us is short against a stop_machine that
- * every other CPU spins in until this one lets its stopper run.
+ * How long an arrived side looks with preemption off before it lets the
+ * scheduler in (tp_skew_wait_partner()): long enough that two waiting
+ * sides meet at once, short against a stop_machine waiting for this CPU.
  */
 #define TP_SKEW_LOOK_NS		(50 * NSEC_PER_USEC)
 /*
- * How long a side waits for the next hand-off, interrupts off.  A hand-off
- * takes well under a microsecond on hardware.  Under a hypervisor a vCPU
- * can be descheduled by the host for a time slice or more at any moment,
- * which is the host's doing, not a partner that is gone: more slack there.
+ * The wait for the next hand-off, interrupts off: well under a microsecond
+ * on hardware, but the host may deschedule a vCPU for a time slice or more.
  */
 #define TP_SKEW_WAIT_NS		(100 * NSEC_PER_MSEC)
 #define TP_SKEW_WAIT_VM_NS	(500 * NSEC_PER_MSEC)
 /*
- * The longest a side's log may take: the interrupts-off bound, the same
- * 1 s cap as every other measurement's windows (far from the hard-lockup,
- * soft-lockup and RCU-stall thresholds), under a hypervisor too: a pair
- * that a loaded host slows past it is reported as a timeout rather than
- * bought with a longer stretch of interrupts off.  Reported as WIDTH_NS.
+ * A side's log: the 1 s cap of every window, under a hypervisor too (a
+ * pair a loaded host slows past it is a timeout).  Reported as WIDTH_NS.
  */
 #define TP_SKEW_CAP_NS		TSCPROBE_MAX_WIDTH_NS
 
@@ -98,76 +74,47 @@ enum {
 	TP_SIDE_DONE,		/* finished; @end says how */
 };
 
-/**
- * struct tp_skew_cpu - one worker (the c->hot of its slot)
- * @log: its log, TP_SKEW_ENTRIES(samples) entries, on the CPU's node
- * @order: the log's allocation order
- * @wq: where the worker sleeps between sides
- * @state: TP_SIDE_*; IDLE -> ASSIGNED by the controller, ASSIGNED ->
- *	RUNNING by the worker or back to IDLE by the controller (cmpxchg),
- *	RUNNING -> DONE by the worker, DONE -> IDLE by the controller
- * @side: TP_SKEW_MASTER or TP_SKEW_SLAVE, set before ASSIGNED
- * @end: enum tp_skew_end of the last side, set before DONE
- * @gone: the worker has returned (CPU going offline, or the run is over)
+/*
+ * One worker (its slot's c->hot).  @state: IDLE -> ASSIGNED by the
+ * controller, ASSIGNED -> RUNNING by the worker or back to IDLE by the
+ * controller (cmpxchg), RUNNING -> DONE by the worker, DONE -> IDLE by the
+ * controller.
  */
 struct tp_skew_cpu {
-	u64 *log;
+	u64 *log;		/* TP_SKEW_ENTRIES(samples), CPU's node */
 	unsigned int order;
-	wait_queue_head_t wq;
+	wait_queue_head_t wq;	/* the worker sleeps here between sides */
 	atomic_t state;
-	unsigned int side;
-	int end;
-	bool gone;
+	unsigned int side;	/* set before ASSIGNED */
+	int end;		/* enum tp_skew_end, set before DONE */
+	bool gone;		/* the worker has returned */
 };
 
-/**
- * struct tp_skew_pair - one ordered pair and its result
- * @i: slot of CPU i (the master)
- * @j: slot of CPU j
- * @from: CPU i
- * @to: CPU j
- * @status: enum tscprobe_pair_status; SKIPPED until measured
- * @relation: enum tscprobe_relation
- * @elapsed: cycles the pair cost, controller's view (0: not run)
- * @st: the statistics, over every repeat (only for OK)
- */
+/* One ordered pair and its result. */
 struct tp_skew_pair {
-	u32 i;
+	u32 i;				/* slots; i is the master */
 	u32 j;
-	u32 from;
+	u32 from;			/* CPUs */
 	u32 to;
-	u32 status;
+	u32 status;			/* SKIPPED until measured */
 	u32 relation;
-	u64 elapsed;
-	struct tp_skew_stats st;
+	u64 elapsed;			/* cycles; 0: not run */
+	struct tp_skew_stats st;	/* over every repeat, if OK */
 };
 
-/**
- * struct tp_skew_run - the run-wide state (run->priv)
- * @sync: the words the two sides share, on their own cache lines
- * @lim: the sides' time limits in cycles
- * @look: TP_SKEW_LOOK_NS in cycles
- * @side_ns: the longest a side can take, all limits added up
- * @entries: log entries per side
- * @ctl_wq: where the controller waits for the sides
- * @finished: the controller is done; workers leave
- * @nr_pairs: ordered pairs in the run
- * @done: pairs measured so far (whatever their status)
- * @settled: pairs [0, settled) are final and may be read
- * @pairs: every ordered pair, in (i, j) order
- */
+/* The run-wide state (run->priv). */
 struct tp_skew_run {
-	struct tp_skew_sync *sync;
-	struct tp_skew_limits lim;
-	u64 look;
-	u64 side_ns;
-	u32 entries;
-	wait_queue_head_t ctl_wq;
-	bool finished;
+	struct tp_skew_sync *sync;	/* the sides' words, own cache lines */
+	struct tp_skew_limits lim;	/* cycles */
+	u64 look;			/* TP_SKEW_LOOK_NS in cycles */
+	u64 side_ns;			/* all limits added up */
+	u32 entries;			/* per side */
+	wait_queue_head_t ctl_wq;	/* the controller waits here */
+	bool finished;			/* workers leave */
 	unsigned int nr_pairs;
-	unsigned int done;
-	unsigned int settled;
-	struct tp_skew_pair *pairs;
+	unsigned int done;		/* whatever their status */
+	unsigned int settled;		/* [0, settled) are final, readable */
+	struct tp_skew_pair *pairs;	/* in (i, j) order */
 };
 
 static const unsigned long tp_skew_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
@@ -324,20 +271,12 @@ static bool tp_skew_must_go(const struct tp_cpu *c)
 
 /*
  * Wait for the partner preemptibly: CPU hotplug's stop_machine needs every
- * CPU (taking one down, and bringing one up: the new CPU's MTRR rendezvous),
- * and a side spinning with preemption off for a partner that the stopper
- * holds up would hold up the stopper in turn, until its limit.
- *
- * So a side is "here" only while it cannot be preempted: it says so with
- * preemption off, looks for TP_SKEW_LOOK_NS, and withdraws before it lets
- * the scheduler in (tp_skew_leave()).  Otherwise a partner that saw it
- * here would start the hand-off with interrupts off while the stopper ran
- * in its place, wait for it in vain, and time the pair out.  When both are
- * here, both have preemption off: nothing comes between the meeting and
- * interrupts going off on either side.  A side says it is here only on its
- * own CPU (tp_cpu_here(), checked with preemption off, which stays off
- * through the hand-off): one moved elsewhere gives up, and its TSC
- * deadlines are one clock's.
+ * CPU, and a side spinning with preemption off for a partner the stopper
+ * holds up would hold up the stopper in turn.  So a side is "here" only
+ * while it cannot be preempted: it says so with preemption off, looks for
+ * TP_SKEW_LOOK_NS and withdraws before it lets the scheduler in
+ * (tp_skew_leave()); when both are here, nothing comes between the meeting
+ * and interrupts going off.  It says so only on its own CPU (tp_cpu_here()).
  *
  * Return: enum tp_skew_end; on TP_SKEW_OK preemption is disabled.
  */
