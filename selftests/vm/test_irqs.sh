@@ -25,10 +25,11 @@
 #    another CPU while it waits (an unbound one: rcu_preempt) is left out:
 #    the move is traced before the target CPU is told, so its wait there
 #    has no exact start.  Interrupt threads and timerlat's are bound.
-#    RT throttling is off for the test (sched_rt_runtime_us -1): under
-#    TCG a vCPU the host deschedules charges that time to the thread it
-#    was running, and a real-time class throttled for it legitimately
-#    leaves its threads waiting while the measurement thread runs.
+#    RT throttling is off for the test (sched_rt_runtime_us -1), and so
+#    is every CPU's fair server (6.12 on): under TCG a vCPU the host
+#    deschedules charges that time to the thread it was running, and
+#    either mechanism then legitimately runs the measurement thread ahead
+#    of waiting real-time threads.
 #    A kernel without ftrace (the project's debug kernel) gets every other
 #    check, and a comment that says this one did not run.
 # Prints TAP and the kselftest totals line.
@@ -229,6 +230,13 @@ run_checked() {
 fresh_module "$KO"
 RT_RUNTIME=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+FAIR=/sys/kernel/debug/sched/fair_server
+FAIR_RUNTIMES=
+for f in "$FAIR"/cpu*/runtime; do
+	[ -w "$f" ] || continue
+	FAIR_RUNTIMES="$FAIR_RUNTIMES $f=$(cat "$f")"
+	echo 0 >"$f"
+done
 TRACED=
 if [ -d "$TR/events" ]; then
 	check "tracing with the TSC clock" trace_setup
@@ -256,5 +264,8 @@ check "both serial lines still interrupt" lines_alive
 
 [ -n "$TRACED" ] && trace_restore
 echo "$RT_RUNTIME" >/proc/sys/kernel/sched_rt_runtime_us
+for fr in $FAIR_RUNTIMES; do
+	echo "${fr#*=}" >"${fr%%=*}"
+done
 rmmod tscprobe
 tap_done
