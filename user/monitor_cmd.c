@@ -269,36 +269,13 @@ static int tp_monitor_loop(struct tp_monitor *m)
 
 static int tp_monitor_open(struct tp_monitor *m)
 {
-	int ret;
-
-	m->req = calloc(1, sizeof(*m->req));
-	m->ev = calloc(1, sizeof(*m->ev));
-	if (!m->req || !m->ev) {
-		tp_err("out of memory");
-		return TP_EXIT_FAIL;
-	}
-	ret = tp_nl_open(m->req);
-	if (!ret)
-		ret = tp_nl_open(m->ev);
-	if (ret)
-		return ret;
 	/* Joined before the first GET_STATUS: nothing falls in between. */
-	if (tp_nl_join_events(m->ev)) {
-		tp_err("cannot join the module's events group: %s",
-		       strerror(errno));
-		return TP_EXIT_FAIL;
-	}
-	return TP_EXIT_OK;
+	return tp_nl_open_listening(&m->req, &m->ev);
 }
 
 static void tp_monitor_close(struct tp_monitor *m)
 {
-	if (m->req)
-		tp_nl_close(m->req);
-	if (m->ev)
-		tp_nl_close(m->ev);
-	free(m->req);
-	free(m->ev);
+	tp_nl_close_listening(m->req, m->ev);
 	tp_live_free(&m->live);
 }
 

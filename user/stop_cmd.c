@@ -38,13 +38,7 @@ static int tp_stop_and_wait(struct tp_nl *ev, struct tp_nl *req)
 	struct tp_result st;
 	int ret;
 
-	if (tp_nl_join_events(ev)) {
-		tp_err("cannot join the module's events group: %s",
-		       strerror(errno));
-		return TP_EXIT_FAIL;
-	}
 	tp_result_init(&st, 0);
-	/* Joined first: its RUN_FINISHED cannot come before the wait. */
 	if (tp_fetch_status(req, &st, &error)) {
 		ret = tp_nl_report("stop", &error);
 		goto out;
@@ -82,26 +76,9 @@ int tp_cmd_stop(int argc, char **argv)
 	ret = tp_simple_opts("stop", tp_stop_usage, argc, argv, NULL);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	ev = calloc(1, sizeof(*ev));
-	req = calloc(1, sizeof(*req));
-	if (!ev || !req) {
-		tp_err("out of memory");
-		ret = TP_EXIT_FAIL;
-		goto out;
-	}
-	ret = tp_nl_open(req);
-	if (ret)
-		goto out;
-	ret = tp_nl_open(ev);
-	if (ret) {
-		tp_nl_close(req);
-		goto out;
-	}
-	ret = tp_stop_and_wait(ev, req);
-	tp_nl_close(ev);
-	tp_nl_close(req);
-out:
-	free(ev);
-	free(req);
+	ret = tp_nl_open_listening(&req, &ev);
+	if (!ret)
+		ret = tp_stop_and_wait(ev, req);
+	tp_nl_close_listening(req, ev);
 	return ret;
 }

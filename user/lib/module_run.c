@@ -327,24 +327,9 @@ int tp_run_kernel(const struct tp_start *st, struct tp_result *res)
 	struct tp_nl_error error;
 	int ret;
 
-	ev = calloc(1, sizeof(*ev));
-	req = calloc(1, sizeof(*req));
-	if (!ev || !req) {
-		ret = TP_EXIT_FAIL;
-		goto out;
-	}
-	ret = tp_nl_open(req);
+	ret = tp_nl_open_listening(&req, &ev);
 	if (ret)
 		goto out;
-	ret = tp_nl_open(ev);
-	if (ret)
-		goto out;
-	if (tp_nl_join_events(ev)) {
-		tp_err("cannot join the module's events group: %s",
-		       strerror(errno));
-		ret = TP_EXIT_FAIL;
-		goto out;
-	}
 	tp_catch_interrupt();
 	tp_run_place(st, res);
 	res->ctx = tp_context_begin();
@@ -358,12 +343,7 @@ int tp_run_kernel(const struct tp_start *st, struct tp_result *res)
 	if (!ret && tp_interrupted())
 		ret = TP_EXIT_INTERRUPTED;
 out:
-	if (req)
-		tp_nl_close(req);
-	if (ev)
-		tp_nl_close(ev);
-	free(ev);
-	free(req);
+	tp_nl_close_listening(req, ev);
 	return ret;
 }
 

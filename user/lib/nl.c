@@ -483,6 +483,52 @@ int tp_nl_join_events(struct tp_nl *nl)
 }
 
 /**
+ * tp_nl_open_listening() - a request socket and a socket on the events group
+ * @req: set to the request socket
+ * @ev: set to the events socket, joined before this returns
+ *
+ * Joined before any request is sent, so that no notification of what the
+ * requests start falls in between.  Both are allocated even on failure:
+ * tp_nl_close_listening() frees them either way.
+ *
+ * Return: an enum tp_exit.
+ */
+int tp_nl_open_listening(struct tp_nl **req, struct tp_nl **ev)
+{
+	int ret;
+
+	*req = calloc(1, sizeof(**req));
+	*ev = calloc(1, sizeof(**ev));
+	if (!*req || !*ev) {
+		tp_err("out of memory");
+		return TP_EXIT_FAIL;
+	}
+	ret = tp_nl_open(*req);
+	if (!ret)
+		ret = tp_nl_open(*ev);
+	if (ret)
+		return ret;
+	ret = tp_nl_join_events(*ev);
+	if (ret) {
+		tp_err("cannot join the module's events group: %s",
+		       strerror(-ret));
+		return TP_EXIT_FAIL;
+	}
+	return TP_EXIT_OK;
+}
+
+/* Close and free what tp_nl_open_listening() set up, or any part of it. */
+void tp_nl_close_listening(struct tp_nl *req, struct tp_nl *ev)
+{
+	if (req)
+		tp_nl_close(req);
+	if (ev)
+		tp_nl_close(ev);
+	free(req);
+	free(ev);
+}
+
+/**
  * tp_nl_wait_event() - wait for notifications, without polling
  * @nl: a socket that joined the events group
  * @timeout_ms: how long to wait (-1: forever)
