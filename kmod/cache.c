@@ -142,11 +142,8 @@ static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 	while (units) {
 		if (tp_cpu_should_stop(c))
 			return false;
-		start = tp_cpu_window_begin(true);
-		if (!tp_cpu_here(c)) {
-			local_irq_enable();
+		if (!tp_cpu_window_begin(c, &start))
 			return false;
-		}
 		done = tp_paced_window(pace, fn, state, units, batch,
 				       start + width);
 		trace_tscprobe_cache_window(c->cpu, start, rdtsc(), done);

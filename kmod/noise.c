@@ -317,11 +317,8 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 
 	if (irqs_on)
 		memcpy(n->undo, n, sizeof(*n));
-	start = tp_cpu_window_begin(true);
-	if (!tp_cpu_here(c)) {
-		local_irq_enable();
+	if (!tp_cpu_window_begin(c, &start))
 		return 0;
-	}
 	moves = current->se.nr_migrations;
 	if (!n->windows) {
 		n->first_tsc = start;

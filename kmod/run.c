@@ -146,26 +146,28 @@ void tp_cpu_sleep_gap(const struct tp_run *run)
 }
 
 /*
- * Returns the window's start TSC (interrupts off if @irqs_off) once no
- * reschedule is pending, so that a task outranking the thread waits at
- * most one window: with voluntary or no preemption only schedule() lets
- * it in, and usleep_range() in the gap may return without sleeping.  The
- * flag is read after the start, with interrupts off: no wake-up slips in.
+ * Starts a window on @c's CPU: true, with interrupts off and @start the
+ * window's start TSC, once no reschedule is pending, so that a task
+ * outranking the thread waits at most one window: with voluntary or no
+ * preemption only schedule() lets it in, and usleep_range() in the gap may
+ * return without sleeping.  The flag is read after the start, with
+ * interrupts off: no wake-up slips in.  False, interrupts on, when the
+ * thread is not on its CPU (tp_cpu_here()).
  */
-u64 tp_cpu_window_begin(bool irqs_off)
+bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start)
 {
-	u64 start;
-
 	for (;;) {
-		if (irqs_off)
-			local_irq_disable();
-		start = rdtsc();
+		local_irq_disable();
+		*start = rdtsc();
 		if (!need_resched())
-			return start;
-		if (irqs_off)
-			local_irq_enable();
+			break;
+		local_irq_enable();
 		schedule();
 	}
+	if (tp_cpu_here(c))
+		return true;
+	local_irq_enable();
+	return false;
 }
 
 /*

@@ -128,7 +128,7 @@ void tp_cpu_moved(struct tp_cpu *c);
 void tp_test_delay(void);
 bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(const struct tp_run *run);
-u64 tp_cpu_window_begin(bool irqs_off);
+bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
