@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_path.h"
 #include "kselftest_harness.h"
 #include "prng.h"
 
@@ -391,28 +392,6 @@ static bool af_judge(struct af *a, int hang, int status)
 	}
 }
 
-/* $(BUILD)/host/test_cli_fuzz -> $(BUILD)/tscprobe */
-static int af_find_cli(struct af *a)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	snprintf(a->cli, sizeof(a->cli), "%s/tscprobe", self);
-	return access(a->cli, X_OK);
-}
-
 FIXTURE(argfuzz) {
 	struct af *a;
 };
@@ -421,7 +400,7 @@ FIXTURE_SETUP(argfuzz)
 {
 	self->a = calloc(1, sizeof(*self->a));
 	ASSERT_NE(NULL, self->a);
-	ASSERT_EQ(0, af_find_cli(self->a)) TH_LOG("no CLI next to the tests");
+	ASSERT_EQ(0, tp_test_cli_path(self->a->cli, sizeof(self->a->cli))) TH_LOG("no CLI next to the tests");
 }
 
 FIXTURE_TEARDOWN(argfuzz)

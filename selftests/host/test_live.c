@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
+#include "cli_path.h"
 #include "kselftest_harness.h"
 #include "user/lib/nl.h"
 #include "user/lib/live.h"
@@ -239,20 +240,14 @@ TEST(end_line_from_run_finished)
 /* The CLI next to this program, run with @args: its exit status and stderr. */
 static int run_cli(const char *args, char *err, size_t len)
 {
-	char self[PATH_MAX], cmd[PATH_MAX + 256];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	char cli[PATH_MAX], cmd[PATH_MAX + 256];
+	ssize_t n;
 	FILE *p;
 	int status;
 
-	if (n <= 0)
+	if (tp_test_cli_path(cli, sizeof(cli)))
 		return -1;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	snprintf(cmd, sizeof(cmd), "%s/tscprobe %s 2>&1 >/dev/null", self, args);
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", cli, args);
 	p = popen(cmd, "r");
 	if (!p)
 		return -1;

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_path.h"
 #include "kselftest_harness.h"
 
 #include "user/lib/cli.h"
@@ -218,28 +219,6 @@ TEST(engines_end_their_measurement_together)
 
 /* ---- the CLI's own threads ---------------------------------------------- */
 
-/* $(BUILD)/host/test_placement -> $(BUILD)/tscprobe */
-static int find_cli(char *cli, size_t len)
-{
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -1;
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	slash = strrchr(self, '/');
-	if (!slash)
-		return -1;
-	*slash = '\0';
-	snprintf(cli, len, "%s/tscprobe", self);
-	return access(cli, X_OK);
-}
-
 /* Start the CLI with @args (NULL-terminated), its output into @out. */
 static pid_t spawn_cli(const char *cli, char *const *args, const char *out)
 {
@@ -385,7 +364,7 @@ TEST(cli_threads_stay_off_the_measured_cpu)
 	char list[256];
 	pid_t pid;
 
-	ASSERT_EQ(0, find_cli(cli, sizeof(cli))) TH_LOG("no CLI next to the tests");
+	ASSERT_EQ(0, tp_test_cli_path(cli, sizeof(cli))) TH_LOG("no CLI next to the tests");
 	usable_cpus(&cpus);
 	while ((cpu = tp_cpuset_next(&cpus, cpu)) >= 0)
 		m = cpu;
@@ -426,7 +405,7 @@ TEST(cli_says_when_it_shares_the_measured_cpus)
 	int fd, status;
 	pid_t pid;
 
-	ASSERT_EQ(0, find_cli(cli, sizeof(cli)));
+	ASSERT_EQ(0, tp_test_cli_path(cli, sizeof(cli)));
 	usable_cpus(&cpus);
 	ASSERT_EQ(0, tp_online_cpus(&online));
 	if (tp_cpuset_count(&cpus) != tp_cpuset_count(&online))
