@@ -535,8 +535,6 @@ TEST_F_TIMEOUT(faults, windows_and_sides_stay_on_their_cpus, 500)
 
 /* ---- a CPU the run cannot get ------------------------------------------------ */
 
-#define TP_RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
-
 /* A SCHED_FIFO 99 poller spinning on @cpu for @seconds (rtpoller.c). */
 static pid_t tp_poller(unsigned int cpu, unsigned int seconds)
 {
@@ -597,30 +595,6 @@ static bool tp_poller_owns(pid_t pid, unsigned int cpu)
 	return true;
 }
 
-#define TP_FAIR_SERVER	"/sys/kernel/debug/sched/fair_server/cpu%u/runtime"
-
-/*
- * Turn off the fair server of @cpu (6.12 on: it gives ordinary threads 5 %
- * of a CPU that a real-time task owns), so that the poller starves the
- * measurement thread there as it does on older kernels.  @restore is set
- * to the command that puts it back, or "" where there is none.
- */
-static int tp_fair_server_off(unsigned int cpu, char *restore, size_t len)
-{
-	char path[96], cmd[160], *was = NULL;
-
-	restore[0] = '\0';
-	snprintf(path, sizeof(path), TP_FAIR_SERVER, cpu);
-	if (access(path, F_OK))
-		return 0;
-	if (tp_sh(strcat(strcpy(cmd, "cat "), path), &was))
-		return -1;
-	snprintf(restore, len, "echo %ld > %s", strtol(was, NULL, 10), path);
-	free(was);
-	snprintf(cmd, sizeof(cmd), "echo 0 > %s", path);
-	return tp_sh(cmd, NULL);
-}
-
 /* Wait for the poller to end; its exit status (-1: not a clean exit). */
 static int tp_poller_wait(pid_t pid)
 {
@@ -649,23 +623,6 @@ static long tp_cpu_flags(struct tp_nl *nl, unsigned int cpu, uint64_t *windows)
 			}
 	tp_result_free(&r);
 	return flags;
-}
-
-/* The sched_rt_runtime_us knob: its value, after setting it to @set. */
-static long tp_rt_runtime(long set)
-{
-	long was = LONG_MIN;
-	FILE *f = fopen(TP_RT_RUNTIME, "r+");
-
-	if (!f)
-		return was;
-	if (fscanf(f, "%ld", &was) != 1)
-		was = LONG_MIN;
-	rewind(f);
-	fprintf(f, "%ld\n", set);
-	if (fclose(f))
-		was = LONG_MIN;
-	return was;
 }
 
 /* Lines of the kernel log that contain @what. */

@@ -402,23 +402,21 @@ TEST_F_TIMEOUT(skew, bad_cli_input, 120)
  * the controller takes back CPU 3's side; both pairs are TIMEOUT, without
  * numbers, and the run ends once the hog is gone.  The CLI runs on CPU 0.
  */
-#define TP_FAIR_SERVER_3	"/sys/kernel/debug/sched/fair_server/cpu3/runtime"
-
 TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
 {
-	char *out = NULL, *rt = NULL;
+	char *out = NULL, fair[160];
 	struct sched_param sp = { .sched_priority = 50 };
 	struct timespec t0, t;
 	cpu_set_t set;
 	pid_t hog;
+	long rt;
 	int status;
 
 	if (tp_online_count() < 4)
 		SKIP(return, "needs 4 CPUs");
-	ASSERT_EQ(0, tp_sh("cat /proc/sys/kernel/sched_rt_runtime_us", &rt));
-	ASSERT_EQ(0, tp_sh("echo -1 > /proc/sys/kernel/sched_rt_runtime_us", NULL));
-	ASSERT_EQ(0, tp_sh("f=" TP_FAIR_SERVER_3 "; [ ! -e $f ] || "
-			   "{ cat $f > /tmp/fair3 && echo 0 > $f; }", NULL));
+	rt = tp_rt_runtime(-1);
+	ASSERT_NE(LONG_MIN, rt);
+	ASSERT_EQ(0, tp_fair_server_off(3, fair, sizeof(fair)));
 	hog = fork();
 	ASSERT_GE(hog, 0);
 	if (!hog) {
@@ -442,17 +440,9 @@ TEST_F_TIMEOUT(skew, starved_partner_times_out, 120)
 		   "all(.pairs[]; .status == \"timeout\")",
 		   ".state == \"done\"");
 	free(out);
-	rt[strcspn(rt, "\n")] = '\0';
-	{
-		char cmd[96];
-
-		snprintf(cmd, sizeof(cmd),
-			 "echo %s > /proc/sys/kernel/sched_rt_runtime_us", rt);
-		EXPECT_EQ(0, tp_sh(cmd, NULL));
-	}
-	free(rt);
-	EXPECT_EQ(0, tp_sh("[ ! -e /tmp/fair3 ] || cat /tmp/fair3 > " TP_FAIR_SERVER_3,
-			   NULL));
+	EXPECT_EQ(-1, tp_rt_runtime(rt));
+	if (fair[0])
+		EXPECT_EQ(0, tp_sh(fair, NULL));
 	/* Once the CPU is free again, the same pairs measure (host permitting). */
 	ASSERT_EQ(0, tp_sh("tscprobe skew -c 2,3 -n 16 -q -j", &out));
 	EXPECT_JQ(out, "all(.pairs[]; .status == \"ok\" or .status == \"timeout\")");

@@ -13,6 +13,7 @@
 #define TSCPROBE_SELFTEST_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,6 +334,49 @@ static inline unsigned int tp_online_count(void)
 	struct tp_cpuset online;
 
 	return tp_online_cpus(&online) ? 0 : tp_cpuset_count(&online);
+}
+
+#define TP_RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
+
+/* The sched_rt_runtime_us knob: its value, after setting it to @set. */
+static inline long tp_rt_runtime(long set)
+{
+	long was = LONG_MIN;
+	FILE *f = fopen(TP_RT_RUNTIME, "r+");
+
+	if (!f)
+		return was;
+	if (fscanf(f, "%ld", &was) != 1)
+		was = LONG_MIN;
+	rewind(f);
+	fprintf(f, "%ld\n", set);
+	if (fclose(f))
+		was = LONG_MIN;
+	return was;
+}
+
+#define TP_FAIR_SERVER	"/sys/kernel/debug/sched/fair_server/cpu%u/runtime"
+
+/*
+ * Turn off the fair server of @cpu (6.12 on: it gives ordinary threads 5 %
+ * of a CPU that a real-time task owns), so that a real-time task starves
+ * ordinary threads there as it does on older kernels.  @restore is set to
+ * the command that puts it back, or "" where there is none.
+ */
+static inline int tp_fair_server_off(unsigned int cpu, char *restore, size_t len)
+{
+	char path[96], cmd[160], *was = NULL;
+
+	restore[0] = '\0';
+	snprintf(path, sizeof(path), TP_FAIR_SERVER, cpu);
+	if (access(path, F_OK))
+		return 0;
+	if (tp_sh(strcat(strcpy(cmd, "cat "), path), &was))
+		return -1;
+	snprintf(restore, len, "echo %ld > %s", strtol(was, NULL, 10), path);
+	free(was);
+	snprintf(cmd, sizeof(cmd), "echo 0 > %s", path);
+	return tp_sh(cmd, NULL);
 }
 
 /* The state and run id GET_STATUS reports (99: no answer). */
