@@ -75,7 +75,9 @@ traffic_stop() {
 # The tracing state the later programs find is the one this one found.
 trace_save() {
 	CLOCK0=$(sed 's/.*\[\(.*\)\].*/\1/' "$TR/trace_clock")
-	BUF0=$(cat "$TR/buffer_size_kb")
+	# "7 (expanded: 1408)" until a tracer first needs the buffers: the size
+	# they would have had is the one to give back.
+	BUF0=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TR/buffer_size_kb")
 	ON0=$(cat "$TR/tracing_on")
 }
 
@@ -106,6 +108,15 @@ trace_setup() {
 		>"$TR/events/sched/sched_switch/filter" &&
 		echo 1 >"$TR/events/sched/sched_switch/enable" &&
 		echo 1 >"$TR/events/tscprobe/tscprobe_window/enable"
+}
+
+# trace_between FROM TO: the trace's events from TSC FROM to TSC TO (at most
+# 60), the evidence a violation is shown with.
+trace_between() {
+	echo "the trace from $1 to $2:"
+	awk -v from="$1" -v to="$2" '/^#/ { next }
+	{ ts = $0; sub(/: [a-z_]+: .*/, "", ts); sub(/.* /, "", ts) }
+	ts + 0 >= from + 0 && ts + 0 <= to + 0 && n++ < 60' "$TR/trace"
 }
 
 # check_trace NAME: the bound, from the trace of the run that just ended.
@@ -186,12 +197,17 @@ check_trace() {
 	$3 == 0 && open > 0 {
 		bad++
 		if (bad <= 10) {
-			s = ""; for (w in who) s = s " " w "@" who[w]
+			s = ""; for (w in who) { s = s " " w "@" who[w]; from = who[w] }
 			printf "CPU %d started a window at %s while waiting:%s\n", c, $2, s
 		}
+		if (bad == 1)
+			printf "%s %s\n", from, $2 >evidence
 	}
 	END { if (bad) printf "%d windows started over a waiting real-time thread\n", bad; exit bad > 0 }' \
-		"$OUT/$1.sweep" || return 1
+		evidence="$OUT/$1.evidence" "$OUT/$1.sweep" || {
+		trace_between $(cat "$OUT/$1.evidence")
+		return 1
+	}
 	# Events lost to a full buffer are the oldest: what is left is still
 	# checked whole, there is only less of it.
 	[ "$lost" -eq 0 ] || echo "the trace overwrote $lost old events"

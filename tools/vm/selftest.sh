@@ -180,6 +180,25 @@ case_smp() {
 	fi
 }
 
+# (g2) Nothing patches the hot kernel text a test runs through: the TSC is
+# unstable from boot (no sched_clock switch), and an event is on from boot
+# (the scheduler's tracepoints stay enabled whatever the tests turn on).
+case_no_text_patching() {
+	run_vm "$(script patching <<-'EOF'
+		cat /sys/devices/system/clocksource/clocksource0/current_clocksource
+		t=/sys/kernel/tracing
+		[ -d $t/events ] || mount -t tracefs nodev $t
+		cat $t/events/initcall/initcall_level/enable
+	EOF
+	)"
+	if ((RC == 0)) && [[ $(head -n 1 "$T/out") != tsc && $(sed -n 2p "$T/out") == 1 ]]; then
+		result "no TSC clocksource, an event on from boot" 1
+	else
+		result "no TSC clocksource, an event on from boot" 0 \
+			"status $RC, want 0, a clocksource other than tsc, then 1"
+	fi
+}
+
 # (h) vm-runas drops to nobody, and privileged writes then fail.
 case_runas() {
 	run_vm "$(script runas <<-'EOF'
@@ -258,6 +277,7 @@ main() {
 	case_log
 	case_dynamic
 	case_smp
+	case_no_text_patching
 	case_runas
 	case_pace
 	echo "$PASSED passed, $FAILED failed"
