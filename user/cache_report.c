@@ -526,13 +526,7 @@ static void tp_cache_json(const struct tp_result *r, FILE *f)
 	unsigned int i;
 
 	jw_init(&j, f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "cache");
-	jw_str(&j, "engine", tp_result_engine(r));
-	jw_u64(&j, "run_id", r->run_id);
-	jw_str(&j, "state", tp_state_name(r->state));
-	jw_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
-	jw_u64(&j, "tsc_khz", r->tsc_khz);
+	tp_result_json_head(&j, r, "cache");
 	jw_u64(&j, "rounds", r->p.rounds);
 	jw_u64(&j, "batch", r->p.batch);
 	jw_bool(&j, "levels", r->p.levels);

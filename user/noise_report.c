@@ -447,13 +447,7 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	unsigned int i;
 
 	jw_init(&j, f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "noise");
-	jw_str(&j, "engine", tp_result_engine(r));
-	jw_u64(&j, "run_id", r->run_id);
-	jw_str(&j, "state", tp_state_name(r->state));
-	jw_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
-	jw_u64(&j, "tsc_khz", r->tsc_khz);
+	tp_result_json_head(&j, r, "noise");
 	jw_str(&j, "irqs", tp_irqs_name(r->p.irqs));
 	jw_str(&j, "clock", tp_clock_name(r->p.clock));
 	jw_u64(&j, "duration_ns", r->p.duration_ns);

@@ -476,13 +476,7 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 
 	tp_skew_verdict(r, &v);
 	jw_init(&j, f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "skew");
-	jw_str(&j, "engine", tp_result_engine(r));
-	jw_u64(&j, "run_id", r->run_id);
-	jw_str(&j, "state", tp_state_name(r->state));
-	jw_str(&j, "stop_reason", tp_stop_reason_name(r->reason));
-	jw_u64(&j, "tsc_khz", r->tsc_khz);
+	tp_result_json_head(&j, r, "skew");
 	jw_u64(&j, "samples", r->p.samples);
 	jw_u64(&j, "repeats", r->p.repeats);
 	jw_u64(&j, "elapsed_ns", r->elapsed_ns);

@@ -28,6 +28,25 @@ void tp_json_counter(struct jw *j, const char *key,
 		jw_null(j, key);
 }
 
+/**
+ * tp_result_json_head() - open a report's JSON object with what every kind
+ * starts with: kind, engine, run_id, state, stop_reason and tsc_khz
+ * @j: the writer
+ * @r: the result reported
+ * @kind: the kind's name
+ */
+void tp_result_json_head(struct jw *j, const struct tp_result *r,
+			 const char *kind)
+{
+	jw_obj(j, NULL);
+	jw_str(j, "kind", kind);
+	jw_str(j, "engine", tp_result_engine(r));
+	jw_u64(j, "run_id", r->run_id);
+	jw_str(j, "state", tp_state_name(r->state));
+	jw_str(j, "stop_reason", tp_stop_reason_name(r->reason));
+	jw_u64(j, "tsc_khz", r->tsc_khz);
+}
+
 void tp_result_init(struct tp_result *r, uint32_t kind)
 {
 	memset(r, 0, sizeof(*r));

@@ -304,6 +304,8 @@ static inline const char *tp_result_engine(const struct tp_result *r)
 void tp_result_init(struct tp_result *r, uint32_t kind);
 void tp_json_counter(struct jw *j, const char *key,
 		     const struct tp_counter_res *k);
+void tp_result_json_head(struct jw *j, const struct tp_result *r,
+			 const char *kind);
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
 const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples);
