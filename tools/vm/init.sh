@@ -46,6 +46,17 @@ for knob in panic_on_oops softlockup_panic hardlockup_panic hung_task_panic \
 	[ -w "/proc/sys/kernel/$knob" ] && echo 1 >"/proc/sys/kernel/$knob"
 done
 
+# Keep the scheduler's tracepoints enabled until the end.  Their static
+# keys flip whenever the first trace event is enabled or the last disabled
+# (ftrace's comm recorder hooks sched_switch and sched_wakeup), and under
+# TCG a vCPU can trap on the breakpoint of such a text patch after it is
+# gone ("Oops: int3" in __schedule or ttwu_do_activate).  An event that
+# fired only during boot stays on, so no test flips them; enabled here,
+# while nothing else runs.  (trace_event= on the command line would do it
+# earlier, but stops 7.3 PREEMPT_RT kernels booting.)
+ev=/sys/kernel/debug/tracing/events/initcall/initcall_level/enable
+[ -w "$ev" ] && echo 1 >"$ev"
+
 # Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
 # bytes the script wrote.
 stty -F /dev/ttyS1 raw -echo || say "cannot set /dev/ttyS1 to raw mode"

@@ -237,13 +237,9 @@ run_qemu() {
 		# can trap on the patch's breakpoint after it is gone ("Oops:
 		# int3" in sched_clock_cpu).  Marked unstable from boot, as TCG
 		# guests often are anyway, nothing switches at run time.
-		# trace_event=initcall:initcall_level: the same race on the
-		# scheduler's tracepoints ("Oops: int3" in __schedule and
-		# ttwu_do_activate), whose static keys flip whenever the first
-		# trace event is enabled or the last disabled (ftrace's comm
-		# recorder hooks sched_switch and sched_wakeup).  One event on
-		# from boot, which fires only during boot, keeps them on.
-		-append "tsc=unstable trace_event=initcall:initcall_level $APPEND $(preset_lpj) $(big_guest_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
+		# (init.sh keeps the scheduler's tracepoints on for the same
+		# reason.)
+		-append "tsc=unstable $APPEND $(preset_lpj) $(big_guest_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
 	)
 
 	: >"$WORK/out.log"

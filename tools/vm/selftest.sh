@@ -181,8 +181,9 @@ case_smp() {
 }
 
 # (g2) Nothing patches the hot kernel text a test runs through: the TSC is
-# unstable from boot (no sched_clock switch), and an event is on from boot
-# (the scheduler's tracepoints stay enabled whatever the tests turn on).
+# unstable from boot (no sched_clock switch), and an event is on before
+# the script starts (the scheduler's tracepoints stay enabled whatever the
+# tests turn on).
 case_no_text_patching() {
 	run_vm "$(script patching <<-'EOF'
 		cat /sys/devices/system/clocksource/clocksource0/current_clocksource
@@ -192,9 +193,9 @@ case_no_text_patching() {
 	EOF
 	)"
 	if ((RC == 0)) && [[ $(head -n 1 "$T/out") != tsc && $(sed -n 2p "$T/out") == 1 ]]; then
-		result "no TSC clocksource, an event on from boot" 1
+		result "no TSC clocksource, an event on from the start" 1
 	else
-		result "no TSC clocksource, an event on from boot" 0 \
+		result "no TSC clocksource, an event on from the start" 0 \
 			"status $RC, want 0, a clocksource other than tsc, then 1"
 	fi
 }
