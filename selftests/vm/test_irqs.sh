@@ -72,21 +72,36 @@ traffic_stop() {
 	wait "$TRAFFIC1" "$TRAFFIC0" 2>/dev/null
 }
 
-# The tracing state the later programs find is the one this one found.
+# The tracing state the later programs find is the one this one found:
+# the clock, the buffers, and each event's enable and filter (the guest's
+# init keeps the sched events on, filtered to nothing, so that no test
+# patches the scheduler's tracepoints; see tools/vm/init.sh).
+TRACE_EVENTS="sched/sched_wakeup sched/sched_migrate_task sched/sched_switch
+	tscprobe/tscprobe_window"
 trace_save() {
 	CLOCK0=$(sed 's/.*\[\(.*\)\].*/\1/' "$TR/trace_clock")
 	# "7 (expanded: 1408)" until a tracer first needs the buffers: the size
 	# they would have had is the one to give back.
 	BUF0=$(sed 's/.*expanded: \([0-9]*\).*/\1/' "$TR/buffer_size_kb")
 	ON0=$(cat "$TR/tracing_on")
+	mkdir -p "$OUT/trace0"
+	for e in $TRACE_EVENTS; do
+		f=$OUT/trace0/$(basename "$e")
+		cat "$TR/events/$e/enable" >"$f.enable"
+		cat "$TR/events/$e/filter" >"$f.filter"
+	done
 }
 
 trace_restore() {
 	echo 0 >"$TR/tracing_on"
-	for e in sched/sched_wakeup sched/sched_migrate_task sched/sched_switch \
-		tscprobe/tscprobe_window; do
-		echo 0 >"$TR/events/$e/enable"
-		[ -w "$TR/events/$e/filter" ] && echo 0 >"$TR/events/$e/filter"
+	for e in $TRACE_EVENTS; do
+		f=$OUT/trace0/$(basename "$e")
+		cat "$f.enable" >"$TR/events/$e/enable"
+		if [ "$(cat "$f.filter")" = none ]; then
+			echo 0 >"$TR/events/$e/filter"
+		else
+			cat "$f.filter" >"$TR/events/$e/filter"
+		fi
 	done
 	echo >"$TR/trace"
 	echo "$CLOCK0" >"$TR/trace_clock"

@@ -46,16 +46,22 @@ for knob in panic_on_oops softlockup_panic hardlockup_panic hung_task_panic \
 	[ -w "/proc/sys/kernel/$knob" ] && echo 1 >"/proc/sys/kernel/$knob"
 done
 
-# Keep the scheduler's tracepoints enabled until the end.  Their static
-# keys flip whenever the first trace event is enabled or the last disabled
-# (ftrace's comm recorder hooks sched_switch and sched_wakeup), and under
-# TCG a vCPU can trap on the breakpoint of such a text patch after it is
-# gone ("Oops: int3" in __schedule or ttwu_do_activate).  An event that
-# fired only during boot stays on, so no test flips them; enabled here,
-# while nothing else runs.  (trace_event= on the command line would do it
-# earlier, but stops 7.3 PREEMPT_RT kernels booting.)
-ev=/sys/kernel/debug/tracing/events/initcall/initcall_level/enable
-[ -w "$ev" ] && echo 1 >"$ev"
+# Nothing a test does with tracing patches the scheduler's hot code.  The
+# static key of a tracepoint flips when its first probe comes or its last
+# goes, and its static call is repatched when it goes from one probe to
+# two or back; enabling the first trace event also hooks ftrace's comm
+# recorder onto sched_switch, sched_wakeup and sched_wakeup_new.  Under TCG
+# a vCPU can trap on the breakpoint of such a patch after it is gone
+# ("Oops: int3" in __schedule or ttwu_do_activate).  So the events the
+# tests use on these tracepoints are on from here, while nothing else runs,
+# with a filter that records nothing: the recorder and the event make two
+# probes each, and a test only changes the filter (test_irqs.sh restores
+# it).  (trace_event= on the command line stops 7.3 PREEMPT_RT booting.)
+for ev in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
+	ev=/sys/kernel/debug/tracing/events/sched/$ev
+	[ -w "$ev/filter" ] || continue
+	echo 'common_pid < 0' >"$ev/filter" && echo 1 >"$ev/enable"
+done
 
 # Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
 # bytes the script wrote.
