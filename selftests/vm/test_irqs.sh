@@ -258,9 +258,30 @@ run_checked() {
 	[ "$FAILED" -eq "$f" ] && sed 's/^/# /' "$OUT/last"
 }
 
+# rt_unthrottled: waits (at most 3 s) until no CPU's real-time run queue is
+# throttled.  One throttled before sched_rt_runtime_us became -1 stays so
+# until its period timer fires (sched_rt_period_us, 1 s), and until then
+# its real-time threads wait while the measurement thread runs.  The
+# scheduler's debug file says so per CPU (rt_throttled); 7.3's has no such
+# line, and there nothing is waited for.
+rt_unthrottled() {
+	d=/sys/kernel/debug/sched/debug
+	[ -r "$d" ] || d=/proc/sched_debug
+	i=0
+	while grep -q 'rt_throttled *: *[1-9]' "$d"; do
+		if [ $i -ge 30 ]; then
+			grep -B1 'rt_throttled *: *[1-9]' "$d"
+			return 1
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 fresh_module "$KO"
 RT_RUNTIME=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+check "no real-time run queue throttled" rt_unthrottled
 FAIR=/sys/kernel/debug/sched/fair_server
 FAIR_RUNTIMES=
 for f in "$FAIR"/cpu*/runtime; do
