@@ -82,7 +82,9 @@ void tp_result_free(struct tp_result *r)
  * The module flags a CPU incomplete when it went offline mid-run, when a
  * noise CPU measured nothing though nothing stopped the run, or when its
  * thread could not get the CPU (STARVED: a task of higher priority, such
- * as a SCHED_FIFO poller, owns it); for the first two its samples tell.
+ * as a SCHED_FIFO poller, owns it, or the CPU itself did not run, as an
+ * overcommitted VM's vCPU may not: the module cannot tell which, so the
+ * words do not say); for the first two its samples tell.
  *
  * Return: "" when the CPU is complete, else the reason, as words.
  */
@@ -91,8 +93,8 @@ const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples)
 	if (!(c->flags & TSCPROBE_CPU_F_INCOMPLETE))
 		return "";
 	if (c->flags & TSCPROBE_CPU_F_STARVED)
-		return samples ? "starved: a task of higher priority took the CPU" :
-		       "not measured: a task of higher priority owns the CPU";
+		return samples ? "starved: its thread lost the CPU" :
+		       "not measured: its thread never got the CPU";
 	return samples ? "went offline" : "measured nothing";
 }
 
