@@ -2,7 +2,7 @@
 /*
  * run.c: the run machinery shared by every measurement.  Layers, each
  * calling only those below: attrs.c; run.c; info.c; debugfs.c; noise.c,
- * cache.c, skew.c; netlink.c; main.c.  News for a higher layer (a run
+ * cache.c, skew.c and their *_report.c; netlink.c; main.c.  News for a higher layer (a run
  * ended, noise events) goes through a struct tp_run_notify it gave.
  */
 #ifndef TSCPROBE_KMOD_RUN_H
