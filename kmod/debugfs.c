@@ -34,7 +34,7 @@ static int status_show(struct seq_file *m, void *unused)
 	seq_printf(m, "state: %s\n", tp_state_name(tp_run_state(run)));
 	if (run) {
 		seq_printf(m, "run_id: %llu\nkind: %s\nelapsed_ns: %llu\nend: %s\ncpus: %*pbl\n",
-			   run->id, tp_kind_name(run->ops->kind),
+			   run->id, tp_kind_name(run->kind->id),
 			   tp_run_elapsed_ns(run),
 			   tp_stop_reason_name(READ_ONCE(run->reason)),
 			   cpumask_pr_args(run->cpus));
@@ -61,7 +61,7 @@ void tp_show_cpus(struct seq_file *m, struct tp_run *run,
 		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
 				   const void *snap))
 {
-	size_t size = run->ops->snap_size;
+	size_t size = run->kind->measure->snap_size;
 	unsigned int i;
 	void *copy;
 
@@ -83,8 +83,8 @@ static int tp_kind_show(struct seq_file *m, void *unused)
 	unsigned int kind = (unsigned long)m->private;
 	struct tp_run *run = tp_run_get_current();
 
-	if (run && run->ops->kind == kind)
-		run->ops->show(m, run);
+	if (run && run->kind->id == kind)
+		run->kind->report->show(m, run);
 	else
 		seq_printf(m, "no %s results\n", tp_kind_name(kind));
 	tp_run_put(run);

@@ -88,15 +88,15 @@ static const struct nla_policy tp_result_policy[TSCPROBE_A_MAX + 1] = {
 /* Commands without parameters: every attribute is "unsupported". */
 static const struct nla_policy tp_no_attrs_policy[TSCPROBE_A_MAX + 1] = {};
 
-static const struct tp_kind_ops *tp_kind_ops_of(unsigned int kind)
+static const struct tp_kind *tp_kind_of(unsigned int kind)
 {
 	switch (kind) {
 	case TSCPROBE_KIND_NOISE:
-		return &tp_noise_ops;
+		return &tp_noise_kind;
 	case TSCPROBE_KIND_SKEW:
-		return &tp_skew_ops;
+		return &tp_skew_kind;
 	case TSCPROBE_KIND_CACHE:
-		return &tp_cache_ops;
+		return &tp_cache_kind;
 	default:
 		return NULL;
 	}
@@ -131,7 +131,7 @@ static int tp_put_offsets_run(struct sk_buff *skb, const struct tp_run *run)
 static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 {
 	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id) ||
-	    nla_put_u32(skb, TSCPROBE_A_KIND, run->ops->kind) ||
+	    nla_put_u32(skb, TSCPROBE_A_KIND, run->kind->id) ||
 	    nla_put_u32(skb, TSCPROBE_A_STATE, tp_run_state(run)) ||
 	    nla_put_u32(skb, TSCPROBE_A_STOP_REASON, READ_ONCE(run->reason)) ||
 	    nla_put_u32(skb, TSCPROBE_A_TSC_KHZ, tsc_khz) ||
@@ -142,7 +142,7 @@ static int tp_put_run(struct sk_buff *skb, struct tp_run *run)
 	    nla_put_u32(skb, TSCPROBE_A_TSC_SYNC, tp_info_tsc_sync()) ||
 	    tp_put_offsets_run(skb, run) || tp_put_stop_at(skb, run))
 		return -EMSGSIZE;
-	return run->ops->put_params(skb, run);
+	return run->kind->report->put_params(skb, run);
 }
 
 /* Send a reply that was built without error, or drop it and fail. */
@@ -171,19 +171,19 @@ static int tp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 			info);
 }
 
-/* RUN_FINISHED's CPU nests: each CPU's final counts (ops->put_final). */
+/* RUN_FINISHED's CPU nests: each CPU's final counts (report->put_final). */
 static int tp_put_final(struct sk_buff *skb, const struct tp_run *run)
 {
 	unsigned int i;
 
-	if (!run->ops->put_final)
+	if (!run->kind->report->put_final)
 		return 0;
 	for (i = 0; i < run->nr_cpus; i++) {
 		struct tp_cpu *c = &run->slots[i];
 		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_A_CPU);
 
 		if (!nest || nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
-		    run->ops->put_final(skb, c))
+		    run->kind->report->put_final(skb, c))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
@@ -207,7 +207,7 @@ static void tp_notify_finished(const struct tp_run *run)
 			  TSCPROBE_CMD_RUN_FINISHED);
 	if (!hdr ||
 	    tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id) ||
-	    nla_put_u32(msg, TSCPROBE_A_KIND, run->ops->kind) ||
+	    nla_put_u32(msg, TSCPROBE_A_KIND, run->kind->id) ||
 	    nla_put_u32(msg, TSCPROBE_A_STATE, run->state) ||
 	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason) ||
 	    tp_put_stop_at(msg, run) || tp_put_final(msg, run)) {
@@ -264,7 +264,7 @@ static const struct tp_run_notify tp_nl_notify = {
 
 static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct tp_kind_ops *ops;
+	const struct tp_kind *kind;
 	struct tp_run *run;
 	struct sk_buff *msg;
 	void *hdr;
@@ -275,8 +275,8 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 			       "kind is required: the measurement to start");
 		return -EINVAL;
 	}
-	ops = tp_kind_ops_of(nla_get_u32(info->attrs[TSCPROBE_A_KIND]));
-	if (!ops) {
+	kind = tp_kind_of(nla_get_u32(info->attrs[TSCPROBE_A_KIND]));
+	if (!kind) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TSCPROBE_A_KIND],
 				    "this measurement is not supported by the module");
 		return -EOPNOTSUPP;
@@ -284,7 +284,7 @@ static int tp_nl_start(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = tp_run_start(ops, info->attrs, &tp_nl_notify, info->extack, &run);
+	err = tp_run_start(kind, info->attrs, &tp_nl_notify, info->extack, &run);
 	if (err) {
 		nlmsg_free(msg);
 		tp_test_delay();	/* test hook: the ack waits */
@@ -436,7 +436,7 @@ static int tp_dump_header(struct sk_buff *skb, struct netlink_callback *cb)
 /* Copy the slot's published snapshot once, for all of its messages. */
 static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
 {
-	size_t size = ctx->run->ops->snap_size;
+	size_t size = ctx->run->kind->measure->snap_size;
 
 	if (ctx->snap || !size)
 		return 0;
@@ -498,7 +498,7 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	    tp_put_sched(skb, c) ||
 	    (start_pos == 0 && tp_put_tsc_offset(skb, c)))
 		goto cancel;
-	err = ctx->run->ops->dump_cpu(skb, c, ctx->snap, &ctx->pos);
+	err = ctx->run->kind->report->dump_cpu(skb, c, ctx->snap, &ctx->pos);
 	if (err == -EMSGSIZE && ctx->pos == start_pos)
 		goto cancel;	/* no progress: retry in an empty skb */
 	nla_nest_end(skb, nest);
@@ -520,7 +520,7 @@ static int tp_dump_pair(struct sk_buff *skb, struct netlink_callback *cb,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, ctx->run->id) ||
-	    ctx->run->ops->put_pair(skb, ctx->run, idx)) {
+	    ctx->run->kind->report->put_pair(skb, ctx->run, idx)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -554,9 +554,9 @@ static int tp_nl_result_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		ctx->pos = 0;
 		ctx->idx++;
 	}
-	if (!run->ops->nr_pairs)
+	if (!run->kind->report->nr_pairs)
 		return skb->len;
-	while (ctx->pair < run->ops->nr_pairs(run)) {
+	while (ctx->pair < run->kind->report->nr_pairs(run)) {
 		if (tp_dump_pair(skb, cb, ctx->pair))
 			return skb->len ?: -EMSGSIZE;
 		ctx->pair++;
@@ -578,7 +578,8 @@ static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
 	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id))
 		goto cancel;
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
-	if (!nest || tp_put_cpu_id(skb, c) || run->ops->put_progress(skb, c))
+	if (!nest || tp_put_cpu_id(skb, c) ||
+	    run->kind->report->put_progress(skb, c))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

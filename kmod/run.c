@@ -52,8 +52,8 @@ static void tp_run_release(struct kref *ref)
 	unsigned int i;
 
 	if (run->slots) {
-		if (run->ops->free)
-			run->ops->free(run);
+		if (run->kind->measure->free)
+			run->kind->measure->free(run);
 		for (i = 0; i < run->nr_cpus; i++) {
 			kvfree(run->slots[i].hot);
 			kvfree(run->slots[i].snap);
@@ -176,12 +176,12 @@ bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start)
  */
 void tp_cpu_publish(struct tp_cpu *c, bool force)
 {
-	if (!c->run->ops->snap_size)
+	if (!c->run->kind->measure->snap_size)
 		return;		/* a kind without per-CPU snapshots (skew) */
 	if (!force && time_before(jiffies, c->published + HZ / 50))
 		return;
 	mutex_lock(&c->lock);
-	memcpy(c->snap, c->hot, c->run->ops->snap_size);
+	memcpy(c->snap, c->hot, c->run->kind->measure->snap_size);
 	mutex_unlock(&c->lock);
 	c->published = jiffies;
 }
@@ -190,7 +190,7 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst)
 {
 	mutex_lock(&c->lock);
-	memcpy(dst, c->snap, c->run->ops->snap_size);
+	memcpy(dst, c->snap, c->run->kind->measure->snap_size);
 	mutex_unlock(&c->lock);
 }
 
@@ -321,7 +321,7 @@ static int tp_cpu_thread(void *data)
 		tp_cpu_wait_for_reap();
 		return 0;
 	}
-	complete = run->ops->cpu_main(run, c);
+	complete = run->kind->measure->cpu_main(run, c);
 	/* What the scheduler did to the thread, for the report. */
 	c->nvcsw = current->nvcsw - nvcsw;
 	c->nivcsw = current->nivcsw - nivcsw;
@@ -334,12 +334,12 @@ static int tp_cpu_thread(void *data)
 static void tp_run_watch_in(struct tp_run *run, unsigned long delay);
 static unsigned long tp_run_end_slack(const struct tp_run *run);
 
-/* The ops->run_main thread; counted in run->active like a CPU's. */
+/* The measure->run_main thread; counted in run->active like a CPU's. */
 static int tp_run_main_thread(void *data)
 {
 	struct tp_run *run = data;
 
-	if (!run->ops->run_main(run))
+	if (!run->kind->measure->run_main(run))
 		WRITE_ONCE(run->main_incomplete, true);
 	/* The CPU threads are due to end now: the watch sees to it. */
 	WRITE_ONCE(run->main_done, true);
@@ -413,7 +413,7 @@ static void tp_run_finish(struct work_struct *work)
 	mutex_unlock(&tp_lock);
 	/* Nothing arms the watch once the run is not running. */
 	cancel_delayed_work_sync(&run->watch);
-	trace_tscprobe_run_end(run->id, run->ops->kind, run->state,
+	trace_tscprobe_run_end(run->id, run->kind->id, run->state,
 			       run->reason);
 	tp_test_delay();
 	/* Before complete_all(): unload waits for it, then unregisters. */
@@ -520,7 +520,7 @@ out:
 	mutex_unlock(&tp_lock);
 }
 
-static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops,
+static struct tp_run *tp_run_alloc(const struct tp_kind *kind,
 				   const struct tp_run_notify *notify)
 {
 	struct tp_run *run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -532,7 +532,7 @@ static struct tp_run *tp_run_alloc(const struct tp_kind_ops *ops,
 		return NULL;
 	}
 	kref_init(&run->ref);
-	run->ops = ops;
+	run->kind = kind;
 	run->notify = notify;
 	init_completion(&run->done);
 	INIT_WORK(&run->finish_work, tp_run_finish);
@@ -582,7 +582,7 @@ static int tp_run_parse_cpus(struct tp_run *run, struct nlattr **attrs,
  */
 static int tp_run_alloc_cpu_state(struct tp_run *run, struct tp_cpu *c)
 {
-	const struct tp_kind_ops *ops = run->ops;
+	const struct tp_measure_ops *ops = run->kind->measure;
 	int node = cpu_to_node(c->cpu);
 	int err;
 
@@ -620,8 +620,8 @@ static int tp_run_alloc_slots(struct tp_run *run)
 		c->run = run;
 		mutex_init(&c->lock);
 	}
-	if (run->ops->alloc) {
-		err = run->ops->alloc(run);
+	if (run->kind->measure->alloc) {
+		err = run->kind->measure->alloc(run);
 		if (err)
 			return err;
 	}
@@ -651,11 +651,11 @@ static int tp_run_create_threads(struct tp_run *run)
 		}
 		c->task = t;
 	}
-	if (run->ops->run_main) {
+	if (run->kind->measure->run_main) {
 		struct task_struct *t;
 
 		t = kthread_create(tp_run_main_thread, run, "tscprobe/%s",
-				   tp_kind_name(run->ops->kind));
+				   tp_kind_name(run->kind->id));
 		if (IS_ERR(t)) {
 			tp_run_reap(run);
 			return PTR_ERR(t);
@@ -689,7 +689,7 @@ static int tp_run_check_idle(struct netlink_ext_ack *extack)
 	if (cur && cur->state == TSCPROBE_STATE_RUNNING) {
 		tp_set_err(extack, NULL, "a run is in progress; stop it first",
 			   "a %s run (id %llu) is in progress; stop it first",
-			   tp_kind_name(cur->ops->kind), cur->id);
+			   tp_kind_name(cur->kind->id), cur->id);
 		return -EBUSY;
 	}
 	return 0;
@@ -705,7 +705,7 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
 	if (!err)
 		err = tp_run_parse_cpus(run, attrs, extack);
 	if (!err)
-		err = run->ops->parse(run, attrs, extack);
+		err = run->kind->measure->parse(run, attrs, extack);
 	if (!err)
 		err = tp_run_alloc_slots(run);
 	if (!err)
@@ -717,11 +717,11 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
  * Nothing starts unless everything is valid and every thread exists; on an
  * error the old results stay.  @notify (NULL: nobody) must outlive the run.
  */
-int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
+int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		 const struct tp_run_notify *notify,
 		 struct netlink_ext_ack *extack, struct tp_run **started)
 {
-	struct tp_run *run = tp_run_alloc(ops, notify);
+	struct tp_run *run = tp_run_alloc(kind, notify);
 	struct tp_run *old = NULL;
 	int err;
 
@@ -743,7 +743,7 @@ int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
 		old = tp_current;
 		tp_current = run;
 		/* Before the threads run: it precedes their window events. */
-		trace_tscprobe_run_start(run->id, ops->kind, run->nr_cpus,
+		trace_tscprobe_run_start(run->id, kind->id, run->nr_cpus,
 					 run->params.threshold_cycles,
 					 run->params.stop_at_cycles);
 		tp_run_wake_threads(run);

@@ -2,7 +2,7 @@
 /*
  * run.c: the run machinery shared by every measurement.  Layers, each
  * calling only those below: attrs.c; run.c; info.c; debugfs.c; noise.c,
- * cache.c, skew.c; netlink.c; main.c.  News for a higher layer (a run
+ * cache.c, skew.c and their *_report.c; netlink.c; main.c.  News for a higher layer (a run
  * ended, noise events) goes through a struct tp_run_notify it gave.
  */
 #ifndef TSCPROBE_KMOD_RUN_H
@@ -18,7 +18,7 @@
 
 struct netlink_ext_ack;
 struct nlattr;
-struct tp_kind_ops;
+struct tp_kind;
 struct tp_run;
 
 /* A run's parameters, validated; the kinds named use them. */
@@ -81,14 +81,14 @@ struct tp_cpu {
 struct tp_run {
 	struct kref ref;
 	u64 id;
-	const struct tp_kind_ops *ops;
+	const struct tp_kind *kind;
 	const struct tp_run_notify *notify;	/* NULL: nobody listens */
 	struct tp_params params;
 	cpumask_var_t cpus;
 	unsigned int nr_cpus;
 	struct tp_cpu *slots;			/* in CPU order */
-	struct task_struct *main_task;		/* ops->run_main's, or NULL */
-	void *priv;				/* ops->alloc's */
+	struct task_struct *main_task;		/* measure->run_main's, or NULL */
+	void *priv;				/* measure->alloc's */
 	atomic_t active;			/* threads not yet ended */
 	bool stop;
 	atomic_t stop_claimed;			/* tp_run_stop_at() */
@@ -112,7 +112,7 @@ extern struct mutex tp_lock;
 int tp_run_init(void);
 void tp_run_shutdown(void);
 void tp_run_exit(void);
-int tp_run_start(const struct tp_kind_ops *ops, struct nlattr **attrs,
+int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		 const struct tp_run_notify *notify,
 		 struct netlink_ext_ack *extack, struct tp_run **started);
 int tp_run_stop(struct netlink_ext_ack *extack);

@@ -28,7 +28,6 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
 #include <linux/vmalloc.h>
@@ -41,8 +40,7 @@
 #include "info.h"
 #include "kinds.h"
 #include "run.h"
-#include "core/names.h"
-#include "core/report.h"
+#include "skew_kind.h"
 #include "core/skew.h"
 #include "trace.h"
 
@@ -88,33 +86,6 @@ struct tp_skew_cpu {
 	unsigned int side;	/* set before ASSIGNED */
 	int end;		/* enum tp_skew_end, set before DONE */
 	bool gone;		/* the worker has returned */
-};
-
-/* One ordered pair and its result. */
-struct tp_skew_pair {
-	u32 i;				/* slots; i is the master */
-	u32 j;
-	u32 from;			/* CPUs */
-	u32 to;
-	u32 status;			/* SKIPPED until measured */
-	u32 relation;
-	u64 elapsed;			/* cycles; 0: not run */
-	struct tp_skew_stats st;	/* over every repeat, if OK */
-};
-
-/* The run-wide state (run->priv). */
-struct tp_skew_run {
-	struct tp_skew_sync *sync;	/* the sides' words, own cache lines */
-	struct tp_skew_limits lim;	/* cycles */
-	u64 look;			/* TP_SKEW_LOOK_NS in cycles */
-	u64 side_ns;			/* all limits added up */
-	u32 entries;			/* per side */
-	wait_queue_head_t ctl_wq;	/* the controller waits here */
-	bool finished;			/* workers leave */
-	unsigned int nr_pairs;
-	unsigned int done;		/* whatever their status */
-	unsigned int settled;		/* [0, settled) are final, readable */
-	struct tp_skew_pair *pairs;	/* in (i, j) order */
 };
 
 static const unsigned long tp_skew_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
@@ -593,134 +564,19 @@ static bool tp_skew_run_main(struct tp_run *run)
 	return complete;
 }
 
-static unsigned int tp_skew_settled(const struct tp_run *run)
-{
-	const struct tp_skew_run *sk = run->priv;
-
-	/* Acquire: the results of every settled pair are visible. */
-	return smp_load_acquire(&sk->settled);
-}
-
-static int tp_skew_put_params(struct sk_buff *skb, const struct tp_run *run)
-{
-	const struct tp_skew_run *sk = run->priv;
-	const struct tp_params *p = &run->params;
-
-	if (nla_put_u32(skb, TSCPROBE_A_SAMPLES, p->samples) ||
-	    nla_put_u32(skb, TSCPROBE_A_REPEATS, p->repeats) ||
-	    tp_nla_put_u64(skb, TSCPROBE_A_WIDTH_NS, p->width_ns) ||
-	    nla_put_u32(skb, TSCPROBE_A_PAIRS_DONE, READ_ONCE(sk->done)) ||
-	    nla_put_u32(skb, TSCPROBE_A_PAIRS_TOTAL, sk->nr_pairs))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/* Per-CPU messages carry only the CPU's identity and flags. */
-static int tp_skew_put_progress(struct sk_buff *skb, struct tp_cpu *c)
-{
-	return 0;
-}
-
-static int tp_skew_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
-			    void *snap, unsigned long *pos)
-{
-	return 0;
-}
-
-static int tp_skew_put_stat(struct sk_buff *skb, int type,
-			    const struct tp_sstats *s)
-{
-	struct nlattr *nest = nla_nest_start(skb, type);
-
-	if (!nest ||
-	    nla_put_s64(skb, TSCPROBE_STAT_A_MINIMUM, s->min, TSCPROBE_STAT_A_PAD) ||
-	    nla_put_s64(skb, TSCPROBE_STAT_A_MAXIMUM, s->max, TSCPROBE_STAT_A_PAD) ||
-	    nla_put_s64(skb, TSCPROBE_STAT_A_SUM, s->sum, TSCPROBE_STAT_A_PAD) ||
-	    tp_nla_put_u64(skb, TSCPROBE_STAT_A_SUMSQ_HI, s->sumsq_hi) ||
-	    tp_nla_put_u64(skb, TSCPROBE_STAT_A_SUMSQ_LO, s->sumsq_lo))
-		return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-static int tp_skew_put_pair(struct sk_buff *skb, const struct tp_run *run,
-			    unsigned int idx)
-{
-	const struct tp_skew_run *sk = run->priv;
-	const struct tp_skew_pair *pr = &sk->pairs[idx];
-	struct nlattr *nest;
-
-	nest = nla_nest_start(skb, TSCPROBE_A_PAIR);
-	if (!nest ||
-	    nla_put_u32(skb, TSCPROBE_PAIR_A_FROM, pr->from) ||
-	    nla_put_u32(skb, TSCPROBE_PAIR_A_TO, pr->to) ||
-	    nla_put_u32(skb, TSCPROBE_PAIR_A_STATUS, pr->status) ||
-	    nla_put_u32(skb, TSCPROBE_PAIR_A_RELATION, pr->relation) ||
-	    (pr->elapsed &&
-	     tp_nla_put_u64(skb, TSCPROBE_PAIR_A_ELAPSED_CYCLES, pr->elapsed)))
-		return -EMSGSIZE;
-	if (pr->status == TSCPROBE_PAIR_OK &&
-	    (nla_put_u32(skb, TSCPROBE_PAIR_A_NR, pr->st.nr) ||
-	     nla_put_u32(skb, TSCPROBE_PAIR_A_DISCARDED, pr->st.discarded) ||
-	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_LATIJ, &pr->st.latij) ||
-	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_LATJI, &pr->st.latji) ||
-	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_SKEW, &pr->st.skew2) ||
-	     tp_skew_put_stat(skb, TSCPROBE_PAIR_A_ONE_WAY, &pr->st.one_way2)))
-		return -EMSGSIZE;
-	nla_nest_end(skb, nest);
-	return 0;
-}
-
-/* The skew table, for the settled pairs. */
-static void tp_skew_show(struct seq_file *m, struct tp_run *run)
-{
-	const struct tp_skew_run *sk = run->priv;
-	unsigned int n = tp_skew_settled(run), p, line, unsound = 0;
-	u64 kept = 0, dropped = 0;
-	const char *head;
-	char row[200];
-
-	seq_printf(m, "skew run %llu: %s, samples %u, repeats %u, pairs %u/%u, cycles_hz=%llu\n",
-		   run->id, tp_state_name(tp_run_state(run)),
-		   run->params.samples, run->params.repeats,
-		   READ_ONCE(sk->done), sk->nr_pairs, (u64)tsc_khz * 1000);
-	for (line = 0; (head = tp_skew_header(line)); line++)
-		seq_printf(m, "%s\n", head);
-	for (p = 0; p < n; p++) {
-		const struct tp_skew_pair *pr = &sk->pairs[p];
-
-		tp_skew_row(row, sizeof(row), pr->from, pr->to, pr->status,
-			    &pr->st);
-		seq_printf(m, "%s\n", row);
-		if (pr->status != TSCPROBE_PAIR_OK)
-			continue;
-		kept += pr->st.nr;
-		dropped += pr->st.discarded;
-		unsound += !tp_skew_sound(&pr->st);
-	}
-	tp_skew_outliers_line(row, sizeof(row), kept, dropped, unsound);
-	seq_printf(m, "%s\n", row);
-}
-
-static unsigned int tp_skew_nr_pairs(const struct tp_run *run)
-{
-	return tp_skew_settled(run);
-}
-
-const struct tp_kind_ops tp_skew_ops = {
-	.kind = TSCPROBE_KIND_SKEW,
+static const struct tp_measure_ops tp_skew_measure_ops = {
 	.parse = tp_skew_parse,
 	.alloc = tp_skew_alloc,
 	.cpu_init = tp_skew_cpu_init,
 	.free = tp_skew_free,
 	.cpu_main = tp_skew_cpu_main,
 	.run_main = tp_skew_run_main,
-	.put_params = tp_skew_put_params,
-	.put_progress = tp_skew_put_progress,
-	.dump_cpu = tp_skew_dump_cpu,
 	.cpu_size = sizeof(struct tp_skew_cpu),
 	.snap_size = 0,
-	.show = tp_skew_show,
-	.nr_pairs = tp_skew_nr_pairs,
-	.put_pair = tp_skew_put_pair,
+};
+
+const struct tp_kind tp_skew_kind = {
+	.id = TSCPROBE_KIND_SKEW,
+	.measure = &tp_skew_measure_ops,
+	.report = &tp_skew_report_ops,
 };

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The noise kind's state, which noise.c measures and noise_report.c reports. */
+#ifndef TSCPROBE_KMOD_NOISE_KIND_H
+#define TSCPROBE_KMOD_NOISE_KIND_H
+
+#include <linux/types.h>
+
+#include <linux/tscprobe.h>
+#include "core/counter.h"
+#include "core/noise.h"
+
+struct tp_report_ops;
+struct tp_run;
+
+/* The counters an event's cause is read from. */
+struct tp_reading {
+	u64 smi;
+	u64 nmi;
+	u64 irq;
+	u64 steal;
+};
+
+/* One CPU's noise state, working copy and snapshot alike. */
+struct tp_noise_cpu {
+	struct tp_noise loop;
+	u64 windows;
+	u64 first_tsc;
+	u64 last_tsc;
+	u64 end_tsc;			/* the run's duration after first_tsc */
+	struct tp_counter smi;
+	struct tp_counter nmi;
+	struct tp_counter irq;		/* device, local timer, IPIs */
+	struct tp_counter aperf;	/* over the windows only */
+	struct tp_counter mperf;
+	u64 notified;			/* events.total at the last EVENT */
+	u64 not_notified;
+	u64 cause_events[__TSCPROBE_CAUSE_MAX];
+	u64 cause_cycles[__TSCPROBE_CAUSE_MAX];
+	u16 readable;			/* TP_EVENT_*: what events carry here */
+	struct tp_reading prev;		/* window start or previous event */
+	u64 smi_end;			/* at the end of the last window */
+	bool smi_end_ok;
+	struct tp_run *run;		/* for stop-at */
+	unsigned int cpu;
+	struct tp_noise_cpu *undo;	/* irqs on: the state before a window */
+};
+
+extern const struct tp_report_ops tp_noise_report_ops;
+
+#endif /* TSCPROBE_KMOD_NOISE_KIND_H */

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The noise measurement's report: its parameters, progress, CPU dumps and
+ * final counts as netlink attributes, and its debugfs text.
+ */
+#include <linux/seq_file.h>
+#include <asm/tsc.h>
+
+#include <linux/tscprobe.h>
+#include "attrs.h"
+#include "debugfs.h"
+#include "info.h"
+#include "kinds.h"
+#include "noise_kind.h"
+#include "run.h"
+#include "core/hist.h"
+#include "core/names.h"
+#include "core/report.h"
+
+static int tp_noise_put_params(struct sk_buff *skb, const struct tp_run *run)
+{
+	const struct tp_params *p = &run->params;
+
+	if (tp_nla_put_u64(skb, TSCPROBE_A_DURATION_NS, p->duration_ns) ||
+	    nla_put_u32(skb, TSCPROBE_A_IRQS, p->irqs) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_WIDTH_NS, p->width_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_GAP_NS, p->gap_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_THRESHOLD_NS, p->threshold_ns) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_THRESHOLD_CYCLES,
+			   p->threshold_cycles) ||
+	    nla_put_u32(skb, TSCPROBE_A_CLOCK, p->clock))
+		return -EMSGSIZE;
+	if (p->stop_at_cycles &&
+	    (tp_nla_put_u64(skb, TSCPROBE_A_STOP_AT_NS, p->stop_at_ns) ||
+	     tp_nla_put_u64(skb, TSCPROBE_A_STOP_AT_CYCLES, p->stop_at_cycles) ||
+	     (p->trace_stop && nla_put_flag(skb, TSCPROBE_A_TRACE_STOP))))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static u64 tp_noise_wall(const struct tp_noise_cpu *n)
+{
+	return n->last_tsc - n->first_tsc;
+}
+
+/* An unreadable SMI count explains no event: its 0 is not "no SMI". */
+static bool tp_noise_smi_cause_known(const struct tp_noise_cpu *n)
+{
+	return (n->readable & TP_EVENT_SMI) ||
+	       n->cause_events[TSCPROBE_CAUSE_SMI];
+}
+
+/* Every cause, so that they add up; SMI only where it can be told. */
+static int tp_noise_put_causes(struct sk_buff *skb,
+			       const struct tp_noise_cpu *n)
+{
+	unsigned int k;
+
+	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++) {
+		struct nlattr *nest;
+
+		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+			continue;
+		nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
+		if (!nest || nla_put_u32(skb, TSCPROBE_CAUSE_A_ID, k) ||
+		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_EVENTS,
+				   n->cause_events[k]) ||
+		    tp_nla_put_u64(skb, TSCPROBE_CAUSE_A_CYCLES,
+				   n->cause_cycles[k]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* A CPU's final event counts in RUN_FINISHED, from its snapshot. */
+static int tp_noise_put_final(struct sk_buff *skb, struct tp_cpu *c)
+{
+	const struct tp_noise_cpu *n = c->snap;
+	int err = 0;
+
+	mutex_lock(&c->lock);
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
+			   n->loop.events.total) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
+			   n->not_notified))
+		err = -EMSGSIZE;
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+/* The scalar part of a CPU: counts, coverage inputs, attribution. */
+static int tp_noise_put_scalars(struct sk_buff *skb,
+				const struct tp_noise_cpu *n)
+{
+	static const struct { int type; size_t off; } counters[] = {
+		{ TSCPROBE_CPU_A_SMI_COUNT, offsetof(struct tp_noise_cpu, smi) },
+		{ TSCPROBE_CPU_A_NMI_COUNT, offsetof(struct tp_noise_cpu, nmi) },
+		{ TSCPROBE_CPU_A_IRQ_COUNT, offsetof(struct tp_noise_cpu, irq) },
+		{ TSCPROBE_CPU_A_APERF, offsetof(struct tp_noise_cpu, aperf) },
+		{ TSCPROBE_CPU_A_MPERF, offsetof(struct tp_noise_cpu, mperf) },
+	};
+	size_t i;
+
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_CYCLES,
+			   n->loop.measured) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WALL_CYCLES, tp_noise_wall(n)) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
+			   n->loop.events.total) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_DROPPED,
+			   n->loop.events.dropped) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
+			   n->not_notified) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEPS_BACK,
+			   n->loop.steps_back) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
+			   n->loop.step_back_max) ||
+	    tp_noise_put_causes(skb, n))
+		return -EMSGSIZE;
+	for (i = 0; i < ARRAY_SIZE(counters); i++) {
+		const struct tp_counter *k = (const void *)n + counters[i].off;
+
+		/* An unreadable counter is absent, never 0. */
+		if (k->ok && tp_nla_put_u64(skb, counters[i].type, k->delta))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
+
+/* About 100 bytes: TSCPROBE_MAX_RUN_CPUS CPUs fit one GET_STATUS reply. */
+static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
+{
+	const struct tp_noise_cpu *n = c->snap;
+	struct nlattr *series;
+	int err = -EMSGSIZE;
+
+	mutex_lock(&c->lock);
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_NS,
+			   tp_cycles_to_ns(n->loop.measured)) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
+			   n->loop.events.total))
+		goto out;
+	series = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
+	if (!series ||
+	    nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, n->loop.samples) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, n->loop.max))
+		goto out;
+	nla_nest_end(skb, series);
+	err = 0;
+out:
+	mutex_unlock(&c->lock);
+	return err;
+}
+
+/* The phases of a CPU's dump (see TP_POS()). */
+enum { TP_NOISE_SCALARS, TP_NOISE_BUCKETS, TP_NOISE_EVENTS, TP_NOISE_END };
+
+/* The gap series: statistics once, then non-empty buckets from *idx. */
+static int tp_noise_put_series(struct sk_buff *skb,
+			       const struct tp_noise_cpu *n, u32 *idx)
+{
+	const struct tp_noise *l = &n->loop;
+	struct nlattr *nest;
+	int err;
+
+	nest = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
+	if (!nest || nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP))
+		return -EMSGSIZE;
+	if (*idx == 0 &&
+	    (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, l->samples) ||
+	     tp_nla_put_u64(skb, TSCPROBE_SERIES_A_SUM, l->measured) ||
+	     (l->samples &&
+	      (tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MINIMUM, l->min) ||
+	       tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, l->max))))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	err = tp_nla_put_buckets(skb, &l->hist, idx);
+	nla_nest_end(skb, nest);
+	return err;
+}
+
+static int tp_noise_put_events(struct sk_buff *skb,
+			       const struct tp_noise_cpu *n, u32 *idx)
+{
+	const struct tp_events *e = &n->loop.events;
+
+	for (; *idx < e->n; (*idx)++)
+		if (tp_nla_put_event(skb, &e->ev[*idx]))
+			return -EMSGSIZE;
+	return 0;
+}
+
+static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
+			     void *snap, unsigned long *pos)
+{
+	const struct tp_noise_cpu *n = snap;
+	unsigned int phase = TP_POS_PHASE(*pos);
+	u32 idx = TP_POS_IDX(*pos);
+	int err = 0;
+
+	if (phase == TP_NOISE_SCALARS) {
+		if (tp_noise_put_scalars(skb, n))
+			return -EMSGSIZE;
+		phase = TP_NOISE_BUCKETS;
+		idx = 0;
+	}
+	if (phase == TP_NOISE_BUCKETS) {
+		err = tp_noise_put_series(skb, n, &idx);
+		if (!err) {
+			phase = TP_NOISE_EVENTS;
+			idx = 0;
+		}
+	}
+	if (!err && phase == TP_NOISE_EVENTS) {
+		err = tp_noise_put_events(skb, n, &idx);
+		if (!err)
+			phase = TP_NOISE_END;
+	}
+	*pos = TP_POS(phase, idx);
+	return err;
+}
+
+/* "causes: smi=EVENTS/CYCLES ...": how much noise time each cause explains. */
+static void tp_noise_show_causes(struct seq_file *m,
+				 const struct tp_noise_cpu *n)
+{
+	unsigned int k;
+
+	seq_puts(m, "  causes:");
+	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
+		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+			seq_printf(m, " %s=-", tp_cause_name(k));
+		else
+			seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),
+				   n->cause_events[k], n->cause_cycles[k]);
+	seq_puts(m, " (events/cycles)\n");
+}
+
+/* A counter delta of an event, or "-" when it could not be read. */
+static void tp_show_delta(struct seq_file *m, const char *name, bool ok,
+			  u64 v)
+{
+	if (ok)
+		seq_printf(m, " %s=%llu", name, v);
+	else
+		seq_printf(m, " %s=-", name);
+}
+
+/* The kept events, in the set's order, each with its cause and deltas. */
+static void tp_noise_show_events(struct seq_file *m,
+				 const struct tp_noise_cpu *n)
+{
+	const struct tp_events *e = &n->loop.events;
+	unsigned int i;
+
+	for (i = 0; i < e->n; i++) {
+		const struct tp_event *ev = &e->ev[i];
+
+		seq_printf(m, "  event tsc=%llu cycles=%llu cause=%s", ev->tsc,
+			   ev->cycles, tp_cause_name(ev->cause));
+		tp_show_delta(m, "smi", ev->valid & TP_EVENT_SMI, ev->smi);
+		tp_show_delta(m, "nmi", ev->valid & TP_EVENT_NMI, ev->nmi);
+		tp_show_delta(m, "irq", ev->valid & TP_EVENT_IRQ, ev->irq);
+		tp_show_delta(m, "steal_ns", ev->valid & TP_EVENT_STEAL,
+			      ev->steal_ns);
+		seq_putc(m, '\n');
+	}
+}
+
+/* The log2 table for one CPU, preceded by a summary line. */
+static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
+			      const void *snap)
+{
+	const struct tp_noise_cpu *n = snap;
+	u64 calls[65], cycles[65];
+	u64 cov = tp_per10k(n->loop.measured, tp_noise_wall(n));
+	char row[256];
+	unsigned int k;
+
+	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu tsc_steps_back=%llu tsc_step_back_max=%llu%s\n",
+		   c->cpu, n->loop.samples, cov / 100, cov % 100,
+		   n->loop.samples ? n->loop.min : 0,
+		   tp_hist_percentile(&n->loop.hist, 500000),
+		   tp_hist_percentile(&n->loop.hist, 990000),
+		   n->loop.max, n->loop.events.total, n->not_notified,
+		   n->loop.steps_back, n->loop.step_back_max,
+		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
+	tp_noise_show_causes(m, n);
+	tp_hist_fold_log2(&n->loop.hist, calls, cycles);
+	for (k = 0; k < 65; k++) {
+		if (!calls[k])
+			continue;
+		tp_log2_row(row, sizeof(row), k, calls[k], cycles[k],
+			    n->loop.samples, n->loop.measured, tsc_khz);
+		seq_printf(m, "  %s\n", row);
+	}
+	tp_noise_show_events(m, n);
+}
+
+static void tp_noise_show(struct seq_file *m, struct tp_run *run)
+{
+	seq_printf(m, "noise run %llu: %s, irqs %s, clock %s, cycles_hz=%llu\n",
+		   run->id, tp_state_name(tp_run_state(run)),
+		   tp_irqs_name(run->params.irqs),
+		   tp_clock_name(run->params.clock), (u64)tsc_khz * 1000);
+	tp_show_cpus(m, run, tp_noise_show_cpu);
+}
+
+const struct tp_report_ops tp_noise_report_ops = {
+	.put_params = tp_noise_put_params,
+	.put_progress = tp_noise_put_progress,
+	.dump_cpu = tp_noise_dump_cpu,
+	.show = tp_noise_show,
+	.put_final = tp_noise_put_final,
+};
