@@ -154,16 +154,19 @@ static void tp_show_progress(struct tp_nl *nl, const struct tp_start *st)
 	tp_result_free(&status);
 }
 
-static bool tp_run_still_running(struct tp_nl *nl, uint64_t run_id)
+/* Whether @run_id still runs; if it has ended, why (@reason, if given). */
+static bool tp_run_still_running(struct tp_nl *nl, uint64_t run_id,
+				 uint32_t *reason)
 {
 	struct tp_result status;
 	struct tp_nl_error error;
-	bool running;
+	bool ours, running;
 
 	tp_result_init(&status, 0);
-	running = !tp_fetch_status(nl, &status, &error) &&
-		  status.run_id == run_id &&
-		  status.state == TSCPROBE_STATE_RUNNING;
+	ours = !tp_fetch_status(nl, &status, &error) && status.run_id == run_id;
+	running = ours && status.state == TSCPROBE_STATE_RUNNING;
+	if (reason)
+		*reason = ours ? status.reason : TSCPROBE_STOP_NONE;
 	tp_result_free(&status);
 	return running;
 }
@@ -194,7 +197,7 @@ int tp_wait_run_end(struct tp_nl *ev, struct tp_nl *req, uint64_t run_id,
 		ret = tp_nl_wait_event(ev, 1000, tp_finished_cb, &w);
 		if (ret < 0 && ret != -EINTR && ret != -ENOBUFS)
 			return ret;
-		if (!w.finished && !tp_run_still_running(req, run_id))
+		if (!w.finished && !tp_run_still_running(req, run_id, NULL))
 			break;
 		if (!w.finished && tp_now_ns() > end)
 			return -ETIMEDOUT;
@@ -245,6 +248,7 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 	bool show = st->progress && !st->quiet && isatty(STDERR_FILENO);
 	uint64_t due = tp_now_ns() + st->expect_ns + 2000000000ULL;
 	bool stopped = false;
+	uint32_t reason;
 	int ret, timeout;
 
 	while (!w.finished) {
@@ -263,14 +267,19 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 			return TP_EXIT_FAIL;
 		}
 		if (!w.finished && (ret == -ENOBUFS || tp_now_ns() > due)) {
-			if (!tp_run_still_running(req, run_id)) {
+			if (!tp_run_still_running(req, run_id, &reason)) {
 				/*
-				 * The module sets the final state, then
-				 * notifies, then (on unload) goes away: the
-				 * notification is queued or about to be, and
-				 * says why the run ended.
+				 * The module sets the reason, then the final
+				 * state, then notifies, then (on unload) goes
+				 * away.  The notification is queued or about
+				 * to be; if it is late, the status said why,
+				 * unless the module had already gone.
 				 */
 				tp_last_events(ev, &w);
+				if (!w.finished)
+					w.reason = reason;
+				if (!w.finished && tp_nl_family_gone(req))
+					w.reason = TSCPROBE_STOP_UNLOAD;
 				break;
 			}
 			due = tp_now_ns() + 1000000000ULL;
