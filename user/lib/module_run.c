@@ -271,6 +271,9 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 				 * says why the run ended.
 				 */
 				tp_last_events(ev, &w);
+				/* Not heard in time, and the module is gone. */
+				if (!w.finished && tp_nl_family_gone(req))
+					w.reason = TSCPROBE_STOP_UNLOAD;
 				break;
 			}
 			due = tp_now_ns() + 1000000000ULL;

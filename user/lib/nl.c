@@ -345,6 +345,27 @@ static int tp_nl_resolve(struct tp_nl *nl, bool quiet)
 	return TP_EXIT_OK;
 }
 
+/**
+ * tp_nl_family_gone() - has the module @nl talked to been unloaded?
+ * @nl: a socket whose family was resolved
+ *
+ * True when the family is no longer registered, or is registered under
+ * another id (the module was loaded anew): either way what @nl started is
+ * gone with the old module.  @nl itself is left as it was.
+ */
+bool tp_nl_family_gone(struct tp_nl *nl)
+{
+	uint16_t family = nl->family;
+	uint32_t version = nl->version, mcgrp = nl->mcgrp_events;
+	int err = tp_nl_resolve(nl, true);
+	bool gone = err == TP_EXIT_NOMODULE || (!err && nl->family != family);
+
+	nl->family = family;
+	nl->version = version;
+	nl->mcgrp_events = mcgrp;
+	return gone;
+}
+
 static int tp_nl_open_mode(struct tp_nl *nl, bool quiet)
 {
 	int one = 1;

@@ -79,6 +79,7 @@ int tp_nl_talk(struct tp_nl *nl, struct nlmsghdr *req, tp_nl_cb cb,
 	       void *data, struct tp_nl_error *error);
 int tp_nl_report(const char *what, const struct tp_nl_error *error);
 int tp_nl_join_events(struct tp_nl *nl);
+bool tp_nl_family_gone(struct tp_nl *nl);
 int tp_nl_open_listening(struct tp_nl **req, struct tp_nl **ev);
 void tp_nl_close_listening(struct tp_nl *req, struct tp_nl *ev);
 int tp_nl_wait_event(struct tp_nl *nl, int timeout_ms, tp_nl_cb cb,
