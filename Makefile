@@ -160,7 +160,7 @@ module: $(MODULE)
 
 # Always handed to Kbuild: it rebuilds what changed, and everything when
 # KDIR names another kernel than last time (its flags change).  A KDIR in
-# a root of tools/vm/fetch-newest.sh is built in that root.
+# a root of selftests/kernels/fetch-newest.sh is built in that root.
 $(MODULE): FORCE
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR" >&2; exit 1; }
 	$(Q)if [ -n "$$(tools/build-module.sh --root $(KDIR))" ]; then \
@@ -187,7 +187,7 @@ deps:
 # fails, saying why.
 host-test: $(HOST_TESTS) $(CLI)
 	@$(MAKE) --no-print-directory ynl || echo "host-test: no ynl in $(YNL): test_ynl_gen.py will fail" >&2
-	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
+	@selftests/host/run.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 # The CLI and the host test programs again, built with AddressSanitizer and
 # UBSan in build/asan (any report fails the test that caused it).
@@ -200,21 +200,21 @@ host-test-asan:
 host-test-programs: $(HOST_TESTS) $(CLI)
 	@ASAN_OPTIONS=detect_leaks=1:exitcode=97 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
-		tools/run-host-tests.sh $(HOST_TESTS)
+		selftests/host/run.sh $(HOST_TESTS)
 
 vm-test: all selftests
-	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
+	@selftests/vm/run.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
-# KERNELS=all: the full VM suite on every kernel (tools/test.sh).  The
+# KERNELS=all: the full VM suite on every kernel (selftests/run.sh).  The
 # suite's line names no $(MAKE), which would make "make -n test" run it.
 KERNELS ?=
 check: deps
 	@$(MAKE) -j$(NPROC) --no-print-directory all selftests
-	@KERNELS="$(KERNELS)" tools/test.sh
+	@KERNELS="$(KERNELS)" selftests/run.sh
 
 check-quick: deps
 	@$(MAKE) -j$(NPROC) --no-print-directory all selftests
-	@tools/test.sh --quick
+	@selftests/run.sh --quick
 
 test: check
 

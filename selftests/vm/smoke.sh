@@ -4,7 +4,7 @@
 # smoke.sh - the VM smoke run: what must work on every kernel the module is
 # built for, in a minute or two.  Runs as root in the guest (busybox sh)
 # with the module at /lib/tscprobe/tscprobe.ko, the CLI and jq on PATH.
-# tools/test.sh runs it, with fuzz_genl after it, on the kernels that do not
+# selftests/run.sh runs it, with fuzz_genl after it, on the kernels that do not
 # get the full suite and in the 64-vCPU guest.
 #
 # insmod; info; noise, cache and skew on every CPU (skew on TP_SMOKE_SKEW

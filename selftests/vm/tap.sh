@@ -3,7 +3,7 @@
 # TAP for the guest's test scripts (busybox sh; sourced, after OUT is set):
 # check runs a command as one test, tap_done prints the plan and the
 # kselftest totals line the harness counts and returns the verdict.
-# tools/run-vm-tests.sh puts it at /selftests/tap.sh.
+# selftests/vm/run.sh puts it at /selftests/tap.sh.
 N=0
 FAILED=0
 echo "TAP version 13"

@@ -50,7 +50,7 @@ irq_count() {
 
 # The serial output: both ports, through vm-pace (at most 256 bytes queued
 # at a time), so that the traffic itself stays far from the spurious-
-# interrupt detector's ratio on PREEMPT_RT (see tools/vm/vm-pace.c) and
+# interrupt detector's ratio on PREEMPT_RT (see selftests/qemu/vm-pace.c) and
 # anything that disables a line is the run's doing.  ttyS1 is this
 # script's output; its lines are TAP comments.
 traffic_start() {
@@ -75,7 +75,7 @@ traffic_stop() {
 # The tracing state the later programs find is the one this one found:
 # the clock, the buffers, and each event's enable and filter (the guest's
 # init keeps the sched events on, filtered to nothing, so that no test
-# patches the scheduler's tracepoints; see tools/vm/init.sh).
+# patches the scheduler's tracepoints; see selftests/qemu/init.sh).
 TRACE_EVENTS="sched/sched_wakeup sched/sched_migrate_task sched/sched_switch
 	tscprobe/tscprobe_window"
 trace_save() {

@@ -10,8 +10,8 @@
 # the attribute; then Documentation/examples/ynl_noise.py, which does a
 # whole run through ynl's library, with its per-CPU figures checked.
 #
-# Runs as root in the guest (busybox sh).  tools/run-vm-tests.sh puts
-# python3 (tools/vm/stage-python.sh) and a small kernel-like tree at $YNL:
+# Runs as root in the guest (busybox sh).  selftests/vm/run.sh puts
+# python3 (selftests/qemu/stage-python.sh) and a small kernel-like tree at $YNL:
 # tools/net/ynl, Documentation/netlink/{genetlink-legacy.yaml,specs/},
 # Documentation/examples.  Prints TAP and the kselftest totals line.
 KO=/lib/tscprobe/tscprobe.ko
