@@ -102,7 +102,7 @@ adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
       --add "$work/log-patterns:/etc/tscprobe/log-patterns"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq"
-      --add "$REPO/selftests/vm/tap.sh:/selftests/tap.sh")
+      --add "$REPO/selftests/tap.sh:/selftests/tap.sh")
 # The soak's timer (selftests/vm/timerlat.c) and the fault tests' CPU hog
 # (selftests/vm/rtpoller.c), for any program that wants them.
 for helper in timerlat rtpoller; do
