@@ -1,39 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# TAP for the guest's test scripts (busybox sh; sourced, after OUT is set):
-# check runs a command as one test, tap_done prints the plan and the
-# kselftest totals line the harness counts and returns the verdict.
-# selftests/vm/run.sh puts it at /selftests/tap.sh.
-N=0
-FAILED=0
+# tap.sh - kselftest-style TAP for the test scripts, the host's (bash) and
+# the guest's (busybox sh) alike; sourced.  tap_check runs a command as one
+# test; tap_done prints the plan and the totals line the runners count
+# (tap-count.sh) and returns the verdict.  selftests/vm/run.sh puts this
+# file at /selftests/tap.sh in the guest.
+TAP_N=0
+TAP_FAIL=0
+# The output of the last check, for a script that wants to show it.
+TAP_LAST=${TAP_LAST:-$(mktemp)}
 echo "TAP version 13"
 
-# check DESCRIPTION COMMAND...: one test, passed when COMMAND succeeds; a
-# failure shows the command's output (its first 100 lines) as comments.
-check() {
-	desc=$1
+# tap_check DESCRIPTION COMMAND...: one test, passed when COMMAND succeeds;
+# a failure shows the command's output (its first 100 lines) as comments.
+# COMMAND runs in this shell: it may leave processes for later checks.
+tap_check() {
+	tap_desc=$1
 	shift
-	N=$((N + 1))
-	if "$@" >"$OUT/last" 2>&1; then
-		echo "ok $N $desc"
+	TAP_N=$((TAP_N + 1))
+	if "$@" >"$TAP_LAST" 2>&1; then
+		echo "ok $TAP_N $tap_desc"
 	else
-		FAILED=$((FAILED + 1))
-		sed 's/^/# /' "$OUT/last" | head -n 100
-		echo "not ok $N $desc"
+		TAP_FAIL=$((TAP_FAIL + 1))
+		awk 'NR <= 100 { print "# " $0 }' "$TAP_LAST"
+		echo "not ok $TAP_N $tap_desc"
 	fi
 }
 
-# fresh_module KO: one test, KO loaded anew (idle, no results), whatever
-# the program before this one in the suite left loaded.
-fresh_module() {
+# tap_fresh_module KO: one test in the guest, KO loaded anew (idle, no
+# results), whatever the program before this one in the suite left loaded.
+tap_fresh_module() {
 	if grep -q '^tscprobe ' /proc/modules; then
 		rmmod tscprobe || echo "# rmmod of the module left loaded failed"
 	fi
-	check "insmod" insmod "$1"
+	tap_check "insmod" insmod "$1"
 }
 
 tap_done() {
-	echo "1..$N"
-	echo "# Totals: pass:$((N - FAILED)) fail:$FAILED xfail:0 xpass:0 skip:0 error:0"
-	[ "$FAILED" -eq 0 ]
+	echo "1..$TAP_N"
+	echo "# Totals: pass:$((TAP_N - TAP_FAIL)) fail:$TAP_FAIL xfail:0 xpass:0 skip:0 error:0"
+	rm -f "$TAP_LAST"
+	[ "$TAP_FAIL" -eq 0 ]
 }

@@ -6,8 +6,8 @@
 # finders' own boot lines and the harness's command line do not.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
 
