@@ -241,7 +241,7 @@ soak: all selftests
 
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra
-# The fleet's systemd units (tools/systemd), installed disabled.
+# The fleet's systemd units (user/systemd), installed disabled.
 UNITDIR = $(DESTDIR)/lib/systemd/system
 DEFAULTS = $(DESTDIR)/etc/default/tscprobe
 INSTALLED = $(MODDIR)/tscprobe.ko $(DESTDIR)$(PREFIX)/sbin/tscprobe \
@@ -255,7 +255,7 @@ install: module cli
 	install -D -m 0644 $(MODULE) $(MODDIR)/tscprobe.ko
 	install -D -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/sbin/tscprobe
 	install -D -m 0644 Documentation/tscprobe.8 $(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8
-	install -D -m 0644 user/tscprobe-completion.bash \
+	install -D -m 0644 user/completion/tscprobe.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	@$(MAKE) --no-print-directory install-fleet
@@ -263,19 +263,19 @@ install: module cli
 # The textfile writer and its units; /etc/default/tscprobe only when there
 # is none (the admin's settings stay), removed only when unchanged.
 install-fleet:
-	install -D -m 0755 tools/systemd/tscprobe-textfile \
+	install -D -m 0755 user/systemd/tscprobe-textfile \
 		$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile
 	install -d $(UNITDIR)
-	sed 's|@SBINDIR@|$(PREFIX)/sbin|' tools/systemd/tscprobe-textfile.service.in \
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' user/systemd/tscprobe-textfile.service.in \
 		>$(UNITDIR)/tscprobe-textfile.service
 	chmod 0644 $(UNITDIR)/tscprobe-textfile.service
-	install -m 0644 tools/systemd/tscprobe-textfile.timer $(UNITDIR)/
-	test -e $(DEFAULTS) || install -D -m 0644 tools/systemd/tscprobe.default $(DEFAULTS)
+	install -m 0644 user/systemd/tscprobe-textfile.timer $(UNITDIR)/
+	test -e $(DEFAULTS) || install -D -m 0644 user/systemd/tscprobe.default $(DEFAULTS)
 	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
 uninstall:
 	rm -f $(INSTALLED)
-	! cmp -s tools/systemd/tscprobe.default $(DEFAULTS) || rm -f $(DEFAULTS)
+	! cmp -s user/systemd/tscprobe.default $(DEFAULTS) || rm -f $(DEFAULTS)
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
