@@ -160,7 +160,7 @@ module: $(MODULE)
 
 # Always handed to Kbuild: it rebuilds what changed, and everything when
 # KDIR names another kernel than last time (its flags change).  A KDIR in
-# a root of tools/vm/fetch-newest.sh is built in that root.
+# a root of selftests/kernels/fetch-newest.sh is built in that root.
 $(MODULE): FORCE
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR" >&2; exit 1; }
 	$(Q)if [ -n "$$(tools/build-module.sh --root $(KDIR))" ]; then \
@@ -187,7 +187,7 @@ deps:
 # fails, saying why.
 host-test: $(HOST_TESTS) $(CLI)
 	@$(MAKE) --no-print-directory ynl || echo "host-test: no ynl in $(YNL): test_ynl_gen.py will fail" >&2
-	@tools/run-host-tests.sh $(HOST_TESTS) $(HOST_SCRIPTS)
+	@selftests/host/run.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 # The CLI and the host test programs again, built with AddressSanitizer and
 # UBSan in build/asan (any report fails the test that caused it).
@@ -200,21 +200,21 @@ host-test-asan:
 host-test-programs: $(HOST_TESTS) $(CLI)
 	@ASAN_OPTIONS=detect_leaks=1:exitcode=97 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
-		tools/run-host-tests.sh $(HOST_TESTS)
+		selftests/host/run.sh $(HOST_TESTS)
 
 vm-test: all selftests
-	@tools/run-vm-tests.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
+	@selftests/vm/run.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
 
-# KERNELS=all: the full VM suite on every kernel (tools/test.sh).  The
+# KERNELS=all: the full VM suite on every kernel (selftests/run.sh).  The
 # suite's line names no $(MAKE), which would make "make -n test" run it.
 KERNELS ?=
 check: deps
 	@$(MAKE) -j$(NPROC) --no-print-directory all selftests
-	@KERNELS="$(KERNELS)" tools/test.sh
+	@KERNELS="$(KERNELS)" selftests/run.sh
 
 check-quick: deps
 	@$(MAKE) -j$(NPROC) --no-print-directory all selftests
-	@tools/test.sh --quick
+	@selftests/run.sh --quick
 
 test: check
 
@@ -241,7 +241,7 @@ soak: all selftests
 
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/extra
-# The fleet's systemd units (tools/systemd), installed disabled.
+# The fleet's systemd units (user/systemd), installed disabled.
 UNITDIR = $(DESTDIR)/lib/systemd/system
 DEFAULTS = $(DESTDIR)/etc/default/tscprobe
 INSTALLED = $(MODDIR)/tscprobe.ko $(DESTDIR)$(PREFIX)/sbin/tscprobe \
@@ -255,7 +255,7 @@ install: module cli
 	install -D -m 0644 $(MODULE) $(MODDIR)/tscprobe.ko
 	install -D -m 0755 $(CLI) $(DESTDIR)$(PREFIX)/sbin/tscprobe
 	install -D -m 0644 Documentation/tscprobe.8 $(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8
-	install -D -m 0644 user/tscprobe-completion.bash \
+	install -D -m 0644 user/completion/tscprobe.bash-completion \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	@$(MAKE) --no-print-directory install-fleet
@@ -263,19 +263,19 @@ install: module cli
 # The textfile writer and its units; /etc/default/tscprobe only when there
 # is none (the admin's settings stay), removed only when unchanged.
 install-fleet:
-	install -D -m 0755 tools/systemd/tscprobe-textfile \
+	install -D -m 0755 user/systemd/tscprobe-textfile \
 		$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile
 	install -d $(UNITDIR)
-	sed 's|@SBINDIR@|$(PREFIX)/sbin|' tools/systemd/tscprobe-textfile.service.in \
+	sed 's|@SBINDIR@|$(PREFIX)/sbin|' user/systemd/tscprobe-textfile.service.in \
 		>$(UNITDIR)/tscprobe-textfile.service
 	chmod 0644 $(UNITDIR)/tscprobe-textfile.service
-	install -m 0644 tools/systemd/tscprobe-textfile.timer $(UNITDIR)/
-	test -e $(DEFAULTS) || install -D -m 0644 tools/systemd/tscprobe.default $(DEFAULTS)
+	install -m 0644 user/systemd/tscprobe-textfile.timer $(UNITDIR)/
+	test -e $(DEFAULTS) || install -D -m 0644 user/systemd/tscprobe.default $(DEFAULTS)
 	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 
 uninstall:
 	rm -f $(INSTALLED)
-	! cmp -s tools/systemd/tscprobe.default $(DEFAULTS) || rm -f $(DEFAULTS)
+	! cmp -s user/systemd/tscprobe.default $(DEFAULTS) || rm -f $(DEFAULTS)
 	$(if $(DESTDIR),,depmod -a $(KVER))
 	$(if $(DESTDIR),,systemctl daemon-reload 2>/dev/null || true)
 

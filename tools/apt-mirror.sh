@@ -4,7 +4,7 @@
 # apt-mirror.sh - the Debian mirror this machine's apt already uses: the
 # URI of its entry for "bookworm" (deb822 or one-line format), on stdout.
 # Suites the project adds (bookworm-backports in deps.sh, bullseye in
-# tools/vm/fetch-5.10.sh) come from it, so no host name is ever ours.
+# selftests/kernels/fetch-5.10.sh) come from it, so no host name is ever ours.
 # Exit 1, with a message, when no source names bookworm.
 set -euo pipefail
 

@@ -15,9 +15,9 @@
 #   --root   print the root KDIR is built in (see below), or nothing
 # The last line of output is the module's path.
 #
-# A KDIR inside a root that tools/vm/fetch-newest.sh made (kernels built
-# with another compiler than this machine's) is built there, with chroot:
-# the copy goes into the root, the results come back to OUT.
+# A KDIR inside a root that selftests/kernels/fetch-newest.sh made (kernels
+# built with another compiler than this machine's) is built there, with
+# chroot: the copy goes into the root, the results come back to OUT.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -71,7 +71,7 @@ if [[ -n $root ]]; then
 	# Inside the root, one directory per OUT.
 	inner=/var/cache/tscprobe/mod/$(realpath -m "$out" | sha256sum | cut -c 1-12)
 	copy_sources "$root$inner"
-	"$REPO/tools/vm/in-root.sh" "$root" make -C "$inner/kmod" \
+	"$REPO/selftests/kernels/in-root.sh" "$root" make -C "$inner/kmod" \
 		KDIR="${kdir#"$root"}" -j"$jobs" "$target" >"$out/build.log" 2>&1
 	rc=$?
 	((rc == 0)) && cp "$root$inner/kmod/tscprobe.ko" "$out/kmod/"

@@ -11,7 +11,7 @@ set -euo pipefail
 # does not, bookworm-backports does, see install_612 below), each with its
 # headers.  debootstrap makes the trixie root in which the newest line's
 # kernels are built with their own compiler, and the debug guest kernel
-# from their source (tools/vm/fetch-newest.sh, run last: it installs in
+# from their source (selftests/kernels/fetch-newest.sh, run last: it installs in
 # that root only).  QEMU for the VM tests, busybox and cpio for the guest's
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
@@ -139,7 +139,7 @@ newest() {
 		exit 1
 	fi
 	((EUID == 0)) || return 0
-	"$REPO/tools/vm/fetch-newest.sh" || exit 1
+	"$REPO/selftests/kernels/fetch-newest.sh" || exit 1
 }
 
 main() {

@@ -13,14 +13,15 @@
 # by "make deps": /lib/modules/<release>/build and /boot/vmlinuz-<release>);
 # newest-cloud and newest-rt (the newest line Debian ships, trixie-
 # backports': headers and image in the trixie root "make deps" makes with
-# tools/vm/fetch-newest.sh, built in with its gcc-14); debug (the project's
-# debug guest kernel, built from that newest line's source in the same root
-# by tools/vm/build-debug-kernel.sh on first use and cached under build/);
-# and 5.10-cloud (Debian 11's 5.10 LTS cloud kernel, the oldest the module
-# supports: fetched and unpacked, never installed, by tools/vm/fetch-5.10.sh
-# on first use, cached under build/); backport (6.1-cloud's headers made
-# to look like a distribution kernel's: another version number, a later
-# API backported; tools/vm/make-backport.sh; it boots 6.1-cloud's image).
+# fetch-newest.sh, built in with its gcc-14); debug (the project's debug
+# guest kernel, built from that newest line's source in the same root by
+# build-debug-kernel.sh on first use and cached under build/); and
+# 5.10-cloud (Debian 11's 5.10 LTS cloud kernel, the oldest the module
+# supports: fetched and unpacked, never installed, by fetch-5.10.sh on first
+# use, cached under build/); backport (6.1-cloud's headers made to look
+# like a distribution kernel's: another version number, a later API
+# backported; make-backport.sh; it boots 6.1-cloud's image).  The scripts
+# named are in selftests/kernels/.
 # Within a line (6.1 cloud, say) the newest installed ABI is taken, so that
 # a security update moves the tests along; a kernel of another line is never
 # picked by accident.
@@ -56,13 +57,13 @@ kdir_of() {
 	6.1-cloud | 6.1-rt | 6.12-cloud | 6.12-rt)
 		debian_kdir "${1%-*}" "${1#*-}" ;;
 	newest-cloud | newest-rt)
-		"$REPO/tools/vm/fetch-newest.sh" kdir "${1#newest-}" ;;
+		"$REPO/selftests/kernels/fetch-newest.sh" kdir "${1#newest-}" ;;
 	debug)
-		"$REPO/tools/vm/build-debug-kernel.sh" | tail -n 1 ;;
+		"$REPO/selftests/kernels/build-debug-kernel.sh" | tail -n 1 ;;
 	5.10-cloud)
-		"$REPO/tools/vm/fetch-5.10.sh" | tail -n 1 ;;
+		"$REPO/selftests/kernels/fetch-5.10.sh" | tail -n 1 ;;
 	backport)
-		"$REPO/tools/vm/make-backport.sh" | tail -n 1 ;;
+		"$REPO/selftests/kernels/make-backport.sh" | tail -n 1 ;;
 	*)
 		die "unknown kernel '$1' (one of: ${NAMES[*]})" ;;
 	esac

@@ -67,7 +67,7 @@ run_in_vm() {
 		echo 'insmod /lib/tscprobe/tscprobe.ko'
 		echo 'sh /demo.sh 2>&1 | cat'
 	} >"$script"
-	"$REPO/tools/vm/run-vm.sh" --kernel "$KERNEL" "${VM_ARGS[@]}" \
+	"$REPO/selftests/qemu/run-vm.sh" --kernel "$KERNEL" "${VM_ARGS[@]}" \
 		--add "$KO:/lib/tscprobe/tscprobe.ko" \
 		--add "$CLI:/usr/bin/tscprobe" \
 		--add "$REPO/tools/demo.sh:/demo.sh" "$script"

@@ -38,7 +38,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # Boot and the end of the run get ten minutes on top of the soak itself.
 TP_SOAK_MINUTES=$minutes TP_SOAK_SEGMENT_S=$segment \
-	"$REPO/tools/run-vm-tests.sh" --timeout $((minutes * 60 + 600)) \
+	"$REPO/selftests/vm/run.sh" --timeout $((minutes * 60 + 600)) \
 	"${args[@]}" soak 2>&1 | tee "$log" || status=$?
 read -r pass fail < <(grep -E '^vm: [0-9]+ passed, [0-9]+ failed$' "$log" |
 	sed -E 's/^vm: ([0-9]+) passed, ([0-9]+) failed$/\1 \2/')

@@ -7,8 +7,8 @@
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLI=$REPO/build/tscprobe
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 
 MAN_TEXT=$(MANWIDTH=200 man -l "$REPO/Documentation/tscprobe.8" 2>/dev/null)
 

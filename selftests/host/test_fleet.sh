@@ -11,8 +11,8 @@
 # changed file; then "make uninstall".
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 DEST=$(mktemp -d)
 trap 'rm -rf "$DEST"' EXIT
 UNITS=$DEST/lib/systemd/system

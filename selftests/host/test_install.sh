@@ -8,8 +8,8 @@
 # headers as a plain build does; removed afterwards.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 VERSION=$(cat "$REPO/VERSION")
 KDIR=$(make -s -C "$REPO" --no-print-directory --eval 'kdir: ; @echo $(KDIR)' kdir)
 KVER=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$KDIR/include/generated/utsrelease.h")

@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/vm/check-log.sh against kernel log lines of the kinds the debug and
-# RT kernels print: every bug finder's report fails a run, the bug finders'
-# own boot lines and the harness's command line do not.
+# selftests/qemu/check-log.sh against kernel log lines of the kinds the
+# debug and RT kernels print: every bug finder's report fails a run, the bug
+# finders' own boot lines and the harness's command line do not.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 LOG=$(mktemp)
 trap 'rm -f "$LOG"' EXIT
 
@@ -25,7 +25,7 @@ scan() {
 		echo '[    0.800000] ODEBUG: selftest passed'
 		printf '%s\n' "$1"
 	} >"$LOG"
-	"$REPO/tools/vm/check-log.sh" -C 0 "$LOG" >/dev/null
+	"$REPO/selftests/qemu/check-log.sh" -C 0 "$LOG" >/dev/null
 }
 
 clean() { scan "$1"; }

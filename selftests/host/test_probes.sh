@@ -8,8 +8,8 @@
 # kernel probes again), and kmod/ tests no version number anywhere.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 

@@ -10,8 +10,8 @@ set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLI=$REPO/build/tscprobe
 CHECK=$REPO/selftests/host/check_format.py
-# shellcheck source=selftests/host/tap.sh
-source "$REPO/selftests/host/tap.sh"
+# shellcheck source=selftests/tap.sh
+source "$REPO/selftests/tap.sh"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 

@@ -4,7 +4,7 @@
 # smoke.sh - the VM smoke run: what must work on every kernel the module is
 # built for, in a minute or two.  Runs as root in the guest (busybox sh)
 # with the module at /lib/tscprobe/tscprobe.ko, the CLI and jq on PATH.
-# tools/test.sh runs it, with fuzz_genl after it, on the kernels that do not
+# selftests/run.sh runs it, with fuzz_genl after it, on the kernels that do not
 # get the full suite and in the 64-vCPU guest.
 #
 # insmod; info; noise, cache and skew on every CPU (skew on TP_SMOKE_SKEW
@@ -298,18 +298,18 @@ reload() {
 	insmod "$KO" && tscprobe info >/dev/null && rmmod tscprobe && ! loaded
 }
 
-check "insmod" insmod "$KO"
-check "info" tscprobe info
-check "noise on all $ncpu CPUs" noise_all
-check "status and show" status_and_show
-check "noise text: a row per CPU, -v every block" noise_text
-check "warnings merged: each CPU once per kind" warnings_merged
-check "cache on all $ncpu CPUs" cache_all
-check "cache text: a row per CPU, -v every block, CSV a row per CPU" cache_text
-check "diff: no change against itself, the isolated CPU named" diff_runs
-check "skew on ${TP_SMOKE_SKEW:-all CPUs}" skew_pairs
-check "skew text on ${TP_SMOKE_SKEW_BIG:-the CPUs above}: topology summary or matrices" skew_text
-check "STOP during a run" stop_mid_run
-check "rmmod during a run" rmmod_mid_run
-check "reload and unload" reload
+tap_check "insmod" insmod "$KO"
+tap_check "info" tscprobe info
+tap_check "noise on all $ncpu CPUs" noise_all
+tap_check "status and show" status_and_show
+tap_check "noise text: a row per CPU, -v every block" noise_text
+tap_check "warnings merged: each CPU once per kind" warnings_merged
+tap_check "cache on all $ncpu CPUs" cache_all
+tap_check "cache text: a row per CPU, -v every block, CSV a row per CPU" cache_text
+tap_check "diff: no change against itself, the isolated CPU named" diff_runs
+tap_check "skew on ${TP_SMOKE_SKEW:-all CPUs}" skew_pairs
+tap_check "skew text on ${TP_SMOKE_SKEW_BIG:-the CPUs above}: topology summary or matrices" skew_text
+tap_check "STOP during a run" stop_mid_run
+tap_check "rmmod during a run" rmmod_mid_run
+tap_check "reload and unload" reload
 tap_done

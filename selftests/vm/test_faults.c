@@ -1290,7 +1290,7 @@ static void tp_mem_read(struct tp_mem *m)
 
 /*
  * Slab objects that module code allocated and nobody freed.  The VM suite
- * boots with slub_debug=U,kmalloc-* (tools/run-vm-tests.sh): every live
+ * boots with slub_debug=U,kmalloc-* (selftests/vm/run.sh): every live
  * kmalloc object then has its allocation's stack trace in
  * /sys/kernel/debug/slab/<cache>/alloc_traces.  Once the module is gone,
  * a trace with a frame in it ("[tscprobe]", or a bare address where its
@@ -1468,7 +1468,7 @@ TEST_F_TIMEOUT(faults, load_unload_cycles_leak_nothing, 300)
 	EXPECT_LE(after.vmalloc - before.vmalloc, 256);
 	EXPECT_LE(after.kstack - before.kstack, 128);
 	EXPECT_LE(after.percpu - before.percpu, 64);
-	EXPECT_EQ(0, leaked) TH_LOG("-1: no allocation traces; boot with slub_debug=U,kmalloc-* (tools/run-vm-tests.sh does)");
+	EXPECT_EQ(0, leaked) TH_LOG("-1: no allocation traces; boot with slub_debug=U,kmalloc-* (selftests/vm/run.sh does)");
 	/* No measurement thread outlived its module. */
 	EXPECT_NE(0, tp_sh("cat /proc/[0-9]*/comm 2>/dev/null | grep -q '^tscprobe/'",
 			   NULL));

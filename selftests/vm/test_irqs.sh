@@ -50,7 +50,7 @@ irq_count() {
 
 # The serial output: both ports, through vm-pace (at most 256 bytes queued
 # at a time), so that the traffic itself stays far from the spurious-
-# interrupt detector's ratio on PREEMPT_RT (see tools/vm/vm-pace.c) and
+# interrupt detector's ratio on PREEMPT_RT (see selftests/qemu/vm-pace.c) and
 # anything that disables a line is the run's doing.  ttyS1 is this
 # script's output; its lines are TAP comments.
 traffic_start() {
@@ -75,7 +75,7 @@ traffic_stop() {
 # The tracing state the later programs find is the one this one found:
 # the clock, the buffers, and each event's enable and filter (the guest's
 # init keeps the sched events on, filtered to nothing, so that no test
-# patches the scheduler's tracepoints; see tools/vm/init.sh).
+# patches the scheduler's tracepoints; see selftests/qemu/init.sh).
 TRACE_EVENTS="sched/sched_wakeup sched/sched_migrate_task sched/sched_switch
 	tscprobe/tscprobe_window"
 trace_save() {
@@ -245,17 +245,17 @@ run_checked() {
 	rc=$?
 	traffic_stop
 	[ -n "$TRACED" ] && echo 0 >"$TR/tracing_on"
-	check "$name: tscprobe $* exits 0" sh -c "[ $rc -eq 0 ] || { cat $OUT/$name.err; false; }"
-	check "$name: no interrupt line disabled" sh -c \
+	tap_check "$name: tscprobe $* exits 0" sh -c "[ $rc -eq 0 ] || { cat $OUT/$name.err; false; }"
+	tap_check "$name: no interrupt line disabled" sh -c \
 		"! dmesg | tail -n +$((l0 + 1)) | grep -E 'nobody cared|Disabling IRQ #'"
-	check "$name: both serial lines interrupted during the run" sh -c \
+	tap_check "$name: both serial lines interrupted during the run" sh -c \
 		"echo ttyS1 $s0 to $(irq_count 3), ttyS0 $c0 to $(irq_count 4);
 		 [ $(irq_count 3) -gt $s0 ] && [ $(irq_count 4) -gt $c0 ]"
 	[ "$1" = noise ] && [ -n "$TRACED" ] || return 0
-	f=$FAILED
-	check "$name: a real-time thread woken on a CPU runs before its next window" \
+	f=$TAP_FAIL
+	tap_check "$name: a real-time thread woken on a CPU runs before its next window" \
 		check_trace "$name"
-	[ "$FAILED" -eq "$f" ] && sed 's/^/# /' "$OUT/last"
+	[ "$TAP_FAIL" -eq "$f" ] && sed 's/^/# /' "$TAP_LAST"
 }
 
 # rt_unthrottled: waits (at most 3 s) until no CPU's real-time run queue is
@@ -278,10 +278,10 @@ rt_unthrottled() {
 	done
 }
 
-fresh_module "$KO"
+tap_fresh_module "$KO"
 RT_RUNTIME=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 echo -1 >/proc/sys/kernel/sched_rt_runtime_us
-check "no real-time run queue throttled" rt_unthrottled
+tap_check "no real-time run queue throttled" rt_unthrottled
 FAIR=/sys/kernel/debug/sched/fair_server
 FAIR_RUNTIMES=
 for f in "$FAIR"/cpu*/runtime; do
@@ -291,7 +291,7 @@ for f in "$FAIR"/cpu*/runtime; do
 done
 TRACED=
 if [ -d "$TR/events" ]; then
-	check "tracing with the TSC clock" trace_setup
+	tap_check "tracing with the TSC clock" trace_setup
 	TRACED=1
 else
 	echo "# no ftrace in this kernel: the order of wake-ups and windows is not checked"
@@ -312,7 +312,7 @@ lines_alive() {
 	echo "ttyS1 $s to $(irq_count 3), ttyS0 $c to $(irq_count 4)"
 	[ "$(irq_count 3)" -gt "$s" ] && [ "$(irq_count 4)" -gt "$c" ]
 }
-check "both serial lines still interrupt" lines_alive
+tap_check "both serial lines still interrupt" lines_alive
 
 [ -n "$TRACED" ] && trace_restore
 echo "$RT_RUNTIME" >/proc/sys/kernel/sched_rt_runtime_us

@@ -10,8 +10,8 @@
 # the attribute; then Documentation/examples/ynl_noise.py, which does a
 # whole run through ynl's library, with its per-CPU figures checked.
 #
-# Runs as root in the guest (busybox sh).  tools/run-vm-tests.sh puts
-# python3 (tools/vm/stage-python.sh) and a small kernel-like tree at $YNL:
+# Runs as root in the guest (busybox sh).  selftests/vm/run.sh puts
+# python3 (selftests/qemu/stage-python.sh) and a small kernel-like tree at $YNL:
 # tools/net/ynl, Documentation/netlink/{genetlink-legacy.yaml,specs/},
 # Documentation/examples.  Prints TAP and the kselftest totals line.
 KO=/lib/tscprobe/tscprobe.ko
@@ -86,14 +86,14 @@ example_figures() {
 	END { if (rows != 2 || cpus != " 0 1") { print "rows for CPUs" cpus; bad = 1 }; exit bad }' "$1"
 }
 
-check "python3 runs with the modules ynl needs" python_runs 3>&1
-fresh_module "$KO"
-check "cli.py --list-ops: every operation of the spec" sh -c \
+tap_check "python3 runs with the modules ynl needs" python_runs 3>&1
+tap_fresh_module "$KO"
+tap_check "cli.py --list-ops: every operation of the spec" sh -c \
 	"python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --list-ops > '$OUT/ops' &&
 	 for op in get-info start stop get-status get-result reset; do grep -q \"^\$op \" '$OUT/ops' || exit 1; done"
 
-check "--do get-info" ynl_to "$OUT/info" --do get-info
-check "get-info: version, TSC rate, CPUs, features, idle" jqt "$OUT/info" \
+tap_check "--do get-info" ynl_to "$OUT/info" --do get-info
+tap_check "get-info: version, TSC rate, CPUs, features, idle" jqt "$OUT/info" \
 	'(.version | length > 0) and .["tsc-khz"] > 0 and .["nr-cpu-ids"] >= 2
 	 and (.["cpus-online"] | startswith("0f")) and .state == "idle"
 	 and (.features | type == "array")'
@@ -102,25 +102,25 @@ check "get-info: version, TSC rate, CPUs, features, idle" jqt "$OUT/info" \
 # stay free enough for the emulated guest to start python between them;
 # a threshold no gap reaches: no EVENT notifications to fill the
 # listener's socket.
-check "--do start: noise on CPUs 0-1, threshold 500 ms, 1 ms windows" ynl_to "$OUT/start" --do start \
+tap_check "--do start: noise on CPUs 0-1, threshold 500 ms, 1 ms windows" ynl_to "$OUT/start" --do start \
 	--json '{"kind": "noise", "cpus": "03", "duration-ns": 600000000000, "threshold-ns": 500000000,
 		 "irqs": "off", "width-ns": 1000000, "gap-ns": 100000000, "clock": "rdtscp"}'
-check "start's reply: run id and the parameters" jqt "$OUT/start" \
+tap_check "start's reply: run id and the parameters" jqt "$OUT/start" \
 	'.["run-id"] > 0 and .kind == "noise" and .state == "running"
 	 and .["duration-ns"] == 600000000000 and .["threshold-ns"] == 500000000
 	 and .["width-ns"] == 1000000 and .["gap-ns"] == 100000000
 	 and .irqs == "off" and .clock == "rdtscp" and (.cpus | startswith("03"))'
 run_id=$(jq '.["run-id"]' "$OUT/start" 2>/dev/null)
 
-check "--do get-status" ynl_to "$OUT/status" --do get-status
-check "get-status: the run, running" jqt "$OUT/status" \
+tap_check "--do get-status" ynl_to "$OUT/status" --do get-status
+tap_check "get-status: the run, running" jqt "$OUT/status" \
 	".[\"run-id\"] == $run_id and .state == \"running\" and .kind == \"noise\"
 	 and .cpu == null"
-check "--dump get-status" ynl_to "$OUT/status-cpus" --dump get-status
-check "get-status's dump: the run, then both CPUs" jqt "$OUT/status-cpus" \
+tap_check "--dump get-status" ynl_to "$OUT/status-cpus" --dump get-status
+tap_check "get-status's dump: the run, then both CPUs" jqt "$OUT/status-cpus" \
 	".[0][\"run-id\"] == $run_id and .[0].state == \"running\"
 	 and ([.[1:][] | .cpu[].id] | sort == [0, 1])"
-check "--do start during the run: refused (EBUSY)" sh -c \
+tap_check "--do start during the run: refused (EBUSY)" sh -c \
 	"! python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --no-schema --do start --json '{\"kind\": \"noise\", \"cpus\": \"01\", \"duration-ns\": 1000000}' > '$OUT/busy' 2>&1 &&
 	 cat '$OUT/busy' && grep -qi 'busy' '$OUT/busy'"
 
@@ -133,35 +133,35 @@ check "--do start during the run: refused (EBUSY)" sh -c \
 python3 "$YNL/tools/net/ynl/cli.py" --spec "$SPEC" --no-schema --output-json \
 	--subscribe events --sleep 60 >"$OUT/ntf" 2>&1 &
 listener=$!
-check "--subscribe events: subscribed" subscribed $listener
-check "--do stop" ynl_to "$OUT/stop" --do stop
-check "--subscribe events: the listener ends" wait_exit $listener 120
-check "RUN_FINISHED received: the run, stopped on request" jqt "$OUT/ntf" \
+tap_check "--subscribe events: subscribed" subscribed $listener
+tap_check "--do stop" ynl_to "$OUT/stop" --do stop
+tap_check "--subscribe events: the listener ends" wait_exit $listener 120
+tap_check "RUN_FINISHED received: the run, stopped on request" jqt "$OUT/ntf" \
 	"[.[] | select(.name == \"run-finished\") | .msg
 	  | select(.[\"run-id\"] == $run_id and .kind == \"noise\" and .state == \"stopped\"
 		   and .[\"stop-reason\"] == \"requested\")] | length == 1"
-check "--do get-status after it: stopped" sh -c \
+tap_check "--do get-status after it: stopped" sh -c \
 	"python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --no-schema --output-json --do get-status > '$OUT/status2' 2>&1 &&
 	 jq -e '.state == \"stopped\" and .[\"stop-reason\"] == \"requested\"' '$OUT/status2'"
 
-check "--dump get-result" sh -c \
+tap_check "--dump get-result" sh -c \
 	"python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --no-schema --output-json --dump get-result --json '{\"run-id\": $run_id}' > '$OUT/result' 2>&1;
 	 s=\$?; head -c 1500 '$OUT/result'; exit \$s"
-check "get-result: the run, then the gap series of CPUs 0 and 1" jqt "$OUT/result" \
+tap_check "get-result: the run, then the gap series of CPUs 0 and 1" jqt "$OUT/result" \
 	".[0][\"run-id\"] == $run_id and .[0].state == \"stopped\"
 	 and ([.[].cpu[]?.id] | unique == [0, 1])
 	 and ([.[].cpu[]?.series[]? | select(.id == \"gap\" and .count > 0)] | length >= 2)
 	 and ([.[].cpu[]?.series[]? | select(.count) | .minimum <= .maximum] | all)"
 
-check "a bad START: refused, the extended ack names duration-ns" sh -c \
+tap_check "a bad START: refused, the extended ack names duration-ns" sh -c \
 	"! python3 '$YNL/tools/net/ynl/cli.py' --spec '$SPEC' --no-schema --do start --json '{\"kind\": \"noise\", \"duration-ns\": 5}' > '$OUT/bad' 2>&1 &&
 	 cat '$OUT/bad' && grep -q 'duration-ns' '$OUT/bad'"
 
-check "Documentation/examples/ynl_noise.py: a run through ynl's library" sh -c \
+tap_check "Documentation/examples/ynl_noise.py: a run through ynl's library" sh -c \
 	"python3 '$YNL/Documentation/examples/ynl_noise.py' --ynl '$YNL/tools/net/ynl' -c 0-1 -d 1 > '$OUT/example' 2>&1; s=\$?; cat '$OUT/example'; exit \$s"
-check "the example's figures: a row per CPU, 0 < p99.99 <= max" example_figures "$OUT/example"
-check "the example's run completed" grep -q '^run [0-9]*: .*done (completed)' "$OUT/example"
+tap_check "the example's figures: a row per CPU, 0 < p99.99 <= max" example_figures "$OUT/example"
+tap_check "the example's run completed" grep -q '^run [0-9]*: .*done (completed)' "$OUT/example"
 sed 's/^/# /' "$OUT/example"
 
-check "rmmod" rmmod tscprobe
+tap_check "rmmod" rmmod tscprobe
 tap_done

@@ -11,8 +11,8 @@
 #               there, else exit 1
 #
 # From the newest kernel line's linux-source tarball, in the trixie root
-# with its compiler (tools/vm/fetch-newest.sh): "make allnoconfig" with
-# tools/vm/debug-kernel.config as KCONFIG_ALLCONFIG, then bzImage and the
+# with its compiler (fetch-newest.sh): "make allnoconfig" with
+# debug-kernel.config as KCONFIG_ALLCONFIG, then bzImage and the
 # module build files. The build lives in BUILD_ROOT/<key>/, where the key
 # hashes the fragment, the source package's version and the compiler, so a
 # changed fragment or a new source builds afresh and an unchanged one is

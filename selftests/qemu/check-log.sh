@@ -73,7 +73,7 @@ main() {
 		hits=$(hit_lines "$log" | tr '\n' ' ')
 		[[ -n ${hits// /} ]] || continue
 		count=$(wc -w <<<"$hits")
-		echo "check-log: $log: $count offending kernel log line(s) (tools/vm/log-patterns):"
+		echo "check-log: $log: $count offending kernel log line(s) (selftests/qemu/log-patterns):"
 		show_hits "$log" "$ctx" "$hits"
 		bad=1
 	done

@@ -39,7 +39,7 @@ die() {
 }
 
 in_root() {
-	"$REPO/tools/vm/in-root.sh" "$ROOT" "$@"
+	"$REPO/selftests/kernels/in-root.sh" "$ROOT" "$@"
 }
 
 # Into a new directory, renamed into place when complete: an interrupted

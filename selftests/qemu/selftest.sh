@@ -227,7 +227,7 @@ case_missing_kernel() {
 
 # (i) a flood of output through vm-pace arrives whole and leaves the port's
 # interrupt enabled.  On a PREEMPT_RT kernel (VM_KERNEL=...-rt-amd64) the
-# same flood through cat gets the line disabled (tools/vm/vm-pace.c).
+# same flood through cat gets the line disabled (selftests/qemu/vm-pace.c).
 case_pace() {
 	run_vm --smp 2 "$(echo 'seq 1 60000 | vm-pace' | script pace)"
 	if ((RC != 0)); then

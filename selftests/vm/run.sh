@@ -1,19 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# run-vm-tests.sh - run the kselftest programs of selftests/vm in the guest.
+# run.sh - run the kselftest programs of selftests/vm in the guest, from the
+# host.
 #
-# usage: run-vm-tests.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
-#                        [--keep DIR] [--timeout SEC] [TEST...]
+# usage: run.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
+#               [--keep DIR] [--timeout SEC] [TEST...]
 #
-# Boots the kernel once (tools/vm/run-vm.sh; --kernel, by default the
+# Boots the kernel once (selftests/qemu/run-vm.sh; --kernel, by default the
 # image of the default KDIR, tools/kernels.sh) with the module (--module,
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
 # every test_* and fuzz_* program and every selftests/vm/test_*.sh script)
 # and prints their TAP; test_ynl.sh brings Python and ynl along (add_ynl).
 # After each program the guest's kernel log since it started is scanned
-# (tools/vm/log-patterns): a report there fails that program by name,
+# (selftests/qemu/log-patterns): a report there fails that program by name,
 # besides failing the whole run.  Environment variables named TP_*
 # (TP_FUZZ_SEED, TP_FUZZ_COUNT, ...) are passed on to the programs in the
 # guest.  The last line is "vm: N passed, N failed"; the exit
@@ -21,7 +22,7 @@
 # hung, or left a WARNING, lockup or stall in its kernel log.
 set -euo pipefail
 
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=$REPO/build
 MODULE=$REPO/kmod/tscprobe.ko
 TIMEOUT=900
@@ -43,7 +44,7 @@ while (($#)); do
 		shift 2
 		;;
 	-*)
-		echo "run-vm-tests: unknown option $1" >&2
+		echo "vm: unknown option $1" >&2
 		exit 2
 		;;
 	*)
@@ -64,10 +65,10 @@ trap 'rm -rf "$work"' EXIT
 
 # The guest script: every program in turn, output not on a terminal (so
 # the CLI behaves as it does in scripts), separated by a header line.  The
-# output goes through vm-pace (tools/vm/vm-pace.c), at most 256 bytes queued
-# on the serial port at a time: on PREEMPT_RT a program's flood of output
-# would otherwise get the port's interrupt disabled, and the rest of the
-# output lost.
+# output goes through vm-pace (selftests/qemu/vm-pace.c), at most 256 bytes
+# queued on the serial port at a time: on PREEMPT_RT a program's flood of
+# output would otherwise get the port's interrupt disabled, and the rest of
+# the output lost.
 {
 	echo 'mkdir -p /tmp && cd /tmp'
 	for v in $(compgen -v TP_ || true); do
@@ -96,12 +97,12 @@ trap 'rm -rf "$work"' EXIT
 } >"$work/guest.sh"
 
 # The patterns as check-log.sh applies them, for the guest's grep.
-"$REPO/tools/vm/check-log.sh" --patterns >"$work/log-patterns"
+"$REPO/selftests/qemu/check-log.sh" --patterns >"$work/log-patterns"
 adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
       --add "$work/log-patterns:/etc/tscprobe/log-patterns"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq"
-      --add "$REPO/selftests/vm/tap.sh:/selftests/tap.sh")
+      --add "$REPO/selftests/tap.sh:/selftests/tap.sh")
 # The soak's timer (selftests/vm/timerlat.c) and the fault tests' CPU hog
 # (selftests/vm/rtpoller.c), for any program that wants them.
 for helper in timerlat rtpoller; do
@@ -109,7 +110,7 @@ for helper in timerlat rtpoller; do
 		adds+=(--add "$BUILD/vm-tests/$helper:/usr/bin/$helper")
 done
 # A test that runs the kernel's ynl (test_ynl*) gets python3 and the
-# library part of its standard library (tools/vm/stage-python.sh), and at
+# library part of its standard library (selftests/qemu/stage-python.sh), and at
 # /usr/share/tscprobe/ynl a small kernel-like tree: ynl's cli.py and lib/
 # and the genetlink-legacy schema from build/ynl ("make ynl": Debian's
 # linux-source-6.12), this tree's spec and Documentation/examples.
@@ -118,7 +119,7 @@ add_ynl() {
 	local src=$BUILD/ynl
 
 	make -s -C "$REPO" --no-print-directory ynl || exit 2
-	"$REPO/tools/vm/stage-python.sh" "$py" || exit 2
+	"$REPO/selftests/qemu/stage-python.sh" "$py" || exit 2
 	mkdir -p "$tree/tools/net/ynl" "$tree/Documentation/netlink/specs" \
 		"$tree/Documentation/examples"
 	cp -r "$src/tools/net/ynl/cli.py" "$src/tools/net/ynl/lib" "$tree/tools/net/ynl/"
@@ -143,7 +144,7 @@ for t in "${TESTS[@]}"; do
 	elif [[ -e $REPO/selftests/vm/$t ]]; then
 		adds+=(--add "$REPO/selftests/vm/$t:/selftests/$t")
 	else
-		echo "run-vm-tests: no test $t (make selftests)" >&2
+		echo "vm: no test $t (make selftests)" >&2
 		exit 2
 	fi
 done
@@ -153,11 +154,12 @@ done
 # leaked from anything else (a few per cent slower allocations).  A log
 # buffer that holds the whole run, so that log_check's line numbers hold.
 status=0
-"$REPO/tools/vm/run-vm.sh" --timeout "$TIMEOUT" --append "slub_debug=U,kmalloc-* log_buf_len=8M" \
+"$REPO/selftests/qemu/run-vm.sh" --timeout "$TIMEOUT" \
+	--append "slub_debug=U,kmalloc-* log_buf_len=8M" \
 	"${VM_ARGS[@]}" "${adds[@]}" "$work/guest.sh" | tee "$work/tap.log" ||
 	status=$?
 
-read -r pass fail < <("$REPO/tools/tap-count.sh" "$work/tap.log" "${#TESTS[@]}")
+read -r pass fail < <("$REPO/selftests/tap-count.sh" "$work/tap.log" "${#TESTS[@]}")
 if ((status != 0)); then
 	echo "# vm: the guest failed (status $status): counted as one failure"
 	fail=$((fail + 1))

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test.sh - the whole suite, as "make test" runs it: the kernel gates (W=1
+# run.sh - the whole suite, as "make test" runs it: the kernel gates (W=1
 # and sparse against every kernel of the matrix, checkpatch), the host unit
 # tests (plain, then built with ASan and UBSan), then the VM suite:
 #
@@ -20,8 +20,9 @@
 #   5.10-cloud  the same, with a shorter fuzz (Debian 11's kernel, the
 #               oldest supported: fetched into build/ on first use)
 #   backport    the module built from 6.1-cloud's headers made to look
-#               like a distribution kernel's (tools/vm/make-backport.sh),
-#               on the 6.1-cloud guest: the smoke run and test_info
+#               like a distribution kernel's
+#               (selftests/kernels/make-backport.sh), on the 6.1-cloud
+#               guest: the smoke run and test_info
 #   64 vCPUs    the smoke run on 6.1-cloud with 64 CPUs, skew on 16
 #
 # KERNELS=all runs the full suite on every kernel instead of the smoke run.
@@ -101,7 +102,7 @@ vm_debug() {
 	vm debug full --smp 4 --timeout 1800
 }
 
-# vm NAME MODE [run-vm-tests options]: on kernel NAME, with the module its
+# vm NAME MODE [vm/run.sh options]: on kernel NAME, with the module its
 # gate built, the VM suite (MODE full), the smoke run, test_irqs.sh and a
 # short fuzz (MODE smoke), the smoke run alone (MODE big, for the 64-vCPU
 # guest), or the smoke run and test_info (MODE backport).
@@ -126,7 +127,7 @@ vm() {
 	big)	progs=(smoke.sh) ;;
 	backport) progs=(smoke.sh test_info) ;;
 	esac
-	"$REPO/tools/run-vm-tests.sh" --kernel "$image" \
+	"$REPO/selftests/vm/run.sh" --kernel "$image" \
 		--module "$MODS/$name/kmod/tscprobe.ko" "$@" "${progs[@]}"
 }
 

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tap.sh - kselftest-style TAP for the test scripts, the host's (bash) and
+# the guest's (busybox sh) alike; sourced.  tap_check runs a command as one
+# test; tap_done prints the plan and the totals line the runners count
+# (tap-count.sh) and returns the verdict.  selftests/vm/run.sh puts this
+# file at /selftests/tap.sh in the guest.
+TAP_N=0
+TAP_FAIL=0
+# The output of the last check, for a script that wants to show it.
+TAP_LAST=${TAP_LAST:-$(mktemp)}
+echo "TAP version 13"
+
+# tap_check DESCRIPTION COMMAND...: one test, passed when COMMAND succeeds;
+# a failure shows the command's output (its first 100 lines) as comments.
+# COMMAND runs in this shell: it may leave processes for later checks.
+tap_check() {
+	tap_desc=$1
+	shift
+	TAP_N=$((TAP_N + 1))
+	if "$@" >"$TAP_LAST" 2>&1; then
+		echo "ok $TAP_N $tap_desc"
+	else
+		TAP_FAIL=$((TAP_FAIL + 1))
+		awk 'NR <= 100 { print "# " $0 }' "$TAP_LAST"
+		echo "not ok $TAP_N $tap_desc"
+	fi
+}
+
+# tap_fresh_module KO: one test in the guest, KO loaded anew (idle, no
+# results), whatever the program before this one in the suite left loaded.
+tap_fresh_module() {
+	if grep -q '^tscprobe ' /proc/modules; then
+		rmmod tscprobe || echo "# rmmod of the module left loaded failed"
+	fi
+	tap_check "insmod" insmod "$1"
+}
+
+tap_done() {
+	echo "1..$TAP_N"
+	echo "# Totals: pass:$((TAP_N - TAP_FAIL)) fail:$TAP_FAIL xfail:0 xpass:0 skip:0 error:0"
+	rm -f "$TAP_LAST"
+	[ "$TAP_FAIL" -eq 0 ]
+}
