@@ -54,9 +54,9 @@ done
 # a vCPU can trap on the breakpoint of such a patch after it is gone
 # ("Oops: int3" in __schedule or ttwu_do_activate).  So the events the
 # tests use on these tracepoints are on from here, while nothing else runs,
-# with a filter that records nothing: the recorder and the event make two
-# probes each, and a test only changes the filter (test_irqs.sh restores
-# it).  (trace_event= on the command line stops 7.3 PREEMPT_RT booting.)
+# with a filter that records nothing: each tracepoint keeps the probes it
+# has now (the recorder's and the event's) for the whole run, and a test
+# only changes the filter (test_irqs.sh restores it).  (trace_event= on the command line stops 7.3 PREEMPT_RT booting.)
 for ev in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
 	ev=/sys/kernel/debug/tracing/events/sched/$ev
 	[ -w "$ev/filter" ] || continue
