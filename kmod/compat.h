@@ -119,4 +119,17 @@ static inline u64 tp_steal_ns(unsigned int cpu)
 	return kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
 }
 
+/*
+ * The time @cpu spent running tasks and interrupts, as the scheduler
+ * accounts it at the tick: idle, I/O wait and steal are not in it.  Where
+ * the tick is off on a busy CPU (nohz_full) it lags, and only ever low.
+ */
+static inline u64 tp_cpu_busy_ns(unsigned int cpu)
+{
+	const u64 *t = kcpustat_cpu(cpu).cpustat;
+
+	return t[CPUTIME_USER] + t[CPUTIME_NICE] + t[CPUTIME_SYSTEM] +
+	       t[CPUTIME_IRQ] + t[CPUTIME_SOFTIRQ];
+}
+
 #endif /* TSCPROBE_KMOD_COMPAT_H */

@@ -44,6 +44,8 @@ static int status_show(struct seq_file *m, void *unused)
 			seq_printf(m, "cpu %u: %s%s\n", run->slots[i].cpu,
 				   test_bit(TP_CPU_DONE, &f) ? "done" : "running",
 				   !test_bit(TP_CPU_INCOMPLETE, &f) ? "" :
+				   test_bit(TP_CPU_HELD, &f) ?
+				   ", incomplete (held: its CPU ran nothing, not even the thread)" :
 				   test_bit(TP_CPU_STARVED, &f) ?
 				   ", incomplete (starved: its thread could not get the CPU)" :
 				   test_bit(TP_CPU_OFFLINE, &f) ?

@@ -311,6 +311,10 @@ static int tp_nl_reset(struct sk_buff *skb, struct genl_info *info)
 /* The CPU nest's identity: its number and its TSCPROBE_CPU_F_* flags. */
 static int tp_put_cpu_id(struct sk_buff *skb, const struct tp_cpu *c)
 {
+	BUILD_BUG_ON(BIT(TP_CPU_DONE) != TSCPROBE_CPU_F_DONE ||
+		     BIT(TP_CPU_INCOMPLETE) != TSCPROBE_CPU_F_INCOMPLETE ||
+		     BIT(TP_CPU_STARVED) != TSCPROBE_CPU_F_STARVED ||
+		     BIT(TP_CPU_HELD) != TSCPROBE_CPU_F_HELD);
 	if (nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
 	    nla_put_u32(skb, TSCPROBE_CPU_A_FLAGS,
 			READ_ONCE(c->flags) & TP_CPU_FLAGS_SENT))

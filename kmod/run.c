@@ -308,6 +308,26 @@ static void tp_thread_stop(struct task_struct *t, unsigned int from)
 	kthread_stop(t);
 }
 
+/* Test hook, off by default: a CPU whose thread starts late, idle meanwhile. */
+static int tp_test_late_cpu = -1;
+module_param_named(test_late_cpu, tp_test_late_cpu, int, 0600);
+MODULE_PARM_DESC(test_late_cpu,
+		 "test hook: the CPU whose thread sleeps test_late_ms first (-1)");
+static unsigned int tp_test_late_ms;
+module_param_named(test_late_ms, tp_test_late_ms, uint, 0600);
+MODULE_PARM_DESC(test_late_ms, "test hook: see test_late_cpu (0, at most 30000)");
+
+static void tp_test_late_start(const struct tp_cpu *c)
+{
+	unsigned long end;
+
+	if ((int)c->cpu != READ_ONCE(tp_test_late_cpu))
+		return;
+	end = jiffies + msecs_to_jiffies(min(READ_ONCE(tp_test_late_ms), 30000U));
+	while (!kthread_should_stop() && time_before(jiffies, end))
+		schedule_timeout_interruptible(HZ / 10);
+}
+
 static int tp_cpu_thread(void *data)
 {
 	struct tp_cpu *c = data;
@@ -316,6 +336,7 @@ static int tp_cpu_thread(void *data)
 	u64 migrations = current->se.nr_migrations;
 	bool complete;
 
+	tp_test_late_start(c);
 	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
 	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags)) {
 		tp_cpu_wait_for_reap();
@@ -440,8 +461,7 @@ static void tp_run_watch_in(struct tp_run *run, unsigned long delay)
 
 /*
  * With tp_lock held: the jiffies by which every thread should have ended,
- * 0 while unknown; a noise run's last CPU starts at most
- * TSCPROBE_START_TIMEOUT_MS after START.
+ * 0 while unknown; a noise run's last CPU started by run->started_by.
  */
 static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 {
@@ -454,8 +474,7 @@ static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 	if (run->ending_since)
 		due = run->ending_since + slack;
 	if (run->params.duration_ns) {
-		unsigned long end = run->start_jiffies +
-			msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS) +
+		unsigned long end = run->started_by +
 			nsecs_to_jiffies(run->params.duration_ns) + slack;
 
 		if (!due || time_before(end, due))
@@ -464,12 +483,40 @@ static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 	return due;
 }
 
+/* How often the watch looks again at a CPU it waits for. */
+#define TP_START_POLL	(HZ / 4)
+
+/*
+ * With tp_lock held, @now at least TSCPROBE_START_TIMEOUT_MS after START:
+ * whether to give up @c, whose thread has not started.  A CPU that other
+ * tasks kept busy for half the time since START is owned by one; one that
+ * ran nothing else is not running at all (a vCPU its host does not
+ * schedule, interrupts kept off), and its thread may still start: it is
+ * waited for up to TSCPROBE_START_LIMIT_MS, then given up as HELD.
+ */
+static bool tp_cpu_start_hopeless(struct tp_run *run, struct tp_cpu *c,
+				  unsigned long now)
+{
+	u64 waited = jiffies_to_nsecs(now - run->start_jiffies);
+	u64 busy = tp_cpu_busy_ns(c->cpu) - c->busy_at_start;
+
+	if (busy >= waited / 2)
+		return true;
+	if (time_before(now, run->start_jiffies +
+			msecs_to_jiffies(TSCPROBE_START_LIMIT_MS)))
+		return false;
+	set_bit(TP_CPU_HELD, &c->flags);
+	return true;
+}
+
 /*
  * Threads that cannot get their CPU ("A CPU the module cannot get" in
  * Documentation/tscprobe.rst): a CPU whose thread has not started
- * TSCPROBE_START_TIMEOUT_MS after START is given up, and a thread still
- * there when the run is due is moved away to end, starved.  Runs a few
- * times a run at most.
+ * TSCPROBE_START_TIMEOUT_MS after START is given up when it is owned, or
+ * TSCPROBE_START_LIMIT_MS after START (tp_cpu_start_hopeless()), and a
+ * thread still there when the run is due is moved away to end, starved.
+ * Runs every TP_START_POLL while it waits for a CPU, else a few times a
+ * run.
  */
 static void tp_run_watch(struct work_struct *work)
 {
@@ -490,6 +537,12 @@ static void tp_run_watch(struct work_struct *work)
 			continue;
 		if (time_before(now, start_by)) {
 			next = start_by;
+			continue;
+		}
+		if (!tp_cpu_start_hopeless(run, c, now)) {
+			/* Should it start before the next look. */
+			run->started_by = now + TP_START_POLL;
+			next = run->started_by;
 			continue;
 		}
 		/* It loses the race for the slot and exits unmeasured. */
@@ -665,6 +718,15 @@ static int tp_run_create_threads(struct tp_run *run)
 	return 0;
 }
 
+/* Before the threads wake: what their CPUs had run until now. */
+static void tp_run_note_busy(struct tp_run *run)
+{
+	unsigned int i;
+
+	for (i = 0; i < run->nr_cpus; i++)
+		run->slots[i].busy_at_start = tp_cpu_busy_ns(run->slots[i].cpu);
+}
+
 static void tp_run_wake_threads(struct tp_run *run)
 {
 	unsigned int i;
@@ -735,6 +797,9 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		run->start_ns = ktime_get_ns();
 		run->start_tsc = rdtsc();
 		run->start_jiffies = jiffies;
+		run->started_by = run->start_jiffies +
+			msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);
+		tp_run_note_busy(run);
 		run->state = TSCPROBE_STATE_RUNNING;
 		atomic_set(&run->active,
 			   run->nr_cpus + (run->main_task ? 1 : 0));

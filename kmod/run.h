@@ -57,10 +57,11 @@ struct tp_run_notify {
 #define TP_CPU_DONE		0	/* TSCPROBE_CPU_F_DONE */
 #define TP_CPU_INCOMPLETE	1	/* TSCPROBE_CPU_F_INCOMPLETE */
 #define TP_CPU_STARVED		2	/* TSCPROBE_CPU_F_STARVED */
-#define TP_CPU_OFFLINE		3	/* asked to end: CPU going down */
-#define TP_CPU_CLAIMED		4	/* the thread started, or was given up */
+#define TP_CPU_HELD		3	/* TSCPROBE_CPU_F_HELD */
+#define TP_CPU_OFFLINE		8	/* asked to end: CPU going down */
+#define TP_CPU_CLAIMED		9	/* the thread started, or was given up */
 #define TP_CPU_FLAGS_SENT	(BIT(TP_CPU_DONE) | BIT(TP_CPU_INCOMPLETE) | \
-				 BIT(TP_CPU_STARVED))
+				 BIT(TP_CPU_STARVED) | BIT(TP_CPU_HELD))
 
 /* One measured CPU of a run. */
 struct tp_cpu {
@@ -72,6 +73,7 @@ struct tp_cpu {
 	struct mutex lock;		/* protects snap */
 	void *snap;			/* the last published copy of hot */
 	unsigned long published;	/* jiffies */
+	u64 busy_at_start;		/* tp_cpu_busy_ns() at START */
 	u64 nvcsw;			/* the thread's, during the run */
 	u64 nivcsw;
 	u64 migrations;
@@ -102,6 +104,7 @@ struct tp_run {
 	u64 end_ns;				/* 0 while running */
 	u64 start_tsc;
 	unsigned long start_jiffies;
+	unsigned long started_by;		/* jiffies; under tp_lock */
 	unsigned long ending_since;		/* jiffies; under tp_lock */
 	struct completion done;			/* ended, listeners told */
 	struct work_struct finish_work;

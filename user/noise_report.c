@@ -407,6 +407,7 @@ static void tp_noise_cpu_json(struct jw *j, const struct tp_result *r,
 	jw_u64(j, "node", c->node);
 	jw_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
 	jw_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
+	jw_bool(j, "held", c->flags & TSCPROBE_CPU_F_HELD);
 	jw_u64(j, "samples", s.samples);
 	jw_u64(j, "windows", c->windows);
 	jw_u64(j, "measured_cycles", c->measured_cycles);

@@ -102,6 +102,7 @@ static void tp_status_json(const struct tp_result *st)
 				c->flags & TSCPROBE_CPU_F_INCOMPLETE);
 			jw_bool(&j, "starved",
 				c->flags & TSCPROBE_CPU_F_STARVED);
+			jw_bool(&j, "held", c->flags & TSCPROBE_CPU_F_HELD);
 			jw_u64(&j, "samples",
 			       c->series[TSCPROBE_SERIES_GAP].stats.count);
 			jw_u64(&j, "max_cycles",

@@ -910,6 +910,78 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	EXPECT_EQ(-1, tp_rt_runtime(rt_was));
 }
 
+#define TP_LATE_CPU	"/sys/module/tscprobe/parameters/test_late_cpu"
+#define TP_LATE_MS	"/sys/module/tscprobe/parameters/test_late_ms"
+
+/*
+ * tscprobe noise on CPUs 0 and 1 for 1 s while the module's test hook
+ * keeps CPU 1's thread asleep for @late_ms first, CPU 1 idle meanwhile:
+ * the JSON, and how long the CLI took (ms) in @ms.
+ */
+static char *tp_noise_late_cpu1(unsigned int late_ms, uint64_t *ms)
+{
+	char cmd[160], *out = NULL;
+	uint64_t t0;
+
+	snprintf(cmd, sizeof(cmd), "echo 1 > %s && echo %u > %s", TP_LATE_CPU,
+		 late_ms, TP_LATE_MS);
+	if (tp_sh(cmd, NULL))
+		return NULL;
+	t0 = tp_now_ms();
+	if (tp_sh("tscprobe noise -c 0,1 -d 1s -q -j", &out)) {
+		free(out);
+		out = NULL;
+	}
+	*ms = tp_now_ms() - t0;
+	tp_sh("echo -1 > " TP_LATE_CPU "; echo 0 > " TP_LATE_MS, NULL);
+	return out;
+}
+
+/*
+ * A CPU that runs nothing else while its thread does not start is not
+ * owned by another task: the CPU itself is not running (a vCPU its host
+ * does not schedule).  The module waits for it beyond
+ * TSCPROBE_START_TIMEOUT_MS, and a thread that starts within
+ * TSCPROBE_START_LIMIT_MS measures its whole duration; past the limit the
+ * CPU is given up as held, and the reports say so.  starved_cpu_never_blocks
+ * checks that an owned CPU is still given up after the timeout, not held.
+ */
+TEST_F_TIMEOUT(faults, idle_cpu_is_waited_for_then_held, 120)
+{
+	uint64_t ms;
+	char *out, *text = NULL;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	out = tp_noise_late_cpu1(TSCPROBE_START_TIMEOUT_MS + 2000, &ms);
+	ASSERT_NE(NULL, out);
+	TH_LOG("CPU 1 late by %u ms: the run took %" PRIu64 " ms",
+	       TSCPROBE_START_TIMEOUT_MS + 2000, ms);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and"
+		  " all(.cpus[]; (.starved or .held or .incomplete) | not) and"
+		  " .cpus[1].samples > 0 and .cpus[1].coverage > 0.5 and"
+		  " .elapsed_ns >= 1e9 * 4");
+	free(out);
+
+	out = tp_noise_late_cpu1(TSCPROBE_START_LIMIT_MS + 4000, &ms);
+	ASSERT_NE(NULL, out);
+	TH_LOG("CPU 1 late by %u ms: the run took %" PRIu64 " ms",
+	       TSCPROBE_START_LIMIT_MS + 4000, ms);
+	EXPECT_GE(ms, TSCPROBE_START_LIMIT_MS);
+	EXPECT_LT(ms, TSCPROBE_START_LIMIT_MS + TP_STARVED_BOUND_MS);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and .cpus[1].starved and"
+		  " .cpus[1].held and .cpus[1].incomplete and .cpus[1].samples == 0 and"
+		  " (.cpus[0] | (.starved or .held or .incomplete) | not)");
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe show noise", &text));
+	EXPECT_NE(NULL, strstr(text, "INCOMPLETE (not measured: its CPU ran nothing, not even its thread)"))
+		TH_LOG("%s", text);
+	free(text);
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/status", &text));
+	EXPECT_NE(NULL, strstr(text, "cpu 1: done, incomplete (held:")) TH_LOG("%s", text);
+	free(text);
+}
+
 /*
  * Start "tscprobe @args" in the background and wait up to @ms for its run:
  * the module running a run other than the one before.  Waiting for the

@@ -81,10 +81,10 @@ void tp_result_free(struct tp_result *r)
  *
  * The module flags a CPU incomplete when it went offline mid-run, when a
  * noise CPU measured nothing though nothing stopped the run, or when its
- * thread could not get the CPU (STARVED: a task of higher priority, such
- * as a SCHED_FIFO poller, owns it, or the CPU itself did not run, as an
- * overcommitted VM's vCPU may not: the module cannot tell which, so the
- * words do not say); for the first two its samples tell.
+ * thread could not get the CPU (STARVED: other tasks kept it busy, as a
+ * SCHED_FIFO poller does; with HELD, the CPU ran nothing else either, as
+ * an overcommitted VM's vCPU that its host does not schedule); for the
+ * first two its samples tell.
  *
  * Return: "" when the CPU is complete, else the reason, as words.
  */
@@ -92,6 +92,8 @@ const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples)
 {
 	if (!(c->flags & TSCPROBE_CPU_F_INCOMPLETE))
 		return "";
+	if (c->flags & TSCPROBE_CPU_F_HELD)
+		return "not measured: its CPU ran nothing, not even its thread";
 	if (c->flags & TSCPROBE_CPU_F_STARVED)
 		return samples ? "starved: its thread lost the CPU" :
 		       "not measured: its thread never got the CPU";

@@ -52,11 +52,16 @@
 #define TSCPROBE_MAX_RUN_CPUS		1024
 /*
  * A measured CPU whose thread has not got the CPU within this long after
- * START (a task of higher priority owns it: a SCHED_FIFO poller with RT
- * throttling off) is not measured: TSCPROBE_CPU_F_STARVED, and the run
- * goes on with the other CPUs.
+ * START, while other tasks ran there for at least half that time (one of
+ * higher priority owns it: a SCHED_FIFO poller with RT throttling off), is
+ * not measured: TSCPROBE_CPU_F_STARVED, and the run goes on with the other
+ * CPUs.  A CPU that ran nothing else meanwhile (the vCPU of a virtual
+ * machine its host does not schedule, or interrupts kept off there) is
+ * waited for up to TSCPROBE_START_LIMIT_MS, and then given up with
+ * TSCPROBE_CPU_F_HELD too.
  */
 #define TSCPROBE_START_TIMEOUT_MS	2000
+#define TSCPROBE_START_LIMIT_MS		10000
 
 #define TSCPROBE_MIN_DURATION_NS	1000000ULL		/* 1 ms */
 #define TSCPROBE_MAX_DURATION_NS	86400000000000ULL	/* 24 h */
@@ -376,10 +381,13 @@ enum tscprobe_tsc_sync {
  * START (WINDOWS 0: nothing measured), or it was still kept off the CPU
  * when the run should have ended; the module then moved it to another
  * CPU, where it measured nothing.  Its figures are those of before.
+ * HELD, with STARVED: the CPU ran nothing else that the kernel accounts
+ * while the module waited for it (see TSCPROBE_START_LIMIT_MS).
  */
 #define TSCPROBE_CPU_F_DONE		(1U << 0)
 #define TSCPROBE_CPU_F_INCOMPLETE	(1U << 1)
 #define TSCPROBE_CPU_F_STARVED		(1U << 2)
+#define TSCPROBE_CPU_F_HELD		(1U << 3)
 
 /* ---- attributes ---------------------------------------------------------- */
 
