@@ -413,6 +413,32 @@ static u32 tp_skew_gone_status(const struct tp_cpu *a, const struct tp_cpu *b)
 	return TSCPROBE_PAIR_OFFLINE;
 }
 
+/* Test hook, off by default: a TSC offset for one CPU, put into its logs. */
+static int tp_test_skew_cpu = -1;
+module_param_named(test_skew_cpu, tp_test_skew_cpu, int, 0600);
+MODULE_PARM_DESC(test_skew_cpu,
+		 "test hook: the CPU whose skew logs get test_skew_cycles added (-1)");
+static int tp_test_skew_cycles;
+module_param_named(test_skew_cycles, tp_test_skew_cycles, int, 0600);
+MODULE_PARM_DESC(test_skew_cycles, "test hook: see test_skew_cpu (0)");
+
+/*
+ * As if @c's TSC ran tp_test_skew_cycles ahead.  The test VM's vCPUs
+ * share one TSC: without an offset, a wrong sign or a pair reported the
+ * wrong way round would not show.
+ */
+static void tp_test_skew_offset(const struct tp_cpu *c, u32 entries)
+{
+	struct tp_skew_cpu *w = c->hot;
+	s64 off = READ_ONCE(tp_test_skew_cycles);
+	u32 i;
+
+	if ((int)c->cpu != READ_ONCE(tp_test_skew_cpu) || !off)
+		return;
+	for (i = 0; i < entries; i++)
+		w->log[i] += off;
+}
+
 /* One repeat of one pair: hand out both sides, wait, read the logs. */
 static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 			const struct tp_skew_pair *pr, struct tp_skew_stats *st)
@@ -450,6 +476,8 @@ static u32 tp_skew_once(struct tp_run *run, struct tp_skew_run *sk,
 	if (end[0] == TP_SKEW_OK && end[1] == TP_SKEW_OK) {
 		const struct tp_skew_cpu *master = c[0]->hot, *slave = c[1]->hot;
 
+		tp_test_skew_offset(c[0], sk->entries);
+		tp_test_skew_offset(c[1], sk->entries);
 		/* Interrupts off stop neither SMIs nor the host: filtered. */
 		tp_skew_analyze(st, master->log, slave->log,
 				run->params.samples);

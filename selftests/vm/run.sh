@@ -5,13 +5,14 @@
 # host.
 #
 # usage: run.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
-#               [--keep DIR] [--timeout SEC] [TEST...]
+#               [--keep DIR] [--timeout SEC] [--skip TEST]... [TEST...]
 #
 # Boots the kernel once (selftests/qemu/run-vm.sh; --kernel, by default the
 # image of the default KDIR, tools/kernels.sh) with the module (--module,
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
-# every test_* and fuzz_* program and every selftests/vm/test_*.sh script)
+# every test_* and fuzz_* program and every selftests/vm/test_*.sh script,
+# but those named by --skip)
 # and prints their TAP; test_ynl.sh brings Python and ynl along (add_ynl).
 # After each program the guest's kernel log since it started is scanned
 # (selftests/qemu/log-patterns): a report there fails that program by name,
@@ -28,6 +29,7 @@ MODULE=$REPO/kmod/tscprobe.ko
 TIMEOUT=900
 VM_ARGS=()
 TESTS=()
+SKIP=" "
 
 while (($#)); do
 	case $1 in
@@ -43,6 +45,10 @@ while (($#)); do
 		TIMEOUT=$2
 		shift 2
 		;;
+	--skip)
+		SKIP+="$2 "
+		shift 2
+		;;
 	-*)
 		echo "vm: unknown option $1" >&2
 		exit 2
@@ -56,7 +62,7 @@ done
 if ((${#TESTS[@]} == 0)); then
 	for t in "$BUILD"/vm-tests/test_* "$BUILD"/vm-tests/fuzz_* \
 		"$REPO"/selftests/vm/test_*.sh; do
-		[[ -e $t ]] && TESTS+=("$(basename "$t")")
+		[[ -e $t && $SKIP != *" $(basename "$t") "* ]] && TESTS+=("$(basename "$t")")
 	done
 fi
 
