@@ -710,6 +710,21 @@ static int tp_child_wait_ms(pid_t pid, unsigned int ms)
 	return -1;
 }
 
+/* The last noise run's text report and the debugfs status say these. */
+static void tp_expect_reported(struct __test_metadata *_metadata,
+			       const char *text, const char *status)
+{
+	char *out = NULL;
+
+	ASSERT_EQ(0, tp_sh("tscprobe show noise", &out));
+	EXPECT_NE(NULL, strstr(out, text)) TH_LOG("%s", out);
+	free(out);
+	out = NULL;
+	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/status", &out));
+	EXPECT_NE(NULL, strstr(out, status)) TH_LOG("%s", out);
+	free(out);
+}
+
 /*
  * How long the module itself may take over each step below: the start
  * deadline (TSCPROBE_START_TIMEOUT_MS) or the end slack of a STOP (two
@@ -781,13 +796,9 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	EXPECT_EQ(TSCPROBE_CPU_F_DONE | TSCPROBE_CPU_F_INCOMPLETE |
 		  TSCPROBE_CPU_F_STARVED, flags);
 	EXPECT_EQ(0, windows);
-	ASSERT_EQ(0, tp_sh("tscprobe show noise", &out));
-	EXPECT_NE(NULL, strstr(out, "INCOMPLETE (not measured: its thread never got the CPU)"))
-		TH_LOG("%s", out);
-	free(out);
-	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/status", &out));
-	EXPECT_NE(NULL, strstr(out, "starved")) TH_LOG("%s", out);
-	free(out);
+	tp_expect_reported(_metadata,
+			   "INCOMPLETE (not measured: its thread never got the CPU)",
+			   "starved");
 	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
 	EXPECT_JQ(out, ".cpus[-1].starved and .cpus[-1].incomplete and"
 		  " (.cpus[0].starved | not)");
@@ -949,7 +960,7 @@ static char *tp_noise_late_cpu1(unsigned int late_ms, uint64_t *ms)
 TEST_F_TIMEOUT(faults, idle_cpu_is_waited_for_then_held, 120)
 {
 	uint64_t ms;
-	char *out, *text = NULL;
+	char *out;
 
 	if (tp_online_count() < 2)
 		SKIP(return, "needs 2 CPUs");
@@ -973,13 +984,9 @@ TEST_F_TIMEOUT(faults, idle_cpu_is_waited_for_then_held, 120)
 		  " .cpus[1].held and .cpus[1].incomplete and .cpus[1].samples == 0 and"
 		  " (.cpus[0] | (.starved or .held or .incomplete) | not)");
 	free(out);
-	ASSERT_EQ(0, tp_sh("tscprobe show noise", &text));
-	EXPECT_NE(NULL, strstr(text, "INCOMPLETE (not measured: its CPU ran nothing, not even its thread)"))
-		TH_LOG("%s", text);
-	free(text);
-	ASSERT_EQ(0, tp_sh("cat /sys/kernel/debug/tscprobe/status", &text));
-	EXPECT_NE(NULL, strstr(text, "cpu 1: done, incomplete (held:")) TH_LOG("%s", text);
-	free(text);
+	tp_expect_reported(_metadata,
+			   "INCOMPLETE (not measured: its CPU ran nothing, not even its thread)",
+			   "cpu 1: done, incomplete (held:");
 }
 
 /*
