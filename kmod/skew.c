@@ -27,6 +27,7 @@
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/topology.h>
