@@ -12,7 +12,9 @@ trap 'rm -f "$log"' EXIT
 
 for t in "$@"; do
 	echo "# program: $(basename "$t")"
+	t0=$SECONDS
 	(cd "$REPO" && "$t") 2>&1 | tee -a "$log"
+	echo "# program: $(basename "$t") took $((SECONDS - t0)) s"
 done
 read -r pass fail < <("$REPO/selftests/tap-count.sh" "$log" "$#")
 echo "host: $pass passed, $fail failed"
