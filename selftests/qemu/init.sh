@@ -63,14 +63,6 @@ for ev in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
 	echo 'common_pid < 0' >"$ev/filter" && echo 1 >"$ev/enable"
 done
 
-# A guest of up to 8 vCPUs booted on CPU 0 alone (maxcpus=1, see
-# run-vm.sh), so that no other vCPU ran kernel text while it was patched;
-# the others come up now, after the events above.
-for online in /sys/devices/system/cpu/cpu[0-9]*/online; do
-	[ "$(cat "$online")" = 1 ] || echo 1 >"$online" ||
-		say "cannot bring ${online%/online} online"
-done
-
 # Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
 # bytes the script wrote.
 stty -F /dev/ttyS1 raw -echo || say "cannot set /dev/ttyS1 to raw mode"

@@ -214,22 +214,6 @@ big_guest_args() {
 	return 0
 }
 
-# The kernel boots on one CPU and init.sh brings the others up.  Booting
-# patches kernel text (static keys: the hrtimer's high-resolution key when
-# each CPU switches its tick over, the tracepoints'), and under TCG a vCPU
-# that runs a site while it is patched can keep a stale copy with the
-# patch's breakpoint in it: a CPU that later reaches that site again, the
-# first time after it came back online, dies of "Oops: int3" there
-# (hrtimer_run_queues on 7.3).  One CPU patches alone.  noreplace-smp:
-# kernels before 6.12 would otherwise patch themselves to uniprocessor
-# code and back when the second CPU comes up (later ones ignore it).
-# Not above 8 vCPUs: each CPU brought up later takes longer than the last
-# (70 s for 63 of them), and the big guest's smoke run takes no CPU down.
-one_cpu_boot_args() {
-	((SMP > 1 && SMP <= 8)) && echo "maxcpus=1 noreplace-smp"
-	return 0
-}
-
 # Boot the guest; sets QEMU_RC and QEMU_SECS. The script's output lands in out.log (ttyS1),
 # the kernel log in console.log (ttyS0).
 run_qemu() {
@@ -255,7 +239,7 @@ run_qemu() {
 		# guests often are anyway, nothing switches at run time.
 		# (init.sh keeps the scheduler's tracepoints on for the same
 		# reason.)
-		-append "tsc=unstable $APPEND $(preset_lpj) $(big_guest_args) $(one_cpu_boot_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
+		-append "tsc=unstable $APPEND $(preset_lpj) $(big_guest_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
 	)
 
 	: >"$WORK/out.log"
