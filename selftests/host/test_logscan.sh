@@ -46,4 +46,20 @@ tap_check "a list corruption" caught '[    5.0] list_add corruption. next->prev 
 tap_check "a soft lockup" caught '[   30.0] watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [tscprobe/1:90]'
 tap_check "an RCU stall" caught '[   30.0] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
 tap_check "a hung task" caught '[  130.0] INFO: task rmmod:120 blocked for more than 120 seconds.'
+# stale ARGS: check-log.sh --stale-int3 on an Oops whose Code: line has
+# the trap's byte as given (RIP is one past it).
+stale() {
+	{
+		echo '[   54.939752] Oops: int3: 0000 [#1] SMP NOPTI'
+		echo '[   54.939752] CPU: 2 UID: 0 PID: 28 Comm: cpuhp/2 Tainted: G           OE'
+		echo '[   54.939752] RIP: 0010:hrtimer_run_queues+0x129/0x150'
+		echo "[   54.939752] Code: 01 e8 18 e2 ff ff $1 <90> 5b 5d 41 5c c3 cc cc"
+		echo '[   54.939752] Call Trace:'
+	} >"$LOG"
+	"$REPO/selftests/qemu/check-log.sh" --stale-int3 "$LOG"
+}
+tap_check "an int3 trap where memory holds no int3 is stale" stale 66
+tap_check "an int3 trap where memory holds one is not" eval '! stale cc'
+tap_check "no Oops is not a stale int3" eval \
+	'echo "[ 1.0] tscprobe: loaded" >"$LOG"; ! "$REPO/selftests/qemu/check-log.sh" --stale-int3 "$LOG"'
 tap_done

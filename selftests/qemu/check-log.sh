@@ -4,6 +4,8 @@
 # check-log.sh [-C N] LOG... - scan kernel logs for the lines in log-patterns.
 # check-log.sh --patterns      - print the patterns as grep -E -f takes them
 #                                (for a scan inside the guest).
+# check-log.sh --stale-int3 LOG - exit 0 if the kernel died of "Oops: int3"
+#                                at a byte that holds no int3, else 1.
 #
 # Prints every offending line (marked ">>") with N lines of context (default
 # 5) and exits 1 if any log has one; exits 0 if all are clean, 2 on usage or
@@ -53,11 +55,31 @@ show_hits() {
 		}'
 }
 
+# stale_int3 LOG: the first "Oops: int3" in LOG trapped at a byte that is
+# not 0xcc (the byte before "<" in its Code: line, which the kernel reads
+# from memory after the trap).  Nothing was being patched there, or the
+# kernel's int3 handler would have taken it: a vCPU ran a stale TCG
+# translation of kernel text patched while it ran (selftests/qemu/README).
+stale_int3() {
+	awk '/Oops: int3/ && !seen { seen = 1; left = 12; next }
+	     seen && left-- > 0 && / Code: / {
+		if (match($0, /[0-9a-f][0-9a-f] </))
+			stale = substr($0, RSTART, 2) != "cc"
+		exit
+	     }
+	     END { exit !stale }' "$1"
+}
+
 main() {
 	local ctx=5 log hits count bad=0
 
 	if [[ ${1:-} == --patterns ]]; then
 		patterns
+		return
+	fi
+	if [[ ${1:-} == --stale-int3 ]]; then
+		[[ -r ${2:-} ]] || die "usage: check-log.sh --stale-int3 LOG"
+		stale_int3 "$2"
 		return
 	fi
 	if [[ ${1:-} == -C ]]; then
