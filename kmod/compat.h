@@ -121,13 +121,15 @@ static inline u64 tp_steal_ns(unsigned int cpu)
 
 /*
  * The time @cpu spent running tasks and interrupts, as the scheduler
- * accounts it at the tick: idle, I/O wait and steal are not in it.  Where
- * the tick is off on a busy CPU (nohz_full) it lags, and only ever low.
+ * accounts it: idle, I/O wait and steal are not in it.  The fetch adds
+ * what a nohz_full CPU's running task has not yet been charged.
  */
 static inline u64 tp_cpu_busy_ns(unsigned int cpu)
 {
-	const u64 *t = kcpustat_cpu(cpu).cpustat;
+	struct kernel_cpustat kcs;
+	const u64 *t = kcs.cpustat;
 
+	kcpustat_cpu_fetch(&kcs, cpu);
 	return t[CPUTIME_USER] + t[CPUTIME_NICE] + t[CPUTIME_SYSTEM] +
 	       t[CPUTIME_IRQ] + t[CPUTIME_SOFTIRQ];
 }
