@@ -138,6 +138,18 @@ static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
+/*
+ * GET_STATUS's do: the run message alone.  Unlike the dump, it holds no
+ * reference on the module between messages, so an rmmod while the CLI
+ * waits for its run is never refused on its account.
+ */
+static int tp_fetch_run_status(struct tp_nl *nl, struct tp_result *status,
+			       struct tp_nl_error *error)
+{
+	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, false),
+			  tp_status_cb, status, error);
+}
+
 /* Show one progress line, overwritten in place. */
 static void tp_show_progress(struct tp_nl *nl, const struct tp_start *st)
 {
@@ -163,7 +175,7 @@ static bool tp_run_still_running(struct tp_nl *nl, uint64_t run_id,
 	bool ours, running;
 
 	tp_result_init(&status, 0);
-	ours = !tp_fetch_status(nl, &status, &error) && status.run_id == run_id;
+	ours = !tp_fetch_run_status(nl, &status, &error) && status.run_id == run_id;
 	running = ours && status.state == TSCPROBE_STATE_RUNNING;
 	if (reason)
 		*reason = ours ? status.reason : TSCPROBE_STOP_NONE;
