@@ -166,10 +166,11 @@ done
 # allocation's stack trace, so test_faults can tell an object the module
 # leaked from anything else (a few per cent slower allocations).  A log
 # buffer that holds the whole run, so that log_check's line numbers hold.
+logs=${KEEP:-$work/vm}
 boot() {
 	status=0
 	"$REPO/selftests/qemu/run-vm.sh" --timeout "$TIMEOUT" \
-		--append "slub_debug=U,kmalloc-* log_buf_len=8M" --keep "${KEEP:-$work/vm}" \
+		--append "slub_debug=U,kmalloc-* log_buf_len=8M" --keep "$logs" \
 		"${VM_ARGS[@]}" "${adds[@]}" "$work/guest.sh" | tee "$work/tap.log" ||
 		status=$?
 }
@@ -177,7 +178,7 @@ boot() {
 boot
 # That guest's figures do not count; it is booted again, once.
 if ((status == 125)) &&
-	"$REPO/selftests/qemu/check-log.sh" --stale-int3 "${KEEP:-$work/vm}/console.log"; then
+	"$REPO/selftests/qemu/check-log.sh" --stale-int3 "$logs/console.log"; then
 	echo "# vm: the guest died of \"Oops: int3\" at a byte that holds no int3, a stale"
 	echo "# vm: TCG translation (selftests/qemu/README): its results void, booting it again"
 	boot

@@ -641,8 +641,6 @@ TEST_F_TIMEOUT(conc, cache_readers_see_whole_snapshots, 180)
 
 /* ---- the netlink surface ---------------------------------------------------- */
 
-#define TP_TEST_DELAY	"/sys/module/tscprobe/parameters/test_delay_ms"
-
 /* A GET_RESULT dump asking for run @want: its error and message. */
 static int tp_result_for(struct tp_nl *nl, uint64_t want, struct tp_nl_error *e)
 {
@@ -678,7 +676,7 @@ TEST_F_TIMEOUT(conc, error_messages_outlive_a_flood, 120)
 	ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));
 	ASSERT_EQ(0, tp_cpu_set_online(n - 1, false));
 	tp_cpuset_add(&gone, n - 1);
-	ASSERT_EQ(0, tp_sh("echo 500 > " TP_TEST_DELAY, NULL));
+	ASSERT_EQ(0, tp_param_set("test_delay_ms", 500));
 	for (round = 0; round < 3; round++) {
 		memset(s->c, 0, sizeof(s->c));
 		pid = fork();
@@ -708,7 +706,7 @@ TEST_F_TIMEOUT(conc, error_messages_outlive_a_flood, 120)
 			TH_LOG("round %u: \"%s\"", round, e.msg);
 		EXPECT_NE(NULL, strstr(s->c[1].msg, "another run"));
 	}
-	EXPECT_EQ(0, tp_sh("echo 0 > " TP_TEST_DELAY, NULL));
+	EXPECT_EQ(0, tp_param_set("test_delay_ms", 0));
 	EXPECT_EQ(0, tp_cpu_set_online(n - 1, true));
 	tp_shared_free(s);
 }

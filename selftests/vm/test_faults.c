@@ -921,9 +921,6 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	EXPECT_EQ(-1, tp_rt_runtime(rt_was));
 }
 
-#define TP_LATE_CPU	"/sys/module/tscprobe/parameters/test_late_cpu"
-#define TP_LATE_MS	"/sys/module/tscprobe/parameters/test_late_ms"
-
 /*
  * tscprobe noise on CPUs 0 and 1 for 1 s while the module's test hook
  * keeps CPU 1's thread asleep for @late_ms first, CPU 1 idle meanwhile:
@@ -931,12 +928,10 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
  */
 static char *tp_noise_late_cpu1(unsigned int late_ms, uint64_t *ms)
 {
-	char cmd[160], *out = NULL;
+	char *out = NULL;
 	uint64_t t0;
 
-	snprintf(cmd, sizeof(cmd), "echo 1 > %s && echo %u > %s", TP_LATE_CPU,
-		 late_ms, TP_LATE_MS);
-	if (tp_sh(cmd, NULL))
+	if (tp_param_set("test_late_cpu", 1) || tp_param_set("test_late_ms", late_ms))
 		return NULL;
 	t0 = tp_now_ms();
 	if (tp_sh("tscprobe noise -c 0,1 -d 1s -q -j", &out)) {
@@ -944,7 +939,8 @@ static char *tp_noise_late_cpu1(unsigned int late_ms, uint64_t *ms)
 		out = NULL;
 	}
 	*ms = tp_now_ms() - t0;
-	tp_sh("echo -1 > " TP_LATE_CPU "; echo 0 > " TP_LATE_MS, NULL);
+	tp_param_set("test_late_cpu", -1);
+	tp_param_set("test_late_ms", 0);
 	return out;
 }
 
@@ -1146,8 +1142,7 @@ TEST_F_TIMEOUT(faults, unload_waits_for_run_finished, 120)
 		ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
 		ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
 		ASSERT_EQ(0, tp_nl_join_events(&ev));
-		ASSERT_EQ(0, tp_sh("echo 1000 > /sys/module/tscprobe/parameters/test_delay_ms",
-				   NULL));
+		ASSERT_EQ(0, tp_param_set("test_delay_ms", 1000));
 		ASSERT_EQ(0, tp_start(&self->nl, noise, noise->quick, NULL, &id, &e))
 			TH_LOG("%s", e.msg);
 		ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));

@@ -150,19 +150,16 @@ TEST_F_TIMEOUT(skew, every_ordered_pair, 300)
 	free(out);
 }
 
-#define TP_SKEW_CPU_HOOK	"/sys/module/tscprobe/parameters/test_skew_cpu"
-#define TP_SKEW_CYCLES_HOOK	"/sys/module/tscprobe/parameters/test_skew_cycles"
 #define TP_SKEW_INJECTED	1000000
 
 /*
  * skew(i, j) estimates TSC_j - TSC_i, skew(j, i) the opposite.  The
  * guest's vCPUs share one TSC: their figures are noise of a few hundred
  * cycles either way, different from run to run, which tells neither the
- * sign nor the direction of a pair.  So
- * the module's test hook puts a million cycles onto the logs of the last
- * CPU, as if its TSC ran that far ahead: every pair to it must show
- * +1e6, every pair from it -1e6, and the others 0, each within a tenth of
- * the offset.  A skew computed as the half sum, with the sign the wrong
+ * sign nor the direction of a pair.  So the module's test hook puts a
+ * million cycles onto the logs of the last CPU, as if its TSC ran that far
+ * ahead: every pair to it must show +1e6, every pair from it -1e6, and the
+ * others 0, each within a tenth of the offset.  A skew computed as the half sum, with the sign the wrong
  * way, or reported for the wrong pair fails it; so does a pair with the
  * offset judged "in sync".
  */
@@ -179,15 +176,15 @@ static const char tp_offset_shows[] =
 TEST_F_TIMEOUT(skew, an_offset_shows_with_its_sign_both_ways, 300)
 {
 	unsigned int n = tp_online_count();
-	char cmd[160], filter[sizeof(tp_offset_shows) + 16], *out, *skews;
+	char filter[sizeof(tp_offset_shows) + 16], *out, *skews;
 
 	if (n < 2)
 		SKIP(return, "needs 2 CPUs");
-	snprintf(cmd, sizeof(cmd), "echo %u > %s && echo %d > %s", n - 1,
-		 TP_SKEW_CPU_HOOK, TP_SKEW_INJECTED, TP_SKEW_CYCLES_HOOK);
-	ASSERT_EQ(0, tp_sh(cmd, NULL));
+	ASSERT_EQ(0, tp_param_set("test_skew_cpu", n - 1));
+	ASSERT_EQ(0, tp_param_set("test_skew_cycles", TP_SKEW_INJECTED));
 	out = tp_full_matrix(_metadata, "-n 16 -r 16", tp_check_nr256);
-	tp_sh("echo -1 > " TP_SKEW_CPU_HOOK "; echo 0 > " TP_SKEW_CYCLES_HOOK, NULL);
+	tp_param_set("test_skew_cpu", -1);
+	tp_param_set("test_skew_cycles", 0);
 	ASSERT_NE(NULL, out);
 	skews = tp_jq_str(out, "[.pairs[] | select(.status == \"ok\") |"
 			  " \"\\(.from)->\\(.to): \\(.skew.avg | floor)\"] | join(\" \")");

@@ -95,6 +95,16 @@ static inline int tp_sh(const char *cmd, char **out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Set the module's parameter @name (a test hook) to @value; 0 once written. */
+static inline int tp_param_set(const char *name, long value)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd),
+		 "echo %ld > /sys/module/tscprobe/parameters/%s", value, name);
+	return tp_sh(cmd, NULL);
+}
+
 /* Write @text to a fresh temporary file; returns its path (static). */
 static inline const char *tp_tmpfile(const char *text)
 {
