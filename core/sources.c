@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Net time per source on one CPU: a stack of the sources running, each
+ * charged with its whole time minus what ended inside it; NMI time, which
+ * arrives as one figure per handler, is subtracted from the frame it hit.
+ */
+#include "sources.h"
+
+static void tp_src_name_copy(char *dst, const char *src)
+{
+	uint32_t i = 0;
+
+	if (src)
+		for (; i < TP_SRC_NAME - 1 && src[i]; i++)
+			dst[i] = src[i];
+	dst[i] = '\0';
+}
+
+static uint64_t tp_src_head(const struct tp_src_ring *r)
+{
+	return *(const volatile uint64_t *)&r->head;
+}
+
+/* The slot is filled before the new head is published. */
+static void tp_src_push(struct tp_src_ring *r, uint64_t start, uint64_t end,
+			uint64_t net, const struct tp_src_key *key,
+			const char *name)
+{
+	uint64_t h = r->head;
+	struct tp_src_span *s = &r->span[h & (TP_SRC_RING - 1)];
+
+	s->start = start;
+	s->end = end;
+	s->net = net;
+	s->key = *key;
+	tp_src_name_copy(s->name, name);
+	tp_barrier();
+	*(volatile uint64_t *)&r->head = h + 1;
+}
+
+void tp_src_init(struct tp_src_cpu *c)
+{
+	*c = (struct tp_src_cpu){ 0 };
+}
+
+/* Entries past TP_SRC_DEPTH are counted, and so are their exits. */
+void tp_src_enter(struct tp_src_cpu *c, uint32_t kind, uint32_t id,
+		  const char *name, uint64_t now)
+{
+	struct tp_src_frame *f;
+
+	if (c->depth == TP_SRC_DEPTH) {
+		c->unmatched++;
+		c->skipped++;
+		return;
+	}
+	f = &c->stack[c->depth++];
+	f->start = now;
+	f->nested = 0;
+	f->nmi_mark = c->nmi_time;
+	f->nested_nmi = 0;
+	f->key.kind = kind;
+	f->key.id = id;
+	tp_src_name_copy(f->name, name);
+}
+
+static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* End the innermost frame at @now: its span, and its time to its parent. */
+static void tp_src_end_top(struct tp_src_cpu *c, uint64_t now)
+{
+	struct tp_src_frame *f = &c->stack[--c->depth];
+	uint64_t total = tp_sub_sat(now, f->start);
+	uint64_t nmi = c->nmi_time - f->nmi_mark;
+	uint64_t net = tp_sub_sat(total, f->nested + (nmi - f->nested_nmi));
+
+	if (c->depth) {
+		c->stack[c->depth - 1].nested += total;
+		c->stack[c->depth - 1].nested_nmi += nmi;
+	}
+	c->kind_net[f->key.kind] += net;
+	c->kind_count[f->key.kind]++;
+	tp_src_push(&c->ring, f->start, now, net, &f->key, f->name);
+}
+
+/*
+ * The exit of the innermost source of @kind.  Sources above it lost their
+ * exits and end here too; an exit with no entry is only counted.
+ */
+void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, uint64_t now)
+{
+	uint32_t d = c->depth;
+
+	if (c->skipped) {
+		c->skipped--;
+		return;
+	}
+	while (d && c->stack[d - 1].key.kind != kind)
+		d--;
+	if (!d) {
+		c->unmatched++;
+		return;
+	}
+	while (c->depth > d) {
+		tp_src_end_top(c, now);
+		c->unmatched++;
+	}
+	tp_src_end_top(c, now);
+}
+
+/* An NMI handler that ran @cycles from @start, inside whatever ran then. */
+void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
+		uint64_t start, uint64_t cycles)
+{
+	struct tp_src_key key = { TP_SRC_NMI, id };
+
+	c->nmi_time += cycles;
+	c->kind_net[TP_SRC_NMI] += cycles;
+	c->kind_count[TP_SRC_NMI]++;
+	tp_src_push(&c->nmi_ring, start, start + cycles, cycles, &key, name);
+}
+
+/*
+ * The spans of @r that lie within [@from, @to], newest first, at most
+ * @max.  Spans are written in the order they end, so the scan stops at
+ * the first that ends before @from.  A writer may interrupt the reader:
+ * a slot the writer may have reused since (head moved past it) is dropped.
+ */
+uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
+			uint64_t to, struct tp_src_span *out, uint32_t max)
+{
+	uint64_t head = tp_src_head(r), oldest, idx[TP_SRC_RING];
+	uint64_t i = head, h2;
+	uint32_t n = 0, k, kept = 0;
+
+	oldest = head > TP_SRC_RING - 1 ? head - (TP_SRC_RING - 1) : 0;
+	tp_barrier();
+	while (i > oldest && n < max && n < TP_SRC_RING) {
+		const struct tp_src_span *s = &r->span[--i & (TP_SRC_RING - 1)];
+
+		out[n] = *s;
+		if (out[n].end < from)
+			break;
+		if (out[n].start >= from && out[n].end <= to)
+			idx[n++] = i;
+	}
+	tp_barrier();
+	h2 = tp_src_head(r);
+	for (k = 0; k < n; k++)
+		if (idx[k] + TP_SRC_RING > h2)
+			out[kept++] = out[k];
+	return kept;
+}
+
+/*
+ * Add the spans written since *@cursor to @t and move the cursor; the
+ * number of spans lost to the ring's reuse.
+ */
+uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
+		      struct tp_src_table *t)
+{
+	uint64_t head = tp_src_head(r), i, lost = 0;
+
+	if (head - *cursor > TP_SRC_RING - 1) {
+		lost = head - *cursor - (TP_SRC_RING - 1);
+		*cursor += lost;
+	}
+	tp_barrier();
+	for (i = *cursor; i < head; i++) {
+		struct tp_src_span s = r->span[i & (TP_SRC_RING - 1)];
+
+		tp_barrier();
+		if (i + TP_SRC_RING <= tp_src_head(r)) {
+			lost++;
+			continue;
+		}
+		tp_src_table_add(t, &s.key, s.name, s.net, 1);
+	}
+	*cursor = head;
+	return lost;
+}
+
+void tp_src_table_init(struct tp_src_table *t)
+{
+	*t = (struct tp_src_table){ 0 };
+	t->other.key.kind = TP_SRC_KINDS;
+}
+
+/* Into the entry of @key, or a new one, or @t->other once full. */
+void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,
+		      const char *name, uint64_t net, uint64_t count)
+{
+	struct tp_src_total *e = NULL;
+	uint32_t i;
+
+	for (i = 0; i < t->n && !e; i++)
+		if (t->e[i].key.kind == key->kind && t->e[i].key.id == key->id)
+			e = &t->e[i];
+	if (!e && t->n < TP_SRC_TABLE) {
+		e = &t->e[t->n++];
+		*e = (struct tp_src_total){ .key = *key };
+		tp_src_name_copy(e->name, name);
+	}
+	if (!e)
+		e = &t->other;
+	e->net += net;
+	e->count += count;
+}
+
+static bool tp_src_before(const struct tp_src_total *a,
+			  const struct tp_src_total *b)
+{
+	if (a->net != b->net)
+		return a->net > b->net;
+	if (a->key.kind != b->key.kind)
+		return a->key.kind < b->key.kind;
+	return a->key.id < b->key.id;
+}
+
+/* Largest net time first (insertion sort: at most TP_SRC_TABLE entries). */
+void tp_src_table_sort(struct tp_src_table *t)
+{
+	uint32_t i, j;
+
+	for (i = 1; i < t->n; i++) {
+		struct tp_src_total x = t->e[i];
+
+		for (j = i; j && tp_src_before(&x, &t->e[j - 1]); j--)
+			t->e[j] = t->e[j - 1];
+		t->e[j] = x;
+	}
+}
+
+/*
+ * The sources of the gap [@from, @to] in @t, largest first, at most @max
+ * named and the rest in @t->other; the gap's time no source accounts for.
+ * Only spans wholly inside the gap count: their net times are disjoint
+ * parts of it, so they never add up to more than the gap.
+ */
+uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
+		    uint64_t from, uint64_t to, uint32_t max,
+		    struct tp_src_table *t)
+{
+	uint64_t named = 0;
+	uint32_t i;
+
+	tp_src_table_init(t);
+	for (i = 0; i < n; i++)
+		if (spans[i].start >= from && spans[i].end <= to)
+			tp_src_table_add(t, &spans[i].key, spans[i].name,
+					 spans[i].net, 1);
+	tp_src_table_sort(t);
+	for (i = max; i < t->n; i++) {
+		t->other.net += t->e[i].net;
+		t->other.count += t->e[i].count;
+	}
+	if (t->n > max)
+		t->n = max;
+	for (i = 0; i < t->n; i++)
+		named += t->e[i].net;
+	return tp_sub_sat(to - from, named + t->other.net);
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What ran on a CPU while its measurement loop could not: hard IRQs,
+ * softirqs, NMI handlers and other threads, each with its net time (what
+ * nested inside it subtracted), so that a noise gap can name its culprits
+ * (Documentation/tscprobe.rst, "Finding the culprit").
+ *
+ * The module's tracepoint probes call tp_src_enter(), tp_src_exit() and
+ * tp_src_nmi() on the CPU they describe, with TSC stamps; the measurement
+ * thread of that CPU reads the spans back with tp_src_collect() and
+ * tp_src_drain().  NMIs interrupt the probes but never each other, so
+ * each of the two contexts writes only its own ring and counters.
+ */
+#ifndef TSCPROBE_CORE_SOURCES_H
+#define TSCPROBE_CORE_SOURCES_H
+
+#include "host.h"
+
+/* Ordered as they nest: a thread is preempted by softirqs, and so on. */
+enum tp_src_kind {
+	TP_SRC_THREAD,
+	TP_SRC_SOFTIRQ,
+	TP_SRC_IRQ,
+	TP_SRC_NMI,
+	TP_SRC_KINDS,
+};
+
+#define TP_SRC_NAME	24
+#define TP_SRC_DEPTH	8
+#define TP_SRC_RING	64	/* a power of two */
+#define TP_SRC_TABLE	32
+
+tp_static_assert((TP_SRC_RING & (TP_SRC_RING - 1)) == 0,
+		 "TP_SRC_RING must be a power of two");
+
+/*
+ * @id: the IRQ number, the softirq vector, the thread's pid, or the NMI
+ * handler's index in the prober's table.
+ */
+struct tp_src_key {
+	uint32_t kind;
+	uint32_t id;
+};
+
+/* A source that ended; @net is in cycles, [@start, @end] on the TSC. */
+struct tp_src_span {
+	uint64_t start;
+	uint64_t end;
+	uint64_t net;
+	struct tp_src_key key;
+	char name[TP_SRC_NAME];
+};
+
+/*
+ * A source that is running.  @nested: the whole time of the frames that
+ * ended inside it; @nmi_mark: the CPU's NMI time when it began;
+ * @nested_nmi: the NMI time inside those frames.
+ */
+struct tp_src_frame {
+	uint64_t start;
+	uint64_t nested;
+	uint64_t nmi_mark;
+	uint64_t nested_nmi;
+	struct tp_src_key key;
+	char name[TP_SRC_NAME];
+};
+
+/* The last TP_SRC_RING spans of @head ever written. */
+struct tp_src_ring {
+	uint64_t head;
+	struct tp_src_span span[TP_SRC_RING];
+};
+
+/*
+ * One CPU's state.  @unmatched counts exits without their entry (probes
+ * attached while a source ran) and entries past TP_SRC_DEPTH; @skipped:
+ * those entries whose exits are still to come; @kind_net and @kind_count
+ * are exact even when a ring overwrites spans.
+ */
+struct tp_src_cpu {
+	struct tp_src_frame stack[TP_SRC_DEPTH];
+	uint32_t depth;
+	uint32_t skipped;
+	uint64_t unmatched;
+	uint64_t nmi_time;
+	uint64_t kind_net[TP_SRC_KINDS];
+	uint64_t kind_count[TP_SRC_KINDS];
+	struct tp_src_ring ring;
+	struct tp_src_ring nmi_ring;
+};
+
+/* A source's time over spans of the same key; @count spans. */
+struct tp_src_total {
+	struct tp_src_key key;
+	uint64_t net;
+	uint64_t count;
+	char name[TP_SRC_NAME];
+};
+
+/* Per-source totals, at most TP_SRC_TABLE; the rest in @other. */
+struct tp_src_table {
+	uint32_t n;
+	struct tp_src_total e[TP_SRC_TABLE];
+	struct tp_src_total other;
+};
+
+void tp_src_init(struct tp_src_cpu *c);
+void tp_src_enter(struct tp_src_cpu *c, uint32_t kind, uint32_t id,
+		  const char *name, uint64_t now);
+void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, uint64_t now);
+void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
+		uint64_t start, uint64_t cycles);
+
+uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
+			uint64_t to, struct tp_src_span *out, uint32_t max);
+uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
+		      struct tp_src_table *t);
+
+void tp_src_table_init(struct tp_src_table *t);
+void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,
+		      const char *name, uint64_t net, uint64_t count);
+void tp_src_table_sort(struct tp_src_table *t);
+uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
+		    uint64_t from, uint64_t to, uint32_t max,
+		    struct tp_src_table *t);
+
+#endif /* TSCPROBE_CORE_SOURCES_H */

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of core/sources.c on synthetic sequences: the net time of
+ * nested sources (an IRQ inside a softirq inside a thread, NMIs anywhere),
+ * exits and entries the probes missed, a gap's sources largest first with
+ * the rest summed, the rings' bounds; and on random sequences the net
+ * times equal a naive attribution of every cycle to the innermost source
+ * running then, and a gap's named times never exceed it.
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+#include "core/sources.h"
+#include "prng.h"
+
+static struct tp_src_cpu cpu;
+
+/* The table of every span the rings of @c hold, by source. */
+static void drain_all(const struct tp_src_cpu *c, struct tp_src_table *t)
+{
+	uint64_t a = 0, b = 0;
+
+	tp_src_table_init(t);
+	tp_src_drain(&c->ring, &a, t);
+	tp_src_drain(&c->nmi_ring, &b, t);
+}
+
+static const struct tp_src_total *entry(const struct tp_src_table *t,
+					uint32_t kind, uint32_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].key.kind == kind && t->e[i].key.id == id)
+			return &t->e[i];
+	return NULL;
+}
+
+static uint64_t net_of(const struct tp_src_table *t, uint32_t kind,
+		       uint32_t id)
+{
+	const struct tp_src_total *e = entry(t, kind, id);
+
+	return e ? e->net : ~0ULL;
+}
+
+TEST(thread_softirq_irq_nest)
+{
+	struct tp_src_table t;
+
+	tp_src_init(&cpu);
+	tp_src_enter(&cpu, TP_SRC_THREAD, 42, "kworker/1:1", 100);
+	tp_src_enter(&cpu, TP_SRC_SOFTIRQ, 1, "TIMER", 200);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "virtio0-input", 250);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 300);
+	tp_src_exit(&cpu, TP_SRC_SOFTIRQ, 400);
+	tp_src_exit(&cpu, TP_SRC_THREAD, 1000);
+	drain_all(&cpu, &t);
+	ASSERT_EQ(3, t.n);
+	EXPECT_EQ(50, net_of(&t, TP_SRC_IRQ, 24));
+	EXPECT_EQ(150, net_of(&t, TP_SRC_SOFTIRQ, 1));
+	EXPECT_EQ(700, net_of(&t, TP_SRC_THREAD, 42));
+	EXPECT_STREQ("virtio0-input", entry(&t, TP_SRC_IRQ, 24)->name);
+	EXPECT_STREQ("kworker/1:1", entry(&t, TP_SRC_THREAD, 42)->name);
+	EXPECT_EQ(0, cpu.depth);
+	EXPECT_EQ(0, cpu.unmatched);
+	EXPECT_EQ(700, cpu.kind_net[TP_SRC_THREAD]);
+	EXPECT_EQ(1, cpu.kind_count[TP_SRC_IRQ]);
+}
+
+TEST(nmi_time_leaves_the_frame_it_hit)
+{
+	struct tp_src_table t;
+
+	tp_src_init(&cpu);
+	/* A softirq 0..200, an IRQ 50..150 inside it, an NMI of 20 in that. */
+	tp_src_enter(&cpu, TP_SRC_SOFTIRQ, 3, "NET_RX", 0);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 11, "eth0", 50);
+	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 60, 20);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 150);
+	/* Two handlers of one NMI, directly in the softirq. */
+	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 160, 5);
+	tp_src_nmi(&cpu, 1, "nmi_cpu_backtrace_handler", 165, 7);
+	tp_src_exit(&cpu, TP_SRC_SOFTIRQ, 200);
+	drain_all(&cpu, &t);
+	EXPECT_EQ(80, net_of(&t, TP_SRC_IRQ, 11));
+	EXPECT_EQ(88, net_of(&t, TP_SRC_SOFTIRQ, 3));
+	EXPECT_EQ(25, net_of(&t, TP_SRC_NMI, 0));
+	EXPECT_EQ(2, entry(&t, TP_SRC_NMI, 0)->count);
+	EXPECT_EQ(7, net_of(&t, TP_SRC_NMI, 1));
+	EXPECT_EQ(32, cpu.nmi_time);
+	/* Everything in 0..200 is named once. */
+	EXPECT_EQ(200, 80 + 88 + 25 + 7);
+}
+
+TEST(missed_exits_and_entries)
+{
+	struct tp_src_table t;
+	uint32_t i;
+
+	tp_src_init(&cpu);
+	/* Probes attached inside an IRQ: its exit alone is seen. */
+	tp_src_exit(&cpu, TP_SRC_IRQ, 10);
+	EXPECT_EQ(1, cpu.unmatched);
+	EXPECT_EQ(0, cpu.ring.head);
+	/* A softirq whose exit is lost ends with the thread around it. */
+	tp_src_enter(&cpu, TP_SRC_THREAD, 7, "t", 100);
+	tp_src_enter(&cpu, TP_SRC_SOFTIRQ, 9, "RCU", 150);
+	tp_src_exit(&cpu, TP_SRC_THREAD, 300);
+	EXPECT_EQ(2, cpu.unmatched);
+	EXPECT_EQ(0, cpu.depth);
+	drain_all(&cpu, &t);
+	EXPECT_EQ(150, net_of(&t, TP_SRC_SOFTIRQ, 9));
+	EXPECT_EQ(50, net_of(&t, TP_SRC_THREAD, 7));
+	/* Entries past the depth are counted, and their exits skipped. */
+	tp_src_init(&cpu);
+	for (i = 0; i < TP_SRC_DEPTH + 2; i++)
+		tp_src_enter(&cpu, TP_SRC_IRQ, i, "irq", 10 * i);
+	EXPECT_EQ(TP_SRC_DEPTH, cpu.depth);
+	EXPECT_EQ(2, cpu.unmatched);
+	for (i = 0; i < TP_SRC_DEPTH + 2; i++)
+		tp_src_exit(&cpu, TP_SRC_IRQ, 1000 + i);
+	EXPECT_EQ(0, cpu.depth);
+	EXPECT_EQ(2, cpu.unmatched);
+	EXPECT_EQ(TP_SRC_DEPTH, cpu.ring.head);
+}
+
+TEST(gap_names_the_largest_and_sums_the_rest)
+{
+	static const struct tp_src_span spans[] = {
+		{ 1000, 1100, 100, { TP_SRC_IRQ, 0 }, "timer" },
+		{ 1200, 1700, 400, { TP_SRC_THREAD, 88 }, "ksoftirqd/1" },
+		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1 }, "TIMER" },
+		{ 1800, 1830, 30, { TP_SRC_IRQ, 0 }, "timer" },
+		{ 1850, 1860, 10, { TP_SRC_NMI, 0 }, "nmi" },
+		/* Outside the gap, or across its edge: not counted. */
+		{ 500, 600, 100, { TP_SRC_IRQ, 5 }, "early" },
+		{ 1950, 2100, 150, { TP_SRC_IRQ, 6 }, "late" },
+	};
+	struct tp_src_table t;
+	uint64_t unexplained;
+
+	unexplained = tp_src_gap(spans, TP_ARRAY_SIZE(spans), 1000, 2000, 2, &t);
+	ASSERT_EQ(2, t.n);
+	EXPECT_EQ(TP_SRC_THREAD, t.e[0].key.kind);
+	EXPECT_EQ(400, t.e[0].net);
+	EXPECT_EQ(TP_SRC_IRQ, t.e[1].key.kind);
+	EXPECT_EQ(130, t.e[1].net);
+	EXPECT_EQ(2, t.e[1].count);
+	EXPECT_EQ(110, t.other.net);
+	EXPECT_EQ(2, t.other.count);
+	EXPECT_EQ(1000 - 400 - 130 - 110, unexplained);
+	/* Nothing named: the whole gap is unexplained. */
+	EXPECT_EQ(1000, tp_src_gap(spans, TP_ARRAY_SIZE(spans), 3000, 4000, 4, &t));
+	EXPECT_EQ(0, t.n);
+}
+
+TEST(rings_keep_the_newest_and_count_the_rest)
+{
+	struct tp_src_span out[TP_SRC_RING];
+	struct tp_src_table t;
+	uint64_t cursor = 0, lost;
+	uint32_t i, n;
+
+	tp_src_init(&cpu);
+	for (i = 0; i < 3 * TP_SRC_RING; i++) {
+		tp_src_enter(&cpu, TP_SRC_IRQ, i % 4, "irq", 100 * i);
+		tp_src_exit(&cpu, TP_SRC_IRQ, 100 * i + 10);
+	}
+	tp_src_table_init(&t);
+	lost = tp_src_drain(&cpu.ring, &cursor, &t);
+	EXPECT_EQ(3 * TP_SRC_RING, cursor);
+	EXPECT_EQ(2 * TP_SRC_RING + 1, lost);
+	EXPECT_EQ(TP_SRC_RING - 1, t.e[0].count + t.e[1].count + t.e[2].count +
+		  t.e[3].count);
+	/* Exact anyway, whatever the ring dropped. */
+	EXPECT_EQ(30 * TP_SRC_RING, cpu.kind_net[TP_SRC_IRQ]);
+	/* Nothing new: nothing added, nothing lost. */
+	EXPECT_EQ(0, tp_src_drain(&cpu.ring, &cursor, &t));
+	/* The last three spans, newest first; the scan stops at older ones. */
+	i = 3 * TP_SRC_RING - 3;
+	n = tp_src_collect(&cpu.ring, 100 * i, 100 * i + 300, out, TP_SRC_RING);
+	ASSERT_EQ(3, n);
+	EXPECT_EQ(100 * (i + 2), out[0].start);
+	EXPECT_EQ(100 * i, out[2].start);
+	EXPECT_EQ(2, tp_src_collect(&cpu.ring, 0, ~0ULL, out, 2));
+}
+
+/* ---- random sequences against the naive attribution ---------------- */
+
+#define SIM_KEYS	4
+#define SIM_SPANS	4096
+
+struct sim {
+	uint64_t naive[TP_SRC_KINDS][SIM_KEYS];
+	struct tp_src_span span[SIM_SPANS];
+	uint32_t nspans;
+	uint64_t cur[2];
+	uint32_t kind[TP_SRC_DEPTH];
+	uint32_t depth;
+	uint64_t t;
+	uint64_t outer_start[SIM_SPANS], outer_end[SIM_SPANS];
+	uint32_t nouter;
+};
+
+/* Copy what the rings got since the last call (drained every step). */
+static void sim_collect(struct sim *s)
+{
+	const struct tp_src_ring *r[2] = { &cpu.ring, &cpu.nmi_ring };
+	uint32_t k;
+
+	for (k = 0; k < 2; k++)
+		for (; s->cur[k] < r[k]->head && s->nspans < SIM_SPANS; s->cur[k]++)
+			s->span[s->nspans++] =
+				r[k]->span[s->cur[k] & (TP_SRC_RING - 1)];
+}
+
+static void sim_step(struct sim *s, uint64_t *rng)
+{
+	uint32_t top = s->depth ? s->kind[s->depth - 1] & 0xff : TP_SRC_KINDS;
+	uint32_t r = (uint32_t)tr_below(rng, 100), id, kind, len;
+
+	if (r < 30 && s->depth < 6 && top != TP_SRC_IRQ) {
+		kind = top == TP_SRC_KINDS ? (uint32_t)tr_below(rng, 3) :
+			top + 1 + (uint32_t)tr_below(rng, TP_SRC_IRQ - top);
+		id = (uint32_t)tr_below(rng, SIM_KEYS);
+		if (!s->depth)
+			s->outer_start[s->nouter] = s->t;
+		/* The innermost running source is charged: kind and id. */
+		s->kind[s->depth++] = kind | id << 8;
+		tp_src_enter(&cpu, kind, id, "sim", s->t);
+	} else if (r < 55 && s->depth) {
+		s->depth--;
+		tp_src_exit(&cpu, s->kind[s->depth] & 0xff, s->t);
+		if (!s->depth)
+			s->outer_end[s->nouter++] = s->t;
+	} else if (r < 65) {
+		id = (uint32_t)tr_below(rng, SIM_KEYS);
+		len = 1 + (uint32_t)tr_below(rng, 20);
+		tp_src_nmi(&cpu, id, "nmi", s->t, len);
+		s->naive[TP_SRC_NMI][id] += len;
+		if (!s->depth) {
+			s->outer_start[s->nouter] = s->t;
+			s->outer_end[s->nouter++] = s->t + len;
+		}
+		s->t += len;
+	} else {
+		len = 1 + (uint32_t)tr_below(rng, 30);
+		if (s->depth) {
+			top = s->kind[s->depth - 1];
+			s->naive[top & 0xff][top >> 8] += len;
+		}
+		s->t += len;
+	}
+	sim_collect(s);
+}
+
+TEST(random_sequences_match_the_innermost_source)
+{
+	static struct sim s;
+	uint64_t rng = 0x5eed5eedULL;
+	struct tp_src_table t;
+	uint32_t round, i, k, id;
+
+	for (round = 0; round < 200; round++) {
+		memset(&s, 0, sizeof(s));
+		tp_src_init(&cpu);
+		for (i = 0; i < 600; i++)
+			sim_step(&s, &rng);
+		while (s.depth) {
+			s.depth--;
+			tp_src_exit(&cpu, s.kind[s.depth] & 0xff, s.t);
+			if (!s.depth)
+				s.outer_end[s.nouter++] = s.t;
+		}
+		sim_collect(&s);
+		ASSERT_EQ(0, cpu.unmatched);
+		/* Per source: its net time is what the naive count gave it. */
+		tp_src_table_init(&t);
+		for (i = 0; i < s.nspans; i++)
+			tp_src_table_add(&t, &s.span[i].key, s.span[i].name,
+					 s.span[i].net, 1);
+		for (k = 0; k < TP_SRC_KINDS; k++)
+			for (id = 0; id < SIM_KEYS; id++) {
+				const struct tp_src_total *e = entry(&t, k, id);
+				uint64_t got = e ? e->net : 0;
+
+				ASSERT_EQ(s.naive[k][id], got)
+					TH_LOG("round %u: kind %u id %u", round, k, id);
+			}
+		/* A top-level source's interval is named entirely, once. */
+		for (i = 0; i < s.nouter; i++) {
+			uint64_t left = tp_src_gap(s.span, s.nspans, s.outer_start[i],
+						   s.outer_end[i], 3, &t);
+			uint64_t named = t.other.net;
+
+			for (k = 0; k < t.n; k++)
+				named += t.e[k].net;
+			ASSERT_EQ(0, left) TH_LOG("round %u, source %u", round, i);
+			ASSERT_EQ(s.outer_end[i] - s.outer_start[i], named);
+		}
+		/* Any window: the named times never exceed it. */
+		for (i = 0; i < 50 && s.t; i++) {
+			uint64_t a = tr_below(&rng, s.t), b = a + tr_below(&rng, s.t - a + 1);
+			uint64_t left = tp_src_gap(s.span, s.nspans, a, b, 2, &t);
+			uint64_t named = t.other.net;
+
+			for (k = 0; k < t.n; k++)
+				named += t.e[k].net;
+			ASSERT_EQ(b - a, named + left);
+			ASSERT_LE(named, b - a);
+		}
+	}
+}
+
+TEST_HARNESS_MAIN
