@@ -38,12 +38,16 @@
 #define tp_aligned(n)		__aligned(n)
 #define tp_barrier()		barrier()
 #define tp_static_assert(e, m)	static_assert(e, m)
+#define tp_read_once(x)		READ_ONCE(x)
+#define tp_write_once(x, v)	WRITE_ONCE(x, v)
 #else
 #define tp_always_inline	inline __attribute__((__always_inline__))
 #define tp_noinline		__attribute__((__noinline__))
 #define tp_aligned(n)		__attribute__((__aligned__(n)))
 #define tp_barrier()		__asm__ __volatile__("" : : : "memory")
 #define tp_static_assert(e, m)	_Static_assert(e, m)
+#define tp_read_once(x)		(*(const volatile __typeof__(x) *)&(x))
+#define tp_write_once(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #endif
 
 #endif /* TSCPROBE_CORE_HOST_H */

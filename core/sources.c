@@ -16,9 +16,10 @@ static void tp_src_name_copy(char *dst, const char *src)
 	dst[i] = '\0';
 }
 
+/* The head may move under a reader: an interrupt or an NMI writes. */
 static uint64_t tp_src_head(const struct tp_src_ring *r)
 {
-	return *(const volatile uint64_t *)&r->head;
+	return tp_read_once(r->head);
 }
 
 /* The slot is filled before the new head is published. */
@@ -35,7 +36,7 @@ static void tp_src_push(struct tp_src_ring *r, uint64_t start, uint64_t end,
 	s->key = *key;
 	tp_src_name_copy(s->name, name);
 	tp_barrier();
-	*(volatile uint64_t *)&r->head = h + 1;
+	tp_write_once(r->head, h + 1);
 }
 
 void tp_src_init(struct tp_src_cpu *c)
@@ -181,6 +182,38 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 	}
 	*cursor = head;
 	return lost;
+}
+
+void tp_src_windows_init(struct tp_src_windows *w)
+{
+	*w = (struct tp_src_windows){ 0 };
+	tp_src_table_init(&w->table);
+}
+
+/* What ended before the window is not the window's. */
+void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c)
+{
+	uint32_t k;
+
+	w->cursor[0] = tp_src_head(&c->ring);
+	w->cursor[1] = tp_src_head(&c->nmi_ring);
+	for (k = 0; k < TP_SRC_KINDS; k++) {
+		w->mark_net[k] = tp_read_once(c->kind_net[k]);
+		w->mark_count[k] = tp_read_once(c->kind_count[k]);
+	}
+}
+
+void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c)
+{
+	uint32_t k;
+
+	w->lost += tp_src_drain(&c->ring, &w->cursor[0], &w->table);
+	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], &w->table);
+	for (k = 0; k < TP_SRC_KINDS; k++) {
+		w->kind_net[k] += tp_read_once(c->kind_net[k]) - w->mark_net[k];
+		w->kind_count[k] += tp_read_once(c->kind_count[k]) -
+				    w->mark_count[k];
+	}
 }
 
 void tp_src_table_init(struct tp_src_table *t)

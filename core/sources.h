@@ -104,6 +104,22 @@ struct tp_src_table {
 	struct tp_src_total other;
 };
 
+/*
+ * What ran inside a CPU's measurement windows: the spans drained at each
+ * window's end into @table (@lost: those the rings dropped first), and the
+ * exact time and count per kind from the CPU's counters.  @cursor and the
+ * marks are the state at the window's start.
+ */
+struct tp_src_windows {
+	uint64_t cursor[2];
+	uint64_t mark_net[TP_SRC_KINDS];
+	uint64_t mark_count[TP_SRC_KINDS];
+	uint64_t kind_net[TP_SRC_KINDS];
+	uint64_t kind_count[TP_SRC_KINDS];
+	uint64_t lost;
+	struct tp_src_table table;
+};
+
 void tp_src_init(struct tp_src_cpu *c);
 void tp_src_enter(struct tp_src_cpu *c, uint32_t kind, uint32_t id,
 		  const char *name, uint64_t now);
@@ -115,6 +131,10 @@ uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 			uint64_t to, struct tp_src_span *out, uint32_t max);
 uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 		      struct tp_src_table *t);
+
+void tp_src_windows_init(struct tp_src_windows *w);
+void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c);
+void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c);
 
 void tp_src_table_init(struct tp_src_table *t);
 void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,

@@ -187,6 +187,36 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 	EXPECT_EQ(2, tp_src_collect(&cpu.ring, 0, ~0ULL, out, 2));
 }
 
+TEST(windows_count_only_what_ran_inside_them)
+{
+	struct tp_src_windows w;
+
+	tp_src_init(&cpu);
+	tp_src_windows_init(&w);
+	/* Between windows: the measuring thread sleeps, others run. */
+	tp_src_enter(&cpu, TP_SRC_THREAD, 0, "swapper/1", 0);
+	tp_src_exit(&cpu, TP_SRC_THREAD, 500);
+	tp_src_window_begin(&w, &cpu);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "eth0", 600);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 640);
+	tp_src_nmi(&cpu, 2, "", 700, 9);
+	tp_src_window_end(&w, &cpu);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "eth0", 900);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 990);
+	tp_src_window_begin(&w, &cpu);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "eth0", 1000);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 1010);
+	tp_src_window_end(&w, &cpu);
+	EXPECT_EQ(0, w.kind_net[TP_SRC_THREAD]);
+	EXPECT_EQ(50, w.kind_net[TP_SRC_IRQ]);
+	EXPECT_EQ(2, w.kind_count[TP_SRC_IRQ]);
+	EXPECT_EQ(9, w.kind_net[TP_SRC_NMI]);
+	ASSERT_EQ(2, w.table.n);
+	EXPECT_EQ(50, net_of(&w.table, TP_SRC_IRQ, 24));
+	EXPECT_EQ(9, net_of(&w.table, TP_SRC_NMI, 2));
+	EXPECT_EQ(0, w.lost);
+}
+
 /* ---- random sequences against the naive attribution ---------------- */
 
 #define SIM_KEYS	4
