@@ -18,7 +18,7 @@
  *    waits for the announcement;
  *  - STOP at random moments, right after START and racing the natural end:
  *    STOP says 0 exactly when it ended the run;
- *  - 100 load/unload cycles (TP_LOAD_CYCLES) with runs, dumps and
+ *  - 50 load/unload cycles (TP_LOAD_CYCLES) with runs, dumps and
  *    notifications in between, and then the kernel's memory back at its
  *    baseline;
  *  - on a kernel with kmemleak, a scan after the fault tests and after the
@@ -1475,20 +1475,20 @@ static int tp_cycle(const struct tp_kind_desc *const *kinds,
 }
 
 /*
- * 100 cycles (TP_LOAD_CYCLES: the debug kernel runs 25), then the memory
+ * 50 cycles (TP_LOAD_CYCLES: the debug kernel runs 25), then the memory
  * figures against those after one warm-up cycle (the first load allocates
  * things the kernel keeps).  Tolerances,
  * from the noise of this guest (in 100 clean cycles: kernel +0..300 kB,
  * SUnreclaim +230..300 kB, VmallocUsed and KernelStack +0..48 kB as the
  * workqueues start a kworker or two, kmalloc caches +16 objects at most)
- * and what a leak of one cycle would add 100 times over:
+ * and what a leak of one cycle would add 50 times over:
  *
  *   kernel memory   +1 MiB   a run's per-CPU buffers: 4 CPUs x 2 x 32 KiB
- *                            = 256 KiB a cycle, 25 MiB in all
+ *                            = 256 KiB a cycle, 12.5 MiB in all
  *   SUnreclaim      +1 MiB   module bookkeeping left in slab
  *   VmallocUsed     +256 kB  the module image (~100 kB a load), thread
  *                            stacks (16 kB each, VMAP_STACK)
- *   KernelStack     +128 kB  a thread that never exits: 1.6 MB
+ *   KernelStack     +128 kB  a thread that never exits: 800 kB
  *   Percpu          +64 kB
  *
  * and, exactly, no slab object allocated by module code left once it is
@@ -1504,7 +1504,7 @@ static int tp_cycle(const struct tp_kind_desc *const *kinds,
  */
 TEST_F_TIMEOUT(faults, load_unload_cycles_leak_nothing, 300)
 {
-	unsigned int i, cycles = (unsigned int)tp_env_u64("TP_LOAD_CYCLES", 100);
+	unsigned int i, cycles = (unsigned int)tp_env_u64("TP_LOAD_CYCLES", 50);
 	bool kmemleak = tp_kmemleak_on();
 	struct tp_mem before, after;
 	long leaked, kmemleaks;
