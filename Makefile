@@ -9,6 +9,7 @@
 #                   (default 10), checking that the kernel stays healthy
 #   make run        build, load the module (or boot the test VM) and measure
 #   make bench      userspace benchmarks against a bare loop and peers
+#   make nl-gen     kmod/netlink_gen.[ch], the policies, from the netlink spec
 #   make install    module, CLI, man page, bash completion, the fleet's
 #                   systemd units, disabled (DESTDIR, PREFIX)
 #   make uninstall
@@ -154,6 +155,30 @@ $(YNL_STAMP):
 ynl: $(YNL_STAMP)
 	@:
 
+# The same from the newest line's linux-source, which "make deps" puts into
+# the trixie root (selftests/kernels/fetch-newest.sh): its ynl-gen-c writes
+# kmod's policies in kernel mode, which 6.12's cannot for this spec.
+# Extracted again when that line moves on.
+YNL_NEWEST := $(BUILD)/ynl-newest
+
+ynl-newest:
+	@src=$$(selftests/kernels/fetch-newest.sh source) || exit 1; \
+	[ "$$(cat $(YNL_NEWEST)/.extracted 2>/dev/null)" = "$$src" ] && exit 0; \
+	top=$$(basename "$$src" | sed 's/\.tar\..*//'); \
+	echo "  TAR     ynl and the netlink schemas from $$src"; \
+	rm -rf $(YNL_NEWEST) && mkdir -p $(YNL_NEWEST) && \
+	tar -xf "$$src" -C $(YNL_NEWEST) --strip-components=1 --wildcards \
+		"$$top/MAINTAINERS" "$$top/tools/net/ynl/*" \
+		"$$top/Documentation/netlink/*" && \
+	echo "$$src" >$(YNL_NEWEST)/.extracted
+
+# kmod/netlink_gen.[ch], the module's policies, generated from the spec
+# (tools/nl-gen.sh): run after changing the spec, and commit the result;
+# test_ynl_gen.py fails while they differ.
+nl-gen: ynl-newest
+	$(quiet) "  GEN     kmod/netlink_gen.c kmod/netlink_gen.h"
+	$(Q)tools/nl-gen.sh kmod
+
 # ---- kernel -----------------------------------------------------------------
 
 module: $(MODULE)
@@ -183,10 +208,11 @@ deps:
 
 # ---- tests ------------------------------------------------------------------
 
-# Without linux-source-6.12 the other tests still run; test_ynl_gen.py
-# fails, saying why.
+# Without linux-source-6.12 or the newest line's the other tests still run;
+# test_ynl_gen.py fails, saying why.
 host-test: $(HOST_TESTS) $(CLI)
 	@$(MAKE) --no-print-directory ynl || echo "host-test: no ynl in $(YNL): test_ynl_gen.py will fail" >&2
+	@$(MAKE) --no-print-directory ynl-newest || echo "host-test: no ynl in $(YNL_NEWEST): test_ynl_gen.py will fail" >&2
 	@selftests/host/run.sh $(HOST_TESTS) $(HOST_SCRIPTS)
 
 # The CLI and the host test programs again, built with AddressSanitizer and
@@ -295,6 +321,7 @@ clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD)
 
-.PHONY: all cli module selftests ynl check-kernel deps host-test host-test-asan \
-	host-test-programs vm-test check check-quick test run run-demo bench \
-	soak install install-fleet uninstall dkms-source dkms clean FORCE
+.PHONY: all cli module selftests ynl ynl-newest nl-gen check-kernel deps \
+	host-test host-test-asan host-test-programs vm-test check check-quick \
+	test run run-demo bench soak install install-fleet uninstall \
+	dkms-source dkms clean FORCE

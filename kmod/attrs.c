@@ -27,7 +27,7 @@ int tp_nla_reject(struct nlattr **attrs, const unsigned long *allowed,
 {
 	unsigned int type;
 
-	for (type = 1; type <= TSCPROBE_A_MAX; type++) {
+	for (type = 1; type <= TP_START_MAXATTR; type++) {
 		if (!attrs[type] || type == TSCPROBE_A_KIND ||
 		    type == TSCPROBE_A_CPUS || test_bit(type, allowed))
 			continue;

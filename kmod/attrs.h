@@ -14,6 +14,9 @@ struct tp_hist;
 /* Every attribute set in the contract pads 64-bit values with type 1. */
 #define TP_PAD	1
 
+/* START's attribute table ends at its policy's last attribute. */
+#define TP_START_MAXATTR	TSCPROBE_A_TRACE_STOP
+
 /* An extack message at @attr (may be NULL): @fmt, or @msg (compat.h). */
 #define tp_set_err(extack, attr, msg, fmt, ...) do {			\
 	struct netlink_ext_ack *__tp_extack = (extack);			\

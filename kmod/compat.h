@@ -112,6 +112,37 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 				struct task_struct *next
 #endif
 
+/*
+ * netlink_gen.c is what the newest kernel's ynl-gen-c writes; with these
+ * it compiles unchanged on older kernels.  Its split ops table is compiled
+ * but not registered (netlink.c): before 6.2, the type with the members it
+ * sets is enough.
+ */
+#if !TP_HAVE_GENL_SPLIT_OPS
+struct genl_split_ops {
+	int (*doit)(struct sk_buff *skb, struct genl_info *info);
+	int (*dumpit)(struct sk_buff *skb, struct netlink_callback *cb);
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	u8 cmd;
+	u8 flags;
+};
+#endif
+
+#if !TP_HAVE_NLA_POLICY_MAX_LEN
+#define NLA_POLICY_MAX_LEN(_len)	NLA_POLICY_MAX(NLA_BINARY, _len)
+#endif
+
+/* Before 6.7 the range pointer is not const; the kernel only reads it. */
+#if !TP_HAVE_NLA_CONST_RANGE
+#undef NLA_POLICY_FULL_RANGE
+#define NLA_POLICY_FULL_RANGE(tp, _range) {				\
+	.type = NLA_ENSURE_UINT_OR_BINARY_TYPE(tp),			\
+	.validation_type = NLA_VALIDATE_RANGE_PTR,			\
+	.range = (struct netlink_range_validation *)(_range),		\
+}
+#endif
+
 /* rdmsrl_safe() became rdmsrq_safe() in 6.16. */
 static inline int tp_rdmsr_safe(u32 msr, u64 *value)
 {

@@ -36,6 +36,7 @@ files=("$probes"/*.c)
 
 key=$({
 	cat "${BASH_SOURCE[0]}" "${files[@]}"
+	printf '%s\n' "${files[@]##*/}"	# a probe renamed names another macro
 	cat "$objtree/include/generated/autoconf.h" \
 		"$objtree/include/generated/utsrelease.h" \
 		"$objtree/include/generated/uapi/linux/version.h" \

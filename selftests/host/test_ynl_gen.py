@@ -5,13 +5,18 @@
 # the genetlink-legacy schema; ynl-gen-c finishes in uapi and user mode;
 # the uapi header it generates says what include/uapi/linux/tscprobe.h says
 # (every command, attribute and enum value, compiled by the C compiler and
-# compared by value, and the same enum types); the user-mode code compiles.
+# compared by value, and the same enum types); the user-mode code compiles;
+# in kernel mode it writes kmod/netlink_gen.c and netlink_gen.h, the
+# module's policies, as they are committed (a diff when they are not).
 #
 # ynl comes from Debian's linux-source-6.12, extracted into build/ynl by
 # "make ynl" (a small kernel tree: tools/net/ynl, the schemas, MAINTAINERS).
 # The spec is put into a copy of that tree's layout, as it would sit in the
 # kernel: ynl-gen-c finds the schema next to specs/ and climbs to the
-# directory holding MAINTAINERS.  Prints kselftest-style TAP.
+# directory holding MAINTAINERS.  Kernel mode needs the newest line's
+# generator (build/ynl-newest, "make ynl-newest"), run by tools/nl-gen.sh as
+# "make nl-gen" runs it.  Prints kselftest-style TAP.
+import difflib
 import os
 import re
 import shutil
@@ -29,6 +34,11 @@ YNL = os.path.join(KTREE, "tools/net/ynl")
 SCHEMA = os.path.join(KTREE, "Documentation/netlink/genetlink-legacy.yaml")
 # The generator's own limit: it finished in about a second here.
 GEN_TIMEOUT = 60
+NEWEST = os.path.join(REPO, "build/ynl-newest")
+NL_GEN = os.path.join(REPO, "tools/nl-gen.sh")
+GENERATED = ["kmod/netlink_gen.c", "kmod/netlink_gen.h"]
+# Diff lines shown per file.
+DIFF_LINES = 40
 # The header's command enum starts with an UNSPEC member the spec has no
 # operation for (the spec's first operation has value 1).
 ONLY_IN_HEADER = {"TSCPROBE_CMD_UNSPEC"}
@@ -163,10 +173,61 @@ def compile_user(tmp, d):
     return (p.stdout + p.stderr).strip().splitlines()[-15:] if p.returncode else []
 
 
+def newest_source():
+    """The linux-source tarball build/ynl-newest comes from, by name."""
+    try:
+        name = os.path.basename(open(os.path.join(NEWEST, ".extracted")).read().strip())
+        return re.sub(r"\.tar\..*$", "", name)
+    except OSError:
+        return None
+
+
+def kernel_mode(tmp):
+    """Problems, by file of GENERATED, between kmod/ and nl-gen.sh's output now."""
+    out = os.path.join(tmp, "kernel")
+    try:
+        p = subprocess.run([NL_GEN, out], capture_output=True, text=True,
+                           timeout=2 * GEN_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return {f: [f"tools/nl-gen.sh: still running after {2 * GEN_TIMEOUT} s"] for f in GENERATED}
+    if p.returncode != 0:
+        return {f: [f"tools/nl-gen.sh: exit {p.returncode}"] +
+                (p.stdout + p.stderr).strip().splitlines()[-10:] for f in GENERATED}
+    problems = {}
+    for f in GENERATED:
+        try:
+            have = open(os.path.join(REPO, f)).read().splitlines()
+        except OSError:
+            have = []
+        want = open(os.path.join(out, os.path.basename(f))).read().splitlines()
+        diff = list(difflib.unified_diff(have, want, f"{f} (committed)",
+                                         f"{f} (from the spec)", lineterm=""))
+        problems[f] = []
+        if diff:
+            problems[f] = [f"{f} is not what the spec gives: run 'make nl-gen' and commit it"] + \
+                diff[:DIFF_LINES] + ([f"... {len(diff) - DIFF_LINES} more lines"] if len(diff) > DIFF_LINES else [])
+    return problems
+
+
+def check_kernel_mode(tap):
+    """kmod/netlink_gen.[ch] are what the newest ynl-gen-c writes from the spec."""
+    src = newest_source()
+    if src is None:
+        for f in GENERATED:
+            tap.check(f"ynl-gen-c --mode kernel writes {f}",
+                      [f"no {NEWEST}: run 'make ynl-newest' (needs the newest line's linux-source, 'make deps')"])
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        problems = kernel_mode(tmp)
+    for f in GENERATED:
+        tap.check(f"ynl-gen-c --mode kernel ({src}) writes {f} as committed", problems[f])
+
+
 def main():
     tap = Tap()
     if not os.path.exists(os.path.join(YNL, "ynl-gen-c.py")):
         tap.check("ynl is in build/ynl", [f"no {YNL}: run 'make ynl' (needs linux-source-6.12, 'make deps')"])
+        check_kernel_mode(tap)
         return tap.done()
     import jsonschema
     try:
@@ -197,6 +258,7 @@ def main():
                         ynl_gen(root, os.path.join(d, "tscprobe-user.c"), "--mode", "user", "--source"))
         tap.check("the user-mode code compiles (-Wall -Wextra -Werror)",
                   compile_user(tmp, d) if ok else ["not generated"])
+    check_kernel_mode(tap)
     return tap.done()
 
 
