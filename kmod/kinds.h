@@ -40,14 +40,6 @@ struct tp_measure_ops {
 	 * when stopped or hotplug left nothing.
 	 */
 	bool (*run_main)(struct tp_run *run);
-	/*
-	 * Optional: before the run is prepared, no lock held and no CPU
-	 * measuring yet (what patches kernel text must not wait for a
-	 * window); @finished then follows in every case.
-	 */
-	void (*prepare)(struct tp_run *run);
-	/* Optional: once every thread has ended, or START failed. */
-	void (*finished)(struct tp_run *run);
 	size_t cpu_size;
 	/* The first @snap_size bytes of c->hot are published. */
 	size_t snap_size;

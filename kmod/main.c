@@ -21,7 +21,6 @@
 #include "info.h"
 #include "netlink.h"
 #include "run.h"
-#include "sources.h"
 
 static int __init tp_init(void)
 {
@@ -52,12 +51,6 @@ static void __exit tp_exit(void)
 	tp_info_exit();
 	tp_debugfs_exit();
 	pr_info("unloaded\n");
-	/*
-	 * Last: this waits for the kernel's grace periods, which a task that
-	 * owns a CPU can hold off (the module loader waits for one too), not
-	 * for anything of the module's.
-	 */
-	tp_src_probes_exit();
 }
 
 module_init(tp_init);

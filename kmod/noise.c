@@ -146,10 +146,6 @@ static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	n->loop.explain = tp_noise_explain;
 	n->run = run;
 	n->cpu = c->cpu;
-	n->src = kvzalloc_node(sizeof(*n->src), GFP_KERNEL, cpu_to_node(c->cpu));
-	if (!n->src)
-		return -ENOMEM;
-	tp_src_windows_init(&n->sources);
 	if (run->params.irqs == TSCPROBE_IRQS_ON) {
 		n->undo = kvmalloc_node(sizeof(*n), GFP_KERNEL,
 					cpu_to_node(c->cpu));
@@ -166,10 +162,8 @@ static void tp_noise_free(struct tp_run *run)
 	for (i = 0; i < run->nr_cpus; i++) {
 		struct tp_noise_cpu *n = run->slots[i].hot;
 
-		if (n) {
+		if (n)
 			kvfree(n->undo);
-			tp_src_free(n->src);
-		}
 	}
 }
 
@@ -300,7 +294,6 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		local_irq_enable();
 		return 0;
 	}
-	tp_src_window_begin(&n->sources, &n->src->src);
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a0) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m0);
@@ -330,7 +323,6 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
 	n->smi_end_ok = tp_read_smi(&n->smi_end);
-	tp_src_window_end(&n->sources, &n->src->src);
 	trace_tscprobe_window(c->cpu, start, n->last_tsc,
 			      n->loop.samples - samples, n->loop.max);
 	local_irq_enable();
@@ -398,8 +390,6 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	u64 start;
 
 	tp_noise_counters_begin(n, p, c->cpu);
-	n->src->measurer = current;
-	tp_src_publish(c->cpu, n->src);
 	while (!tp_cpu_should_stop(c)) {
 		start = tp_noise_window_step(run, c, n, width, span);
 		if (!start) {
@@ -414,18 +404,7 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 		}
 		tp_cpu_sleep_gap(run);
 	}
-	tp_src_publish(c->cpu, NULL);
 	return complete && n->loop.samples;
-}
-
-static void tp_noise_prepare(struct tp_run *run)
-{
-	tp_src_attach(run);
-}
-
-static void tp_noise_finished(struct tp_run *run)
-{
-	tp_src_detach(run);
 }
 
 static const struct tp_measure_ops tp_noise_measure_ops = {
@@ -433,8 +412,6 @@ static const struct tp_measure_ops tp_noise_measure_ops = {
 	.cpu_init = tp_noise_cpu_init,
 	.free = tp_noise_free,
 	.cpu_main = tp_noise_cpu_main,
-	.prepare = tp_noise_prepare,
-	.finished = tp_noise_finished,
 	.cpu_size = sizeof(struct tp_noise_cpu),
 	.snap_size = sizeof(struct tp_noise_cpu),
 };

@@ -8,7 +8,6 @@
 #include <linux/tscprobe.h>
 #include "core/counter.h"
 #include "core/noise.h"
-#include "sources.h"
 
 struct tp_report_ops;
 struct tp_run;
@@ -44,8 +43,6 @@ struct tp_noise_cpu {
 	struct tp_run *run;		/* for stop-at */
 	unsigned int cpu;
 	struct tp_noise_cpu *undo;	/* irqs on: the state before a window */
-	struct tp_src_here *src;	/* what the probes saw on this CPU */
-	struct tp_src_windows sources;	/* of that, inside the windows */
 };
 
 extern const struct tp_report_ops tp_noise_report_ops;

@@ -424,8 +424,6 @@ static void tp_run_finish(struct work_struct *work)
 {
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
 
-	if (run->kind->measure->finished)
-		run->kind->measure->finished(run);
 	mutex_lock(&tp_lock);
 	tp_run_reap(run);
 	WRITE_ONCE(run->end_ns, ktime_get_ns());
@@ -791,8 +789,6 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 
 	if (!run)
 		return -ENOMEM;
-	if (kind->measure->prepare)
-		kind->measure->prepare(run);
 	cpus_read_lock();
 	mutex_lock(&tp_lock);
 	err = tp_run_prepare(run, attrs, extack);
@@ -822,8 +818,6 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 	mutex_unlock(&tp_lock);
 	cpus_read_unlock();
 	if (err) {
-		if (kind->measure->finished)
-			kind->measure->finished(run);
 		tp_run_put(run);
 		return err;
 	}
