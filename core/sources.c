@@ -22,6 +22,15 @@ static uint64_t tp_src_head(const struct tp_src_ring *r)
 	return tp_read_once(r->head);
 }
 
+/*
+ * Whether span @idx is still in its slot once @head spans were written:
+ * the writer of span @idx + TP_SRC_RING may be filling that slot already.
+ */
+static bool tp_src_kept(uint64_t idx, uint64_t head)
+{
+	return idx + TP_SRC_RING > head;
+}
+
 /* The slot is filled before the new head is published. */
 static void tp_src_push(struct tp_src_ring *r, uint64_t start, uint64_t end,
 			uint64_t net, const struct tp_src_key *key,
@@ -133,13 +142,12 @@ void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 			uint64_t to, struct tp_src_span *out, uint32_t max)
 {
-	uint64_t head = tp_src_head(r), oldest, idx[TP_SRC_RING];
+	uint64_t head = tp_src_head(r), idx[TP_SRC_RING];
 	uint64_t i = head, h2;
 	uint32_t n = 0, k, kept = 0;
 
-	oldest = head > TP_SRC_RING - 1 ? head - (TP_SRC_RING - 1) : 0;
 	tp_barrier();
-	while (i > oldest && n < max && n < TP_SRC_RING) {
+	while (i && tp_src_kept(i - 1, head) && n < max) {
 		const struct tp_src_span *s = &r->span[--i & (TP_SRC_RING - 1)];
 
 		out[n] = *s;
@@ -151,7 +159,7 @@ uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 	tp_barrier();
 	h2 = tp_src_head(r);
 	for (k = 0; k < n; k++)
-		if (idx[k] + TP_SRC_RING > h2)
+		if (tp_src_kept(idx[k], h2))
 			out[kept++] = out[k];
 	return kept;
 }
@@ -165,8 +173,8 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 {
 	uint64_t head = tp_src_head(r), i, lost = 0;
 
-	if (head - *cursor > TP_SRC_RING - 1) {
-		lost = head - *cursor - (TP_SRC_RING - 1);
+	if (!tp_src_kept(*cursor, head)) {
+		lost = head - (TP_SRC_RING - 1) - *cursor;
 		*cursor += lost;
 	}
 	tp_barrier();
@@ -174,7 +182,7 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 		struct tp_src_span s = r->span[i & (TP_SRC_RING - 1)];
 
 		tp_barrier();
-		if (i + TP_SRC_RING <= tp_src_head(r)) {
+		if (!tp_src_kept(i, tp_src_head(r))) {
 			lost++;
 			continue;
 		}

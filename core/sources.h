@@ -2,14 +2,13 @@
 /*
  * What ran on a CPU while its measurement loop could not: hard IRQs,
  * softirqs, NMI handlers and other threads, each with its net time (what
- * nested inside it subtracted), so that a noise gap can name its culprits
- * (Documentation/tscprobe.rst, "Finding the culprit").
+ * nested inside it subtracted), so that a noise gap can name its culprits.
  *
- * The module's tracepoint probes call tp_src_enter(), tp_src_exit() and
- * tp_src_nmi() on the CPU they describe, with TSC stamps; the measurement
- * thread of that CPU reads the spans back with tp_src_collect() and
- * tp_src_drain().  NMIs interrupt the probes but never each other, so
- * each of the two contexts writes only its own ring and counters.
+ * Written by probes on the CPU they describe (tp_src_enter(),
+ * tp_src_exit(), tp_src_nmi(), with TSC stamps), read back on that CPU by
+ * its measurement thread (tp_src_collect(), tp_src_drain()).  NMIs
+ * interrupt the probes but never each other, so each of the two contexts
+ * writes only its own ring and counters.
  */
 #ifndef TSCPROBE_CORE_SOURCES_H
 #define TSCPROBE_CORE_SOURCES_H
