@@ -595,6 +595,16 @@ static bool tp_poller_owns(pid_t pid, unsigned int cpu)
 	return true;
 }
 
+/* kill -9 @pid and reap it: true when SIGKILL is what ended it. */
+static bool tp_kill9(pid_t pid)
+{
+	int st;
+
+	kill(pid, SIGKILL);
+	return waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
+	       WTERMSIG(st) == SIGKILL;
+}
+
 /*
  * End the poller once a step is checked: 0 when it was still running, so
  * that the step did not wait for it; -1 when it had ended or failed.
@@ -605,10 +615,7 @@ static int tp_poller_end(pid_t pid)
 
 	if (pid <= 0 || waitpid(pid, &st, WNOHANG) != 0)
 		return -1;
-	kill(pid, SIGKILL);
-	if (waitpid(pid, &st, 0) != pid || !WIFSIGNALED(st))
-		return -1;
-	return 0;
+	return tp_kill9(pid) ? 0 : -1;
 }
 
 /* The flags of @cpu in the current results (GET_RESULT), or -1. */
@@ -1022,16 +1029,6 @@ static pid_t tp_cli_mid_run(struct tp_nl *nl, const char *args, unsigned int ms)
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	return -1;
-}
-
-/* kill -9 @pid and reap it: true when SIGKILL is what ended it. */
-static bool tp_kill9(pid_t pid)
-{
-	int st;
-
-	kill(pid, SIGKILL);
-	return waitpid(pid, &st, 0) == pid && WIFSIGNALED(st) &&
-	       WTERMSIG(st) == SIGKILL;
 }
 
 /*
