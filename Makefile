@@ -249,7 +249,10 @@ FORCE:
 # ---- the main job -------------------------------------------------------------
 
 # The demo in a second make: KDIR and VM_KERNEL exist only after deps.
-run: deps
+# Only what the demo needs on this machine (tools/deps.sh --for run), not
+# the test matrix.
+run:
+	@tools/deps.sh --for run
 	@$(MAKE) -j$(NPROC) --no-print-directory all
 	@$(MAKE) --no-print-directory run-demo
 

@@ -3,6 +3,15 @@
 #
 # deps.sh - install, with apt, only what tscprobe's build and tests need and
 # this machine lacks.  Idempotent, and silent when everything is there.
+#
+# usage: deps.sh [--for test|run] [--list]
+#
+# --for test (the default, "make deps" and "make test"): the whole test
+# matrix.  --for run ("make run"): where the running kernel can load
+# modules, its headers, a compiler, libmnl and kmod; elsewhere those for
+# Debian's cloud kernel and what booting it in QEMU takes (RUN_VM_PACKAGES).
+# --list prints the packages of that set, one per line, and installs
+# nothing.
 set -euo pipefail
 
 # The kernels the module is built for and tested in (tools/kernels.sh):
@@ -45,6 +54,24 @@ PACKAGES=(
 	xz-utils
 	kmod
 )
+
+# "make run": building the CLI and the module, and loading it here.
+RUN_PACKAGES=(
+	build-essential
+	libmnl-dev
+	kmod
+)
+# ... and where the running kernel cannot load modules (no /proc/modules),
+# the kernel the demo boots and builds for, and the guest's makings.
+RUN_VM_PACKAGES=(
+	linux-image-cloud-amd64
+	linux-headers-cloud-amd64
+	qemu-system-x86
+	busybox-static
+	cpio
+)
+# Whether modules load here; the host tests point it at a file of theirs.
+PROC_MODULES=${TSCPROBE_PROC_MODULES:-/proc/modules}
 
 # The 6.12 kernels by flavour: found installed when /lib/modules has one.
 FLAVOURS_612=(cloud rt)
@@ -142,9 +169,55 @@ newest() {
 	"$REPO/selftests/kernels/fetch-newest.sh" || exit 1
 }
 
-main() {
-	local missing=() flavours=() pkg flavour source_612=0
+# The packages "make run" needs on this machine.
+run_packages() {
+	printf '%s\n' "${RUN_PACKAGES[@]}"
+	if [[ -e $PROC_MODULES ]]; then
+		echo "linux-headers-$(uname -r)"
+	else
+		printf '%s\n' "${RUN_VM_PACKAGES[@]}"
+	fi
+}
 
+# for_run LIST: install what run_packages names and this machine lacks
+# (LIST 1: print the names instead).
+for_run() {
+	local list=$1 missing=() pkg
+
+	if ((list)); then
+		run_packages
+		return 0
+	fi
+	for pkg in $(run_packages); do
+		installed "$pkg" || missing+=("$pkg")
+	done
+	((${#missing[@]})) || return 0
+	if ((EUID != 0)); then
+		echo "deps: missing: ${missing[*]}" >&2
+		echo "deps: run 'make run' as root (it uses apt-get)" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	: >"$LOG"
+	UPDATED=0
+	echo "deps: installing ${missing[*]}"
+	install_or_update "${missing[@]}" || die "apt-get install ${missing[*]} failed"
+	echo "deps: done"
+}
+
+# for_test LIST: the same for the whole test matrix.
+for_test() {
+	local list=$1 missing=() flavours=() pkg flavour source_612=0
+
+	if ((list)); then
+		printf '%s\n' "${PACKAGES[@]}"
+		for flavour in "${FLAVOURS_612[@]}"; do
+			echo "linux-image-6.12-$flavour-amd64"
+			echo "linux-headers-6.12-$flavour-amd64"
+		done
+		echo linux-source-6.12
+		return 0
+	fi
 	for pkg in "${PACKAGES[@]}"; do
 		installed "$pkg" || missing+=("$pkg")
 	done
@@ -179,6 +252,30 @@ main() {
 	fi
 	newest
 	echo "deps: done"
+}
+
+main() {
+	local what=test list=0
+
+	while (($#)); do
+		case $1 in
+		--for)
+			[[ ${2:-} == run || ${2:-} == test ]] ||
+				{ echo "deps: --for takes run or test" >&2; exit 2; }
+			what=$2
+			shift 2
+			;;
+		--list)
+			list=1
+			shift
+			;;
+		*)
+			echo "usage: deps.sh [--for test|run] [--list]" >&2
+			exit 2
+			;;
+		esac
+	done
+	"for_$what" "$list"
 }
 
 main "$@"
