@@ -55,6 +55,29 @@ flags		: fpu tsc msr constant_tsc rdtscp hypervisor tsc_known_freq
 	put proc/irq/26/smp_affinity_list "0"
 	# CPU 1 is offline: it cannot be measured; the audit says so.
 	put $sys/online "0,2-3"
+	# What tuned's profiles set, all left at what hurts, but the
+	# workqueue cpumask, which spares CPU 3 (hex, as sysfs writes it).
+	put proc/sys/kernel/nmi_watchdog "1"
+	put proc/sys/kernel/timer_migration "1"
+	put proc/sys/vm/stat_interval "1"
+	put sys/devices/virtual/workqueue/cpumask "00000007"
+	put proc/4242/comm "irqbalance"
+	put proc/1/comm "init"
+	put sys/kernel/mm/transparent_hugepage/enabled "[always] madvise never"
+	put sys/kernel/mm/ksm/run "1"
+	put sys/class/dmi/id/bios_vendor "Test Firmware Inc."
+	put sys/class/dmi/id/bios_version "1.2.3"
+	put sys/class/dmi/id/bios_date "03/14/2026"
+}
+
+# The same settings as tuned's cpu-partitioning profile leaves them.
+tune_tree() {
+	put proc/sys/kernel/nmi_watchdog "0"
+	put proc/sys/kernel/timer_migration "0"
+	put proc/sys/vm/stat_interval "10"
+	rm -r "$ROOT/proc/4242"
+	put sys/kernel/mm/transparent_hugepage/enabled "always madvise [never]"
+	put sys/kernel/mm/ksm/run "0"
 }
 
 # 64 CPUs in two packages, numbered 0-31 and 64-95 (a gap between the
@@ -80,6 +103,8 @@ make_big_tree() {
 	done
 	echo "0-31,64-95" >"$BIG/proc/irq/1/smp_affinity_list"
 	echo "5" >"$BIG/proc/irq/2/smp_affinity_list"
+	mkdir -p "$BIG/sys/devices/virtual/workqueue"
+	echo "ffffffff,00000000,ffffffff" >"$BIG/sys/devices/virtual/workqueue/cpumask"
 }
 
 big_json() {
@@ -130,13 +155,46 @@ tap_check "warning: governor" has_warning "CPU 2 runs the powersave governor, no
 tap_check "warning: SMT siblings, merged" has_warning "CPUs 2-3 share their cores with CPUs 0-1: a busy sibling shows up as noise"
 tap_check "warning: interrupts" has_warning "2 interrupts may be delivered to CPU 2"
 tap_check "warning: C-state" has_warning "CPU 2 may enter C6 (exit latency 133 us)"
+tap_check "readiness: what tuned sets, as read" \
+	jqe '.nmi_watchdog == true and .timer_migration == true and .stat_interval_s == 1 and
+	     .workqueue_cpumask == [0, 1, 2] and .irqbalance == true and .thp == "always" and .ksm == true'
+tap_check "firmware: BIOS vendor, version and date" \
+	jqe '.bios_vendor == "Test Firmware Inc." and .bios_version == "1.2.3" and .bios_date == "03/14/2026"'
+tap_check "warning: NMI watchdog" has_warning \
+	"the NMI watchdog is on: its perf NMI interrupts every CPU, interrupts off or not (kernel.nmi_watchdog=0)"
+tap_check "warning: timer migration" has_warning \
+	"timer_migration is on: timers may be moved to the measured CPUs (kernel.timer_migration=0)"
+tap_check "warning: vmstat interval" has_warning \
+	"vm.stat_interval is 1 s: the vmstat work runs that often on every CPU (tuned sets 10)"
+tap_check "warning: irqbalance" has_warning \
+	"irqbalance is running: it may move interrupts onto the measured CPUs unless they are banned"
+tap_check "warning: THP" has_warning \
+	"transparent hugepages are always on: khugepaged and compaction may run on any CPU (tuned sets never)"
+tap_check "warning: KSM" has_warning "KSM is running: ksmd scans memory and may run on any CPU"
+tap_check "warning: workqueues, only on the CPUs of the mask" has_warning \
+	"CPU 2 is in the workqueue cpumask: unbound kernel work may run on it"
+tap_check "text: the settings and the firmware, a line each" \
+	bash -c "out=\$(TSCPROBE_SYSROOT='$ROOT' '$CLI' env -c 3) &&
+	 grep -qx 'settings:    nmi_watchdog on, timer_migration on, vm.stat_interval 1 s, THP always, KSM on, irqbalance running' <<<\"\$out\" &&
+	 grep -qx 'workqueues:  0-2' <<<\"\$out\" && grep -qx 'firmware:    Test Firmware Inc. 1.2.3 (03/14/2026)' <<<\"\$out\""
 tap_check "the prepared CPU 3 gets only its sibling warning" \
 	jqe '[.warnings[] | select(.cpus | index(3)) | .kind] == ["smt_sibling"]'
 tap_check "warnings: {kind, cpus, message}, machine-wide ones without CPUs" \
 	jqe 'all(.warnings[]; (keys == ["cpus", "kind", "message"]) and (.kind | test("^[a-z_]+$"))) and
 	     ([.warnings[] | select(.kind == "boost")][0].cpus == [])'
+tune_tree
+tap_check "tuned as cpu-partitioning: env -j runs" env_json
+tap_check "tuned: none of those warnings, the settings read as set" \
+	jqe '([.warnings[].kind] - ["nmi_watchdog", "timer_migration", "stat_interval", "irqbalance", "thp", "ksm"]) == [.warnings[].kind] and
+	     .nmi_watchdog == false and .timer_migration == false and .stat_interval_s == 10 and .irqbalance == false and .thp == "never" and .ksm == false'
 make_big_tree
 tap_check "64 CPUs in two packages, numbered with gaps: env -j runs" big_json
+tap_check "no such files: unknown, null, no warning about them" \
+	jqe '.nmi_watchdog == null and .timer_migration == null and .stat_interval_s == null and .ksm == null and .thp == "" and .bios_version == "" and
+	     all(.warnings[]; .kind | test("nmi_watchdog|timer_migration|stat_interval|thp|ksm") | not)'
+tap_check "a workqueue mask of three 32-bit groups: CPUs 0-31 and 64-95" \
+	jqe '.workqueue_cpumask == ([range(0; 32)] + [range(64; 96)]) and
+	     ([.warnings[] | select(.kind == "workqueue")] | length == 1 and .[0].cpus == ([range(0; 32)] + [range(64; 96)]))'
 tap_check "merged: each kind once, naming every CPU exactly once" \
 	jqe '[.warnings[] | select(.kind == "not_isolated" or .kind == "not_rcu_nocbs" or .kind == "not_nohz_full" or .kind == "smt_sibling" or .kind == "irqs_affine")] as $w |
 	     ($w | length == 5) and all($w[]; .cpus == ([range(0; 32)] + [range(64; 96)]))'

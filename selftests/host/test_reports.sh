@@ -76,7 +76,10 @@ tap_check "cache --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/c.svg"
 # diff: two saved reports of one kind
 "$CLI" noise --user -c 0-1 -d 300ms -q -j >"$OUT/da.json"
 jq '.cpus[1].p9999_cycles *= 10 | .environment.isolated = [1] |
-    .environment.cpus[1].isolated = true' "$OUT/da.json" >"$OUT/db.json"
+    .environment.cpus[1].isolated = true | .environment.bios_version = "A" |
+    .environment.nmi_watchdog = true' "$OUT/da.json" >"$OUT/db.json"
+jq '.environment.bios_version = "B" | .environment.nmi_watchdog = false' \
+	"$OUT/db.json" >"$OUT/db2.json"
 tap_check "diff: a report against itself shows no change" bash -c \
 	"'$CLI' diff '$OUT/da.json' '$OUT/da.json' | grep -qx 'no change: every figure is the same in both reports' &&
 	 '$CLI' diff '$OUT/da.json' '$OUT/da.json' | grep -qx 'environment and parameters: the same'"
@@ -85,6 +88,10 @@ tap_check "diff: one CPU changed is named, with the tuning at the top" bash -c \
 	 grep -q '^1 .*(+900%).*\*\$' <<<\"\$out\" && ! grep -q '^0 .*\*\$' <<<\"\$out\" &&
 	 grep -qx 'changed (\*): 1 of 2 CPUs' <<<\"\$out\" &&
 	 grep -qx '  isolated: no -> yes on CPU 1' <<<\"\$out\" && grep -qx '  isolated: none -> 1' <<<\"\$out\""
+tap_check "diff: a firmware update and the NMI watchdog are named" bash -c \
+	"out=\$('$CLI' diff '$OUT/db.json' '$OUT/db2.json') &&
+	 grep -qx '  bios_version: A -> B' <<<\"\$out\" && grep -qx '  nmi_watchdog: yes -> no' <<<\"\$out\" ||
+	 { echo \"\$out\"; false; }"
 tap_check "diff -j: every CPU, the change in per cent" bash -c \
 	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
 	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and

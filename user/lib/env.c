@@ -240,6 +240,115 @@ static void tp_env_irq_affinity(unsigned int *count)
 	closedir(dir);
 }
 
+/*
+ * A hex CPU mask as sysfs writes it: 32-bit groups separated by commas,
+ * the highest CPUs first ("ffffffff,0000000f").
+ */
+static int tp_parse_mask(const char *text, struct tp_cpuset *set)
+{
+	size_t i = strlen(text);
+	unsigned int bit = 0;
+	int digit, k;
+	char c;
+
+	memset(set, 0, sizeof(*set));
+	if (!i)
+		return -1;
+	while (i--) {
+		c = text[i];
+		if (c == ',')
+			continue;
+		if (!isxdigit((unsigned char)c))
+			return -1;
+		digit = isdigit((unsigned char)c) ? c - '0' :
+			tolower((unsigned char)c) - 'a' + 10;
+		for (k = 0; k < 4; k++, bit++) {
+			if (!(digit & 1 << k))
+				continue;
+			if (bit >= TP_MAX_CPUS)
+				return -1;
+			tp_cpuset_add(set, bit);
+		}
+	}
+	return 0;
+}
+
+/* Whether a process whose comm is @comm runs (-1: /proc unreadable). */
+static int tp_env_process_runs(const char *comm)
+{
+	char path[512], file[800], line[64];
+	struct dirent *d;
+	int found = 0;
+	DIR *dir;
+
+	dir = opendir(tp_path(path, sizeof(path), "/proc"));
+	if (!dir)
+		return -1;
+	while (!found && (d = readdir(dir))) {
+		if (!isdigit((unsigned char)d->d_name[0]))
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/comm", path, d->d_name);
+		found = !tp_read_line(file, line, sizeof(line)) &&
+			!strcmp(line, comm);
+	}
+	closedir(dir);
+	return found;
+}
+
+/* A 0/1 switch under the root: 1, 0, or -1 when unreadable. */
+static int tp_read_switch(const char *rel)
+{
+	char path[512];
+	long v = tp_read_long(tp_path(path, sizeof(path), "%s", rel));
+
+	return v < 0 ? -1 : v != 0;
+}
+
+/* The bracketed choice of a sysfs selector ("always [madvise] never"). */
+static void tp_read_choice(const char *rel, char *buf, size_t len)
+{
+	char path[512], line[128], *open, *close;
+
+	buf[0] = '\0';
+	if (tp_read_line(tp_path(path, sizeof(path), "%s", rel), line,
+			 sizeof(line)))
+		return;
+	open = strchr(line, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (close) {
+		*close = '\0';
+		snprintf(buf, len, "%s", open + 1);
+	}
+}
+
+/* What tuned's cpu-partitioning profile sets besides isolation. */
+static void tp_env_ready(struct tp_env_ready *r)
+{
+	char path[512], line[4096];
+
+	r->nmi_watchdog = tp_read_switch("/proc/sys/kernel/nmi_watchdog");
+	r->timer_migration = tp_read_switch("/proc/sys/kernel/timer_migration");
+	r->stat_interval_s = tp_read_long(tp_path(path, sizeof(path),
+						  "/proc/sys/vm/stat_interval"));
+	r->wq_known = !tp_read_line(tp_path(path, sizeof(path),
+					    "/sys/devices/virtual/workqueue/cpumask"),
+				    line, sizeof(line)) &&
+		      !tp_parse_mask(line, &r->wq_cpumask);
+	r->irqbalance = tp_env_process_runs("irqbalance");
+	tp_read_choice("/sys/kernel/mm/transparent_hugepage/enabled", r->thp,
+		       sizeof(r->thp));
+	r->ksm = tp_read_switch("/sys/kernel/mm/ksm/run");
+}
+
+static void tp_env_bios(struct tp_env_bios *b)
+{
+	tp_env_sys_line("/sys/class/dmi/id/bios_vendor", b->vendor,
+			sizeof(b->vendor));
+	tp_env_sys_line("/sys/class/dmi/id/bios_version", b->version,
+			sizeof(b->version));
+	tp_env_sys_line("/sys/class/dmi/id/bios_date", b->date, sizeof(b->date));
+}
+
 /**
  * tp_env_node() - a CPU's NUMA node: the nodeN entry of its sysfs directory
  * @cpu: the CPU
@@ -365,6 +474,26 @@ static struct tp_env_warning *tp_warn_cpu(struct tp_env *e, const char *kind,
 	return w;
 }
 
+/* tuned's network-latency values (cpu-partitioning includes them). */
+#define TP_STAT_INTERVAL_S	10
+
+static void tp_env_warn_ready(struct tp_env *e, const struct tp_env_ready *r)
+{
+	if (r->nmi_watchdog == 1)
+		tp_warn(e, "nmi_watchdog", "the NMI watchdog is on: its perf NMI interrupts every CPU, interrupts off or not (kernel.nmi_watchdog=0)");
+	if (r->timer_migration == 1)
+		tp_warn(e, "timer_migration", "timer_migration is on: timers may be moved to the measured CPUs (kernel.timer_migration=0)");
+	if (r->stat_interval_s >= 0 && r->stat_interval_s < TP_STAT_INTERVAL_S)
+		tp_warn(e, "stat_interval", "vm.stat_interval is %ld s: the vmstat work runs that often on every CPU (tuned sets %d)",
+			r->stat_interval_s, TP_STAT_INTERVAL_S);
+	if (r->irqbalance == 1)
+		tp_warn(e, "irqbalance", "irqbalance is running: it may move interrupts onto the measured CPUs unless they are banned");
+	if (!strcmp(r->thp, "always"))
+		tp_warn(e, "thp", "transparent hugepages are always on: khugepaged and compaction may run on any CPU (tuned sets never)");
+	if (r->ksm == 1)
+		tp_warn(e, "ksm", "KSM is running: ksmd scans memory and may run on any CPU");
+}
+
 static void tp_env_warn_machine(struct tp_env *e)
 {
 	if (!e->invariant_tsc)
@@ -377,6 +506,7 @@ static void tp_env_warn_machine(struct tp_env *e)
 		tp_warn(e, "boost", "turbo/boost is on: the clock is not held");
 	if (!e->nohz_known)
 		tp_warn(e, "no_nohz_full", "this kernel has no nohz_full: the tick interrupts every CPU");
+	tp_env_warn_ready(e, &e->ready);
 }
 
 static void tp_env_warn_cpu(struct tp_env *e, const struct tp_env_cpu *c)
@@ -396,6 +526,8 @@ static void tp_env_warn_cpu(struct tp_env *e, const struct tp_env_cpu *c)
 		tp_warn_cpu(e, "not_nohz_full", "", c->cpu);
 	if (!c->rcu_nocbs)
 		tp_warn_cpu(e, "not_rcu_nocbs", "", c->cpu);
+	if (e->ready.wq_known && tp_cpuset_has(&e->ready.wq_cpumask, c->cpu))
+		tp_warn_cpu(e, "workqueue", "", c->cpu);
 	if (c->governor[0] && strcmp(c->governor, "performance"))
 		tp_warn_cpu(e, "governor", c->governor, c->cpu);
 	while ((sib = tp_cpuset_next(&c->siblings, sib)) >= 0) {
@@ -451,6 +583,9 @@ static void tp_warn_message(struct tp_env_warning *w)
 			 who, is, it);
 	else if (!strcmp(w->kind, "not_nohz_full"))
 		snprintf(w->message, sizeof(w->message), "%s %s not nohz_full: the tick interrupts %s",
+			 who, is, it);
+	else if (!strcmp(w->kind, "workqueue"))
+		snprintf(w->message, sizeof(w->message), "%s %s in the workqueue cpumask: unbound kernel work may run on %s",
 			 who, is, it);
 	else if (!strcmp(w->kind, "not_rcu_nocbs"))
 		snprintf(w->message, sizeof(w->message), "%s %s not in rcu_nocbs: RCU callbacks may run on %s",
@@ -509,6 +644,8 @@ int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
 						"/sys/devices/system/cpu/nohz_full"),
 					&e->nohz_full);
 	tp_env_cmdline(e);
+	tp_env_ready(&e->ready);
+	tp_env_bios(&e->bios);
 	tp_env_irq_affinity(irqs);
 	e->cpu = calloc(tp_cpuset_count(cpus) + 1, sizeof(*e->cpu));
 	if (!e->cpu) {
@@ -564,6 +701,26 @@ static void tp_env_cpu_text(const struct tp_env_cpu *c, FILE *f)
 		c->rcu_nocbs ? "yes" : "no", c->irqs_affine, cs[0] ? cs : "-");
 }
 
+/* "on", "off" or "?" for a switch read as 1, 0 or -1. */
+static const char *tp_switch_text(int v)
+{
+	return v < 0 ? "?" : v ? "on" : "off";
+}
+
+static void tp_env_ready_text(const struct tp_env_ready *r, FILE *f)
+{
+	char set[256], interval[24] = "?";
+
+	if (r->stat_interval_s >= 0)
+		snprintf(interval, sizeof(interval), "%ld s", r->stat_interval_s);
+	fprintf(f, "settings:    nmi_watchdog %s, timer_migration %s, vm.stat_interval %s, THP %s, KSM %s, irqbalance %s\n",
+		tp_switch_text(r->nmi_watchdog), tp_switch_text(r->timer_migration),
+		interval, r->thp[0] ? r->thp : "?", tp_switch_text(r->ksm),
+		r->irqbalance < 0 ? "?" : r->irqbalance ? "running" : "not running");
+	tp_cpuset_format(&r->wq_cpumask, set, sizeof(set));
+	fprintf(f, "workqueues:  %s\n", !r->wq_known ? "?" : set[0] ? set : "none");
+}
+
 /**
  * tp_env_text() - the audit for people
  * @e: the audit
@@ -589,6 +746,12 @@ void tp_env_text(const struct tp_env *e, FILE *f)
 		set[0] ? set : "none");
 	tp_cpuset_format(&e->rcu_nocbs, set, sizeof(set));
 	fprintf(f, "rcu_nocbs:   %s\n", set[0] ? set : "none");
+	tp_env_ready_text(&e->ready, f);
+	if (e->bios.vendor[0] || e->bios.version[0] || e->bios.date[0])
+		fprintf(f, "firmware:    %s %s (%s)\n", e->bios.vendor,
+			e->bios.version, e->bios.date);
+	else
+		fprintf(f, "firmware:    unknown\n");
 	fprintf(f, "\n cpu  node siblings  driver         governor     min/  max/  cur MHz isol nohz rcu   irqs  c-states\n");
 	for (i = 0; i < e->ncpus; i++)
 		tp_env_cpu_text(&e->cpu[i], f);
@@ -659,6 +822,29 @@ static void tp_env_cpu_json(const struct tp_env_cpu *c, struct jw *j)
 	jw_obj_end(j);
 }
 
+/* A switch read as 1, 0 or -1: true, false or null. */
+static void tp_env_json_switch(struct jw *j, const char *key, int v)
+{
+	if (v < 0)
+		jw_null(j, key);
+	else
+		jw_bool(j, key, v);
+}
+
+static void tp_env_ready_json(const struct tp_env_ready *r, struct jw *j)
+{
+	tp_env_json_switch(j, "nmi_watchdog", r->nmi_watchdog);
+	tp_env_json_switch(j, "timer_migration", r->timer_migration);
+	tp_env_json_long(j, "stat_interval_s", r->stat_interval_s);
+	if (r->wq_known)
+		tp_env_json_cpuset(j, "workqueue_cpumask", &r->wq_cpumask);
+	else
+		jw_null(j, "workqueue_cpumask");
+	tp_env_json_switch(j, "irqbalance", r->irqbalance);
+	jw_str(j, "thp", r->thp);
+	tp_env_json_switch(j, "ksm", r->ksm);
+}
+
 /**
  * tp_env_json() - the audit as a JSON object
  * @e: the audit
@@ -688,6 +874,10 @@ void tp_env_json(const struct tp_env *e, struct jw *j, const char *key)
 	else
 		jw_null(j, "nohz_full");
 	tp_env_json_cpuset(j, "rcu_nocbs", &e->rcu_nocbs);
+	tp_env_ready_json(&e->ready, j);
+	jw_str(j, "bios_vendor", e->bios.vendor);
+	jw_str(j, "bios_version", e->bios.version);
+	jw_str(j, "bios_date", e->bios.date);
 	jw_arr(j, "cpus");
 	for (i = 0; i < e->ncpus; i++)
 		tp_env_cpu_json(&e->cpu[i], j);

@@ -66,6 +66,40 @@ struct tp_env_cpu {
 	struct tp_env_cstate cstate[TP_ENV_CSTATES];
 };
 
+/**
+ * struct tp_env_ready - the machine's settings a quiet CPU also needs
+ * @nmi_watchdog: kernel.nmi_watchdog: 1 on, 0 off, -1 unknown
+ * @timer_migration: kernel.timer_migration, likewise
+ * @stat_interval_s: vm.stat_interval in seconds, -1 unknown
+ * @wq_known: @wq_cpumask was read
+ * @wq_cpumask: the CPUs unbound workqueues may run on
+ * @irqbalance: 1 an irqbalance process runs, 0 none, -1 unknown
+ * @thp: transparent hugepages: "always", "madvise", "never" ("" unknown)
+ * @ksm: KSM's scanner: 1 running, 0 not, -1 unknown
+ */
+struct tp_env_ready {
+	int nmi_watchdog;
+	int timer_migration;
+	long stat_interval_s;
+	bool wq_known;
+	struct tp_cpuset wq_cpumask;
+	int irqbalance;
+	char thp[16];
+	int ksm;
+};
+
+/**
+ * struct tp_env_bios - the firmware (an update alone can move latencies)
+ * @vendor: /sys/class/dmi/id/bios_vendor ("" unknown)
+ * @version: bios_version
+ * @date: bios_date
+ */
+struct tp_env_bios {
+	char vendor[64];
+	char version[64];
+	char date[32];
+};
+
 #define TP_ENV_WARNINGS	64
 
 /**
@@ -104,6 +138,8 @@ struct tp_env_warning {
  * @nohz_full: the nohz_full CPUs
  * @rcu_nocbs: the rcu_nocbs CPUs (from the kernel command line)
  * @nohz_known: the kernel says which CPUs are nohz_full
+ * @ready: what tuned's cpu-partitioning profile sets besides isolation
+ * @bios: the firmware, from DMI
  * @ncpus: entries in @cpu
  * @cpu: the chosen CPUs
  * @nwarn: entries in @warn
@@ -123,6 +159,8 @@ struct tp_env {
 	struct tp_cpuset nohz_full;
 	struct tp_cpuset rcu_nocbs;
 	bool nohz_known;
+	struct tp_env_ready ready;
+	struct tp_env_bios bios;
 	unsigned int ncpus;
 	struct tp_env_cpu *cpu;
 	unsigned int nwarn;
