@@ -178,8 +178,11 @@ TEST(limits_file)
 	EXPECT_EQ(TSCPROBE_KIND_SKEW, all.l[5].kind);
 	tp_limit_text(&all.l[6], t, sizeof(t));
 	EXPECT_STREQ("p50 2000c", t);
+	EXPECT_TRUE(all.l[1].file == path);
+	EXPECT_EQ(4, all.l[1].line);
+	tp_limit_source(&all.l[1], err, sizeof(err));
 	snprintf(t, sizeof(t), "%s:4", path);
-	EXPECT_STREQ(t, all.l[1].source);
+	EXPECT_STREQ(t, err);
 	unlink(path);
 }
 
@@ -191,7 +194,7 @@ TEST(bad_limits_file_names_the_line)
 	} bad[] = {
 		{ "noise max 20us\nnoise p99.5 3us\n", "2: noise p99.5 3us: unknown figure" },
 		{ "# c\nnoise max 20\n", "2: noise max 20: a limit needs a unit" },
-		{ "noise max 20us\nnoise max 3us\n", "2: noise max is given twice (also at " },
+		{ "noise max 20us\nnoise max 3us\n", "2: noise max is given twice (also on line 1)" },
 		{ "cache p99 1us\ncache uncached.p99 2us\n", "2: cache uncached.p99 is given twice" },
 		{ "latency max 3us\n", "1: unknown measurement 'latency'" },
 		{ "none max 3us\n", "1: unknown measurement 'none'" },
@@ -244,7 +247,9 @@ TEST(command_line_replaces_the_file_limit_of_its_figure)
 	ASSERT_EQ(3, ls.n);
 	tp_limit_text(&ls.l[0], t, sizeof(t));
 	EXPECT_STREQ("max 50us", t);
-	EXPECT_STREQ("command line", ls.l[0].source);
+	EXPECT_TRUE(ls.l[0].file == NULL);
+	tp_limit_source(&ls.l[0], t, sizeof(t));
+	EXPECT_STREQ("command line", t);
 	tp_limit_text(&ls.l[1], t, sizeof(t));
 	EXPECT_STREQ("p99.99 5us", t);
 	tp_limit_text(&ls.l[2], t, sizeof(t));
@@ -361,8 +366,7 @@ static struct tp_limits limits_of(struct __test_metadata *_metadata,
 	struct tp_limits ls = { 0 };
 
 	while (*specs) {
-		ls.l[ls.n] = parsed(_metadata, kind, *specs++);
-		strcpy(ls.l[ls.n++].source, "command line");
+		ls.l[ls.n++] = parsed(_metadata, kind, *specs++);
 	}
 	return ls;
 }

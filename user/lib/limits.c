@@ -108,7 +108,7 @@ static int tp_limit_value(const char *s, struct tp_limit *l, const char **why)
  * tp_limit_parse() - one limit as --fail-above takes it
  * @kind: the measurement it is for (enum tscprobe_kind)
  * @s: "[NAME:]VALUE" or "sync": "20us", "p99.99:5us", "cached.p99:40ns"
- * @l: the limit (its source left empty)
+ * @l: the limit (from the command line, until its file is set)
  * @why: set to the reason on error
  *
  * Without a NAME the limit is on the largest figure (noise: the max gap,
@@ -225,6 +225,20 @@ void tp_limit_text(const struct tp_limit *l, char *buf, size_t len)
 	snprintf(buf, len, "%s %s", name, value);
 }
 
+/**
+ * tp_limit_source() - where a limit was given
+ * @l: the limit
+ * @buf: "command line", or "FILE:LINE"
+ * @len: its size
+ */
+void tp_limit_source(const struct tp_limit *l, char *buf, size_t len)
+{
+	if (l->file)
+		snprintf(buf, len, "%s:%u", l->file, l->line);
+	else
+		snprintf(buf, len, "command line");
+}
+
 /* The limit @l already in @ls, or -1. */
 static int tp_limits_find(const struct tp_limits *ls, const struct tp_limit *l)
 {
@@ -253,12 +267,12 @@ static unsigned int tp_limits_words(char *line, char **word, unsigned int max)
 }
 
 /*
- * One line of a limits file into @all: "KIND NAME VALUE", "skew sync", or
- * "KIND LIMIT" with LIMIT as --fail-above takes it.  Every line is checked,
- * whichever measurement it is for: one file serves every command.
+ * Line @no of limits file @path into @all: "KIND NAME VALUE", "skew sync",
+ * or "KIND LIMIT" with LIMIT as --fail-above takes it.  Every line is
+ * checked, whichever measurement it is for: one file serves every command.
  */
-static int tp_limits_line(char *line, const char *where, struct tp_limits *all,
-			  char *err, size_t len)
+static int tp_limits_line(char *line, const char *path, unsigned int no,
+			  struct tp_limits *all, char *err, size_t len)
 {
 	char *word[3], spec[256];
 	struct tp_limit l;
@@ -269,31 +283,32 @@ static int tp_limits_line(char *line, const char *where, struct tp_limits *all,
 	if (!n)
 		return 0;
 	if (n == 1 || n > 3) {
-		snprintf(err, len, "%s: expected MEASUREMENT NAME VALUE, like 'noise max 20us' or 'skew sync'",
-			 where);
+		snprintf(err, len, "%s:%u: expected MEASUREMENT NAME VALUE, like 'noise max 20us' or 'skew sync'",
+			 path, no);
 		return -1;
 	}
 	kind = tp_name_lookup(tp_kind_name, TSCPROBE_KIND_MAX, word[0]);
 	if (kind <= 0) {
-		snprintf(err, len, "%s: unknown measurement '%s': noise, cache or skew",
-			 where, word[0]);
+		snprintf(err, len, "%s:%u: unknown measurement '%s': noise, cache or skew",
+			 path, no, word[0]);
 		return -1;
 	}
 	snprintf(spec, sizeof(spec), "%s%s%s", word[1], n == 3 ? ":" : "",
 		 n == 3 ? word[2] : "");
 	if (tp_limit_parse((uint32_t)kind, spec, &l, &why)) {
-		snprintf(err, len, "%s: %s %s%s%s: %s", where, word[0], word[1],
-			 n == 3 ? " " : "", n == 3 ? word[2] : "", why);
+		snprintf(err, len, "%s:%u: %s %s%s%s: %s", path, no, word[0],
+			 word[1], n == 3 ? " " : "", n == 3 ? word[2] : "", why);
 		return -1;
 	}
 	dup = tp_limits_find(all, &l);
 	if (dup >= 0) {
 		tp_limit_name(&l, spec, sizeof(spec));
-		snprintf(err, len, "%s: %s %s is given twice (also at %s)",
-			 where, word[0], spec, all->l[dup].source);
+		snprintf(err, len, "%s:%u: %s %s is given twice (also on line %u)",
+			 path, no, word[0], spec, all->l[dup].line);
 		return -1;
 	}
-	snprintf(l.source, sizeof(l.source), "%s", where);
+	l.file = path;
+	l.line = no;
 	all->l[all->n++] = l;
 	return 0;
 }
@@ -314,8 +329,8 @@ static int tp_limits_line(char *line, const char *where, struct tp_limits *all,
 int tp_limits_read(const char *path, struct tp_limits *all, char *err,
 		   size_t len)
 {
-	char line[512], where[sizeof(all->l[0].source)];
 	unsigned int no = 0;
+	char line[512];
 	FILE *f = fopen(path, "r");
 	int ret = 0;
 
@@ -325,17 +340,16 @@ int tp_limits_read(const char *path, struct tp_limits *all, char *err,
 		return -1;
 	}
 	while (!ret && fgets(line, sizeof(line), f)) {
-		snprintf(where, sizeof(where), "%s:%u", path, ++no);
 		if (!strchr(line, '\n') && !feof(f)) {
-			snprintf(err, len, "%s: line longer than %zu bytes",
-				 where, sizeof(line) - 2);
+			snprintf(err, len, "%s:%u: line longer than %zu bytes",
+				 path, ++no, sizeof(line) - 2);
 			ret = -1;
 		} else if (all->n == TP_LIMITS_MAX) {
-			snprintf(err, len, "%s: more than %d limits", where,
-				 TP_LIMITS_MAX);
+			snprintf(err, len, "%s:%u: more than %d limits", path,
+				 ++no, TP_LIMITS_MAX);
 			ret = -1;
 		} else {
-			ret = tp_limits_line(line, where, all, err, len);
+			ret = tp_limits_line(line, path, ++no, all, err, len);
 		}
 	}
 	if (!ret && ferror(f)) {
@@ -432,10 +446,9 @@ int tp_limits_settle(const struct tp_limit_opts *o, const char *cmd,
 		if (tp_limit_parse(kind, o->args[i], &l, &why))
 			return tp_usage_err(cmd, "--fail-above '%s': %s",
 					    o->args[i], why);
-		snprintf(l.source, sizeof(l.source), "command line");
 		at = tp_limits_find(out, &l);
 		tp_limit_name(&l, name, sizeof(name));
-		if (at >= 0 && !strcmp(out->l[at].source, l.source))
+		if (at >= 0 && !out->l[at].file)
 			return tp_usage_err(cmd, "--fail-above: %s is given twice",
 					    name);
 		if (at < 0 && out->n == TP_LIMITS_MAX)

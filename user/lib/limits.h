@@ -41,7 +41,9 @@ enum tp_limit_series {
  * @stat: enum tp_limit_stat
  * @cycles: @value is in TSC cycles, else in nanoseconds
  * @value: the largest figure that passes (0 for TP_LIMIT_SYNC)
- * @source: where it was given: "command line" or "FILE:LINE"
+ * @file: the limits file it came from (NULL: the command line); the
+ *	option's value, which lives as long as the program
+ * @line: its line there
  */
 struct tp_limit {
 	uint32_t kind;
@@ -49,7 +51,8 @@ struct tp_limit {
 	uint32_t stat;
 	bool cycles;
 	uint64_t value;
-	char source[80];
+	const char *file;
+	unsigned int line;
 };
 
 /**
@@ -102,6 +105,7 @@ int tp_limit_parse(uint32_t kind, const char *s, struct tp_limit *l,
 bool tp_limit_same(const struct tp_limit *a, const struct tp_limit *b);
 void tp_limit_name(const struct tp_limit *l, char *buf, size_t len);
 void tp_limit_text(const struct tp_limit *l, char *buf, size_t len);
+void tp_limit_source(const struct tp_limit *l, char *buf, size_t len);
 int tp_limits_read(const char *path, struct tp_limits *all, char *err,
 		   size_t len);
 int tp_limit_option(struct tp_limit_opts *o, const char *cmd, int c,

@@ -8,6 +8,7 @@
  * without the TSC rate -- cannot show the machine within the limit: it
  * fails the verdict too, "not judged", with the reason and no excess.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,12 +271,13 @@ static void tp_verdict_limit_text(const struct tp_verdict *v,
 				  bool verbose, FILE *f)
 {
 	const struct tp_limit *l = &v->limits->l[k];
+	char text[64], fig[48], label[48], from[PATH_MAX + 16];
 	struct tp_limit_tally t;
-	char text[64], fig[48], label[48];
 
 	tp_verdict_tally(v, k, &t);
 	tp_limit_text(l, text, sizeof(text));
-	fprintf(f, "  %s %s (%s): ", tp_kind_name(l->kind), text, l->source);
+	tp_limit_source(l, from, sizeof(from));
+	fprintf(f, "  %s %s (%s): ", tp_kind_name(l->kind), text, from);
 	if (!v->entries) {
 		fprintf(f, "FAIL: no %s measured\n", tp_verdict_things(r, 2));
 	} else if (!tp_limit_passed(v, &t)) {
@@ -384,8 +386,8 @@ static void tp_verdict_limit_json(const struct tp_verdict *v,
 				  struct jw *j)
 {
 	const struct tp_limit *l = &v->limits->l[k];
+	char buf[PATH_MAX + 16];
 	struct tp_limit_tally t;
-	char buf[64];
 
 	tp_verdict_tally(v, k, &t);
 	jw_obj(j, NULL);
@@ -399,7 +401,8 @@ static void tp_verdict_limit_json(const struct tp_verdict *v,
 	else
 		jw_u64(j, "limit", l->value);
 	jw_str(j, "unit", tp_limit_in_cycles(l) ? "cycles" : "ns");
-	jw_str(j, "source", l->source);
+	tp_limit_source(l, buf, sizeof(buf));
+	jw_str(j, "source", buf);
 	jw_bool(j, "pass", tp_limit_passed(v, &t));
 	jw_u64(j, r->kind == TSCPROBE_KIND_SKEW ? "pairs" : "cpus", v->entries);
 	jw_u64(j, "over", t.over);
