@@ -16,7 +16,8 @@
 
 static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
-	"                      [--user] [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
+	"                      [--user] [--fail-above NAME:VALUE]... [--limits FILE]\n"
+	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Time one load on every chosen CPU, with its line cached and just flushed\n"
 	"(clflush), and an empty measurement, in rounds of the three; report them\n"
@@ -31,11 +32,17 @@ static const char tp_cache_usage[] =
 	"                    to 256 MiB, by pointer chasing (takes seconds)\n"
 	"      --nodes       also the uncached load to every NUMA node's memory\n"
 	"      --user        measure in userspace (interrupts on; no module)\n"
+	TP_LIMIT_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Ctrl-C stops the run and prints what was measured.\n";
+	"Limits: NAME:VALUE, NAME p50, p99 or max of a CPU's uncached load net of\n"
+	"the overhead (cached.p99: of the cached load), as in 'cache p99 120ns' in\n"
+	"FILE or --fail-above p99:120ns.\n"
+	TP_LIMIT_RULES
+	"\n"
+	"Ctrl-C stops the run and prints what was measured (exit 130).\n";
 
 enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES };
 
@@ -120,6 +127,10 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 				    (unsigned long long)cmd->p.rounds);
 	if (cmd->p.batch > cmd->p.rounds)
 		cmd->p.batch = (uint32_t)cmd->p.rounds;
+	ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "cache",
+				       TSCPROBE_KIND_CACHE, &cmd->m.limits);
+	if (ret)
+		return ret;
 	return tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given);
 }
 

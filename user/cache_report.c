@@ -21,6 +21,7 @@
 #include "reports.h"
 #include "core/report.h"
 #include "lib/svg.h"
+#include "lib/verdict.h"
 
 static const char *const tp_fig_keys[TP_FIGS] = {
 	"min", "avg", "p50", "p99", "max", "sd",
@@ -349,7 +350,8 @@ static void tp_cache_table(const struct tp_result *r, bool verbose, FILE *f)
 		verbose ? "" : "; -v: every CPU in full");
 }
 
-static void tp_cache_text(const struct tp_result *r, bool verbose, FILE *f)
+static void tp_cache_text(const struct tp_result *r,
+			  const struct tp_verdict *v, bool verbose, FILE *f)
 {
 	char cpus[256], dur[32];
 	unsigned int i;
@@ -371,6 +373,7 @@ static void tp_cache_text(const struct tp_result *r, bool verbose, FILE *f)
 	if (r->ncpus > 1)
 		tp_cache_table(r, verbose, f);
 	tp_context_text(r, f);
+	tp_verdict_text(v, r, verbose, f);
 }
 
 static void tp_cache_json_figs(struct jw *j, const double v[TP_FIGS])
@@ -521,7 +524,8 @@ static void tp_cache_cpu_json(struct jw *j, const struct tp_result *r,
 	jw_obj_end(j);
 }
 
-static void tp_cache_json(const struct tp_result *r, FILE *f)
+static void tp_cache_json(const struct tp_result *r,
+			  const struct tp_verdict *v, FILE *f)
 {
 	struct jw j;
 	unsigned int i;
@@ -540,6 +544,11 @@ static void tp_cache_json(const struct tp_result *r, FILE *f)
 		tp_cache_cpu_json(&j, r, &r->cpu[i]);
 	jw_arr_end(&j);
 	tp_context_json(r, &j);
+	if (tp_verdict_given(v)) {
+		jw_obj(&j, "verdict");
+		tp_verdict_json(v, r, &j);
+		jw_obj_end(&j);
+	}
 	jw_obj_end(&j);
 	jw_finish(&j);
 }
@@ -550,9 +559,11 @@ static const char *const tp_cache_series_keys[TP_CACHE_SERIES] = {
 };
 
 /* One header row, then a row per CPU: the three series, net of the
- * overhead's median (the overhead itself gross), and the block averages.
+ * overhead's median (the overhead itself gross), and the block averages;
+ * the verdict's columns last, with limits.
  */
-static void tp_cache_csv(const struct tp_result *r, FILE *f)
+static void tp_cache_csv(const struct tp_result *r,
+			 const struct tp_verdict *v, FILE *f)
 {
 	static const char *const lead[] = {
 		"kind", "engine", "run_id", "cpu", "node", "incomplete", "rounds",
@@ -577,6 +588,7 @@ static void tp_cache_csv(const struct tp_result *r, FILE *f)
 				 tp_cache_series_keys[k], tp_window_keys[x]);
 			tp_csv_str(&c, name);
 		}
+	tp_verdict_csv_head(v, &c);
 	tp_csv_end(&c);
 	for (i = 0; i < r->ncpus; i++) {
 		const struct tp_cpu_res *cpu = &r->cpu[i];
@@ -603,6 +615,7 @@ static void tp_cache_csv(const struct tp_result *r, FILE *f)
 				else
 					tp_csv_empty(&c);	/* not that many rounds */
 			}
+		tp_verdict_csv_row(v, i, &c);
 		tp_csv_end(&c);
 	}
 }
@@ -933,29 +946,77 @@ static int tp_cache_svg(const struct tp_result *r, const char *path)
 	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
+/* The figure of a series that a cache limit can name, by enum tp_limit_stat. */
+static const unsigned int tp_cache_limit_fig[] = {
+	[TP_LIMIT_MAX] = 4, [TP_LIMIT_P50] = 2, [TP_LIMIT_P99] = 3,
+};
+
+/**
+ * tp_cache_figure() - a CPU's figure for a cache limit (a tp_figure_fn)
+ * @r: the result
+ * @l: the limit: p50, p99 or max of the cached or the uncached load
+ * @i: the CPU's index in @r
+ * @j: the judgement
+ *
+ * The figure is the report's net one: minus the overhead's median, never
+ * below 0; in time at the run's TSC rate.
+ */
+void tp_cache_figure(const struct tp_result *r, const struct tp_limit *l,
+		     unsigned int i, struct tp_judgement *j)
+{
+	const struct tp_cpu_res *c = &r->cpu[i];
+	unsigned int k = l->series == TP_LIMIT_CACHED ? 1 : 2;
+	struct tp_cache_summary s;
+	double v;
+
+	if (!tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats.count ||
+	    !tp_series(c, TP_CACHE_ID(k))->stats.count ||
+	    l->stat >= TP_ARRAY_SIZE(tp_cache_limit_fig)) {
+		tp_judge_none(j, "no rounds");
+		return;
+	}
+	tp_cache_summarize(r, c, &s);
+	v = s.net[k][tp_cache_limit_fig[l->stat]];
+	if (l->cycles)
+		tp_judge(j, v, (double)l->value);
+	else if (!r->tsc_khz)
+		tp_judge_none(j, "the TSC rate is unknown");
+	else
+		tp_judge(j, tp_cycles_ns(v, r->tsc_khz), (double)l->value);
+}
+
 /**
  * tp_cache_output() - print a cache result as asked
  * @r: the result
- * @o: the format, and the SVG file if any
+ * @o: the format, the SVG file if any, and the limits if any
  * @f: standard output's stream
  *
- * Return: TP_EXIT_OK, or TP_EXIT_FAIL when the SVG cannot be written.
+ * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
+ * TP_EXIT_OVER_LIMIT when the result fails its limits.
  */
 int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f)
 {
+	struct tp_verdict v;
+	int ret = tp_verdict_judge(&v, r, o->limits, tp_cache_figure);
+
+	if (ret)
+		return ret;
 	switch (o->fmt) {
 	case TP_FMT_JSON:
-		tp_cache_json(r, f);
+		tp_cache_json(r, &v, f);
 		break;
 	case TP_FMT_CSV:
-		tp_cache_csv(r, f);
+		tp_cache_csv(r, &v, f);
 		break;
 	case TP_FMT_PROM:
 		tp_cache_prom(r, f);
 		break;
 	default:
-		tp_cache_text(r, o->verbose, f);
+		tp_cache_text(r, &v, o->verbose, f);
 	}
-	return o->svg ? tp_cache_svg(r, o->svg) : TP_EXIT_OK;
+	ret = o->svg ? tp_cache_svg(r, o->svg) : TP_EXIT_OK;
+	ret = tp_verdict_exit(&v, ret);
+	tp_verdict_free(&v);
+	return ret;
 }

@@ -22,6 +22,7 @@ static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
 	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
+	"                      [--fail-above [NAME:]VALUE]... [--limits FILE]\n"
 	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
@@ -46,11 +47,16 @@ static const char tp_noise_usage[] =
 	"                        threshold): stop reason threshold\n"
 	"      --trace-stop      with --stop-at: also turn tracing off at that gap, so\n"
 	"                        the ftrace buffer keeps what led up to it\n"
+	TP_LIMIT_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Ctrl-C stops the run and prints what was measured.\n";
+	"Limits: [NAME:]VALUE, NAME max (the default), p50, p99, p99.9 or p99.99 of\n"
+	"a CPU's gaps, as in 'noise p99.99 5us' in FILE or --fail-above p99.99:5us.\n"
+	TP_LIMIT_RULES
+	"\n"
+	"Ctrl-C stops the run and prints what was measured (exit 130).\n";
 
 enum {
 	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,
@@ -249,6 +255,12 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
 	if (cmd->follow && (cmd->m.user || cmd->compare))
 		return tp_usage_err("noise", "--follow needs the module's own run: give neither --user nor --compare");
+	if (cmd->compare && (cmd->m.lim.nargs || cmd->m.lim.file))
+		return tp_usage_err("noise", "--compare is not judged: give --fail-above and --limits to one engine's run");
+	ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "noise",
+				       TSCPROBE_KIND_NOISE, &cmd->m.limits);
+	if (ret)
+		return ret;
 	ret = tp_noise_check_stop_at(cmd);
 	if (ret)
 		return ret;

@@ -18,6 +18,7 @@
 #include "core/report.h"
 #include "noise_events.h"
 #include "lib/svg.h"
+#include "lib/verdict.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
 static const char *const tp_noise_cols[6] = {
@@ -324,7 +325,8 @@ static void tp_noise_table_all(const struct tp_result *r, bool verbose, FILE *f)
 		fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
 }
 
-static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
+static void tp_noise_text(const struct tp_result *r,
+			  const struct tp_verdict *v, bool verbose, FILE *f)
 {
 	char cpus[256], dur[32], thr[32];
 	unsigned int i;
@@ -351,6 +353,7 @@ static void tp_noise_text(const struct tp_result *r, bool verbose, FILE *f)
 		tp_noise_smi_text(r, f);
 	tp_noise_groups_text(r, verbose, f);
 	tp_context_text(r, f);
+	tp_verdict_text(v, r, verbose, f);
 }
 
 static void tp_noise_json_histogram(struct jw *j, const struct tp_cpu_res *c)
@@ -442,7 +445,8 @@ static void tp_noise_cpu_json(struct jw *j, const struct tp_result *r,
 	jw_obj_end(j);
 }
 
-static void tp_noise_json(const struct tp_result *r, FILE *f)
+static void tp_noise_json(const struct tp_result *r,
+			  const struct tp_verdict *v, FILE *f)
 {
 	struct jw j;
 	unsigned int i;
@@ -469,6 +473,11 @@ static void tp_noise_json(const struct tp_result *r, FILE *f)
 	jw_arr_end(&j);
 	tp_noise_groups_json(r, &j);
 	tp_context_json(r, &j);
+	if (tp_verdict_given(v)) {
+		jw_obj(&j, "verdict");
+		tp_verdict_json(v, r, &j);
+		jw_obj_end(&j);
+	}
 	jw_obj_end(&j);
 	jw_finish(&j);
 }
@@ -491,15 +500,20 @@ static void tp_csv_counter(struct tp_csv *c, const struct tp_counter_res *k)
 		tp_csv_empty(c);
 }
 
-/* One header row, then a row per CPU; unknown values are empty fields. */
-static void tp_noise_csv(const struct tp_result *r, FILE *f)
+/*
+ * One header row, then a row per CPU; unknown values are empty fields; the
+ * verdict's columns last, with limits.
+ */
+static void tp_noise_csv(const struct tp_result *r,
+			 const struct tp_verdict *v, FILE *f)
 {
 	struct tp_noise_summary s;
 	struct tp_csv c = { f, 0 };
 	unsigned int i, k;
 
-	tp_csv_header(f, tp_noise_csv_cols,
-		      sizeof(tp_noise_csv_cols) / sizeof(char *));
+	tp_csv_header(&c, tp_noise_csv_cols, TP_ARRAY_SIZE(tp_noise_csv_cols));
+	tp_verdict_csv_head(v, &c);
+	tp_csv_end(&c);
 	for (i = 0; i < r->ncpus; i++) {
 		const struct tp_cpu_res *cpu = &r->cpu[i];
 
@@ -533,6 +547,7 @@ static void tp_noise_csv(const struct tp_result *r, FILE *f)
 			tp_csv_u64(&c, cpu->step_back_max);
 		else
 			tp_csv_empty(&c);
+		tp_verdict_csv_row(v, i, &c);
 		tp_csv_end(&c);
 	}
 }
@@ -798,29 +813,75 @@ static int tp_noise_svg(const struct tp_result *r, const char *path)
 	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
+/* The figures of a CPU that a noise limit can name, by enum tp_limit_stat. */
+static const unsigned int tp_noise_limit_pct[] = {
+	[TP_LIMIT_MAX] = 5, [TP_LIMIT_P50] = 1, [TP_LIMIT_P99] = 2,
+	[TP_LIMIT_P999] = 3, [TP_LIMIT_P9999] = 4,
+};
+
+/**
+ * tp_noise_figure() - a CPU's figure for a noise limit (a tp_figure_fn)
+ * @r: the result
+ * @l: the limit: max or a percentile of the gaps
+ * @i: the CPU's index in @r
+ * @j: the judgement
+ *
+ * In time the figure is the report's own, rounded to the ns, so that a
+ * figure the report prints at the limit passes.
+ */
+void tp_noise_figure(const struct tp_result *r, const struct tp_limit *l,
+		     unsigned int i, struct tp_judgement *j)
+{
+	struct tp_noise_summary s;
+	uint64_t cycles;
+
+	tp_noise_summarize(r, &r->cpu[i], &s);
+	if (!s.samples || l->stat >= TP_ARRAY_SIZE(tp_noise_limit_pct)) {
+		tp_judge_none(j, "no samples");
+		return;
+	}
+	cycles = s.pct[tp_noise_limit_pct[l->stat]];
+	if (l->cycles)
+		tp_judge(j, (double)cycles, (double)l->value);
+	else if (!r->tsc_khz)
+		tp_judge_none(j, "the TSC rate is unknown");
+	else
+		tp_judge(j, (double)tp_cycles_to_ns_round(cycles, r->tsc_khz),
+			 (double)l->value);
+}
+
 /**
  * tp_noise_output() - print a noise result as asked
  * @r: the result
- * @o: the format, and the SVG file if any
+ * @o: the format, the SVG file if any, and the limits if any
  * @f: standard output's stream
  *
- * Return: TP_EXIT_OK, or TP_EXIT_FAIL when the SVG cannot be written.
+ * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
+ * TP_EXIT_OVER_LIMIT when the result fails its limits.
  */
 int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f)
 {
+	struct tp_verdict v;
+	int ret = tp_verdict_judge(&v, r, o->limits, tp_noise_figure);
+
+	if (ret)
+		return ret;
 	switch (o->fmt) {
 	case TP_FMT_JSON:
-		tp_noise_json(r, f);
+		tp_noise_json(r, &v, f);
 		break;
 	case TP_FMT_CSV:
-		tp_noise_csv(r, f);
+		tp_noise_csv(r, &v, f);
 		break;
 	case TP_FMT_PROM:
 		tp_noise_prom(r, f);
 		break;
 	default:
-		tp_noise_text(r, o->verbose, f);
+		tp_noise_text(r, &v, o->verbose, f);
 	}
-	return o->svg ? tp_noise_svg(r, o->svg) : TP_EXIT_OK;
+	ret = o->svg ? tp_noise_svg(r, o->svg) : TP_EXIT_OK;
+	ret = tp_verdict_exit(&v, ret);
+	tp_verdict_free(&v);
+	return ret;
 }

@@ -11,6 +11,9 @@
 #include "lib/format.h"
 #include "lib/result.h"
 
+struct tp_limit;
+struct tp_judgement;
+
 /**
  * struct tp_noise_summary - the figures of one CPU's noise report
  * @samples: gaps measured
@@ -29,6 +32,8 @@ void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_noise_summary *s);
 int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f);
+void tp_noise_figure(const struct tp_result *r, const struct tp_limit *l,
+		     unsigned int i, struct tp_judgement *j);
 
 /**
  * struct tp_skew_verdict - the skew report's last line
@@ -54,6 +59,8 @@ struct tp_skew_verdict {
 void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v);
 int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		   FILE *f);
+void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,
+		    unsigned int i, struct tp_judgement *j);
 
 /* min, avg, p50, p99, max, sd */
 #define TP_FIGS	6
@@ -89,5 +96,7 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_cache_summary *s);
 int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f);
+void tp_cache_figure(const struct tp_result *r, const struct tp_limit *l,
+		     unsigned int i, struct tp_judgement *j);
 
 #endif /* TSCPROBE_USER_REPORTS_H */

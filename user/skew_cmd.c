@@ -16,6 +16,7 @@
 
 static const char tp_skew_usage[] =
 	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"
+	"                     [--fail-above VALUE|sync]... [--limits FILE]\n"
 	"                     [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"For every ordered pair (i, j) of the chosen CPUs, hand a cache line back\n"
@@ -28,11 +29,18 @@ static const char tp_skew_usage[] =
 	"  -r, --repeats N       times each pair is measured, 1..1000 (default 1)\n"
 	"      --user            measure in userspace (interrupts on; no module;\n"
 	"                        interrupted samples are dropped)\n"
+	TP_LIMIT_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Ctrl-C stops after the pair in progress and prints what was measured.\n";
+	"Limits: [max:]VALUE, a pair's |avg skew|, or sync: every pair in sync by\n"
+	"the verdict line's rule; as in 'skew max 200ns' or 'skew sync' in FILE,\n"
+	"or --fail-above 200ns, --fail-above sync.  A pair not sound has no figure.\n"
+	TP_LIMIT_RULES
+	"\n"
+	"Ctrl-C stops after the pair in progress and prints what was measured\n"
+	"(exit 130).\n";
 
 
 /**
@@ -117,6 +125,9 @@ static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)
 			tp_skew_option, cmd);
 	if (!ret)
 		ret = tp_no_more_args("skew", argc, argv);
+	if (!ret)
+		ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "skew",
+				       TSCPROBE_KIND_SKEW, &cmd->m.limits);
 	return ret ? ret : tp_skew_check(cmd);
 }
 

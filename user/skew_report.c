@@ -19,6 +19,7 @@
 #include "core/report.h"
 #include "lib/svg.h"
 #include "lib/topology.h"
+#include "lib/verdict.h"
 
 /* The four statistics of a pair, in the order every format lists them. */
 enum { TP_LATIJ, TP_LATJI, TP_SKEW, TP_ONE_WAY, TP_PAIR_STATS };
@@ -369,7 +370,8 @@ static void tp_skew_worst(const struct tp_result *r,
 	free(w);
 }
 
-static void tp_skew_text(const struct tp_result *r, bool verbose, FILE *f)
+static void tp_skew_text(const struct tp_result *r,
+			 const struct tp_verdict *v, bool verbose, FILE *f)
 {
 	unsigned int ncpus = tp_cpuset_count(&r->cpus);
 	bool big = ncpus > TP_SKEW_MATRIX_CPUS;
@@ -415,6 +417,7 @@ static void tp_skew_text(const struct tp_result *r, bool verbose, FILE *f)
 	else
 		tp_context_cpus_text(r, f);
 	tp_context_text(r, f);
+	tp_verdict_text(v, r, verbose, f);
 }
 
 /* Statistic @k of an OK pair as {min, avg, max, sd}. */
@@ -467,7 +470,9 @@ static void tp_pair_json(struct jw *j, const struct tp_result *r,
 	jw_obj_end(j);
 }
 
-static void tp_skew_json(const struct tp_result *r, FILE *f)
+/* The sync verdict, and with limits theirs in the same object. */
+static void tp_skew_json(const struct tp_result *r,
+			 const struct tp_verdict *lv, FILE *f)
 {
 	struct tp_skew_verdict v;
 	unsigned int i;
@@ -507,6 +512,7 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 	} else {
 		jw_null(&j, "max_abs_skew");
 	}
+	tp_verdict_json(lv, r, &j);
 	jw_obj_end(&j);
 	tp_context_cpus_json(r, &j);
 	tp_context_json(r, &j);
@@ -516,9 +522,10 @@ static void tp_skew_json(const struct tp_result *r, FILE *f)
 
 
 /* One header row, then a row per ordered pair; no numbers for a pair that
- * did not complete (empty fields).
+ * did not complete (empty fields); the verdict's columns last, with limits.
  */
-static void tp_skew_csv(const struct tp_result *r, FILE *f)
+static void tp_skew_csv(const struct tp_result *r,
+			const struct tp_verdict *lv, FILE *f)
 {
 	static const char *const lead[] = {
 		"kind", "engine", "run_id", "from", "to", "relation", "status",
@@ -540,6 +547,7 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 	tp_csv_str(&c, "one_way_ns");
 	tp_csv_str(&c, "sound");
 	tp_csv_str(&c, "in_sync");
+	tp_verdict_csv_head(lv, &c);
 	tp_csv_end(&c);
 	for (i = 0; i < r->npairs; i++) {
 		const struct tp_pair_res *p = &r->pair[i];
@@ -576,6 +584,7 @@ static void tp_skew_csv(const struct tp_result *r, FILE *f)
 			tp_csv_u64(&c, tp_skew_in_sync(&p->st));
 		else
 			tp_csv_empty(&c);
+		tp_verdict_csv_row(lv, i, &c);
 		tp_csv_end(&c);
 	}
 }
@@ -856,29 +865,114 @@ static int tp_skew_svg(const struct tp_result *r, const char *path)
 	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
+/* Why a pair without numbers has no figure. */
+static const char *tp_pair_none_why(const struct tp_pair_res *p)
+{
+	switch (p->status) {
+	case TSCPROBE_PAIR_OK:
+		return "no samples";
+	case TSCPROBE_PAIR_TIMEOUT:
+		return "timed out";
+	case TSCPROBE_PAIR_OFFLINE:
+		return "a CPU went offline";
+	default:
+		return "not measured";
+	}
+}
+
+/*
+ * A judged pair against "sync": tp_skew_in_sync() decides.  The figure is
+ * the |avg skew| and the limit the 3 sd + 1 cycle that rule compares it
+ * with, computed as it does (doubled, whole cycles), so that an excess is
+ * the rule's own.  Out of sync with the skew within that bound, a hand-off
+ * took no time: over, with no excess to give.
+ */
+static void tp_skew_sync_figure(const struct tp_pair_res *p,
+				struct tp_judgement *j)
+{
+	int64_t avg = tp_sstats_mean_div(&p->st.skew2, 1);
+	uint64_t mag = avg < 0 ? -(uint64_t)avg : (uint64_t)avg;
+	uint64_t bound = 3 * tp_sstats_sd_div(&p->st.skew2, 1) + 2;
+
+	tp_judge(j, (double)mag / 2, (double)bound / 2);
+	if (tp_skew_in_sync(&p->st)) {
+		j->how = TP_JUDGED_PASS;
+		j->excess = NAN;
+	} else if (j->how == TP_JUDGED_PASS) {
+		j->how = TP_JUDGED_OVER;
+		j->why = "a hand-off of 0 cycles or less: a TSC is behind by more than a hand-off";
+	}
+}
+
+/**
+ * tp_skew_figure() - a pair's figure for a skew limit (a tp_figure_fn)
+ * @r: the result
+ * @l: the limit: max (the pair's |avg skew|) or sync
+ * @i: the pair's index in @r
+ * @j: the judgement
+ *
+ * Only the pairs the sync verdict judges have a figure: a pair with more
+ * samples dropped than kept can neither clear nor accuse the machine.
+ */
+void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,
+		    unsigned int i, struct tp_judgement *j)
+{
+	const struct tp_pair_res *p = &r->pair[i];
+	double mag;
+
+	if (!tp_pair_ok(p)) {
+		tp_judge_none(j, tp_pair_none_why(p));
+		return;
+	}
+	if (!tp_pair_judged(p)) {
+		tp_judge_none(j, "not sound: more samples dropped than kept");
+		return;
+	}
+	if (l->stat == TP_LIMIT_SYNC) {
+		tp_skew_sync_figure(p, j);
+		return;
+	}
+	mag = fabs(tp_pair_skew(p));
+	if (l->cycles)
+		tp_judge(j, mag, (double)l->value);
+	else if (!r->tsc_khz)
+		tp_judge_none(j, "the TSC rate is unknown");
+	else
+		tp_judge(j, mag * 1e6 / r->tsc_khz, (double)l->value);
+}
+
 /**
  * tp_skew_output() - print a skew result as asked
  * @r: the result
- * @o: the format, and the SVG file if any
+ * @o: the format, the SVG file if any, and the limits if any
  * @f: standard output's stream
  *
- * Return: TP_EXIT_OK, or TP_EXIT_FAIL when the SVG cannot be written.
+ * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
+ * TP_EXIT_OVER_LIMIT when the result fails its limits.
  */
 int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		   FILE *f)
 {
+	struct tp_verdict v;
+	int ret = tp_verdict_judge(&v, r, o->limits, tp_skew_figure);
+
+	if (ret)
+		return ret;
 	switch (o->fmt) {
 	case TP_FMT_JSON:
-		tp_skew_json(r, f);
+		tp_skew_json(r, &v, f);
 		break;
 	case TP_FMT_CSV:
-		tp_skew_csv(r, f);
+		tp_skew_csv(r, &v, f);
 		break;
 	case TP_FMT_PROM:
 		tp_skew_prom(r, f);
 		break;
 	default:
-		tp_skew_text(r, o->verbose, f);
+		tp_skew_text(r, &v, o->verbose, f);
 	}
-	return o->svg ? tp_skew_svg(r, o->svg) : TP_EXIT_OK;
+	ret = o->svg ? tp_skew_svg(r, o->svg) : TP_EXIT_OK;
+	ret = tp_verdict_exit(&v, ret);
+	tp_verdict_free(&v);
+	return ret;
 }

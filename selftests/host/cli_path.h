@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The CLI the host tests run: the one built beside them, so that a test
- * never picks up an installed tscprobe.
+ * never picks up an installed tscprobe; and running it.
  */
 #ifndef TSCPROBE_TEST_CLI_PATH_H
 #define TSCPROBE_TEST_CLI_PATH_H
@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* $(BUILD)/host/test_x -> $(BUILD)/tscprobe; 0 when it is executable. */
@@ -31,6 +32,29 @@ static inline int tp_test_cli_path(char *cli, size_t len)
 	if ((size_t)snprintf(cli, len, "%s/tscprobe", self) >= len)
 		return -1;
 	return access(cli, X_OK);
+}
+
+/*
+ * That CLI run with @args (words for the shell): its exit status, and
+ * what it wrote on standard error in @err; -1 when it could not be run.
+ */
+static inline int tp_test_run_cli(const char *args, char *err, size_t len)
+{
+	char cli[PATH_MAX], cmd[PATH_MAX + 512];
+	ssize_t n;
+	FILE *p;
+	int status;
+
+	if (tp_test_cli_path(cli, sizeof(cli)))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", cli, args);
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	n = (ssize_t)fread(err, 1, len - 1, p);
+	err[n > 0 ? n : 0] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #endif /* TSCPROBE_TEST_CLI_PATH_H */

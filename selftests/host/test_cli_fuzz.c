@@ -54,6 +54,8 @@ static const char *const af_values[] = {
 	"noise", "cache", "skew", "", " ", "\t", "\n", "%s%s%s%n", "-", "--",
 	"=", ",", ",,", "1,", ",1", "1-", "-1-2", "0-", "1 2", "\xff\xfe",
 	"\xc3\xa9t\xc3\xa9", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
+	"p99.99:20us", "max:5000c", "p99:", "sync", "cached.p99:40ns",
+	":1us", "p50:0ns",
 };
 
 /*
@@ -64,11 +66,13 @@ static const char *const af_info[] = { "-j", "--json", NULL };
 static const char *const af_noise[] = {
 	"-c=", "--cpus=", "-d=", "--duration=", "--irqs=", "--width=",
 	"--gap=", "--threshold=", "--clock=", "-j", "--json", "-q", "--quiet",
-	NULL,
+	"--fail-above=", "--limits=", NULL,
 };
 static const char *const af_status[] = { "-j", "--json", NULL };
 static const char *const af_stop[] = { "-j", NULL };
-static const char *const af_show[] = { "-j", "--json", NULL };
+static const char *const af_show[] = {
+	"-j", "--json", "--fail-above=", "--limits=", NULL,
+};
 
 static const struct {
 	const char *name;

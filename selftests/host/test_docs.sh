@@ -18,13 +18,18 @@ command_of() {
 }
 
 # The long options of a source file's getopt table (TP_OUTPUT_OPTIONS
-# stands for the format options of user/lib/format.h, TP_MEASURE_OPTIONS
-# for those and the shared ones of user/lib/options.h).
+# stands for the format options of user/lib/format.h, TP_LIMIT_OPTIONS for
+# the limit options of user/lib/limits.h, TP_MEASURE_OPTIONS for those and
+# the shared ones of user/lib/options.h).
 options_of() {
 	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$1"
 	if grep -q "TP_OUTPUT_OPTIONS\|TP_MEASURE_OPTIONS" "$1"; then
 		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
 			"$REPO/user/lib/format.h"
+	fi
+	if grep -q "TP_LIMIT_OPTIONS\|TP_MEASURE_OPTIONS" "$1"; then
+		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
+			"$REPO/user/lib/limits.h"
 	fi
 	if grep -q "TP_MEASURE_OPTIONS" "$1"; then
 		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \

@@ -24,6 +24,7 @@
 #include "user/lib/context.h"
 #include "core/hist.h"
 #include "prng.h"
+#include "report_string.h"
 #include "user/reports.h"
 #include "user/lib/result.h"
 #include "core/stats.h"
@@ -351,20 +352,8 @@ static char *report_v(const struct tp_result *r, enum tp_format fmt,
 		      const char *svg, bool verbose)
 {
 	struct tp_output o = { .fmt = fmt, .svg = svg, .verbose = verbose };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
-	if (!f)
-		return NULL;
-	if (r->kind == TSCPROBE_KIND_NOISE)
-		tp_noise_output(r, &o, f);
-	else if (r->kind == TSCPROBE_KIND_CACHE)
-		tp_cache_output(r, &o, f);
-	else
-		tp_skew_output(r, &o, f);
-	fclose(f);
-	return buf;
+	return tp_test_report(r, &o, NULL);
 }
 
 static char *report(const struct tp_result *r, enum tp_format fmt,

@@ -17,6 +17,7 @@
 #include <linux/genetlink.h>
 
 #include "cli_path.h"
+#include "jq.h"
 #include "kselftest_harness.h"
 #include "user/lib/nl.h"
 #include "user/lib/live.h"
@@ -89,21 +90,7 @@ static void capture_end(struct capture *c)
 /* jq -e @filter on each line of @lines, slurped as an array. */
 static int jq_lines(const char *lines, const char *filter)
 {
-	char path[] = "/tmp/tp-live-XXXXXX", cmd[1024];
-	int fd = mkstemp(path), ret;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, lines, strlen(lines)) != (ssize_t)strlen(lines)) {
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	close(fd);
-	snprintf(cmd, sizeof(cmd), "jq -e -s '%s' %s >/dev/null", filter, path);
-	ret = system(cmd);
-	unlink(path);
-	return ret;
+	return tp_test_jq(lines, "-s", filter);
 }
 
 static unsigned int count_lines(const char *s)
@@ -237,26 +224,6 @@ TEST(end_line_from_run_finished)
 	tp_result_free(&end);
 }
 
-/* The CLI next to this program, run with @args: its exit status and stderr. */
-static int run_cli(const char *args, char *err, size_t len)
-{
-	char cli[PATH_MAX], cmd[PATH_MAX + 256];
-	ssize_t n;
-	FILE *p;
-	int status;
-
-	if (tp_test_cli_path(cli, sizeof(cli)))
-		return -1;
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", cli, args);
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	n = (ssize_t)fread(err, 1, len - 1, p);
-	err[n > 0 ? n : 0] = '\0';
-	status = pclose(p);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(bad_input_is_one_line_and_exit_2)
 {
 	static const char *const bad[] = {
@@ -271,7 +238,7 @@ TEST(bad_input_is_one_line_and_exit_2)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		EXPECT_EQ(2, run_cli(bad[i], err, sizeof(err))) TH_LOG("%s", bad[i]);
+		EXPECT_EQ(2, tp_test_run_cli(bad[i], err, sizeof(err))) TH_LOG("%s", bad[i]);
 		EXPECT_EQ(0, strncmp(err, "tscprobe: ", 10)) TH_LOG("%s: %s", bad[i], err);
 		EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s: %s", bad[i], err);
 	}

@@ -19,6 +19,7 @@ enum tp_exit {
 	TP_EXIT_BUSY = 4,	/* another run is in progress */
 	TP_EXIT_PERM = 5,	/* not permitted: needs CAP_NET_ADMIN */
 	TP_EXIT_NORESULT = 6,	/* no results, or no run to stop */
+	TP_EXIT_OVER_LIMIT = 7,	/* measured; a limit failed (--fail-above) */
 	TP_EXIT_INTERRUPTED = 130, /* stopped by Ctrl-C; results printed */
 };
 

@@ -107,15 +107,13 @@ void tp_csv_end(struct tp_csv *c)
 	c->fields = 0;
 }
 
-/* The header row: the column names, in order. */
-void tp_csv_header(FILE *f, const char *const *names, unsigned int n)
+/* The column names, in order, into the header row (ended by the caller). */
+void tp_csv_header(struct tp_csv *c, const char *const *names, unsigned int n)
 {
-	struct tp_csv c = { f, 0 };
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		tp_csv_str(&c, names[i]);
-	tp_csv_end(&c);
+		tp_csv_str(c, names[i]);
 }
 
 /* HELP and TYPE lines of a metric family. */

@@ -20,17 +20,22 @@ enum tp_format {
 	TP_FMT_PROM,
 };
 
+struct tp_limits;
+
 /**
  * struct tp_output - how to report
  * @fmt: the standard-output format
  * @svg: also write an SVG picture to this file (NULL: no)
  * @verbose: -v: text reports print every CPU's full block before the
  *	table of one row per CPU (and skew its pairs table and matrices)
+ * @limits: judge the result against these and report the verdict (NULL:
+ *	no verdict, and the reports are as without limits)
  */
 struct tp_output {
 	enum tp_format fmt;
 	const char *svg;
 	bool verbose;
+	const struct tp_limits *limits;
 };
 
 /* getopt values of the format options, above every command's own. */
@@ -72,7 +77,8 @@ void tp_csv_i64(struct tp_csv *c, int64_t v);
 void tp_csv_double(struct tp_csv *c, double v);
 void tp_csv_empty(struct tp_csv *c);
 void tp_csv_end(struct tp_csv *c);
-void tp_csv_header(FILE *f, const char *const *names, unsigned int n);
+void tp_csv_header(struct tp_csv *c, const char *const *names,
+		   unsigned int n);
 
 void tp_prom_family(FILE *f, const char *name, const char *type,
 		    const char *help);

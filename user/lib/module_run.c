@@ -376,9 +376,12 @@ out:
  * @output: its report, in every format
  * @out: the format asked for (and the SVG file, if any)
  *
- * What was measured is printed also after Ctrl-C.
+ * What was measured is printed also after Ctrl-C, with its verdict when
+ * @out has limits.  The report's TP_EXIT_FAIL (it could not be written)
+ * comes first, then the run's own code (TP_EXIT_INTERRUPTED), then the
+ * verdict's TP_EXIT_OVER_LIMIT: a partial run is not judged by its code.
  *
- * Return: an enum tp_exit (TP_EXIT_FAIL when the report cannot be written).
+ * Return: an enum tp_exit.
  */
 int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	       tp_output_fn output, const struct tp_output *out)
@@ -400,7 +403,7 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 		if (st->on_end)
 			st->on_end(&res, st->event_arg);
 		printed = output(&res, out, stdout);
-		if (printed)
+		if (printed == TP_EXIT_FAIL || ret == TP_EXIT_OK)
 			ret = printed;
 	}
 	tp_result_free(&res);

@@ -131,12 +131,13 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
  * @c: what getopt_long() returned (optarg set)
  * @ret: set to the option's enum tp_exit when it was one of them
  *
- * Return: true when @c was -c, --user, -q or a format option.
+ * Return: true when @c was -c, --user, -q, a format or a limit option.
  */
 bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 		       int *ret)
 {
-	if (tp_output_option(&m->out, c, optarg, cmd, ret))
+	if (tp_output_option(&m->out, c, optarg, cmd, ret) ||
+	    tp_limit_option(&m->lim, cmd, c, optarg, ret))
 		return true;
 	switch (c) {
 	case 'c':
@@ -154,4 +155,27 @@ bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 	}
 	*ret = TP_EXIT_OK;
 	return true;
+}
+
+/**
+ * tp_output_limits() - settle a command's limits for its report
+ * @out: the report's options; @out->limits set when there are limits
+ * @o: the limit options as given
+ * @cmd: the subcommand, for errors
+ * @kind: the measurement judged
+ * @limits: where the limits are kept (as long as @out is used)
+ *
+ * Called with the rest of the command line's checks, before anything is
+ * started: a limit that cannot be judged is refused now.
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_USAGE (one line printed).
+ */
+int tp_output_limits(struct tp_output *out, const struct tp_limit_opts *o,
+		     const char *cmd, uint32_t kind, struct tp_limits *limits)
+{
+	int ret = tp_limits_settle(o, cmd, kind, limits);
+
+	if (!ret && limits->n)
+		out->limits = limits;
+	return ret;
 }

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "limits.h"
 
 /*
  * A command's handler of one option: @c as getopt_long() returned it
@@ -32,7 +33,9 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
  * @cpus_given: -c was given (else: every online CPU)
  * @user: --user, the userspace engine instead of the module
  * @quiet: -q, no progress line
- * @out: the output format options
+ * @out: the output format options (@out.limits: @limits once settled)
+ * @lim: --fail-above and --limits as given
+ * @limits: the limits they make, by tp_output_limits()
  */
 struct tp_measure_opts {
 	struct tp_cpuset cpus;
@@ -40,6 +43,8 @@ struct tp_measure_opts {
 	bool user;
 	bool quiet;
 	struct tp_output out;
+	struct tp_limit_opts lim;
+	struct tp_limits limits;
 };
 
 /* getopt value of --user, above every command's own and the formats'. */
@@ -50,11 +55,14 @@ enum { TP_OPT_USER = 1100 };
 	{ "cpus", required_argument, NULL, 'c' },			\
 	{ "user", no_argument, NULL, TP_OPT_USER },			\
 	TP_OUTPUT_OPTIONS,						\
+	TP_LIMIT_OPTIONS,						\
 	{ "quiet", no_argument, NULL, 'q' },				\
 	{ "help", no_argument, NULL, 'h' },				\
 	{ NULL, 0, NULL, 0 }
 
 bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 		       int *ret);
+int tp_output_limits(struct tp_output *out, const struct tp_limit_opts *o,
+		     const char *cmd, uint32_t kind, struct tp_limits *limits);
 
 #endif /* TSCPROBE_USER_OPTIONS_H */

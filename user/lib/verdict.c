@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Judging a result against its limits, and the verdict in the reports.
+ *
+ * A figure passes at its limit and fails above it ("fail above"), so the
+ * excess of a failure is always above 0.  A CPU (pair) without the figure
+ * -- no samples, a pair that timed out or is not sound, a time limit
+ * without the TSC rate -- cannot show the machine within the limit: it
+ * fails the verdict too, "not judged", with the reason and no excess.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/names.h"
+#include "json_write.h"
+#include "verdict.h"
+
+/* Beyond this many failing CPUs (pairs) per limit, text lists them with -v. */
+#define TP_VERDICT_SHOWN	10
+
+/**
+ * tp_judge() - judge a figure against its limit
+ * @j: the judgement
+ * @figure: the figure, in the limit's unit
+ * @limit: the limit
+ *
+ * At the limit passes; above it is over, by @figure - @limit.  A figure
+ * that is not a number (or a limit that is not) is not judged: a NaN
+ * compares false and would otherwise pass.
+ */
+void tp_judge(struct tp_judgement *j, double figure, double limit)
+{
+	if (!isfinite(figure) || !isfinite(limit)) {
+		tp_judge_none(j, "no figure");
+		return;
+	}
+	j->figure = figure;
+	j->limit = limit;
+	j->excess = NAN;
+	j->why = NULL;
+	j->how = TP_JUDGED_PASS;
+	if (figure > limit) {
+		j->how = TP_JUDGED_OVER;
+		j->excess = figure - limit;
+	}
+}
+
+/**
+ * tp_judge_none() - a CPU (pair) that has no figure for the limit
+ * @j: the judgement
+ * @why: the reason, a string that lives as long as the program
+ */
+void tp_judge_none(struct tp_judgement *j, const char *why)
+{
+	j->how = TP_JUDGED_NONE;
+	j->figure = j->limit = j->excess = NAN;
+	j->why = why;
+}
+
+static unsigned int tp_verdict_entries(const struct tp_result *r)
+{
+	return r->kind == TSCPROBE_KIND_SKEW ? r->npairs : r->ncpus;
+}
+
+/**
+ * tp_verdict_judge() - judge every CPU (pair) of a result against limits
+ * @v: the verdict
+ * @r: the result
+ * @limits: the limits (NULL or none: no verdict, @v passes)
+ * @figure: the measurement's figures
+ *
+ * A result without a CPU (pair) does not pass: nothing was shown within
+ * the limits.
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_FAIL (one line printed) without memory.
+ */
+int tp_verdict_judge(struct tp_verdict *v, const struct tp_result *r,
+		     const struct tp_limits *limits, tp_figure_fn figure)
+{
+	unsigned int k, i;
+	struct tp_judgement *j;
+
+	memset(v, 0, sizeof(*v));
+	v->pass = true;
+	if (!limits || !limits->n)
+		return TP_EXIT_OK;
+	v->entries = tp_verdict_entries(r);
+	v->j = calloc((size_t)limits->n * v->entries + 1, sizeof(*v->j));
+	if (!v->j) {
+		tp_err("out of memory for the verdict");
+		return TP_EXIT_FAIL;
+	}
+	v->limits = limits;
+	v->pass = v->entries > 0;
+	for (k = 0; k < limits->n; k++)
+		for (i = 0; i < v->entries; i++) {
+			j = &v->j[k * v->entries + i];
+			figure(r, &limits->l[k], i, j);
+			if (j->how != TP_JUDGED_PASS)
+				v->pass = false;
+		}
+	return TP_EXIT_OK;
+}
+
+void tp_verdict_free(struct tp_verdict *v)
+{
+	free(v->j);
+	v->j = NULL;
+}
+
+/* The judgement of CPU (pair) @entry against limit @limit. */
+const struct tp_judgement *tp_verdict_at(const struct tp_verdict *v,
+					 unsigned int limit,
+					 unsigned int entry)
+{
+	return &v->j[limit * v->entries + entry];
+}
+
+/**
+ * tp_verdict_exit() - the exit code once the report is out
+ * @v: the verdict
+ * @ret: the report's own (TP_EXIT_FAIL when it could not be written)
+ *
+ * Return: @ret when it is an error or there is no verdict, else
+ * TP_EXIT_OVER_LIMIT when the verdict is fail, else TP_EXIT_OK.
+ */
+int tp_verdict_exit(const struct tp_verdict *v, int ret)
+{
+	if (ret || !tp_verdict_given(v) || v->pass)
+		return ret;
+	return TP_EXIT_OVER_LIMIT;
+}
+
+/**
+ * struct tp_limit_tally - one limit over every CPU (pair)
+ * @over: over the limit
+ * @none: not judged
+ * @highest: the CPU (pair) with the highest figure judged (-1: none)
+ */
+struct tp_limit_tally {
+	unsigned int over;
+	unsigned int none;
+	int highest;
+};
+
+static void tp_verdict_tally(const struct tp_verdict *v, unsigned int k,
+			     struct tp_limit_tally *t)
+{
+	const struct tp_judgement *j;
+	unsigned int i;
+
+	memset(t, 0, sizeof(*t));
+	t->highest = -1;
+	for (i = 0; i < v->entries; i++) {
+		j = tp_verdict_at(v, k, i);
+		t->over += j->how == TP_JUDGED_OVER;
+		t->none += j->how == TP_JUDGED_NONE;
+		if (j->how != TP_JUDGED_NONE &&
+		    (t->highest < 0 ||
+		     j->figure > tp_verdict_at(v, k, (unsigned int)t->highest)->figure))
+			t->highest = (int)i;
+	}
+}
+
+static bool tp_limit_passed(const struct tp_verdict *v,
+			    const struct tp_limit_tally *t)
+{
+	return v->entries && !t->over && !t->none;
+}
+
+/* "cpu 3", or for skew "0 -> 1". */
+static void tp_verdict_label(const struct tp_result *r, unsigned int i,
+			     char *buf, size_t len)
+{
+	if (r->kind == TSCPROBE_KIND_SKEW)
+		snprintf(buf, len, "%u -> %u", r->pair[i].from, r->pair[i].to);
+	else
+		snprintf(buf, len, "cpu %u", r->cpu[i].cpu);
+}
+
+/* "CPU", "CPUs", "pair" or "pairs", as @n asks. */
+static const char *tp_verdict_things(const struct tp_result *r, unsigned int n)
+{
+	if (r->kind == TSCPROBE_KIND_SKEW)
+		return n == 1 ? "pair" : "pairs";
+	return n == 1 ? "CPU" : "CPUs";
+}
+
+/*
+ * A figure in its limit's unit: "45.21us", "250ns", "7300 cycles",
+ * "12.5 cycles"; six digits (cycles: every digit of a whole number), so
+ * that a small excess never reads as 0.
+ */
+static void tp_verdict_figure_text(double v, bool cycles, char *buf,
+				   size_t len)
+{
+	if (cycles && v == floor(v) && v < 1e15)
+		snprintf(buf, len, "%.0f cycles", v);
+	else if (cycles)
+		snprintf(buf, len, "%.6g cycles", v);
+	else if (v < 1e3)
+		snprintf(buf, len, "%.6gns", v);
+	else if (v < 1e6)
+		snprintf(buf, len, "%.6gus", v / 1e3);
+	else if (v < 1e9)
+		snprintf(buf, len, "%.6gms", v / 1e6);
+	else
+		snprintf(buf, len, "%.6gs", v / 1e9);
+}
+
+/* A sync limit is in cycles: the pair's own noise is its bound. */
+static bool tp_limit_in_cycles(const struct tp_limit *l)
+{
+	return l->cycles || l->stat == TP_LIMIT_SYNC;
+}
+
+/* One failing CPU (pair) of limit @k: its figure and by how much. */
+static void tp_verdict_failure_text(const struct tp_verdict *v,
+				    const struct tp_result *r, unsigned int k,
+				    unsigned int i, FILE *f)
+{
+	const struct tp_limit *l = &v->limits->l[k];
+	const struct tp_judgement *j = tp_verdict_at(v, k, i);
+	bool cycles = tp_limit_in_cycles(l);
+	char label[48], fig[48], exc[48], lim[48];
+
+	tp_verdict_label(r, i, label, sizeof(label));
+	if (j->how == TP_JUDGED_NONE) {
+		fprintf(f, "    %s: not judged: %s\n", label, j->why);
+		return;
+	}
+	tp_verdict_figure_text(j->figure, cycles, fig, sizeof(fig));
+	tp_verdict_figure_text(j->limit, cycles, lim, sizeof(lim));
+	tp_verdict_figure_text(j->excess, cycles, exc, sizeof(exc));
+	if (l->stat == TP_LIMIT_SYNC && isfinite(j->excess))
+		fprintf(f, "    %s: |skew| %s, %s over its 3 sd + 1 (%s)\n",
+			label, fig, exc, lim);
+	else if (l->stat == TP_LIMIT_SYNC)
+		fprintf(f, "    %s: |skew| %s, within its 3 sd + 1 (%s), but %s\n",
+			label, fig, lim, j->why);
+	else if (isfinite(j->excess))
+		fprintf(f, "    %s: %s, %s over\n", label, fig, exc);
+	else
+		fprintf(f, "    %s: %s: %s\n", label, fig, j->why);
+}
+
+/* The failing CPUs (pairs) of limit @k, the first ten unless -v. */
+static void tp_verdict_failures_text(const struct tp_verdict *v,
+				     const struct tp_result *r, unsigned int k,
+				     unsigned int bad, bool verbose, FILE *f)
+{
+	unsigned int i, shown = 0;
+
+	for (i = 0; i < v->entries; i++) {
+		if (tp_verdict_at(v, k, i)->how == TP_JUDGED_PASS)
+			continue;
+		if (!verbose && shown == TP_VERDICT_SHOWN) {
+			fprintf(f, "    and %u more (-v: every one)\n",
+				bad - shown);
+			return;
+		}
+		tp_verdict_failure_text(v, r, k, i, f);
+		shown++;
+	}
+}
+
+static void tp_verdict_limit_text(const struct tp_verdict *v,
+				  const struct tp_result *r, unsigned int k,
+				  bool verbose, FILE *f)
+{
+	const struct tp_limit *l = &v->limits->l[k];
+	char text[64], fig[48], label[48], from[PATH_MAX + 16];
+	struct tp_limit_tally t;
+
+	tp_verdict_tally(v, k, &t);
+	tp_limit_text(l, text, sizeof(text));
+	tp_limit_source(l, from, sizeof(from));
+	fprintf(f, "  %s %s (%s): ", tp_kind_name(l->kind), text, from);
+	if (!v->entries) {
+		fprintf(f, "FAIL: no %s measured\n", tp_verdict_things(r, 2));
+	} else if (!tp_limit_passed(v, &t)) {
+		fprintf(f, "FAIL on %u of %u %s\n", t.over + t.none, v->entries,
+			tp_verdict_things(r, v->entries));
+		tp_verdict_failures_text(v, r, k, t.over + t.none, verbose, f);
+	} else if (l->stat == TP_LIMIT_SYNC) {
+		fprintf(f, "pass: %u %s in sync\n", v->entries,
+			tp_verdict_things(r, v->entries));
+	} else {
+		tp_verdict_label(r, (unsigned int)t.highest, label, sizeof(label));
+		tp_verdict_figure_text(tp_verdict_at(v, k, (unsigned int)t.highest)->figure,
+				       l->cycles, fig, sizeof(fig));
+		fprintf(f, "pass on %u %s, the highest %s (%s)\n", v->entries,
+			tp_verdict_things(r, v->entries), fig, label);
+	}
+}
+
+/* CPUs (pairs) that fail at least one limit. */
+static unsigned int tp_verdict_failing(const struct tp_verdict *v)
+{
+	unsigned int i, k, n = 0;
+
+	for (i = 0; i < v->entries; i++)
+		for (k = 0; k < v->limits->n; k++)
+			if (tp_verdict_at(v, k, i)->how != TP_JUDGED_PASS) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/**
+ * tp_verdict_text() - the verdict as the text report's last lines
+ * @v: the verdict (nothing is printed without limits)
+ * @r: the result
+ * @verbose: -v: every failing CPU (pair), not only the first ten per limit
+ * @f: the stream
+ */
+void tp_verdict_text(const struct tp_verdict *v, const struct tp_result *r,
+		     bool verbose, FILE *f)
+{
+	struct tp_limit_tally t;
+	unsigned int k, failed = 0;
+
+	if (!tp_verdict_given(v))
+		return;
+	for (k = 0; k < v->limits->n; k++) {
+		tp_verdict_tally(v, k, &t);
+		failed += !tp_limit_passed(v, &t);
+	}
+	if (v->pass)
+		fprintf(f, "limits: pass: %u of %u met, on %u %s\n",
+			v->limits->n, v->limits->n, v->entries,
+			tp_verdict_things(r, v->entries));
+	else
+		fprintf(f, "limits: FAIL: %u of %u not met, on %u of %u %s\n",
+			failed, v->limits->n, tp_verdict_failing(v), v->entries,
+			tp_verdict_things(r, v->entries));
+	for (k = 0; k < v->limits->n; k++)
+		tp_verdict_limit_text(v, r, k, verbose, f);
+}
+
+/* The keys that name CPU (pair) @i in JSON. */
+static void tp_verdict_entry_json(const struct tp_result *r, unsigned int i,
+				  struct jw *j)
+{
+	if (r->kind == TSCPROBE_KIND_SKEW) {
+		jw_u64(j, "from", r->pair[i].from);
+		jw_u64(j, "to", r->pair[i].to);
+	} else {
+		jw_u64(j, "cpu", r->cpu[i].cpu);
+	}
+}
+
+/* Every failing CPU (pair) of limit @k; NaN (no figure) is written null. */
+static void tp_verdict_failures_json(const struct tp_verdict *v,
+				     const struct tp_result *r, unsigned int k,
+				     struct jw *j)
+{
+	const struct tp_judgement *x;
+	unsigned int i;
+
+	jw_arr(j, "failures");
+	for (i = 0; i < v->entries; i++) {
+		x = tp_verdict_at(v, k, i);
+		if (x->how == TP_JUDGED_PASS)
+			continue;
+		jw_obj(j, NULL);
+		tp_verdict_entry_json(r, i, j);
+		jw_bool(j, "judged", x->how == TP_JUDGED_OVER);
+		jw_real(j, "figure", x->figure);
+		jw_real(j, "limit", x->limit);
+		jw_real(j, "excess", x->excess);
+		if (x->why)
+			jw_str(j, "why", x->why);
+		else
+			jw_null(j, "why");
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+}
+
+static void tp_verdict_limit_json(const struct tp_verdict *v,
+				  const struct tp_result *r, unsigned int k,
+				  struct jw *j)
+{
+	const struct tp_limit *l = &v->limits->l[k];
+	char buf[PATH_MAX + 16];
+	struct tp_limit_tally t;
+
+	tp_verdict_tally(v, k, &t);
+	jw_obj(j, NULL);
+	jw_str(j, "measurement", tp_kind_name(l->kind));
+	tp_limit_name(l, buf, sizeof(buf));
+	jw_str(j, "name", buf);
+	tp_limit_text(l, buf, sizeof(buf));
+	jw_str(j, "text", buf);
+	if (l->stat == TP_LIMIT_SYNC)
+		jw_null(j, "limit");
+	else
+		jw_u64(j, "limit", l->value);
+	jw_str(j, "unit", tp_limit_in_cycles(l) ? "cycles" : "ns");
+	tp_limit_source(l, buf, sizeof(buf));
+	jw_str(j, "source", buf);
+	jw_bool(j, "pass", tp_limit_passed(v, &t));
+	jw_u64(j, r->kind == TSCPROBE_KIND_SKEW ? "pairs" : "cpus", v->entries);
+	jw_u64(j, "over", t.over);
+	jw_u64(j, "not_judged", t.none);
+	if (t.highest >= 0) {
+		jw_obj(j, "highest");
+		tp_verdict_entry_json(r, (unsigned int)t.highest, j);
+		jw_real(j, "figure",
+			tp_verdict_at(v, k, (unsigned int)t.highest)->figure);
+		jw_obj_end(j);
+	} else {
+		jw_null(j, "highest");
+	}
+	tp_verdict_failures_json(v, r, k, j);
+	jw_obj_end(j);
+}
+
+/**
+ * tp_verdict_json() - the verdict's keys, in the object that is open
+ * @v: the verdict (nothing is written without limits)
+ * @r: the result
+ * @j: the writer
+ *
+ * "pass", and "limits": per limit what it is, where it came from, whether
+ * it passed, and every failing CPU (pair) with its figure, the limit and
+ * the excess (null when not judged, with "why").
+ */
+void tp_verdict_json(const struct tp_verdict *v, const struct tp_result *r,
+		     struct jw *j)
+{
+	unsigned int k;
+
+	if (!tp_verdict_given(v))
+		return;
+	jw_bool(j, "pass", v->pass);
+	jw_arr(j, "limits");
+	for (k = 0; k < v->limits->n; k++)
+		tp_verdict_limit_json(v, r, k, j);
+	jw_arr_end(j);
+}
+
+/* The CSV columns of a verdict: none without limits. */
+void tp_verdict_csv_head(const struct tp_verdict *v, struct tp_csv *c)
+{
+	if (!tp_verdict_given(v))
+		return;
+	tp_csv_str(c, "verdict");
+	tp_csv_str(c, "failed_limits");
+}
+
+/*
+ * A row's verdict: "pass" or "fail", and the limits it failed as written
+ * ("max 20us;p99.99 5us").
+ */
+void tp_verdict_csv_row(const struct tp_verdict *v, unsigned int entry,
+			struct tp_csv *c)
+{
+	char failed[TP_LIMITS_MAX * 64] = "", text[48];
+	size_t used = 0;
+	unsigned int k;
+
+	if (!tp_verdict_given(v))
+		return;
+	for (k = 0; k < v->limits->n; k++) {
+		if (tp_verdict_at(v, k, entry)->how == TP_JUDGED_PASS)
+			continue;
+		tp_limit_text(&v->limits->l[k], text, sizeof(text));
+		used += (size_t)snprintf(failed + used, sizeof(failed) - used,
+					 "%s%s", used ? ";" : "", text);
+	}
+	tp_csv_str(c, used ? "fail" : "pass");
+	tp_csv_str(c, failed);
+}
