@@ -17,6 +17,7 @@
 static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
 	"                      [--user] [--fail-above NAME:VALUE]... [--limits FILE]\n"
+	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
 	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Time one load on every chosen CPU, with its line cached and just flushed\n"
@@ -33,6 +34,7 @@ static const char tp_cache_usage[] =
 	"      --nodes       also the uncached load to every NUMA node's memory\n"
 	"      --user        measure in userspace (interrupts on; no module)\n"
 	TP_LIMIT_USAGE
+	TP_HOLD_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -177,6 +179,7 @@ int tp_cmd_cache(int argc, char **argv)
 		.kind = TSCPROBE_KIND_CACHE,
 		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
+		.hold = &cmd.m.hold,
 		.put_attrs = tp_cache_put_attrs,
 		.progress = tp_cache_progress,
 	};

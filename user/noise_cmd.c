@@ -23,6 +23,7 @@ static const char tp_noise_usage[] =
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
 	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
 	"                      [--fail-above [NAME:]VALUE]... [--limits FILE]\n"
+	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
 	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
@@ -48,6 +49,7 @@ static const char tp_noise_usage[] =
 	"      --trace-stop      with --stop-at: also turn tracing off at that gap, so\n"
 	"                        the ftrace buffer keeps what led up to it\n"
 	TP_LIMIT_USAGE
+	TP_HOLD_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -255,6 +257,8 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
 	if (cmd->follow && (cmd->m.user || cmd->compare))
 		return tp_usage_err("noise", "--follow needs the module's own run: give neither --user nor --compare");
+	if (cmd->compare && (cmd->m.hold.dma_given || cmd->m.hold.idle_given))
+		return tp_usage_err("noise", "--compare holds nothing: give --dma-latency and --deepest-idle-state to one engine's run");
 	if (cmd->compare && (cmd->m.lim.nargs || cmd->m.lim.file))
 		return tp_usage_err("noise", "--compare is not judged: give --fail-above and --limits to one engine's run");
 	ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "noise",
@@ -330,6 +334,7 @@ int tp_cmd_noise(int argc, char **argv)
 		.kind = TSCPROBE_KIND_NOISE,
 		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
+		.hold = &cmd.m.hold,
 		.put_attrs = tp_noise_put_attrs,
 		.progress = tp_noise_progress,
 	};

@@ -17,6 +17,7 @@
 static const char tp_skew_usage[] =
 	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"
 	"                     [--fail-above VALUE|sync]... [--limits FILE]\n"
+	"                     [--dma-latency US|off] [--deepest-idle-state N]\n"
 	"                     [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"For every ordered pair (i, j) of the chosen CPUs, hand a cache line back\n"
@@ -30,6 +31,7 @@ static const char tp_skew_usage[] =
 	"      --user            measure in userspace (interrupts on; no module;\n"
 	"                        interrupted samples are dropped)\n"
 	TP_LIMIT_USAGE
+	TP_HOLD_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -163,6 +165,7 @@ int tp_cmd_skew(int argc, char **argv)
 		.kind = TSCPROBE_KIND_SKEW,
 		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
+		.hold = &cmd.m.hold,
 		.put_attrs = tp_skew_put_attrs,
 		.progress = tp_skew_progress,
 	};

@@ -66,7 +66,7 @@ static const char *const af_info[] = { "-j", "--json", NULL };
 static const char *const af_noise[] = {
 	"-c=", "--cpus=", "-d=", "--duration=", "--irqs=", "--width=",
 	"--gap=", "--threshold=", "--clock=", "-j", "--json", "-q", "--quiet",
-	"--fail-above=", "--limits=", NULL,
+	"--fail-above=", "--limits=", "--dma-latency=", NULL,
 };
 static const char *const af_status[] = { "-j", "--json", NULL };
 static const char *const af_stop[] = { "-j", NULL };

@@ -895,6 +895,19 @@ void tp_env_json(const struct tp_env *e, struct jw *j, const char *key)
 }
 
 /**
+ * tp_env_path() - a path under the system root ($TSCPROBE_SYSROOT)
+ * @buf: the path
+ * @len: the size of @buf
+ * @rel: the path on a real system, e.g. "/dev/cpu_dma_latency"
+ *
+ * Return: @buf.
+ */
+const char *tp_env_path(char *buf, size_t len, const char *rel)
+{
+	return tp_path(buf, len, "%s", rel);
+}
+
+/**
  * tp_env_sys_line() - the first line of a file under the system root
  * @rel: its path, e.g. "/proc/sys/kernel/osrelease"
  * @buf: the line, without its newline ("" when unreadable)

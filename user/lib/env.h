@@ -178,5 +178,6 @@ void tp_env_text(const struct tp_env *e, FILE *f);
 void tp_env_warnings_text(const struct tp_env *e, FILE *f);
 void tp_env_json(const struct tp_env *e, struct jw *j, const char *key);
 int tp_env_sys_line(const char *rel, char *buf, size_t len);
+const char *tp_env_path(char *buf, size_t len, const char *rel);
 
 #endif /* TSCPROBE_USER_ENV_H */

@@ -376,8 +376,11 @@ out:
  * @output: its report, in every format
  * @out: the format asked for (and the SVG file, if any)
  *
- * What was measured is printed also after Ctrl-C, with its verdict when
- * @out has limits.  The report's TP_EXIT_FAIL (it could not be written)
+ * The conditions of @st->hold are held from before the run starts to its
+ * end, and the report states them; noise with interrupts on holds
+ * /dev/cpu_dma_latency at 0 unless told otherwise, as rtla and cyclictest
+ * do.  What was measured is printed also after Ctrl-C, with its verdict
+ * when @out has limits.  The report's TP_EXIT_FAIL (it could not be written)
  * comes first, then the run's own code (TP_EXIT_INTERRUPTED), then the
  * verdict's TP_EXIT_OVER_LIMIT: a partial run is not judged by its code.
  *
@@ -386,10 +389,19 @@ out:
 int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	       tp_output_fn output, const struct tp_output *out)
 {
+	bool dma_default = st->kind == TSCPROBE_KIND_NOISE &&
+			   (user || st->p->irqs == TSCPROBE_IRQS_ON);
 	struct tp_result res;
+	struct tp_hold hold;
 	int ret, printed;
 
 	tp_result_init(&res, st->kind);
+	ret = tp_hold_begin(&hold, st->hold, st->cpus, dma_default);
+	if (ret != TP_EXIT_OK) {
+		tp_hold_end(&hold);
+		tp_result_free(&res);
+		return ret;
+	}
 	/*
 	 * A userspace engine reads the machine's state itself, right around
 	 * its threads (tp_pinned_run()); the module's run is read around here.
@@ -398,6 +410,8 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 		ret = engine(st->cpus, st->p, st->quiet, &res);
 	else
 		ret = tp_run_kernel(st, &res);
+	tp_hold_end(&hold);
+	res.held = hold.c;
 	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
 		tp_result_group(&res);
 		if (st->on_end)

@@ -14,6 +14,7 @@
 #include <libmnl/libmnl.h>
 
 #include "format.h"
+#include "hold.h"
 #include "result.h"
 
 /**
@@ -30,6 +31,7 @@
  *	runs, and the run as START answered it (NULL: none)
  * @on_end: called once the results are in, before the report (NULL: none)
  * @event_arg: for @on_event and @on_end
+ * @hold: the conditions to hold during the run (NULL: none asked)
  */
 struct tp_start {
 	uint32_t kind;
@@ -44,6 +46,7 @@ struct tp_start {
 			 const struct tp_result *run, void *arg);
 	void (*on_end)(const struct tp_result *res, void *arg);
 	void *event_arg;
+	const struct tp_hold_opts *hold;
 };
 
 /* A measurement's userspace engine and its report in every format. */

@@ -131,13 +131,15 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
  * @c: what getopt_long() returned (optarg set)
  * @ret: set to the option's enum tp_exit when it was one of them
  *
- * Return: true when @c was -c, --user, -q, a format or a limit option.
+ * Return: true when @c was -c, --user, -q, a format, a limit or a
+ * condition to hold.
  */
 bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 		       int *ret)
 {
 	if (tp_output_option(&m->out, c, optarg, cmd, ret) ||
-	    tp_limit_option(&m->lim, cmd, c, optarg, ret))
+	    tp_limit_option(&m->lim, cmd, c, optarg, ret) ||
+	    tp_hold_option(&m->hold, cmd, c, optarg, ret))
 		return true;
 	switch (c) {
 	case 'c':

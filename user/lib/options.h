@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "hold.h"
 #include "limits.h"
 
 /*
@@ -36,6 +37,7 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
  * @out: the output format options (@out.limits: @limits once settled)
  * @lim: --fail-above and --limits as given
  * @limits: the limits they make, by tp_output_limits()
+ * @hold: --dma-latency and --deepest-idle-state
  */
 struct tp_measure_opts {
 	struct tp_cpuset cpus;
@@ -45,6 +47,7 @@ struct tp_measure_opts {
 	struct tp_output out;
 	struct tp_limit_opts lim;
 	struct tp_limits limits;
+	struct tp_hold_opts hold;
 };
 
 /* getopt value of --user, above every command's own and the formats'. */
@@ -56,6 +59,7 @@ enum { TP_OPT_USER = 1100 };
 	{ "user", no_argument, NULL, TP_OPT_USER },			\
 	TP_OUTPUT_OPTIONS,						\
 	TP_LIMIT_OPTIONS,						\
+	TP_HOLD_OPTIONS,						\
 	{ "quiet", no_argument, NULL, 'q' },				\
 	{ "help", no_argument, NULL, 'h' },				\
 	{ NULL, 0, NULL, 0 }

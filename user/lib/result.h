@@ -14,6 +14,7 @@
 #include <linux/tscprobe.h>
 #include "cli.h"
 #include "core/cache.h"
+#include "hold.h"
 #include "placement.h"
 #include "core/group.h"
 #include "core/hist.h"
@@ -261,6 +262,8 @@ struct tp_pair_res {
  * @ngroups: entries in @groups
  * @groups: the groups of events that overlap in time, in time order
  * @cli: where the CLI's own threads ran during the run
+ * @held: the conditions the CLI held during the run (not stated for a
+ *	stored result)
  */
 struct tp_result {
 	uint32_t kind;
@@ -293,6 +296,7 @@ struct tp_result {
 	uint32_t ngroups;
 	struct tp_group *groups;
 	struct tp_placement cli;
+	struct tp_conditions held;
 };
 
 /* The engine that measured @r, as every report names it. */
