@@ -18,6 +18,7 @@ static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
 	"                      [--user] [--fail-above NAME:VALUE]... [--limits FILE]\n"
 	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
+	"                      [--load memmove|stream|cpu --load-cpus CPUS]\n"
 	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Time one load on every chosen CPU, with its line cached and just flushed\n"
@@ -35,6 +36,7 @@ static const char tp_cache_usage[] =
 	"      --user        measure in userspace (interrupts on; no module)\n"
 	TP_LIMIT_USAGE
 	TP_HOLD_USAGE
+	TP_LOAD_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -53,11 +55,13 @@ enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES };
  * @m: -c, --user, -q and the output formats
  * @p: the parameters, defaults filled in
  * @batch_given: --batch was given
+ * @load: --load and --load-cpus
  */
 struct tp_cache_cmd {
 	struct tp_measure_opts m;
 	struct tp_run_params p;
 	bool batch_given;
+	struct tp_load_opts load;
 };
 
 static int tp_cache_number(const char *opt, const char *arg, uint64_t min,
@@ -78,7 +82,8 @@ static int tp_cache_option(void *ctx, int c, char **argv)
 	uint64_t v;
 	int ret;
 
-	if (tp_measure_option(&cmd->m, "cache", c, &ret))
+	if (tp_measure_option(&cmd->m, "cache", c, &ret) ||
+	    tp_load_option(&cmd->load, "cache", c, optarg, &ret))
 		return ret;
 	switch (c) {
 	case 'n':
@@ -108,6 +113,7 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "levels", no_argument, NULL, OPT_LEVELS },
 		{ "nodes", no_argument, NULL, OPT_NODES },
+		TP_LOAD_OPTIONS,
 		TP_MEASURE_OPTIONS,
 	};
 	int ret;
@@ -133,7 +139,8 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 				       TSCPROBE_KIND_CACHE, &cmd->m.limits);
 	if (ret)
 		return ret;
-	return tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given);
+	ret = tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given);
+	return ret ? ret : tp_load_check(&cmd->load, "cache", &cmd->m.cpus);
 }
 
 static void tp_cache_put_attrs(struct nlmsghdr *nlh,
@@ -180,6 +187,7 @@ int tp_cmd_cache(int argc, char **argv)
 		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
 		.hold = &cmd.m.hold,
+		.load = &cmd.load,
 		.put_attrs = tp_cache_put_attrs,
 		.progress = tp_cache_progress,
 	};

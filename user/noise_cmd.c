@@ -24,6 +24,7 @@ static const char tp_noise_usage[] =
 	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
 	"                      [--fail-above [NAME:]VALUE]... [--limits FILE]\n"
 	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
+	"                      [--load memmove|stream|cpu --load-cpus CPUS]\n"
 	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
 	"\n"
 	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
@@ -50,6 +51,7 @@ static const char tp_noise_usage[] =
 	"                        the ftrace buffer keeps what led up to it\n"
 	TP_LIMIT_USAGE
 	TP_HOLD_USAGE
+	TP_LOAD_USAGE
 	TP_OUTPUT_USAGE
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
@@ -172,7 +174,8 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	struct tp_noise_cmd *cmd = ctx;
 	int ret;
 
-	if (tp_measure_option(&cmd->m, "noise", c, &ret))
+	if (tp_measure_option(&cmd->m, "noise", c, &ret) ||
+	    tp_load_option(&cmd->load, "noise", c, optarg, &ret))
 		return ret;
 	switch (c) {
 	case 'd':
@@ -218,7 +221,9 @@ static int tp_noise_check(struct tp_noise_cmd *cmd)
 		cmd->p.width_ns = cmd->p.duration_ns;
 	if (cmd->p.width_ns > cmd->p.duration_ns)
 		return tp_usage_err("noise", "--width is longer than the duration");
-	return tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given);
+	int ret = tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given);
+
+	return ret ? ret : tp_load_check(&cmd->load, "noise", &cmd->m.cpus);
 }
 
 static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
@@ -234,6 +239,7 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "follow", no_argument, NULL, OPT_FOLLOW },
 		{ "stop-at", required_argument, NULL, OPT_STOP_AT },
 		{ "trace-stop", no_argument, NULL, OPT_TRACE_STOP },
+		TP_LOAD_OPTIONS,
 		TP_MEASURE_OPTIONS,
 	};
 	int ret;
@@ -257,6 +263,8 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare prints text or JSON (-j)");
 	if (cmd->follow && (cmd->m.user || cmd->compare))
 		return tp_usage_err("noise", "--follow needs the module's own run: give neither --user nor --compare");
+	if (cmd->compare && (cmd->load.kind || cmd->load.cpus_given))
+		return tp_usage_err("noise", "--compare runs no load: give --load to one engine's run");
 	if (cmd->compare && (cmd->m.hold.dma_given || cmd->m.hold.idle_given))
 		return tp_usage_err("noise", "--compare holds nothing: give --dma-latency and --deepest-idle-state to one engine's run");
 	if (cmd->compare && (cmd->m.lim.nargs || cmd->m.lim.file))
@@ -335,6 +343,7 @@ int tp_cmd_noise(int argc, char **argv)
 		.cpus = &cmd.m.cpus,
 		.p = &cmd.p,
 		.hold = &cmd.m.hold,
+		.load = &cmd.load,
 		.put_attrs = tp_noise_put_attrs,
 		.progress = tp_noise_progress,
 	};

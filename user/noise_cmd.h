@@ -20,6 +20,7 @@
  * @compare: --compare
  * @follow: --follow
  * @stop_at_cycles: --stop-at was in cycles
+ * @load: --load and --load-cpus
  */
 struct tp_noise_cmd {
 	struct tp_measure_opts m;
@@ -30,6 +31,7 @@ struct tp_noise_cmd {
 	bool compare;
 	bool follow;
 	bool stop_at_cycles;
+	struct tp_load_opts load;
 };
 
 void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);

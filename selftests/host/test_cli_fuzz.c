@@ -51,6 +51,7 @@ static const char *const af_values[] = {
 	"1us", "1ns", "0s", "24h", "25h", "86400s", "86400.000000001s", "1m",
 	"2m30s", "1h1h", "60c", "0c", "c", "99999999999999999999c", "1cycles",
 	"lfence", "rdtscp", "mfence", "plain", "LFENCE", "on", "off", "ON",
+	"memmove", "stream", "cpu",
 	"noise", "cache", "skew", "", " ", "\t", "\n", "%s%s%s%n", "-", "--",
 	"=", ",", ",,", "1,", ",1", "1-", "-1-2", "0-", "1 2", "\xff\xfe",
 	"\xc3\xa9t\xc3\xa9", "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0",
@@ -66,7 +67,8 @@ static const char *const af_info[] = { "-j", "--json", NULL };
 static const char *const af_noise[] = {
 	"-c=", "--cpus=", "-d=", "--duration=", "--irqs=", "--width=",
 	"--gap=", "--threshold=", "--clock=", "-j", "--json", "-q", "--quiet",
-	"--fail-above=", "--limits=", "--dma-latency=", NULL,
+	"--fail-above=", "--limits=", "--dma-latency=", "--load=",
+	"--load-cpus=", NULL,
 };
 static const char *const af_status[] = { "-j", "--json", NULL };
 static const char *const af_stop[] = { "-j", NULL };

@@ -376,8 +376,8 @@ out:
  * @output: its report, in every format
  * @out: the format asked for (and the SVG file, if any)
  *
- * The conditions of @st->hold are held from before the run starts to its
- * end, and the report states them; noise with interrupts on holds
+ * The conditions of @st->hold are held, and the load of @st->load runs,
+ * from before the run starts to its end, and the report states them; noise with interrupts on holds
  * /dev/cpu_dma_latency at 0 unless told otherwise, as rtla and cyclictest
  * do.  What was measured is printed also after Ctrl-C, with its verdict
  * when @out has limits.  The report's TP_EXIT_FAIL (it could not be written)
@@ -391,13 +391,17 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 {
 	bool dma_default = st->kind == TSCPROBE_KIND_NOISE &&
 			   (user || st->p->irqs == TSCPROBE_IRQS_ON);
+	struct tp_load *load = NULL;
 	struct tp_result res;
 	struct tp_hold hold;
 	int ret, printed;
 
 	tp_result_init(&res, st->kind);
 	ret = tp_hold_begin(&hold, st->hold, st->cpus, dma_default);
+	if (ret == TP_EXIT_OK)
+		ret = tp_load_start(&load, st->load);
 	if (ret != TP_EXIT_OK) {
+		tp_load_stop(load, &res.load);
 		tp_hold_end(&hold);
 		tp_result_free(&res);
 		return ret;
@@ -410,6 +414,7 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 		ret = engine(st->cpus, st->p, st->quiet, &res);
 	else
 		ret = tp_run_kernel(st, &res);
+	tp_load_stop(load, &res.load);
 	tp_hold_end(&hold);
 	res.held = hold.c;
 	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {

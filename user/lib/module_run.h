@@ -15,6 +15,7 @@
 
 #include "format.h"
 #include "hold.h"
+#include "load.h"
 #include "result.h"
 
 /**
@@ -32,6 +33,7 @@
  * @on_end: called once the results are in, before the report (NULL: none)
  * @event_arg: for @on_event and @on_end
  * @hold: the conditions to hold during the run (NULL: none asked)
+ * @load: the load to run beside it (NULL: none)
  */
 struct tp_start {
 	uint32_t kind;
@@ -47,6 +49,7 @@ struct tp_start {
 	void (*on_end)(const struct tp_result *res, void *arg);
 	void *event_arg;
 	const struct tp_hold_opts *hold;
+	const struct tp_load_opts *load;
 };
 
 /* A measurement's userspace engine and its report in every format. */

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "core/cache.h"
 #include "hold.h"
+#include "load.h"
 #include "placement.h"
 #include "core/group.h"
 #include "core/hist.h"
@@ -264,6 +265,7 @@ struct tp_pair_res {
  * @cli: where the CLI's own threads ran during the run
  * @held: the conditions the CLI held during the run (not stated for a
  *	stored result)
+ * @load: the load the CLI ran beside the run (none for a stored result)
  */
 struct tp_result {
 	uint32_t kind;
@@ -297,6 +299,7 @@ struct tp_result {
 	struct tp_group *groups;
 	struct tp_placement cli;
 	struct tp_conditions held;
+	struct tp_load_report load;
 };
 
 /* The engine that measured @r, as every report names it. */
