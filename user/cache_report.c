@@ -1011,6 +1011,7 @@ int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
 		break;
 	case TP_FMT_PROM:
 		tp_cache_prom(r, f);
+		tp_verdict_prom(&v, f);
 		break;
 	default:
 		tp_cache_text(r, &v, o->verbose, f);

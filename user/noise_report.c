@@ -876,6 +876,7 @@ int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		break;
 	case TP_FMT_PROM:
 		tp_noise_prom(r, f);
+		tp_verdict_prom(&v, f);
 		break;
 	default:
 		tp_noise_text(r, &v, o->verbose, f);

@@ -967,6 +967,7 @@ int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		break;
 	case TP_FMT_PROM:
 		tp_skew_prom(r, f);
+		tp_verdict_prom(&v, f);
 		break;
 	default:
 		tp_skew_text(r, &v, o->verbose, f);

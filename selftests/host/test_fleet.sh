@@ -111,6 +111,7 @@ tap_check "over a limit: the file replaced all the same, exit 7" bash -c \
 	"run_service 'TSCPROBE_ARGS=--user --fail-above 1ns' 2>/dev/null; rc=\$?;
 	 [ \$rc -eq 7 ] && ! cmp -s '$DEST/noise.before' '$OUT/tscprobe-noise.prom' &&
 	 '$REPO/selftests/host/check_textfile.py' '$OUT/tscprobe-noise.prom' noise user 0 1 &&
+	 grep -qx 'tscprobe_verdict_pass 0' '$OUT/tscprobe-noise.prom' &&
 	 only_in_out tscprobe-cache.prom tscprobe-noise.prom tscprobe-skew.prom"
 cp "$OUT/tscprobe-noise.prom" "$DEST/noise.before"
 tap_check "a bad kind: exit 2" bash -c "run_service TSCPROBE_KIND=bogus 2>/dev/null; [ \$? -eq 2 ]"

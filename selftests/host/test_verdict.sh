@@ -116,4 +116,23 @@ interrupted() {
 	grep -qx 'limits: FAIL: 1 of 1 not met, on 1 of 1 CPU' "$OUT/int.txt"
 }
 tap_check "Ctrl-C during a failing run: exit 130, the verdict printed" interrupted
+
+# --prom: the verdict as two families, for a textfile collector's alerts.
+prom_verdict() {
+	local p
+
+	exits 7 noise --prom --fail-above 1ns --fail-above p99:1h || return 1
+	p=$(cat "$OUT/last")
+	if ! grep -qx 'tscprobe_verdict_pass 0' <<<"$p" ||
+		! grep -qx 'tscprobe_limit_failing{limit="max",text="max 1ns"} 2' <<<"$p" ||
+		! grep -qx 'tscprobe_limit_failing{limit="p99",text="p99 1h"} 0' <<<"$p"; then
+		grep 'verdict\|limit_failing' <<<"$p"
+		return 1
+	fi
+	"$CHECK" prom "$OUT/last"
+}
+tap_check "--prom: tscprobe_verdict_pass 0 and the CPUs failing each limit" prom_verdict
+tap_check "--prom: a verdict that passes is 1; no limits, no such family" bash -c \
+	"noise --prom --fail-above 1h | grep -qx 'tscprobe_verdict_pass 1' &&
+	 ! noise --prom | grep -q '^tscprobe_verdict_pass'"
 tap_done

@@ -444,6 +444,39 @@ void tp_verdict_json(const struct tp_verdict *v, const struct tp_result *r,
 	jw_arr_end(j);
 }
 
+/**
+ * tp_verdict_prom() - the verdict as Prometheus families (none without
+ *	limits)
+ * @v: the verdict
+ * @f: where to
+ *
+ * tscprobe_verdict_pass (1 or 0) and, per limit, how many CPUs (pairs)
+ * fail it: over it, or not judged.  A limit's labels are its name and
+ * its text, a set as small as the limits file.
+ */
+void tp_verdict_prom(const struct tp_verdict *v, FILE *f)
+{
+	char name[32], text[64], labels[256];
+	struct tp_limit_tally t;
+	unsigned int k;
+
+	if (!tp_verdict_given(v))
+		return;
+	tp_prom_family(f, "tscprobe_verdict_pass", "gauge",
+		       "1 when the result passed every limit, 0 when it failed one.");
+	tp_prom_u64(f, "tscprobe_verdict_pass", NULL, v->pass);
+	tp_prom_family(f, "tscprobe_limit_failing", "gauge",
+		       "CPUs (skew: pairs) over a limit or not judged against it.");
+	for (k = 0; k < v->limits->n; k++) {
+		tp_verdict_tally(v, k, &t);
+		tp_limit_name(&v->limits->l[k], name, sizeof(name));
+		tp_limit_text(&v->limits->l[k], text, sizeof(text));
+		tp_prom_labels(labels, sizeof(labels), "limit", name, "text",
+			       text, NULL);
+		tp_prom_u64(f, "tscprobe_limit_failing", labels, t.over + t.none);
+	}
+}
+
 /* The CSV columns of a verdict: none without limits. */
 void tp_verdict_csv_head(const struct tp_verdict *v, struct tp_csv *c)
 {

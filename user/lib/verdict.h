@@ -79,6 +79,7 @@ void tp_verdict_csv_head(const struct tp_verdict *v, struct tp_csv *c);
 void tp_verdict_csv_row(const struct tp_verdict *v, unsigned int entry,
 			struct tp_csv *c);
 int tp_verdict_exit(const struct tp_verdict *v, int ret);
+void tp_verdict_prom(const struct tp_verdict *v, FILE *f);
 
 /* Whether @v has limits, and so a verdict in the reports. */
 static inline bool tp_verdict_given(const struct tp_verdict *v)
