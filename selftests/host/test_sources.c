@@ -187,6 +187,32 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 	EXPECT_EQ(2, tp_src_collect(&cpu.ring, 0, ~0ULL, out, 2));
 }
 
+/*
+ * With the ring just full (head = TP_SRC_RING), the oldest slot is the one
+ * the next writer takes, possibly mid-write in an interrupt: never read.
+ */
+TEST(a_full_ring_never_reads_the_slot_the_next_writer_takes)
+{
+	struct tp_src_span out[TP_SRC_RING];
+	struct tp_src_table t;
+	uint64_t cursor = 0;
+	uint32_t i, n = 0;
+
+	tp_src_init(&cpu);
+	for (i = 0; i < TP_SRC_RING; i++) {
+		tp_src_enter(&cpu, TP_SRC_IRQ, 0, "irq", 100 * i);
+		tp_src_exit(&cpu, TP_SRC_IRQ, 100 * i + 10);
+	}
+	tp_src_table_init(&t);
+	EXPECT_EQ(1, tp_src_drain(&cpu.ring, &cursor, &t));
+	for (i = 0; i < t.n; i++)
+		n += t.e[i].count;
+	EXPECT_EQ(TP_SRC_RING - 1, n);
+	n = tp_src_collect(&cpu.ring, 0, ~0ULL, out, TP_SRC_RING);
+	ASSERT_EQ(TP_SRC_RING - 1, n);
+	EXPECT_EQ(100, out[n - 1].start);	/* span 0 is not among them */
+}
+
 TEST(windows_count_only_what_ran_inside_them)
 {
 	struct tp_src_windows w;
