@@ -153,6 +153,22 @@ status_and_show() {
 		[ "$(jq .run_id "$OUT/show.json")" = "$(jq .run_id "$OUT/noise.json")" ]
 }
 
+# Limits on the module's runs: the stored noise result judged by show
+# (exit 7 over a limit, 0 under one), and a run judged as it ends, its
+# JSON verdict naming every CPU over the limit.
+verdicts() {
+	tscprobe show noise --fail-above 1ns >/dev/null
+	rc=$?
+	[ "$rc" -eq 7 ] || { echo "show over a limit: exit $rc, not 7"; return 1; }
+	tscprobe show noise --fail-above 1h >/dev/null ||
+		{ echo "show under a limit: exit $?, not 0"; return 1; }
+	tscprobe noise -d 300ms -q -j --fail-above 1ns >"$OUT/judged.json"
+	rc=$?
+	[ "$rc" -eq 7 ] || { echo "noise over a limit: exit $rc, not 7"; return 1; }
+	jqt "$OUT/judged.json" '.verdict.pass == false and
+		.verdict.limits[0].over + .verdict.limits[0].not_judged == (.cpus | length)'
+}
+
 cache_all() {
 	tscprobe cache -n 1e4 -q -j >"$OUT/cache.json" &&
 		jqt "$OUT/cache.json" "(.cpus | length) == $ncpu and .stop_reason == \"completed\"
@@ -308,6 +324,7 @@ tap_check "insmod" insmod "$KO"
 tap_check "info" tscprobe info
 tap_check "noise on all $ncpu CPUs" noise_all
 tap_check "status and show" status_and_show
+tap_check "verdicts: show and noise judge the module's results" verdicts
 tap_check "noise text: a row per CPU, -v every block" noise_text
 tap_check "warnings merged: each CPU once per kind" warnings_merged
 tap_check "cache on all $ncpu CPUs" cache_all
