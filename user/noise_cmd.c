@@ -217,12 +217,13 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 /* Everything the kernel would refuse is refused here first: exit 2. */
 static int tp_noise_check(struct tp_noise_cmd *cmd)
 {
+	int ret;
+
 	if (!cmd->width_given && cmd->p.width_ns > cmd->p.duration_ns)
 		cmd->p.width_ns = cmd->p.duration_ns;
 	if (cmd->p.width_ns > cmd->p.duration_ns)
 		return tp_usage_err("noise", "--width is longer than the duration");
-	int ret = tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given);
-
+	ret = tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given);
 	return ret ? ret : tp_load_check(&cmd->load, "noise", &cmd->m.cpus);
 }
 

@@ -377,12 +377,13 @@ out:
  * @out: the format asked for (and the SVG file, if any)
  *
  * The conditions of @st->hold are held, and the load of @st->load runs,
- * from before the run starts to its end, and the report states them; noise with interrupts on holds
- * /dev/cpu_dma_latency at 0 unless told otherwise, as rtla and cyclictest
- * do.  What was measured is printed also after Ctrl-C, with its verdict
- * when @out has limits.  The report's TP_EXIT_FAIL (it could not be written)
- * comes first, then the run's own code (TP_EXIT_INTERRUPTED), then the
- * verdict's TP_EXIT_OVER_LIMIT: a partial run is not judged by its code.
+ * from before the run starts to its end, and the report states them;
+ * noise with interrupts on holds /dev/cpu_dma_latency at 0 unless told
+ * otherwise, as rtla and cyclictest do.  What was measured is printed also
+ * after Ctrl-C, with its verdict when @out has limits.  The report's
+ * TP_EXIT_FAIL (it could not be written) comes first, then the run's own
+ * code (TP_EXIT_INTERRUPTED), then the verdict's TP_EXIT_OVER_LIMIT: a
+ * partial run is not judged by its code.
  *
  * Return: an enum tp_exit.
  */
