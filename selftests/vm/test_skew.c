@@ -207,13 +207,19 @@ TEST_F_TIMEOUT(skew, repeats_add_up_and_show_matches, 180)
 	/*
 	 * The results are the same; the machine around them is read again
 	 * by show (the environment now, no interrupts of the run), and only
-	 * the CLI that ran the measurement knows where it ran.
+	 * the CLI that ran the measurement knows where it ran, what it held
+	 * and what load it ran beside it.
 	 */
-	a = tp_jq_str(out, "del(.interrupts, .environment, .cli) | tojson");
-	b = tp_jq_str(shown, "del(.interrupts, .environment, .cli) | tojson");
+	a = tp_jq_str(out, "del(.interrupts, .environment, .cli, .conditions, .load) | tojson");
+	b = tp_jq_str(shown, "del(.interrupts, .environment, .cli, .conditions, .load) | tojson");
 	EXPECT_STREQ(a, b);
 	free(a);
 	free(b);
+	/* The run states that it held nothing; show cannot know. */
+	EXPECT_JQ(out, "(.conditions | type) == \"object\" and"
+		  " .conditions.dma_latency_us == null and"
+		  " .conditions.deepest_idle_state == null and .load == null");
+	EXPECT_JQ(shown, ".conditions == null and .load == null");
 	EXPECT_JQ(shown, ".interrupts == null and (.environment.cpus | length) == 2");
 	EXPECT_JQ(shown, ".cli == null");
 	EXPECT_JQ(out, ".cli.apart == true and (.cli.cpus | index(0) == null and index(1) == null)");
