@@ -82,7 +82,12 @@ dma_released_on_kill9() {
 }
 
 text_states_it() {
-	"$CLI" noise --user -c 0 -d 200ms -q --dma-latency 5 | grep -qx 'held: /dev/cpu_dma_latency at 5 us'
+	local out
+
+	# Whole, then searched: grep -q leaving early could end the CLI by
+	# SIGPIPE, which pipefail would count against it.
+	out=$("$CLI" noise --user -c 0 -d 200ms -q --dma-latency 5) &&
+		grep -qx 'held: /dev/cpu_dma_latency at 5 us' <<<"$out"
 }
 
 # A synthetic sysfs: CPUs 0-1 online, CPU 0 with four idle states, state2
@@ -135,9 +140,12 @@ idle_back_after() {
 }
 
 idle_text() {
+	local out
+
 	make_tree
-	TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d 200ms -q --dma-latency off \
-		--deepest-idle-state 0 | grep -qx 'held: idle states deeper than state0 off on CPU 0 (2 turned off)'
+	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d 200ms -q --dma-latency off \
+		--deepest-idle-state 0) &&
+		grep -qx 'held: idle states deeper than state0 off on CPU 0 (2 turned off)' <<<"$out"
 }
 
 no_cpuidle_changes_nothing() {

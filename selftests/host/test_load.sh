@@ -48,9 +48,19 @@ busy_on_cpu1_during_run() {
 		{ echo "threads (CPU, %CPU): $out"; return 1; }
 }
 
+# The report whole, then searched: grep -q leaving early could end the CLI
+# by SIGPIPE, which pipefail would count against it.
 text_names_it() {
-	"$CLI" noise --user -c 0 -d 300ms -q --dma-latency off --load memmove --load-cpus 1 |
-		grep -qE '^load: memmove on CPU 1 for [0-9.]+ s, [0-9.]+ GB/s$'
+	local out rc
+
+	out=$("$CLI" noise --user -c 0 -d 300ms -q --dma-latency off --load memmove \
+		--load-cpus 1 2>&1)
+	rc=$?
+	if ((rc != 0)) || ! grep -qE '^load: memmove on CPU 1 for [0-9.]+ s, [0-9.]+ GB/s$' <<<"$out"; then
+		echo "exit $rc"
+		tail -n 12 <<<"$out"
+		return 1
+	fi
 }
 
 no_load_is_null() {
