@@ -113,7 +113,6 @@ static void tp_info_json(const struct tp_info *info)
 	char cpus[1024];
 	struct jw j;
 	unsigned int i;
-	int cpu = -1;
 
 	tp_cpuset_format(&info->online, cpus, sizeof(cpus));
 	jw_init(&j, stdout);
@@ -121,10 +120,7 @@ static void tp_info_json(const struct tp_info *info)
 	jw_str(&j, "version", info->version);
 	jw_u64(&j, "tsc_khz", info->tsc_khz);
 	jw_u64(&j, "nr_cpu_ids", info->nr_cpu_ids);
-	jw_arr(&j, "cpus_online");
-	while ((cpu = tp_cpuset_next(&info->online, cpu)) >= 0)
-		jw_u64(&j, NULL, (uint64_t)cpu);
-	jw_arr_end(&j);
+	jw_cpuset(&j, "cpus_online", &info->online);
 	jw_str(&j, "cpus_online_list", cpus);
 	jw_arr(&j, "features");
 	for (i = 0; i < TP_FEATURE_BITS; i++)

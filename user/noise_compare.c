@@ -171,7 +171,6 @@ static void tp_cmp_json(const struct tp_noise_cmd *cmd,
 {
 	struct jw j;
 	unsigned int m;
-	int cpu = -1;
 
 	jw_init(&j, f);
 	jw_obj(&j, NULL);
@@ -179,10 +178,7 @@ static void tp_cmp_json(const struct tp_noise_cmd *cmd,
 	jw_u64(&j, "tsc_khz", res[TP_CMP_USER].tsc_khz);
 	jw_u64(&j, "duration_ns", cmd->p.duration_ns);
 	jw_u64(&j, "threshold_cycles", res[TP_CMP_USER].p.threshold_cycles);
-	jw_arr(&j, "cpus");
-	while ((cpu = tp_cpuset_next(&cmd->m.cpus, cpu)) >= 0)
-		jw_u64(&j, NULL, (uint64_t)cpu);
-	jw_arr_end(&j);
+	jw_cpuset(&j, "cpus", &cmd->m.cpus);
 	jw_arr(&j, "modes");
 	for (m = 0; m < TP_CMP_MODES; m++) {
 		if (!row[m].ran)

@@ -477,7 +477,6 @@ static void tp_skew_json(const struct tp_result *r,
 	struct tp_skew_verdict v;
 	unsigned int i;
 	struct jw j;
-	int cpu = -1;
 
 	tp_skew_verdict(r, &v);
 	jw_init(&j, f);
@@ -487,10 +486,7 @@ static void tp_skew_json(const struct tp_result *r,
 	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
 	jw_u64(&j, "pairs_done", r->pairs_done);
 	jw_u64(&j, "pairs_total", r->pairs_total);
-	jw_arr(&j, "cpus");
-	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0)
-		jw_u64(&j, NULL, (uint64_t)cpu);
-	jw_arr_end(&j);
+	jw_cpuset(&j, "cpus", &r->cpus);
 	jw_arr(&j, "pairs");
 	for (i = 0; i < r->npairs; i++)
 		tp_pair_json(&j, r, &r->pair[i]);

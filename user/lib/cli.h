@@ -41,6 +41,7 @@ void tp_cpuset_add(struct tp_cpuset *set, unsigned int cpu);
 unsigned int tp_cpuset_count(const struct tp_cpuset *set);
 int tp_cpuset_next(const struct tp_cpuset *set, int prev);
 void tp_cpuset_format(const struct tp_cpuset *set, char *buf, size_t len);
+void tp_cpuset_who(const struct tp_cpuset *set, char *buf, size_t len);
 void tp_cpuset_from_bytes(struct tp_cpuset *set, const void *bytes,
 			  size_t len);
 int tp_parse_duration(const char *s, uint64_t *ns, const char **why);

@@ -554,27 +554,17 @@ static void tp_env_warn_cpu(struct tp_env *e, const struct tp_env_cpu *c)
 	}
 }
 
-/* "CPU 3" or "CPUs 0-63", and the verb's ending that goes with it. */
-static void tp_warn_who(const struct tp_env_warning *w, char *buf, size_t len)
-{
-	char list[200];
-
-	tp_cpuset_format(&w->cpus, list, sizeof(list));
-	snprintf(buf, len, "CPU%s %s", tp_cpuset_count(&w->cpus) > 1 ? "s" : "",
-		 list);
-}
-
 /* The sentence of a merged warning, singular or plural as it names. */
 static void tp_warn_message(struct tp_env_warning *w)
 {
 	bool many = tp_cpuset_count(&w->cpus) > 1;
 	const char *is = many ? "are" : "is", *it = many ? "them" : "it";
-	char who[224], others[200], name[32], param[sizeof(w->param)];
+	char who[224], others[224], name[32], param[sizeof(w->param)];
 	long lat = 0;
 
 	if (!w->cpus.nbytes)
 		return;		/* machine-wide: written when found */
-	tp_warn_who(w, who, sizeof(who));
+	tp_cpuset_who(&w->cpus, who, sizeof(who));
 	memcpy(param, w->param, sizeof(param));	/* not an argument into itself */
 	if (!strcmp(w->kind, "offline"))
 		snprintf(w->message, sizeof(w->message), "%s %s offline", who, is);
@@ -594,11 +584,10 @@ static void tp_warn_message(struct tp_env_warning *w)
 		snprintf(w->message, sizeof(w->message), "%s run%s the %s governor, not performance: the clock is not held",
 			 who, many ? "" : "s", param);
 	else if (!strcmp(w->kind, "smt_sibling")) {
-		tp_cpuset_format(&w->others, others, sizeof(others));
-		snprintf(w->message, sizeof(w->message), "%s share%s %s core%s with CPU%s %s: a busy sibling shows up as noise",
+		tp_cpuset_who(&w->others, others, sizeof(others));
+		snprintf(w->message, sizeof(w->message), "%s share%s %s core%s with %s: a busy sibling shows up as noise",
 			 who, many ? "" : "s", many ? "their" : "its",
-			 many ? "s" : "", tp_cpuset_count(&w->others) > 1 ? "s" : "",
-			 others);
+			 many ? "s" : "", others);
 	} else if (!strcmp(w->kind, "irqs_affine") && w->lo == w->hi)
 		snprintf(w->message, sizeof(w->message), "%lu interrupts may be delivered to %s%s",
 			 w->lo, many ? "each of " : "", who);
@@ -773,17 +762,6 @@ void tp_env_warnings_text(const struct tp_env *e, FILE *f)
 		fprintf(f, "  - %s\n", e->warn[i].message);
 }
 
-static void tp_env_json_cpuset(struct jw *j, const char *key,
-			       const struct tp_cpuset *s)
-{
-	int cpu = -1;
-
-	jw_arr(j, key);
-	while ((cpu = tp_cpuset_next(s, cpu)) >= 0)
-		jw_u64(j, NULL, (uint64_t)cpu);
-	jw_arr_end(j);
-}
-
 static void tp_env_json_long(struct jw *j, const char *key, long v)
 {
 	if (v < 0)
@@ -800,7 +778,7 @@ static void tp_env_cpu_json(const struct tp_env_cpu *c, struct jw *j)
 	jw_u64(j, "cpu", c->cpu);
 	jw_bool(j, "online", c->online);
 	tp_env_json_long(j, "node", c->node);
-	tp_env_json_cpuset(j, "siblings", &c->siblings);
+	jw_cpuset(j, "siblings", &c->siblings);
 	jw_str(j, "driver", c->driver);
 	jw_str(j, "governor", c->governor);
 	tp_env_json_long(j, "min_khz", c->min_khz);
@@ -837,7 +815,7 @@ static void tp_env_ready_json(const struct tp_env_ready *r, struct jw *j)
 	tp_env_json_switch(j, "timer_migration", r->timer_migration);
 	tp_env_json_long(j, "stat_interval_s", r->stat_interval_s);
 	if (r->wq_known)
-		tp_env_json_cpuset(j, "workqueue_cpumask", &r->wq_cpumask);
+		jw_cpuset(j, "workqueue_cpumask", &r->wq_cpumask);
 	else
 		jw_null(j, "workqueue_cpumask");
 	tp_env_json_switch(j, "irqbalance", r->irqbalance);
@@ -868,12 +846,12 @@ void tp_env_json(const struct tp_env *e, struct jw *j, const char *key)
 		jw_null(j, "boost");
 	else
 		jw_bool(j, "boost", e->boost);
-	tp_env_json_cpuset(j, "isolated", &e->isolated);
+	jw_cpuset(j, "isolated", &e->isolated);
 	if (e->nohz_known)
-		tp_env_json_cpuset(j, "nohz_full", &e->nohz_full);
+		jw_cpuset(j, "nohz_full", &e->nohz_full);
 	else
 		jw_null(j, "nohz_full");
-	tp_env_json_cpuset(j, "rcu_nocbs", &e->rcu_nocbs);
+	jw_cpuset(j, "rcu_nocbs", &e->rcu_nocbs);
 	tp_env_ready_json(&e->ready, j);
 	jw_str(j, "bios_vendor", e->bios.vendor);
 	jw_str(j, "bios_version", e->bios.version);
@@ -886,7 +864,7 @@ void tp_env_json(const struct tp_env *e, struct jw *j, const char *key)
 	for (i = 0; i < e->nwarn; i++) {
 		jw_obj(j, NULL);
 		jw_str(j, "kind", e->warn[i].kind);
-		tp_env_json_cpuset(j, "cpus", &e->warn[i].cpus);
+		jw_cpuset(j, "cpus", &e->warn[i].cpus);
 		jw_str(j, "message", e->warn[i].message);
 		jw_obj_end(j);
 	}

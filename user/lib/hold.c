@@ -323,17 +323,16 @@ void tp_hold_end(struct tp_hold *h)
  */
 void tp_conditions_text(const struct tp_conditions *c, FILE *f)
 {
-	char cpus[200];
+	char who[224];
 
 	if (!c->stated)
 		return;
 	if (c->dma_latency_us >= 0)
 		fprintf(f, "held: /dev/cpu_dma_latency at %ld us\n", c->dma_latency_us);
 	if (c->deepest_idle >= 0) {
-		tp_cpuset_format(&c->idle_cpus, cpus, sizeof(cpus));
-		fprintf(f, "held: idle states deeper than state%d off on CPU%s %s (%u turned off)\n",
-			c->deepest_idle, tp_cpuset_count(&c->idle_cpus) > 1 ? "s" : "",
-			cpus, c->idle_disabled);
+		tp_cpuset_who(&c->idle_cpus, who, sizeof(who));
+		fprintf(f, "held: idle states deeper than state%d off on %s (%u turned off)\n",
+			c->deepest_idle, who, c->idle_disabled);
 	}
 	if (c->dma_why[0])
 		fprintf(f, "not held: %s (the default for this measurement; --dma-latency off says no)\n",
@@ -347,8 +346,6 @@ void tp_conditions_text(const struct tp_conditions *c, FILE *f)
  */
 void tp_conditions_json(const struct tp_conditions *c, struct jw *j)
 {
-	int cpu = -1;
-
 	if (!c->stated) {
 		jw_null(j, "conditions");
 		return;
@@ -366,10 +363,7 @@ void tp_conditions_json(const struct tp_conditions *c, struct jw *j)
 		jw_i64(j, "deepest_idle_state", c->deepest_idle);
 	else
 		jw_null(j, "deepest_idle_state");
-	jw_arr(j, "idle_limited_cpus");
-	while (c->deepest_idle >= 0 && (cpu = tp_cpuset_next(&c->idle_cpus, cpu)) >= 0)
-		jw_u64(j, NULL, (uint64_t)cpu);
-	jw_arr_end(j);
+	jw_cpuset(j, "idle_limited_cpus", &c->idle_cpus);	/* empty: none */
 	jw_u64(j, "idle_states_disabled", c->idle_disabled);
 	jw_obj_end(j);
 }

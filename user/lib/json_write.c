@@ -5,6 +5,7 @@
  */
 #include <math.h>
 
+#include "cli.h"
 #include "json_write.h"
 
 void jw_init(struct jw *j, FILE *f)
@@ -103,6 +104,22 @@ void jw_arr(struct jw *j, const char *key)
 void jw_arr_end(struct jw *j)
 {
 	jw_close(j, ']');
+}
+
+/**
+ * jw_cpuset() - a CPU set as an array of CPU numbers, lowest first
+ * @j: the writer
+ * @key: its key (NULL in an array)
+ * @set: the set
+ */
+void jw_cpuset(struct jw *j, const char *key, const struct tp_cpuset *set)
+{
+	int cpu = -1;
+
+	jw_arr(j, key);
+	while ((cpu = tp_cpuset_next(set, cpu)) >= 0)
+		jw_u64(j, NULL, (uint64_t)cpu);
+	jw_arr_end(j);
 }
 
 void jw_u64(struct jw *j, const char *key, uint64_t v)

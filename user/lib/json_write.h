@@ -12,6 +12,8 @@
 
 #define JW_MAX_DEPTH	16
 
+struct tp_cpuset;
+
 /**
  * struct jw - the writer's state
  * @f: where to write
@@ -33,6 +35,7 @@ void jw_obj(struct jw *j, const char *key);
 void jw_obj_end(struct jw *j);
 void jw_arr(struct jw *j, const char *key);
 void jw_arr_end(struct jw *j);
+void jw_cpuset(struct jw *j, const char *key, const struct tp_cpuset *set);
 void jw_u64(struct jw *j, const char *key, uint64_t v);
 void jw_i64(struct jw *j, const char *key, int64_t v);
 void jw_double(struct jw *j, const char *key, double v);

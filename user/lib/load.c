@@ -340,14 +340,13 @@ void tp_load_stop(struct tp_load *l, struct tp_load_report *r)
  */
 void tp_load_text(const struct tp_load_report *r, FILE *f)
 {
-	char cpus[200];
 	double s = (double)r->ns / 1e9;
+	char who[224];
 
 	if (r->kind == TP_LOAD_NONE)
 		return;
-	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
-	fprintf(f, "load: %s on CPU%s %s for %.2f s", tp_load_name(r->kind),
-		tp_cpuset_count(&r->cpus) > 1 ? "s" : "", cpus, s);
+	tp_cpuset_who(&r->cpus, who, sizeof(who));
+	fprintf(f, "load: %s on %s for %.2f s", tp_load_name(r->kind), who, s);
 	if (r->kind != TP_LOAD_CPU && s > 0)
 		fprintf(f, ", %.2f GB/s", (double)r->bytes / 1e9 / s);
 	fprintf(f, "\n");
@@ -360,18 +359,13 @@ void tp_load_text(const struct tp_load_report *r, FILE *f)
  */
 void tp_load_json(const struct tp_load_report *r, struct jw *j)
 {
-	int cpu = -1;
-
 	if (r->kind == TP_LOAD_NONE) {
 		jw_null(j, "load");
 		return;
 	}
 	jw_obj(j, "load");
 	jw_str(j, "kind", tp_load_name(r->kind));
-	jw_arr(j, "cpus");
-	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0)
-		jw_u64(j, NULL, (uint64_t)cpu);
-	jw_arr_end(j);
+	jw_cpuset(j, "cpus", &r->cpus);
 	jw_u64(j, "elapsed_ns", r->ns);
 	jw_u64(j, "bytes", r->bytes);
 	jw_u64(j, "chunks", r->loops);

@@ -177,6 +177,21 @@ void tp_cpuset_format(const struct tp_cpuset *set, char *buf, size_t len)
 	}
 }
 
+/**
+ * tp_cpuset_who() - a set named for a sentence: "CPU 3", "CPUs 0-63"
+ * @set: the set
+ * @buf: the output
+ * @len: its size
+ */
+void tp_cpuset_who(const struct tp_cpuset *set, char *buf, size_t len)
+{
+	char list[200];
+
+	tp_cpuset_format(set, list, sizeof(list));
+	snprintf(buf, len, "CPU%s %s", tp_cpuset_count(set) > 1 ? "s" : "",
+		 list);
+}
+
 static int tp_parse_cpu_number(const char **s, unsigned int *cpu)
 {
 	char *end;

@@ -155,17 +155,12 @@ void tp_placement_text(const struct tp_placement *pl, FILE *f)
  */
 void tp_placement_json(const struct tp_placement *pl, struct jw *j)
 {
-	int cpu = -1;
-
 	if (!pl->known) {
 		jw_null(j, "cli");
 		return;
 	}
 	jw_obj(j, "cli");
-	jw_arr(j, "cpus");
-	while ((cpu = tp_cpuset_next(&pl->cpus, cpu)) >= 0)
-		jw_u64(j, NULL, (uint64_t)cpu);
-	jw_arr_end(j);
+	jw_cpuset(j, "cpus", &pl->cpus);
 	jw_bool(j, "apart", pl->apart);
 	if (pl->apart)
 		jw_null(j, "why");
