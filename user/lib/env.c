@@ -762,14 +762,6 @@ void tp_env_warnings_text(const struct tp_env *e, FILE *f)
 		fprintf(f, "  - %s\n", e->warn[i].message);
 }
 
-static void tp_env_json_long(struct jw *j, const char *key, long v)
-{
-	if (v < 0)
-		jw_null(j, key);
-	else
-		jw_i64(j, key, v);
-}
-
 static void tp_env_cpu_json(const struct tp_env_cpu *c, struct jw *j)
 {
 	unsigned int k;
@@ -777,13 +769,13 @@ static void tp_env_cpu_json(const struct tp_env_cpu *c, struct jw *j)
 	jw_obj(j, NULL);
 	jw_u64(j, "cpu", c->cpu);
 	jw_bool(j, "online", c->online);
-	tp_env_json_long(j, "node", c->node);
+	jw_known(j, "node", c->node);
 	jw_cpuset(j, "siblings", &c->siblings);
 	jw_str(j, "driver", c->driver);
 	jw_str(j, "governor", c->governor);
-	tp_env_json_long(j, "min_khz", c->min_khz);
-	tp_env_json_long(j, "max_khz", c->max_khz);
-	tp_env_json_long(j, "cur_khz", c->cur_khz);
+	jw_known(j, "min_khz", c->min_khz);
+	jw_known(j, "max_khz", c->max_khz);
+	jw_known(j, "cur_khz", c->cur_khz);
 	jw_bool(j, "isolated", c->isolated);
 	jw_bool(j, "nohz_full", c->nohz_full);
 	jw_bool(j, "rcu_nocbs", c->rcu_nocbs);
@@ -793,7 +785,7 @@ static void tp_env_cpu_json(const struct tp_env_cpu *c, struct jw *j)
 		jw_obj(j, NULL);
 		jw_str(j, "name", c->cstate[k].name);
 		jw_bool(j, "enabled", c->cstate[k].enabled);
-		tp_env_json_long(j, "latency_us", c->cstate[k].latency_us);
+		jw_known(j, "latency_us", c->cstate[k].latency_us);
 		jw_obj_end(j);
 	}
 	jw_arr_end(j);
@@ -813,7 +805,7 @@ static void tp_env_ready_json(const struct tp_env_ready *r, struct jw *j)
 {
 	tp_env_json_switch(j, "nmi_watchdog", r->nmi_watchdog);
 	tp_env_json_switch(j, "timer_migration", r->timer_migration);
-	tp_env_json_long(j, "stat_interval_s", r->stat_interval_s);
+	jw_known(j, "stat_interval_s", r->stat_interval_s);
 	if (r->wq_known)
 		jw_cpuset(j, "workqueue_cpumask", &r->wq_cpumask);
 	else

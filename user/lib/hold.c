@@ -351,18 +351,12 @@ void tp_conditions_json(const struct tp_conditions *c, struct jw *j)
 		return;
 	}
 	jw_obj(j, "conditions");
-	if (c->dma_latency_us >= 0)
-		jw_i64(j, "dma_latency_us", c->dma_latency_us);
-	else
-		jw_null(j, "dma_latency_us");
+	jw_known(j, "dma_latency_us", c->dma_latency_us);
 	if (c->dma_why[0])
 		jw_str(j, "dma_latency_not_held", c->dma_why);
 	else
 		jw_null(j, "dma_latency_not_held");
-	if (c->deepest_idle >= 0)
-		jw_i64(j, "deepest_idle_state", c->deepest_idle);
-	else
-		jw_null(j, "deepest_idle_state");
+	jw_known(j, "deepest_idle_state", c->deepest_idle);
 	jw_cpuset(j, "idle_limited_cpus", &c->idle_cpus);	/* empty: none */
 	jw_u64(j, "idle_states_disabled", c->idle_disabled);
 	jw_obj_end(j);

@@ -134,6 +134,20 @@ void jw_i64(struct jw *j, const char *key, int64_t v)
 	fprintf(j->f, "%lld", (long long)v);
 }
 
+/**
+ * jw_known() - a figure that may be unknown: null when @v is negative
+ * @j: the writer
+ * @key: its key
+ * @v: the figure (negative: unknown)
+ */
+void jw_known(struct jw *j, const char *key, int64_t v)
+{
+	if (v < 0)
+		jw_null(j, key);
+	else
+		jw_i64(j, key, v);
+}
+
 /* Non-finite values have no JSON form: they are written as null. */
 void jw_double(struct jw *j, const char *key, double v)
 {

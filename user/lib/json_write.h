@@ -38,6 +38,7 @@ void jw_arr_end(struct jw *j);
 void jw_cpuset(struct jw *j, const char *key, const struct tp_cpuset *set);
 void jw_u64(struct jw *j, const char *key, uint64_t v);
 void jw_i64(struct jw *j, const char *key, int64_t v);
+void jw_known(struct jw *j, const char *key, int64_t v);
 void jw_double(struct jw *j, const char *key, double v);
 void jw_real(struct jw *j, const char *key, double v);
 void jw_str(struct jw *j, const char *key, const char *s);
