@@ -17,24 +17,32 @@ command_of() {
 	sed -n 's/.*"usage: tscprobe \([a-z]*\).*/\1/p' "$1" | head -n 1
 }
 
-# The long options of a source file's getopt table (TP_OUTPUT_OPTIONS
-# stands for the format options of user/lib/format.h, TP_LIMIT_OPTIONS for
-# the limit options of user/lib/limits.h, TP_MEASURE_OPTIONS for those and
-# the shared ones of user/lib/options.h).
+# The long options in getopt table lines read from standard input.
+table_options() {
+	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p'
+}
+
+# The options of the TP_*_OPTIONS macro NAME of user/lib/*.h, with those of
+# the macros it names: its body is the #define's line and those a
+# backslash continues.
+macro_options() {
+	local body
+
+	body=$(awk -v m="$1" '$1 == "#define" && $2 == m { on = 1 }
+		on { print; if ($0 !~ /\\$/) exit }' "$REPO"/user/lib/*.h)
+	table_options <<<"$body"
+	for m in $(grep -o 'TP_[A-Z_]*_OPTIONS' <<<"$body" | grep -vx "$1" | sort -u); do
+		macro_options "$m"
+	done
+}
+
+# The long options of a source file's getopt table, the macros it names
+# (TP_MEASURE_OPTIONS, TP_LOAD_OPTIONS, ...) expanded.
 options_of() {
-	sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' "$1"
-	if grep -q "TP_OUTPUT_OPTIONS\|TP_MEASURE_OPTIONS" "$1"; then
-		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
-			"$REPO/user/lib/format.h"
-	fi
-	if grep -q "TP_LIMIT_OPTIONS\|TP_MEASURE_OPTIONS" "$1"; then
-		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
-			"$REPO/user/lib/limits.h"
-	fi
-	if grep -q "TP_MEASURE_OPTIONS" "$1"; then
-		sed -n 's/^[[:space:]]*{ "\([a-z][a-z-]*\)", \(no\|required\)_argument.*/\1/p' \
-			"$REPO/user/lib/options.h"
-	fi
+	table_options <"$1"
+	for m in $(grep -o 'TP_[A-Z_]*_OPTIONS' "$1" | sort -u); do
+		macro_options "$m"
+	done
 }
 
 documented() {
