@@ -103,13 +103,13 @@ gates() {
 # runs on the newest kernel's cloud image.  Not test_irqs.sh: a bound on
 # scheduling, which every other kernel checks, and the debug kernel's
 # lockdep and KASAN see its runs in test_noise and test_cache as well.
-# Not test_monitor: it tests the CLI's side of notifications; the
-# module's side is test_live, which runs here.
+# Not test_monitor and test_actions.sh: they test the CLI's side of
+# notifications; the module's side is test_live, which runs here.
 # part runs this in a pipeline, so the variables stay in its subshell.
 vm_debug() {
 	export TP_FUZZ_COUNT=3000 TP_LOAD_CYCLES=25
 	vm debug full --smp 4 --timeout 1800 --skip test_ynl.sh --skip test_irqs.sh \
-		--skip test_monitor
+		--skip test_monitor --skip test_actions.sh
 }
 
 # vm NAME MODE [vm/run.sh options]: on kernel NAME, with the module its

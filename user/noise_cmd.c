@@ -22,6 +22,7 @@ static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
 	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
+	"                      [--on-threshold ACTION]... [--on-end ACTION]...\n"
 	"                      [--fail-above [NAME:]VALUE]... [--limits FILE]\n"
 	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
 	"                      [--load memmove|stream|cpu --load-cpus CPUS]\n"
@@ -49,6 +50,7 @@ static const char tp_noise_usage[] =
 	"                        threshold): stop reason threshold\n"
 	"      --trace-stop      with --stop-at: also turn tracing off at that gap, so\n"
 	"                        the ftrace buffer keeps what led up to it\n"
+	TP_ACTION_USAGE
 	TP_LIMIT_USAGE
 	TP_HOLD_USAGE
 	TP_LOAD_USAGE
@@ -157,6 +159,31 @@ static int tp_noise_check_stop_at(const struct tp_noise_cmd *cmd)
 	return TP_EXIT_OK;
 }
 
+/*
+ * --on-threshold acts at the --stop-at level.  The module stops there only
+ * when one of the actions is stop; otherwise the level stays with the CLI
+ * and START carries no stop-at.
+ */
+static int tp_noise_check_actions(struct tp_noise_cmd *cmd)
+{
+	struct tp_actions *a = &cmd->actions;
+	struct tp_run_params *p = &cmd->p;
+	int ret;
+
+	if (!a->r.asked)
+		return TP_EXIT_OK;
+	if (cmd->m.user || cmd->compare)
+		return tp_usage_err("noise", "--on-threshold and --on-end need the module's own run: give neither --user nor --compare");
+	ret = tp_actions_check(a, "noise", p->stop_at_ns, p->stop_at_cycles);
+	if (ret || !a->r.nthreshold || a->r.stop)
+		return ret;
+	if (p->trace_stop)
+		return tp_usage_err("noise", "--trace-stop turns tracing off at the gap that ends the run: add --on-threshold stop, or take snapshots");
+	p->stop_at_ns = 0;
+	p->stop_at_cycles = 0;
+	return TP_EXIT_OK;
+}
+
 static int tp_noise_enum(const char *opt, const char *arg,
 			 const char *(*name_of)(unsigned int), unsigned int max,
 			 uint32_t *v)
@@ -175,7 +202,8 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	int ret;
 
 	if (tp_measure_option(&cmd->m, "noise", c, &ret) ||
-	    tp_load_option(&cmd->load, "noise", c, optarg, &ret))
+	    tp_load_option(&cmd->load, "noise", c, optarg, &ret) ||
+	    tp_actions_option(&cmd->actions, "noise", c, optarg, &ret))
 		return ret;
 	switch (c) {
 	case 'd':
@@ -241,6 +269,7 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "stop-at", required_argument, NULL, OPT_STOP_AT },
 		{ "trace-stop", no_argument, NULL, OPT_TRACE_STOP },
 		TP_LOAD_OPTIONS,
+		TP_ACTION_OPTIONS,
 		TP_MEASURE_OPTIONS,
 	};
 	int ret;
@@ -275,6 +304,8 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = tp_noise_check_stop_at(cmd);
+	if (!ret)
+		ret = tp_noise_check_actions(cmd);
 	if (ret)
 		return ret;
 	if (cmd->m.user && cmd->irqs_given && cmd->p.irqs == TSCPROBE_IRQS_OFF)
@@ -345,6 +376,7 @@ int tp_cmd_noise(int argc, char **argv)
 		.p = &cmd.p,
 		.hold = &cmd.m.hold,
 		.load = &cmd.load,
+		.actions = &cmd.actions,
 		.put_attrs = tp_noise_put_attrs,
 		.progress = tp_noise_progress,
 	};

@@ -6,6 +6,7 @@
 #ifndef TSCPROBE_USER_NOISE_CMD_H
 #define TSCPROBE_USER_NOISE_CMD_H
 
+#include "lib/actions.h"
 #include "lib/format.h"
 #include "lib/options.h"
 #include "lib/module_run.h"
@@ -21,6 +22,7 @@
  * @follow: --follow
  * @stop_at_cycles: --stop-at was in cycles
  * @load: --load and --load-cpus
+ * @actions: --on-threshold and --on-end
  */
 struct tp_noise_cmd {
 	struct tp_measure_opts m;
@@ -32,6 +34,7 @@ struct tp_noise_cmd {
 	bool follow;
 	bool stop_at_cycles;
 	struct tp_load_opts load;
+	struct tp_actions actions;
 };
 
 void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p);

@@ -57,4 +57,15 @@ static inline int tp_test_run_cli(const char *args, char *err, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/*
+ * The CLI refuses @args as bad input: exit 2 and one line on standard
+ * error, "tscprobe: ...", which @err gets.
+ */
+static inline int tp_test_refused(const char *args, char *err, size_t len)
+{
+	return tp_test_run_cli(args, err, len) == 2 &&
+	       !strncmp(err, "tscprobe: ", 10) &&
+	       strcspn(err, "\n") == strlen(err) - 1;
+}
+
 #endif /* TSCPROBE_TEST_CLI_PATH_H */

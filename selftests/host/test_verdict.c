@@ -885,10 +885,9 @@ TEST(bad_limits_refused_before_anything_starts)
 
 	for (i = 0; i < TP_ARRAY_SIZE(bad); i++) {
 		t0 = now_s();
-		EXPECT_EQ(2, tp_test_run_cli(bad[i].args, err, sizeof(err))) TH_LOG("%s: %s", bad[i].args, err);
+		EXPECT_EQ(1, tp_test_refused(bad[i].args, err, sizeof(err)))
+			TH_LOG("%s: %s", bad[i].args, err);
 		EXPECT_LT(now_s() - t0, 2.0) TH_LOG("%s took long: it measured", bad[i].args);
-		EXPECT_EQ(0, strncmp(err, "tscprobe: ", 10)) TH_LOG("%s: %s", bad[i].args, err);
-		EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s: %s", bad[i].args, err);
 		EXPECT_NE(NULL, strstr(err, bad[i].says)) TH_LOG("%s: %s", bad[i].args, err);
 	}
 	/* good limits get as far as the module, which is not here */

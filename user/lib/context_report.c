@@ -104,6 +104,7 @@ void tp_context_text(const struct tp_result *r, FILE *f)
 	tp_placement_text(&r->cli, f);
 	tp_conditions_text(&r->held, f);
 	tp_load_text(&r->load, f);
+	tp_actions_text(&r->actions, f);
 	if (!r->ctx || !r->ctx->have_env || !r->ctx->env.nwarn)
 		return;
 	fprintf(f, "environment (tscprobe env):\n");
@@ -138,8 +139,8 @@ void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 }
 
 /**
- * tp_context_json() - the run's "cli", "conditions", "load" and
- *	"environment" objects
+ * tp_context_json() - the run's "cli", "conditions", "load", "actions"
+ *	and "environment" objects
  * @r: the run
  * @j: the writer, inside the report's top-level object
  */
@@ -148,6 +149,7 @@ void tp_context_json(const struct tp_result *r, struct jw *j)
 	tp_placement_json(&r->cli, j);
 	tp_conditions_json(&r->held, j);
 	tp_load_json(&r->load, j);
+	tp_actions_json(&r->actions, j);
 	if (r->ctx && r->ctx->have_env)
 		tp_env_json(&r->ctx->env, j, "environment");
 	else

@@ -104,9 +104,9 @@ uint64_t tp_live_run_id(const struct nlmsghdr *nlh)
 	return tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
 }
 
-/* The events of one CPU nest, printed and counted. */
-static int tp_live_cpu_events(struct tp_live *l, uint64_t run_id,
-			      const struct nlattr *nest)
+/* The events of one CPU nest, each handed to @fn. */
+static int tp_live_cpu_events(uint64_t run_id, const struct nlattr *nest,
+			      tp_live_event_fn fn, void *arg)
 {
 	const struct nlattr *tb[TSCPROBE_CPU_A_MAX + 1];
 	struct tp_live_event ev;
@@ -123,12 +123,48 @@ static int tp_live_cpu_events(struct tp_live *l, uint64_t run_id,
 			continue;
 		if (tp_result_decode_event(a, &ev.e))
 			return -1;
-		if (run_id == l->run_id)
-			tp_live_cpu(l, ev.cpu)->received++;
-		tp_live_print_event(l, run_id, &ev);
+		fn(run_id, &ev, arg);
 		n++;
 	}
 	return n;
+}
+
+/**
+ * tp_live_each_event() - decode the events of an EVENT notification
+ * @nlh: the notification
+ * @fn: called with the run's id and each event, in order
+ * @arg: for @fn
+ *
+ * Return: the events decoded, or -1 when the message is malformed (the
+ * events before the fault were handed to @fn).
+ */
+int tp_live_each_event(const struct nlmsghdr *nlh, tp_live_event_fn fn,
+		       void *arg)
+{
+	uint64_t run_id = tp_live_run_id(nlh);
+	const struct nlattr *a;
+	int n = 0, k;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU)
+			continue;
+		k = tp_live_cpu_events(run_id, a, fn, arg);
+		if (k < 0)
+			return -1;
+		n += k;
+	}
+	return n;
+}
+
+/* One event of a notification, counted when it is the run's, and printed. */
+static void tp_live_event(uint64_t run_id, const struct tp_live_event *ev,
+			  void *arg)
+{
+	struct tp_live *l = arg;
+
+	if (run_id == l->run_id)
+		tp_live_cpu(l, ev->cpu)->received++;
+	tp_live_print_event(l, run_id, ev);
 }
 
 /**
@@ -140,19 +176,7 @@ static int tp_live_cpu_events(struct tp_live *l, uint64_t run_id,
  */
 int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh)
 {
-	uint64_t run_id = tp_live_run_id(nlh);
-	const struct nlattr *a;
-	int n = 0, k;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU)
-			continue;
-		k = tp_live_cpu_events(l, run_id, a);
-		if (k < 0)
-			return -1;
-		n += k;
-	}
-	return n;
+	return tp_live_each_event(nlh, tp_live_event, l);
 }
 
 /* Nanoseconds from cycles, when the rate is known. */

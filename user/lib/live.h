@@ -58,6 +58,10 @@ struct tp_live {
 	uint64_t overruns;
 };
 
+/* Called with each event of a notification and the run it belongs to. */
+typedef void (*tp_live_event_fn)(uint64_t run_id,
+				 const struct tp_live_event *ev, void *arg);
+
 void tp_live_init(struct tp_live *l, FILE *f, bool json);
 void tp_live_begin(struct tp_live *l, uint64_t run_id, uint64_t start_tsc,
 		   uint32_t tsc_khz);
@@ -65,6 +69,8 @@ void tp_live_free(struct tp_live *l);
 uint64_t tp_live_received(const struct tp_live *l, unsigned int cpu);
 uint8_t tp_live_cmd(const struct nlmsghdr *nlh);
 uint64_t tp_live_run_id(const struct nlmsghdr *nlh);
+int tp_live_each_event(const struct nlmsghdr *nlh, tp_live_event_fn fn,
+		       void *arg);
 int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh);
 void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
 			 const struct tp_live_event *ev);

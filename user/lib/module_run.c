@@ -107,18 +107,21 @@ struct tp_finish_wait {
 	const struct tp_result *run;
 };
 
-/* Hand the run's EVENT notifications to whoever follows it live. */
+/* Hand the run's EVENT notifications to its actions and live printer. */
 static void tp_pass_event(const struct nlmsghdr *nlh,
 			  const struct tp_finish_wait *w)
 {
 	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
 	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
 
-	if (!w->st || !w->st->on_event || g->cmd != TSCPROBE_CMD_EVENT ||
+	if (!w->st || (!w->st->on_event && !w->st->actions) ||
+	    g->cmd != TSCPROBE_CMD_EVENT ||
 	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) ||
 	    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
 		return;
-	w->st->on_event(nlh, w->run, w->st->event_arg);
+	tp_actions_event(w->st->actions, nlh, w->run);
+	if (w->st->on_event)
+		w->st->on_event(nlh, w->run, w->st->event_arg);
 }
 
 static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
@@ -239,6 +242,8 @@ static void tp_last_events(struct tp_nl *ev, struct tp_finish_wait *w)
 
 	while (!w->finished && tp_now_ns() < end) {
 		ret = tp_nl_wait_event(ev, 50, tp_finished_cb, w);
+		if (ret == -ENOBUFS && w->st)
+			tp_actions_overrun(w->st->actions);
 		if (ret < 0 && ret != -EINTR && ret != -ENOBUFS)
 			break;
 	}
@@ -274,6 +279,8 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 		ret = tp_nl_wait_event(ev, timeout, tp_finished_cb, &w);
 		if (ret == -EINTR)
 			continue;
+		if (ret == -ENOBUFS)
+			tp_actions_overrun(st->actions);
 		if (ret < 0 && ret != -ENOBUFS) {
 			tp_err("waiting for the run to finish: %s", strerror(-ret));
 			return TP_EXIT_FAIL;
@@ -418,10 +425,15 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	tp_load_stop(load, &res.load);
 	tp_hold_end(&hold);
 	res.held = hold.c;
+	if (ret != TP_EXIT_OK && ret != TP_EXIT_INTERRUPTED)
+		tp_actions_end(st->actions, NULL);
 	if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
 		tp_result_group(&res);
 		if (st->on_end)
 			st->on_end(&res, st->event_arg);
+		tp_actions_end(st->actions, &res);
+		if (st->actions)
+			res.actions = st->actions->r;
 		printed = output(&res, out, stdout);
 		if (printed == TP_EXIT_FAIL || ret == TP_EXIT_OK)
 			ret = printed;

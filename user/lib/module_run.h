@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <libmnl/libmnl.h>
 
+#include "actions.h"
 #include "format.h"
 #include "hold.h"
 #include "load.h"
@@ -34,6 +35,7 @@
  * @event_arg: for @on_event and @on_end
  * @hold: the conditions to hold during the run (NULL: none asked)
  * @load: the load to run beside it (NULL: none)
+ * @actions: what to do at its events and end (NULL: nothing)
  */
 struct tp_start {
 	uint32_t kind;
@@ -50,6 +52,7 @@ struct tp_start {
 	void *event_arg;
 	const struct tp_hold_opts *hold;
 	const struct tp_load_opts *load;
+	struct tp_actions *actions;
 };
 
 /* A measurement's userspace engine and its report in every format. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include <linux/tscprobe.h>
+#include "actions.h"
 #include "cli.h"
 #include "core/cache.h"
 #include "hold.h"
@@ -266,6 +267,8 @@ struct tp_pair_res {
  * @held: the conditions the CLI held during the run (not stated for a
  *	stored result)
  * @load: the load the CLI ran beside the run (none for a stored result)
+ * @actions: what the CLI did at the run's events and end (none asked for a
+ *	stored result)
  */
 struct tp_result {
 	uint32_t kind;
@@ -300,6 +303,7 @@ struct tp_result {
 	struct tp_placement cli;
 	struct tp_conditions held;
 	struct tp_load_report load;
+	struct tp_actions_report actions;
 };
 
 /* The engine that measured @r, as every report names it. */

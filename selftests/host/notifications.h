@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Synthetic notifications of the events group, built as the module builds
+ * them, for the host tests of what the CLI does with them.
+ */
+#ifndef TSCPROBE_TEST_NOTIFICATIONS_H
+#define TSCPROBE_TEST_NOTIFICATIONS_H
+
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/tscprobe.h>
+
+/* A notification of @cmd in @buf, as the module sends it. */
+static inline struct nlmsghdr *notification(char *buf, uint8_t cmd,
+					    uint64_t run)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	nlh->nlmsg_type = 0x20;
+	g->cmd = cmd;
+	g->version = TSCPROBE_GENL_VERSION;
+	mnl_attr_put_u64(nlh, TSCPROBE_A_RUN_ID, run);
+	return nlh;
+}
+
+/* One EVENT nest; @smi < 0: the MSR is unreadable (left out). */
+static inline void put_event(struct nlmsghdr *nlh, unsigned int type,
+			     uint64_t tsc, uint64_t cycles, uint32_t cause,
+			     int smi)
+{
+	struct nlattr *ev = mnl_attr_nest_start(nlh, type);
+
+	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_TSC, tsc);
+	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_CYCLES, cycles);
+	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_CAUSE, cause);
+	if (smi >= 0)
+		mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_SMI, (uint32_t)smi);
+	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_NMI, 0);
+	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_IRQ, 0);
+	mnl_attr_nest_end(nlh, ev);
+}
+
+#endif /* TSCPROBE_TEST_NOTIFICATIONS_H */
