@@ -209,9 +209,12 @@ TEST(bad_input_is_one_line_and_exit_2)
 	char err[1024];
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		EXPECT_EQ(1, tp_test_refused(bad[i], err, sizeof(err)))
-			TH_LOG("%s: %s", bad[i], err);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args = bad[i];
+
+		EXPECT_EQ(1, tp_test_refused(args, err, sizeof(err)))
+			TH_LOG("%s: %s", args, err);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -194,11 +194,26 @@ static bool tp_snapshot_copy(int fd, const char *path)
 	return true;
 }
 
+/* Write @what ("1\n": swap, "2\n": clear) to @file; false on failure. */
+static bool tp_snapshot_write(const char *file, const char *what)
+{
+	int fd = open(file, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0 || write(fd, what, 2) != 2 || close(fd)) {
+		tp_err("snapshot: cannot write %c to %s: %s", what[0], file,
+		       strerror(errno));
+		return false;
+	}
+	return true;
+}
+
 /*
  * Swap the trace buffer into the snapshot (tracing goes on in the other)
  * and save it to DIR/tscprobe-RUN-N.trace; @path gets the file's name.
  * The swap and the read are two opens: a reader of the snapshot file
- * holds it open against a swap (EBUSY).
+ * holds it open against a swap (EBUSY).  Once saved, the snapshot buffer
+ * is cleared, so that the next swap brings back an empty one: each file
+ * holds what was traced since the last.
  */
 static bool tp_snapshot_take(struct tp_actions *a, const struct tp_action *act,
 			     uint64_t run_id, char *path, size_t len)
@@ -208,12 +223,8 @@ static bool tp_snapshot_take(struct tp_actions *a, const struct tp_action *act,
 	int fd;
 
 	snprintf(file, sizeof(file), "%s/snapshot", a->tracing);
-	fd = open(file, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "1\n", 2) != 2 || close(fd)) {
-		tp_err("snapshot: cannot take one at %s: %s", file,
-		       strerror(errno));
+	if (!tp_snapshot_write(file, "1\n"))
 		return false;
-	}
 	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		tp_err("snapshot: cannot read %s: %s", file, strerror(errno));
@@ -223,6 +234,7 @@ static bool tp_snapshot_take(struct tp_actions *a, const struct tp_action *act,
 		 run_id, ++a->taken);
 	ok = tp_snapshot_copy(fd, path);
 	close(fd);
+	ok = tp_snapshot_write(file, "2\n") && ok;
 	if (ok)
 		a->r.snapshots++;
 	return ok;
