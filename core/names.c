@@ -116,6 +116,7 @@ static const char *const tp_attrs[] = {
 	[TSCPROBE_A_STOP_EVENT] = "stop_event",
 	[TSCPROBE_A_TSC_SYNC] = "tsc_sync",
 	[TSCPROBE_A_TSC_OFFSETS_RUN_ID] = "tsc_offsets_run_id",
+	[TSCPROBE_A_WARM_UP_NS] = "warm_up_ns",
 };
 
 static const char *const tp_causes[] = {

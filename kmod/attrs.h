@@ -15,7 +15,7 @@ struct tp_hist;
 #define TP_PAD	1
 
 /* START's attribute table ends at its policy's last attribute. */
-#define TP_START_MAXATTR	TSCPROBE_A_TRACE_STOP
+#define TP_START_MAXATTR	TSCPROBE_A_WARM_UP_NS
 
 /* An extack message at @attr (may be NULL): @fmt, or @msg (compat.h). */
 #define tp_set_err(extack, attr, msg, fmt, ...) do {			\

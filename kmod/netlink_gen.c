@@ -58,8 +58,12 @@ static const struct netlink_range_validation tscprobe_a_stop_at_cycles_range = {
 	.max	= 10000000000ULL,
 };
 
+static const struct netlink_range_validation tscprobe_a_warm_up_ns_range = {
+	.max	= 3600000000000ULL,
+};
+
 /* TSCPROBE_CMD_START - do */
-static const struct nla_policy tscprobe_start_nl_policy[TSCPROBE_A_TRACE_STOP + 1] = {
+static const struct nla_policy tscprobe_start_nl_policy[TSCPROBE_A_WARM_UP_NS + 1] = {
 	[TSCPROBE_A_KIND] = NLA_POLICY_RANGE(NLA_U32, 1, 3),
 	[TSCPROBE_A_CPUS] = NLA_POLICY_MAX_LEN(TSCPROBE_CPUMASK_BYTES),
 	[TSCPROBE_A_DURATION_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &tscprobe_a_duration_ns_range),
@@ -78,6 +82,7 @@ static const struct nla_policy tscprobe_start_nl_policy[TSCPROBE_A_TRACE_STOP + 
 	[TSCPROBE_A_STOP_AT_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &tscprobe_a_stop_at_ns_range),
 	[TSCPROBE_A_STOP_AT_CYCLES] = NLA_POLICY_FULL_RANGE(NLA_U64, &tscprobe_a_stop_at_cycles_range),
 	[TSCPROBE_A_TRACE_STOP] = { .type = NLA_FLAG, },
+	[TSCPROBE_A_WARM_UP_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &tscprobe_a_warm_up_ns_range),
 };
 
 /* TSCPROBE_CMD_GET_RESULT - dump */
@@ -96,7 +101,7 @@ const struct genl_split_ops tscprobe_nl_ops[7] = {
 		.cmd		= TSCPROBE_CMD_START,
 		.doit		= tp_nl_start_doit,
 		.policy		= tscprobe_start_nl_policy,
-		.maxattr	= TSCPROBE_A_TRACE_STOP,
+		.maxattr	= TSCPROBE_A_WARM_UP_NS,
 		.flags		= GENL_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{

@@ -30,7 +30,8 @@ static const unsigned long tp_noise_attrs[BITS_TO_LONGS(TSCPROBE_A_MAX + 1)] = {
 	BIT(TSCPROBE_A_WIDTH_NS) | BIT(TSCPROBE_A_GAP_NS) |
 	BIT(TSCPROBE_A_THRESHOLD_NS) | BIT(TSCPROBE_A_THRESHOLD_CYCLES) |
 	BIT(TSCPROBE_A_CLOCK) | BIT(TSCPROBE_A_STOP_AT_NS) |
-	BIT(TSCPROBE_A_STOP_AT_CYCLES) | BIT(TSCPROBE_A_TRACE_STOP),
+	BIT(TSCPROBE_A_STOP_AT_CYCLES) | BIT(TSCPROBE_A_TRACE_STOP) |
+	BIT(TSCPROBE_A_WARM_UP_NS),
 };
 
 static int tp_noise_parse_threshold(struct tp_params *p, struct nlattr **attrs,
@@ -116,6 +117,7 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 				TSCPROBE_DEFAULT_GAP_NS);
 	p->irqs = tp_attr_u32(attrs, TSCPROBE_A_IRQS, TSCPROBE_IRQS_OFF);
 	p->clock = tp_attr_u32(attrs, TSCPROBE_A_CLOCK, TSCPROBE_CLOCK_LFENCE);
+	p->warm_up_ns = tp_attr_u64(attrs, TSCPROBE_A_WARM_UP_NS, 0);
 	if (p->width_ns > p->duration_ns) {
 		NL_SET_ERR_MSG_ATTR(extack, attrs[TSCPROBE_A_WIDTH_NS],
 				    "width_ns is longer than duration_ns");
@@ -138,14 +140,25 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev);
 
+/* A CPU's state as before its first window; @n->undo is kept. */
+static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
+			       unsigned int cpu)
+{
+	struct tp_noise_cpu *undo = n->undo;
+
+	memset(n, 0, sizeof(*n));
+	tp_noise_init(&n->loop, run->params.threshold_cycles);
+	n->loop.explain = tp_noise_explain;
+	n->run = run;
+	n->cpu = cpu;
+	n->undo = undo;
+}
+
 static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 {
 	struct tp_noise_cpu *n = c->hot;
 
-	tp_noise_init(&n->loop, run->params.threshold_cycles);
-	n->loop.explain = tp_noise_explain;
-	n->run = run;
-	n->cpu = c->cpu;
+	tp_noise_cpu_reset(run, n, c->cpu);
 	if (run->params.irqs == TSCPROBE_IRQS_ON) {
 		n->undo = kvmalloc_node(sizeof(*n), GFP_KERNEL,
 					cpu_to_node(c->cpu));
@@ -231,7 +244,7 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 	n->cause_cycles[ev->cause] += ev->cycles;
 	trace_tscprobe_noise_event(n->cpu, ev);
 	/* With interrupts on, a window moved away is discarded: so is this. */
-	if (stop_at && ev->cycles >= stop_at &&
+	if (stop_at && !n->warming && ev->cycles >= stop_at &&
 	    raw_smp_processor_id() == n->cpu)
 		tp_run_stop_at(n->run, n->cpu, ev);
 }
@@ -351,6 +364,8 @@ static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 	if (!found)
 		return;
 	n->notified = e->total;
+	if (n->warming)
+		return;
 	for (i = 0; i < e->n && k < ARRAY_SIZE(ev); i++)
 		if (e->ev[i].tsc > since)
 			ev[k++] = e->ev[i];
@@ -377,6 +392,29 @@ static u64 tp_noise_window_step(struct tp_run *run, struct tp_cpu *c,
 }
 
 /*
+ * The warm-up: windows as the run's, for warm_up_ns from the first, that
+ * notify nothing, stop nothing and are never published; then the CPU's
+ * state is reset, and the run's duration starts at its next window.
+ * False when the thread must stop or left its CPU.
+ */
+static bool tp_noise_warm_up(struct tp_run *run, struct tp_cpu *c, u64 width)
+{
+	u64 span = tp_ns_to_cycles(run->params.warm_up_ns);
+	struct tp_noise_cpu *n = c->hot;
+
+	if (!span)
+		return true;
+	n->warming = true;
+	tp_noise_counters_begin(n, &run->params, c->cpu);
+	while (!tp_cpu_should_stop(c) &&
+	       tp_noise_window_step(run, c, n, width, span) &&
+	       n->last_tsc < n->end_tsc)
+		tp_cpu_sleep_gap(run);
+	tp_noise_cpu_reset(run, n, c->cpu);
+	return !tp_cpu_should_stop(c) && !tp_cpu_gone(c);
+}
+
+/*
  * Complete only if the CPU reached its end and measured something: one
  * whose every window the host took away is incomplete, not zero.
  */
@@ -389,6 +427,8 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	bool complete = false;
 	u64 start;
 
+	if (!tp_noise_warm_up(run, c, width))
+		return false;
 	tp_noise_counters_begin(n, p, c->cpu);
 	while (!tp_cpu_should_stop(c)) {
 		start = tp_noise_window_step(run, c, n, width, span);

@@ -43,6 +43,7 @@ struct tp_noise_cpu {
 	struct tp_run *run;		/* for stop-at */
 	unsigned int cpu;
 	struct tp_noise_cpu *undo;	/* irqs on: the state before a window */
+	bool warming;			/* in the warm-up: nothing kept */
 };
 
 extern const struct tp_report_ops tp_noise_report_ops;

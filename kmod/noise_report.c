@@ -28,7 +28,8 @@ static int tp_noise_put_params(struct sk_buff *skb, const struct tp_run *run)
 	    tp_nla_put_u64(skb, TSCPROBE_A_THRESHOLD_NS, p->threshold_ns) ||
 	    tp_nla_put_u64(skb, TSCPROBE_A_THRESHOLD_CYCLES,
 			   p->threshold_cycles) ||
-	    nla_put_u32(skb, TSCPROBE_A_CLOCK, p->clock))
+	    nla_put_u32(skb, TSCPROBE_A_CLOCK, p->clock) ||
+	    tp_nla_put_u64(skb, TSCPROBE_A_WARM_UP_NS, p->warm_up_ns))
 		return -EMSGSIZE;
 	if (p->stop_at_cycles &&
 	    (tp_nla_put_u64(skb, TSCPROBE_A_STOP_AT_NS, p->stop_at_ns) ||

@@ -475,7 +475,8 @@ static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 		due = run->ending_since + slack;
 	if (run->params.duration_ns) {
 		unsigned long end = run->started_by +
-			nsecs_to_jiffies(run->params.duration_ns) + slack;
+			nsecs_to_jiffies(run->params.duration_ns +
+					 run->params.warm_up_ns) + slack;
 
 		if (!due || time_before(end, due))
 			due = end;

@@ -39,6 +39,7 @@ struct tp_params {
 	u64 stop_at_ns;		/* noise, 0: never; and in TSC cycles: */
 	u64 stop_at_cycles;
 	bool trace_stop;		/* noise: tracing_off() at stop-at */
+	u64 warm_up_ns;			/* noise: measured first, dropped */
 };
 
 /*

@@ -23,6 +23,7 @@ static const char tp_noise_usage[] =
 	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
 	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
 	"                      [--on-threshold ACTION]... [--on-end ACTION]...\n"
+	"                      [--warm-up D]\n"
 	"                      [--fail-above [NAME:]VALUE]... [--limits FILE]\n"
 	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
 	"                      [--load memmove|stream|cpu --load-cpus CPUS]\n"
@@ -40,6 +41,8 @@ static const char tp_noise_usage[] =
 	"      --threshold D|Nc  gaps this long are events: 10us, or cycles: 25000c\n"
 	"                        (default 10us)\n"
 	"      --clock CLOCK     lfence (default), rdtscp, mfence or plain\n"
+	"      --warm-up D       measure D first on each CPU and drop it: caches,\n"
+	"                        predictors and clocks settle (default 0, max 1h)\n"
 	"      --user            measure in userspace (interrupts on; no module)\n"
 	"      --compare         measure the same CPUs three ways, back to back: the\n"
 	"                        module with interrupts off, with them on, and\n"
@@ -66,7 +69,7 @@ static const char tp_noise_usage[] =
 
 enum {
 	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,
-	OPT_COMPARE, OPT_FOLLOW, OPT_STOP_AT, OPT_TRACE_STOP,
+	OPT_COMPARE, OPT_FOLLOW, OPT_STOP_AT, OPT_TRACE_STOP, OPT_WARM_UP,
 };
 
 static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
@@ -237,6 +240,10 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	case OPT_TRACE_STOP:
 		cmd->p.trace_stop = true;
 		return TP_EXIT_OK;
+	case OPT_WARM_UP:
+		return tp_noise_duration("--warm-up", optarg, 0,
+					 TSCPROBE_MAX_WARM_UP_NS,
+					 &cmd->p.warm_up_ns);
 	default:
 		return tp_bad_option("noise", c, argv);
 	}
@@ -268,6 +275,7 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		{ "follow", no_argument, NULL, OPT_FOLLOW },
 		{ "stop-at", required_argument, NULL, OPT_STOP_AT },
 		{ "trace-stop", no_argument, NULL, OPT_TRACE_STOP },
+		{ "warm-up", required_argument, NULL, OPT_WARM_UP },
 		TP_LOAD_OPTIONS,
 		TP_ACTION_OPTIONS,
 		TP_MEASURE_OPTIONS,
@@ -339,6 +347,8 @@ void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
 		mnl_attr_put_u64(nlh, TSCPROBE_A_STOP_AT_NS, p->stop_at_ns);
 	if (p->trace_stop)
 		mnl_attr_put(nlh, TSCPROBE_A_TRACE_STOP, 0, NULL);
+	if (p->warm_up_ns)
+		mnl_attr_put_u64(nlh, TSCPROBE_A_WARM_UP_NS, p->warm_up_ns);
 }
 
 /**
@@ -355,7 +365,8 @@ void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 	for (i = 0; i < st->ncpus; i++)
 		if (st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max > max)
 			max = st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max;
-	tp_noise_progress_line(buf, len, "", st->elapsed_ns, st->p.duration_ns,
+	tp_noise_progress_line(buf, len, "", st->elapsed_ns,
+			       st->p.duration_ns + st->p.warm_up_ns,
 			       st->ncpus, max, st->tsc_khz);
 }
 
@@ -387,7 +398,7 @@ int tp_cmd_noise(int argc, char **argv)
 		return ret < 0 ? TP_EXIT_OK : ret;
 	if (cmd.compare)
 		return tp_noise_compare(&cmd);
-	st.expect_ns = cmd.p.duration_ns;
+	st.expect_ns = cmd.p.duration_ns + cmd.p.warm_up_ns;
 	st.quiet = cmd.m.quiet;
 	if (cmd.follow) {
 		/* Standard error: the report on standard output stays whole. */

@@ -86,7 +86,7 @@ static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
 		.cpus = &cmd->m.cpus,
 		.p = &p,
 		.put_attrs = tp_noise_put_attrs,
-		.expect_ns = p.duration_ns,
+		.expect_ns = p.duration_ns + p.warm_up_ns,
 		.progress = tp_noise_progress,
 		.quiet = cmd->m.quiet,
 	};

@@ -146,9 +146,15 @@ static void *tp_noise_thread_main(void *arg)
 	struct tp_noise *loop = &t->loop->n;
 	uint64_t end, now, back;
 
-	/* Warm-up: fault in, warm caches and predictors; then forget it. */
+	/*
+	 * Warm-up: fault in, warm caches and predictors, and --warm-up; then
+	 * forget it.  In windows, so that Ctrl-C ends a long one.
+	 */
 	tp_noise_init(loop, t->p->threshold_cycles);
-	tp_noise_window(loop, t->p->clock, tp_rdtsc() + t->warmup);
+	end = tp_rdtsc() + t->warmup;
+	for (now = tp_rdtsc(); now < end && !tp_interrupted(); now = tp_rdtsc())
+		tp_noise_window(loop, t->p->clock,
+				now + t->width < end ? now + t->width : end);
 	tp_noise_init(loop, t->p->threshold_cycles);
 	loop->explain = tp_noise_count_event;
 	tp_pinned_go(&t->pin);
@@ -335,8 +341,9 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		t[i].p = &eff;
 		t[i].width = tp_ns_cycles(eff.width_ns, khz);
 		t[i].duration = tp_ns_cycles(eff.duration_ns, khz);
-		t[i].warmup = tp_ns_cycles(eff.duration_ns / 10 < 100000000 ?
-					   eff.duration_ns / 10 : 100000000, khz);
+		t[i].warmup = tp_ns_cycles((eff.duration_ns / 10 < 100000000 ?
+					    eff.duration_ns / 10 : 100000000) +
+					   eff.warm_up_ns, khz);
 		i++;
 	}
 	res->cpus = *cpus;

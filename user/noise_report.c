@@ -338,6 +338,10 @@ static void tp_noise_text(const struct tp_result *r,
 		tp_result_engine(r), tp_irqs_name(r->p.irqs),
 		tp_clock_name(r->p.clock), dur, cpus, r->tsc_khz, thr,
 		(unsigned long long)r->p.threshold_cycles);
+	if (r->p.warm_up_ns) {
+		tp_format_ns(r->p.warm_up_ns, dur, sizeof(dur));
+		fprintf(f, ", warm-up %s dropped", dur);
+	}
 	if (!r->user_engine)
 		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
 			tp_state_name(r->state), tp_stop_reason_name(r->reason));
@@ -456,6 +460,7 @@ static void tp_noise_json(const struct tp_result *r,
 	jw_str(&j, "irqs", tp_irqs_name(r->p.irqs));
 	jw_str(&j, "clock", tp_clock_name(r->p.clock));
 	jw_u64(&j, "duration_ns", r->p.duration_ns);
+	jw_u64(&j, "warm_up_ns", r->p.warm_up_ns);
 	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
 	jw_u64(&j, "width_ns", r->p.width_ns);
 	jw_u64(&j, "gap_ns", r->p.gap_ns);

@@ -158,6 +158,7 @@ static const unsigned char fz_attr_type[TSCPROBE_A_MAX + 1] = {
 	[TSCPROBE_A_TRACE_STOP] = T_FLAG, [TSCPROBE_A_STOP_CPU] = T_U32,
 	[TSCPROBE_A_STOP_EVENT] = T_NEST, [TSCPROBE_A_TSC_SYNC] = T_U32,
 	[TSCPROBE_A_TSC_OFFSETS_RUN_ID] = T_U64,
+	[TSCPROBE_A_WARM_UP_NS] = T_U64,
 };
 
 static bool fz_admin_cmd(unsigned int cmd)

@@ -139,6 +139,9 @@ static const struct tp_param tp_noise_params[] = {
 	{ TSCPROBE_A_STOP_AT_CYCLES, TP_NLA_U64, TSCPROBE_MIN_THRESHOLD_CYCLES,
 	  TSCPROBE_MAX_THRESHOLD_CYCLES, TSCPROBE_MAX_THRESHOLD_CYCLES },
 	{ TSCPROBE_A_TRACE_STOP, TP_NLA_FLAG, 0, 1, 1 },
+	/* A warm-up is measured before the duration: keep it short too. */
+	{ TSCPROBE_A_WARM_UP_NS, TP_NLA_U64, 0, TSCPROBE_MAX_WARM_UP_NS,
+	  20000000ULL },
 };
 
 static const struct tp_attr_val tp_noise_quick[] = {

@@ -476,6 +476,7 @@ void tp_result_decode_run(const struct nlattr *const *tb, struct tp_result *r)
 	tp_get_u64(tb[TSCPROBE_A_STOP_AT_NS], &p->stop_at_ns);
 	tp_get_u64(tb[TSCPROBE_A_STOP_AT_CYCLES], &p->stop_at_cycles);
 	p->trace_stop = p->trace_stop || tb[TSCPROBE_A_TRACE_STOP];
+	tp_get_u64(tb[TSCPROBE_A_WARM_UP_NS], &p->warm_up_ns);
 	r->tsc_sync = tp_nl_u32(tb[TSCPROBE_A_TSC_SYNC], r->tsc_sync);
 	tp_get_u64(tb[TSCPROBE_A_TSC_OFFSETS_RUN_ID], &r->tsc_offsets_run_id);
 	if (tb[TSCPROBE_A_STOP_EVENT] &&

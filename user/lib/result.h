@@ -67,6 +67,7 @@ struct tp_run_params {
 	uint64_t stop_at_ns;
 	uint64_t stop_at_cycles;
 	bool trace_stop;
+	uint64_t warm_up_ns;
 };
 
 /** struct tp_counter_res - a counter that may be unreadable (@ok false) */

@@ -66,6 +66,8 @@
 #define TSCPROBE_MIN_DURATION_NS	1000000ULL		/* 1 ms */
 #define TSCPROBE_MAX_DURATION_NS	86400000000000ULL	/* 24 h */
 #define TSCPROBE_DEFAULT_DURATION_NS	10000000000ULL		/* 10 s */
+/* noise: measured first on each CPU and dropped; not in the duration. */
+#define TSCPROBE_MAX_WARM_UP_NS		3600000000000ULL	/* 1 h */
 
 /* An IRQs-off window: far below the 10 s hard-lockup threshold. */
 #define TSCPROBE_MIN_WIDTH_NS		10000ULL		/* 10 us */
@@ -443,6 +445,10 @@ enum tscprobe_tsc_sync {
  * @TSCPROBE_A_TSC_OFFSETS_RUN_ID: u64; the skew run the CPU nests'
  *	TSC_OFFSET come from (the last completed skew run since load); absent
  *	when no CPU of the run has an offset
+ * @TSCPROBE_A_WARM_UP_NS: u64 ns; noise: each CPU measures this long
+ *	first, with the run's parameters, and drops it (no events, no
+ *	notifications, no stop-at); its duration counts from then.  At most
+ *	TSCPROBE_MAX_WARM_UP_NS; absent or 0: none.  Replies carry it.
  */
 enum tscprobe_attr {
 	TSCPROBE_A_UNSPEC,
@@ -484,6 +490,7 @@ enum tscprobe_attr {
 	TSCPROBE_A_STOP_EVENT,
 	TSCPROBE_A_TSC_SYNC,
 	TSCPROBE_A_TSC_OFFSETS_RUN_ID,
+	TSCPROBE_A_WARM_UP_NS,
 
 	__TSCPROBE_A_MAX
 };
