@@ -277,6 +277,7 @@ INSTALLED = $(MODDIR)/tscprobe.ko $(DESTDIR)$(PREFIX)/sbin/tscprobe \
 	$(DESTDIR)$(PREFIX)/share/man/man8/tscprobe.8 \
 	$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tscprobe \
 	$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile \
+	$(DESTDIR)$(PREFIX)/share/man/man8/tscprobe-textfile.8 \
 	$(UNITDIR)/tscprobe-textfile.service $(UNITDIR)/tscprobe-textfile.timer
 DKMS_SRC = $(DESTDIR)/usr/src/tscprobe-$(VERSION)
 
@@ -294,6 +295,8 @@ install: module cli
 install-fleet:
 	install -D -m 0755 user/systemd/tscprobe-textfile \
 		$(DESTDIR)$(PREFIX)/sbin/tscprobe-textfile
+	install -D -m 0644 Documentation/tscprobe-textfile.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/tscprobe-textfile.8
 	install -d $(UNITDIR)
 	sed 's|@SBINDIR@|$(PREFIX)/sbin|' user/systemd/tscprobe-textfile.service.in \
 		>$(UNITDIR)/tscprobe-textfile.service
@@ -320,6 +323,13 @@ dkms: dkms-source
 	dkms build -m tscprobe -v $(VERSION) -k $(KVER)
 	dkms install -m tscprobe -v $(VERSION) -k $(KVER)
 
+# The packages a fleet installs (tools/package.sh): build/deb, build/rpm.
+deb:
+	@tools/package.sh deb $(BUILD)/deb
+
+rpm:
+	@tools/package.sh rpm $(BUILD)/rpm
+
 clean:
 	-$(MAKE) -C kmod KDIR=$(KDIR) clean
 	rm -rf $(BUILD)
@@ -327,4 +337,4 @@ clean:
 .PHONY: all cli module selftests ynl ynl-newest nl-gen check-kernel deps \
 	host-test host-test-asan host-test-programs vm-test check check-quick \
 	test run run-demo bench soak install install-fleet uninstall \
-	dkms-source dkms clean FORCE
+	dkms-source dkms deb rpm clean FORCE

@@ -25,7 +25,10 @@ set -euo pipefail
 # initramfs, libmnl for the CLI, the kernel source for kselftest headers
 # and checkpatch, sparse, rt-tests for oslat (benchmarks), jq to parse the
 # CLI's JSON inside the guest, python3-yaml to check the netlink spec, dkms
-# and man-db to test the packaging, the Prometheus parser, PIL and Chromium
+# and man-db to test the packaging, debhelper, dh-dkms, lintian and rpm to
+# build and check the packages (make deb, make rpm; their test installs
+# them into a clean Debian 12 root, selftests/kernels/fetch-bookworm.sh,
+# made last with the trixie root), the Prometheus parser, PIL and Chromium
 # to parse the reports back and render their SVGs. python3-jsonschema
 # checks the spec against the kernel's netlink schema (ynl's own check);
 # linux-source-6.12 (install_612_source) holds the kernel's ynl tooling.
@@ -50,6 +53,10 @@ PACKAGES=(
 	python3-pil
 	chromium
 	dkms
+	debhelper
+	dh-dkms
+	lintian
+	rpm
 	man-db
 	xz-utils
 	kmod
@@ -159,14 +166,17 @@ install_612_source() {
 }
 
 # The trixie root and the newest kernels (a no-op once there, but for a
-# daily look at the index).
+# daily look at the index), and the clean bookworm root the packages are
+# installed into (a no-op once there).
 newest() {
-	if ((EUID != 0)) && [[ ! -e $REPO/build/trixie/root/.tscprobe-chroot ]]; then
-		echo "deps: the trixie root is missing: run 'make deps' as root" >&2
+	if ((EUID != 0)) && [[ ! -e $REPO/build/trixie/root/.tscprobe-chroot ||
+			! -e $REPO/build/bookworm/root/.tscprobe-chroot ]]; then
+		echo "deps: the trixie or bookworm root is missing: run 'make deps' as root" >&2
 		exit 1
 	fi
 	((EUID == 0)) || return 0
 	"$REPO/selftests/kernels/fetch-newest.sh" || exit 1
+	"$REPO/selftests/kernels/fetch-bookworm.sh" || exit 1
 }
 
 # The packages "make run" needs on this machine.

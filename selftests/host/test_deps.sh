@@ -15,7 +15,7 @@ trap 'rm -rf "$W"' EXIT
 DEPS=$REPO/tools/deps.sh
 # Only in the test matrix: kernels and sources the demo never uses, the
 # trixie root's maker, the report renderers, the gates' tools.
-MATRIX_ONLY='^(linux-image-rt-amd64|linux-headers-rt-amd64|linux-image-6\.12-.*|linux-headers-6\.12-.*|linux-source-.*|debootstrap|chromium|sparse|rt-tests|python3-.*|dkms|man-db|jq)$'
+MATRIX_ONLY='^(linux-image-rt-amd64|linux-headers-rt-amd64|linux-image-6\.12-.*|linux-headers-6\.12-.*|linux-source-.*|debootstrap|chromium|sparse|rt-tests|python3-.*|dkms|debhelper|dh-dkms|lintian|rpm|man-db|jq)$'
 
 : >"$W/modules"
 TSCPROBE_PROC_MODULES=$W/modules "$DEPS" --for run --list >"$W/here"
