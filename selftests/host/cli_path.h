@@ -68,4 +68,22 @@ static inline int tp_test_refused(const char *args, char *err, size_t len)
 	       strcspn(err, "\n") == strlen(err) - 1;
 }
 
+/*
+ * Every command line of the array @bad is refused (tp_test_refused()); for
+ * a test of kselftest_harness.h, which must be included first.
+ */
+#define EXPECT_ALL_REFUSED(bad)						\
+	do {								\
+		char __err[1024];					\
+		size_t __i;						\
+									\
+		for (__i = 0; __i < sizeof(bad) / sizeof((bad)[0]); __i++) { \
+			const char *__args = (bad)[__i];		\
+									\
+			EXPECT_EQ(1, tp_test_refused(__args, __err,	\
+						     sizeof(__err)))	\
+				TH_LOG("%s: %s", __args, __err);	\
+		}							\
+	} while (0)
+
 #endif /* TSCPROBE_TEST_CLI_PATH_H */

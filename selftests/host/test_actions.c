@@ -236,15 +236,7 @@ TEST(bad_actions_are_one_line_and_exit_2)
 		"cache --on-end 'exec true'",
 		"skew --on-end 'exec true'",
 	};
-	char err[1024];
-	size_t i;
-
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const char *args = bad[i];
-
-		EXPECT_EQ(1, tp_test_refused(args, err, sizeof(err)))
-			TH_LOG("%s: %s", args, err);
-	}
+	EXPECT_ALL_REFUSED(bad);
 }
 
 TEST_HARNESS_MAIN
