@@ -860,7 +860,13 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 		free(out);
 	}
 
-	/* 2. STOP of a run whose thread there never started. */
+	/*
+	 * 2. STOP of a run whose thread there never started, with a poller of
+	 * its own: on a slow host steps 1 and 1b can take most of one's life.
+	 */
+	EXPECT_EQ(0, tp_poller_end(poller));
+	poller = tp_poller(last, TP_POLLER_S);
+	ASSERT_TRUE(tp_poller_owns(poller, last));
 	ASSERT_EQ(0, tp_start(&self->nl, noise, noise->lasting, NULL, &id, &e));
 	tp_sleep_ms(300);
 	t0 = tp_now_ms();
