@@ -162,21 +162,24 @@ end_ran() {
 }
 
 # stop among the actions: the module ends the run at the first gap, and
-# the other actions run for it once.
+# the other actions run for it once.  The command holds none of the CLI's
+# netlink sockets (they are close-on-exec).
 stop_acts_once() {
 	rm -f "$OUT/stop.txt"
 	# shellcheck disable=SC2016
 	tscprobe noise -q -j -c 0-1 -d 20s --irqs on --threshold 20us \
 		--stop-at 20us --on-threshold stop \
-		--on-threshold 'exec echo "$TSCPROBE_GAP_NS" >>'"$OUT"'/stop.txt' \
+		--on-threshold 'exec echo "$TSCPROBE_GAP_NS $(ls -l /proc/$$/fd | grep -c socket:)" >>'"$OUT"'/stop.txt' \
 		>"$OUT/stop.json" 2>"$OUT/stop.err" ||
 		{ echo "exit $?"; cat "$OUT/stop.err"; return 1; }
 	jq -e '.stop_reason == "threshold" and .stop_at_ns == 20000 and
 		.elapsed_ns < 20000000000 and .actions.acted == 1 and
 		.actions.failed == 0' "$OUT/stop.json" >/dev/null ||
 		{ jq -c '{stop_reason, stop_at_ns, elapsed_ns, actions}' "$OUT/stop.json"; return 1; }
-	[ "$(wc -l <"$OUT/stop.txt")" -eq 1 ] && [ "$(cat "$OUT/stop.txt")" -ge 20000 ] ||
-		{ echo "stop.txt:"; cat "$OUT/stop.txt"; return 1; }
+	read -r ns sockets <"$OUT/stop.txt"
+	[ "$(wc -l <"$OUT/stop.txt")" -eq 1 ] && [ "$ns" -ge 20000 ] &&
+		[ "$sockets" -eq 0 ] ||
+		{ echo "stop.txt (gap ns, sockets the command held):"; cat "$OUT/stop.txt"; return 1; }
 }
 
 # A command that fails, and one still running at the next event: counted,

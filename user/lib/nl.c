@@ -371,7 +371,8 @@ static int tp_nl_open_mode(struct tp_nl *nl, bool quiet)
 	int one = 1;
 	int ret;
 
-	nl->sock = mnl_socket_open(NETLINK_GENERIC);
+	/* Close-on-exec: a command of --on-threshold must not keep it open. */
+	nl->sock = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
 	if (!nl->sock) {
 		if (!quiet)
 			tp_err("cannot open a netlink socket: %s", strerror(errno));
