@@ -16,6 +16,13 @@ mkdir -p "$OUT"
 . /selftests/tap.sh
 
 WARM=2000000000		# 2 s
+# elapsed_ns is the guest's clocksource (not the TSC: tsc=unstable), the
+# duration and the warm-up its TSC, which is the host's: under TCG the
+# first has been seen 12 % behind (2.64 s for 3 s, on the debug kernel).
+# A run's elapsed time is checked against 60 % of what the TSC measured,
+# which still tells a run with its warm-up from one without; what the
+# warm-up dropped, by the TSC alone.
+SLOW=6/10
 
 # The TSC at the run's start, from a --follow JSON line: its TSC less its
 # offset from the start.
@@ -31,7 +38,7 @@ warm_run() {
 		--threshold 20us --follow >"$OUT/run.json" 2>"$OUT/follow.jsonl" ||
 		{ echo "exit $?"; tail -n 3 "$OUT/follow.jsonl"; return 1; }
 	jq -e ".warm_up_ns == $WARM and .duration_ns == 1000000000 and
-		.elapsed_ns >= $WARM + 1000000000" "$OUT/run.json" >/dev/null ||
+		.elapsed_ns >= ($WARM + 1000000000) * $SLOW" "$OUT/run.json" >/dev/null ||
 		{ jq -c '{warm_up_ns, duration_ns, elapsed_ns}' "$OUT/run.json"; return 1; }
 }
 
@@ -69,7 +76,7 @@ stop_at_after() {
 	start=$(start_tsc "$OUT/stop.json" "$OUT/stop.jsonl")
 	jq -e --argjson s "$start" "(.tsc_khz * $WARM / 1000000) as \$w |
 		.stop_reason == \"threshold\" and .stop_event.tsc >= \$s + \$w - 2 and
-		.elapsed_ns >= $WARM" "$OUT/stop.json" >/dev/null || {
+		.elapsed_ns >= $WARM * $SLOW" "$OUT/stop.json" >/dev/null || {
 		echo "start tsc $start"
 		jq -c '{stop_reason, elapsed_ns, tsc_khz, stop_event}' "$OUT/stop.json"
 		return 1
