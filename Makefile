@@ -82,7 +82,11 @@ HEADERS := $(wildcard include/uapi/linux/*.h core/*.h user/*.h user/lib/*.h)
 
 CLI := $(BUILD)/tscprobe
 HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))
-HOST_SCRIPTS := $(wildcard selftests/host/test_*.py selftests/host/test_*.sh)
+# The packages' test is its own target too: make test runs it beside the
+# other host tests (selftests/run.sh), whose "make host-test" then gives
+# HOST_SKIP=$(PACKAGE_TEST).
+PACKAGE_TEST := selftests/host/test_packages.sh
+HOST_SCRIPTS := $(filter-out $(HOST_SKIP),$(wildcard selftests/host/test_*.py selftests/host/test_*.sh))
 HOST_BENCHES := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/bench_*.c))
 VM_TESTS := $(patsubst selftests/vm/%.c,$(BUILD)/vm-tests/%,$(wildcard selftests/vm/*.c))
 KSELFTEST_H := $(BUILD)/kselftest/kselftest_harness.h
@@ -219,6 +223,9 @@ host-test: $(HOST_TESTS) $(CLI)
 # UBSan in build/asan (any report fails the test that caused it).
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
+package-test: $(CLI)
+	@selftests/host/run.sh $(PACKAGE_TEST)
+
 host-test-asan:
 	@$(MAKE) -j$(NPROC) --no-print-directory BUILD=build/asan \
 		EXTRA_CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" host-test-programs
@@ -335,6 +342,6 @@ clean:
 	rm -rf $(BUILD)
 
 .PHONY: all cli module selftests ynl ynl-newest nl-gen check-kernel deps \
-	host-test host-test-asan host-test-programs vm-test check check-quick \
+	host-test host-test-asan host-test-programs package-test vm-test check check-quick \
 	test run run-demo bench soak install install-fleet uninstall \
 	dkms-source dkms deb rpm clean FORCE

@@ -73,7 +73,8 @@ install_debs() {
 }
 
 # built NAME RELEASE: DKMS built and installed the module for RELEASE, at
-# install and through autoinstall; the module is copied to $OUT/NAME.ko.
+# install and through autoinstall, probing RELEASE's headers; the module is
+# copied to $OUT/NAME.ko.
 built() {
 	local ko
 
@@ -83,6 +84,9 @@ built() {
 		{ tail -n 20 "$OUT/$1-install.log"; return 1; }
 	grep -q ": installed" <<<"$(in_overlay "$1" dkms status -m tscprobe -k "$2")" ||
 		{ in_overlay "$1" dkms status; tail -n 20 "$OUT/$1-install.log"; return 1; }
+	grep -q "PROBE   the features of $2" \
+		"$WORK/$1/up/var/lib/dkms/tscprobe/$VERSION/$2/x86_64/log/make.log" ||
+		{ echo "DKMS's build did not probe $2's headers"; return 1; }
 	ko=$(find "$WORK/$1/up/lib/modules/$2" "$WORK/$1/up/usr/lib/modules/$2" \
 		-name 'tscprobe.ko*' 2>/dev/null | head -n 1)
 	[[ -n $ko ]] || { echo "no tscprobe.ko for $2 in the overlay"; return 1; }
