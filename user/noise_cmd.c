@@ -173,7 +173,7 @@ static int tp_noise_check_actions(struct tp_noise_cmd *cmd)
 	struct tp_run_params *p = &cmd->p;
 	int ret;
 
-	if (!a->r.asked)
+	if (!tp_actions_asked(&a->r))
 		return TP_EXIT_OK;
 	if (cmd->m.user || cmd->compare)
 		return tp_usage_err("noise", "--on-threshold and --on-end need the module's own run: give neither --user nor --compare");
@@ -359,15 +359,9 @@ void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
  */
 void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
 {
-	uint64_t max = 0;
-	unsigned int i;
-
-	for (i = 0; i < st->ncpus; i++)
-		if (st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max > max)
-			max = st->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max;
 	tp_noise_progress_line(buf, len, "", st->elapsed_ns,
-			       st->p.duration_ns + st->p.warm_up_ns,
-			       st->ncpus, max, st->tsc_khz);
+			       st->p.duration_ns + st->p.warm_up_ns, st->ncpus,
+			       tp_result_max_gap(st, NULL), st->tsc_khz);
 }
 
 /**

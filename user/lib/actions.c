@@ -21,6 +21,7 @@
 #include "live.h"
 #include "result.h"
 #include "core/names.h"
+#include "core/report.h"
 
 /* How long the end of a run waits for the commands it started. */
 #define TP_ACTION_WAIT_NS	(30 * 1000000000ull)
@@ -93,7 +94,6 @@ bool tp_actions_option(struct tp_actions *a, const char *cmd, int c,
 		if (!at_end && a->threshold[*n].kind == TP_ACTION_STOP)
 			r->stop = true;
 		(*n)++;
-		r->asked = true;
 	}
 	return true;
 }
@@ -367,12 +367,6 @@ static void tp_actions_run(struct tp_actions *a, struct tp_action *acts,
 	}
 }
 
-/* A gap in ns at @khz (0 when the rate is unknown). */
-static uint64_t tp_gap_ns(uint64_t cycles, uint32_t khz)
-{
-	return khz ? cycles * 1000000ull / khz : 0;
-}
-
 /**
  * struct tp_action_event - an event handed to the actions
  * @a: the actions
@@ -391,26 +385,28 @@ static void tp_action_on_event(uint64_t run_id, const struct tp_live_event *ev,
 	const struct tp_action_event *ae = arg;
 	struct tp_actions *a = ae->a;
 	struct tp_actions_report *r = &a->r;
-	uint64_t ns = tp_gap_ns(ev->e.cycles, ae->run->tsc_khz);
-	uint64_t now = tp_mono_raw_ns();
-	struct tp_action_env e = {
-		.what = "threshold",
-		.run_id = run_id,
-		.cpu = ev->cpu,
-		.cycles = ev->e.cycles,
-		.ns = ns,
-		.cause = ev->e.has_cause ? tp_cause_name(ev->e.cause) : "",
-	};
+	struct tp_action_env e;
+	uint64_t now;
 
 	if (run_id != ae->run->run_id || ev->e.cycles < ae->level)
 		return;
-	e.events = ++r->events;
+	r->events++;
+	now = tp_mono_raw_ns();
 	if (r->acted && now - a->last_ns < TP_ACTION_INTERVAL_NS) {
 		r->limited++;
 		return;
 	}
 	r->acted++;
 	a->last_ns = now;
+	e = (struct tp_action_env){
+		.what = "threshold",
+		.run_id = run_id,
+		.cpu = ev->cpu,
+		.cycles = ev->e.cycles,
+		.ns = tp_cycles_to_ns_round(ev->e.cycles, ae->run->tsc_khz),
+		.cause = ev->e.has_cause ? tp_cause_name(ev->e.cause) : "",
+		.events = r->events,
+	};
 	tp_actions_run(a, a->threshold, r->nthreshold, &e);
 }
 
@@ -474,22 +470,6 @@ static void tp_exec_wait(struct tp_actions *a, struct tp_action *acts,
 		}
 }
 
-/* The worst gap of a run, and its CPU, into @e. */
-static void tp_worst_gap(const struct tp_result *res, struct tp_action_env *e)
-{
-	const struct tp_series_res *s;
-	unsigned int i;
-
-	for (i = 0; i < res->ncpus; i++) {
-		s = &res->cpu[i].series[TSCPROBE_SERIES_GAP];
-		if (s->stats.max > e->cycles || !i) {
-			e->cycles = s->stats.max;
-			e->cpu = res->cpu[i].cpu;
-		}
-	}
-	e->ns = tp_gap_ns(e->cycles, res->tsc_khz);
-}
-
 /**
  * tp_actions_end() - the run is over: wait for the commands its events
  *	started, then run the --on-end actions and wait for theirs
@@ -504,7 +484,7 @@ void tp_actions_end(struct tp_actions *a, const struct tp_result *res)
 {
 	struct tp_action_env e = { .what = "end" };
 
-	if (!a || !a->r.asked)
+	if (!a || !tp_actions_asked(&a->r))
 		return;
 	tp_exec_wait(a, a->threshold, a->r.nthreshold);
 	if (!res || !a->r.nend)
@@ -512,7 +492,8 @@ void tp_actions_end(struct tp_actions *a, const struct tp_result *res)
 	e.run_id = res->run_id;
 	e.reason = tp_stop_reason_name(res->reason);
 	e.events = a->r.events;
-	tp_worst_gap(res, &e);
+	e.cycles = tp_result_max_gap(res, &e.cpu);
+	e.ns = tp_cycles_to_ns_round(e.cycles, res->tsc_khz);
 	tp_actions_run(a, a->end, a->r.nend, &e);
 	tp_exec_wait(a, a->end, a->r.nend);
 	a->r.ended = true;
@@ -537,7 +518,7 @@ void tp_actions_text(const struct tp_actions_report *r, FILE *f)
 {
 	char level[32];
 
-	if (!r->asked)
+	if (!tp_actions_asked(r))
 		return;
 	if (r->nthreshold) {
 		if (r->level_cycles)
@@ -582,7 +563,7 @@ static void tp_actions_list_json(struct jw *j, const char *key,
  */
 void tp_actions_json(const struct tp_actions_report *r, struct jw *j)
 {
-	if (!r->asked) {
+	if (!tp_actions_asked(r)) {
 		jw_null(j, "actions");
 		return;
 	}

@@ -60,7 +60,6 @@ struct tp_action {
 
 /**
  * struct tp_actions_report - what the actions did, for the report
- * @asked: any action was asked for
  * @level_ns: the level of --on-threshold, ns (0: in cycles)
  * @level_cycles: the level in cycles (0: in ns)
  * @stop: --on-threshold stop was asked for
@@ -81,7 +80,6 @@ struct tp_action {
  * @ended: the --on-end actions ran
  */
 struct tp_actions_report {
-	bool asked;
 	uint64_t level_ns;
 	uint64_t level_cycles;
 	bool stop;
@@ -116,6 +114,12 @@ struct tp_actions {
 	uint64_t last_ns;
 	struct tp_actions_report r;
 };
+
+/* Any action was asked for. */
+static inline bool tp_actions_asked(const struct tp_actions_report *r)
+{
+	return r->nthreshold || r->nend;
+}
 
 bool tp_actions_option(struct tp_actions *a, const char *cmd, int c,
 		       char *arg, int *ret);

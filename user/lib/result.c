@@ -680,3 +680,27 @@ void tp_event_cause_json(struct jw *j, const struct tp_event_res *e)
 	tp_json_counter(j, "irq", &e->irq);
 	tp_json_counter(j, "steal_ns", &e->steal_ns);
 }
+
+/**
+ * tp_result_max_gap() - a noise run's largest gap so far, and its CPU
+ * @r: results, or a status reply
+ * @cpu: set to the CPU that saw it (the first CPU when none saw one);
+ *	unchanged without CPUs.  May be NULL.
+ *
+ * Return: the gap in cycles (0: none).
+ */
+uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
+{
+	uint64_t max = 0, m;
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		m = r->cpu[i].series[TSCPROBE_SERIES_GAP].stats.max;
+		if (!i || m > max) {
+			max = m;
+			if (cpu)
+				*cpu = r->cpu[i].cpu;
+		}
+	}
+	return max;
+}

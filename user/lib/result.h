@@ -351,6 +351,7 @@ enum tp_smi_why {
 	TP_SMI_UNKNOWN,
 };
 
+uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu);
 enum tp_smi_why tp_result_smi_why(const struct tp_result *r);
 const char *tp_smi_why_key(enum tp_smi_why why);
 const char *tp_smi_why_text(enum tp_smi_why why);
