@@ -160,28 +160,43 @@ timed() {
 	echo "== $1: $((SECONDS - t0)) s"
 }
 
-# host_tests: both host parts but the packages'; their output goes to $1,
-# their counts to $2.
+# Both host parts but the packages'.
 host_tests() {
-	pass=0
-	fail=0
 	timed "host tests" "$MAKE" --no-print-directory -C "$REPO" host-test \
 		HOST_SKIP=selftests/host/test_packages.sh
 	timed "host tests with AddressSanitizer and UBSan" \
 		"$MAKE" --no-print-directory -C "$REPO" host-test-asan
-	echo "$pass $fail" >"$2"
-} >"$1" 2>&1
+}
 
-# package_tests: the packages built and installed into the roots; output
-# to $1, counts to $2.  Mostly apt and chroots waiting on each other: a
-# lane of its own beside the gates and the other host tests.
+# The packages built and installed into the roots: mostly apt and chroots
+# waiting on each other, a lane of its own beside the gates and the other
+# host tests.
 package_tests() {
-	pass=0
-	fail=0
 	timed "package tests" "$REPO/selftests/host/run.sh" \
 		"$REPO/selftests/host/test_packages.sh"
+}
+
+# lane OUT COUNTS FN: FN's parts (run it in the background); their output
+# goes to OUT, their counts to COUNTS.
+lane() {
+	pass=0
+	fail=0
+	"$3" >"$1" 2>&1
 	echo "$pass $fail" >"$2"
-} >"$1" 2>&1
+}
+
+# collect PID OUT COUNTS: wait for a lane (PID empty: none ran), print its
+# output and add its counts.
+collect() {
+	local p f
+
+	[[ -z $1 ]] || wait "$1"
+	cat "$2"
+	read -r p f <"$3" || { p=0; f=1; }
+	pass=$((pass + p))
+	fail=$((fail + f))
+	rm -f "$2" "$3"
+}
 
 start=$SECONDS
 # The host tests share nothing with the gates and mostly wait on one core
@@ -192,27 +207,19 @@ start=$SECONDS
 	{ echo "the CLI does not build"; exit 1; }
 host_log=$(mktemp)
 host_counts=$(mktemp)
-host_tests "$host_log" "$host_counts" &
+lane "$host_log" "$host_counts" host_tests &
 host_pid=$!
 pkg_log=$(mktemp)
 pkg_counts=$(mktemp)
+pkg_pid=
+echo "0 0" >"$pkg_counts"
 if ((!QUICK)); then
-	package_tests "$pkg_log" "$pkg_counts" &
+	lane "$pkg_log" "$pkg_counts" package_tests &
 	pkg_pid=$!
-else
-	echo "0 0" >"$pkg_counts"
-	pkg_pid=
 fi
 timed "kernel gates: checkpatch --strict; W=1 and sparse on ${MATRIX[*]}" gates
-for lane in host pkg; do
-	pid_var=${lane}_pid log_var=${lane}_log counts_var=${lane}_counts
-	[[ -z ${!pid_var} ]] || wait "${!pid_var}"
-	cat "${!log_var}"
-	read -r p f <"${!counts_var}" || { p=0; f=1; }
-	pass=$((pass + p))
-	fail=$((fail + f))
-	rm -f "${!log_var}" "${!counts_var}"
-done
+collect "$host_pid" "$host_log" "$host_counts"
+collect "$pkg_pid" "$pkg_log" "$pkg_counts"
 # test_ynl.sh once, on the newest kernel (below): what 6.1 does
 # differently in netlink (messages without NL_SET_ERR_MSG_FMT, no split
 # ops) the C programs check here.
