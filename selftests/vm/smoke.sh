@@ -125,23 +125,41 @@ evidence() {
 	dmesg | tail -n 8
 }
 
-# Every CPU measured something, and its figures can be.
+# A CPU measured something, and its figures can be.
 NOISE_CPU_OK='.samples > 0 and .coverage > 0 and .coverage <= 1
 	and .min_cycles <= .p50_cycles and .p50_cycles <= .max_cycles
 	and .measured_cycles <= .wall_cycles'
+# A CPU that measured nothing, and the module says so.
+NOISE_CPU_UNMEASURED='.incomplete and .samples == 0 and .measured_cycles == 0
+	and .coverage == 0'
+# How many CPUs may measure nothing: none in the small guests.  A host
+# that runs 64 vCPU threads on 2 cores can keep one away for the whole of
+# its first window and wake it from the gap after its end; the module
+# then reports the CPU incomplete, which is the truth.  Up to one in 8.
+unmeasured_max=0
+[ "$ncpu" -gt 8 ] && unmeasured_max=$((ncpu / 8))
+unmeasured=0
 
 noise_all() {
 	tscprobe noise -d "${TP_SMOKE_NOISE:-1s}" -q -j >"$OUT/noise.json" || return 1
+	unmeasured=$(jq "[.cpus[] | select($NOISE_CPU_UNMEASURED)] | length" "$OUT/noise.json")
+	{
+		echo "CPUs that measured nothing: $unmeasured, at most $unmeasured_max"
+		jq -c ".cpus[] | select($NOISE_CPU_UNMEASURED) | {cpu, windows, wall_cycles}" \
+			"$OUT/noise.json"
+	} >"$OUT/unmeasured.txt"
 	jq -e "(.cpus | length) == $ncpu and .stop_reason == \"completed\"
-		and all(.cpus[]; $NOISE_CPU_OK)" "$OUT/noise.json" >/dev/null &&
+		and all(.cpus[]; ($NOISE_CPU_OK) or ($NOISE_CPU_UNMEASURED))" \
+		"$OUT/noise.json" >/dev/null && [ "$unmeasured" -le "$unmeasured_max" ] &&
 		return 0
 	# The run, then only the CPUs at fault: at 64 CPUs a row for each
 	# would push the culprit out of a truncated log.
-	jq -c 'del(.cpus, .pairs, .environment)' "$OUT/noise.json"
-	jq -c ".cpus[] | select(($NOISE_CPU_OK) | not) |
+	jq -c 'del(.cpus, .pairs, .environment, .groups)' "$OUT/noise.json"
+	jq -c ".cpus[] | select(($NOISE_CPU_OK) or ($NOISE_CPU_UNMEASURED) | not) |
 		{cpu, samples, windows, coverage, min_cycles, p50_cycles, max_cycles,
 		 measured_cycles, wall_cycles, incomplete, starved, held}" "$OUT/noise.json"
 	echo "$(jq ".cpus | length" "$OUT/noise.json") CPUs of $ncpu in the run; the rows above fail NOISE_CPU_OK"
+	echo "and NOISE_CPU_UNMEASURED; $(cat "$OUT/unmeasured.txt")"
 	return 1
 }
 
@@ -154,14 +172,22 @@ status_and_show() {
 }
 
 # Limits on the module's runs: the stored noise result judged by show
-# (exit 7 over a limit, 0 under one), and a run judged as it ends, its
-# JSON verdict naming every CPU over the limit.
+# (exit 7 over a limit, 0 under one unless a CPU measured nothing: not
+# judged, which fails too), and a run judged as it ends, its JSON verdict
+# naming every CPU over the limit.
 verdicts() {
 	tscprobe show noise --fail-above 1ns >/dev/null
 	rc=$?
 	[ "$rc" -eq 7 ] || { echo "show over a limit: exit $rc, not 7"; return 1; }
-	tscprobe show noise --fail-above 1h >/dev/null ||
-		{ echo "show under a limit: exit $?, not 0"; return 1; }
+	tscprobe show noise -j --fail-above 1h >"$OUT/under.json"
+	rc=$?
+	want=0
+	[ "$unmeasured" -gt 0 ] && want=7
+	[ "$rc" -eq "$want" ] ||
+		{ echo "show under a limit, $unmeasured unmeasured: exit $rc, not $want"; return 1; }
+	jqt "$OUT/under.json" ".verdict.pass == ($want == 0) and
+		.verdict.limits[0].over == 0 and .verdict.limits[0].not_judged == $unmeasured" ||
+		return 1
 	tscprobe noise -d 300ms -q -j --fail-above 1ns >"$OUT/judged.json"
 	rc=$?
 	[ "$rc" -eq 7 ] || { echo "noise over a limit: exit $rc, not 7"; return 1; }
@@ -323,6 +349,7 @@ reload() {
 tap_check "insmod" insmod "$KO"
 tap_check "info" tscprobe info
 tap_check "noise on all $ncpu CPUs" noise_all
+[ "$unmeasured" -gt 0 ] && sed 's/^/# /' "$OUT/unmeasured.txt"
 tap_check "status and show" status_and_show
 tap_check "verdicts: show and noise judge the module's results" verdicts
 tap_check "noise text: a row per CPU, -v every block" noise_text
