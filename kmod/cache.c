@@ -339,6 +339,7 @@ static const struct tp_measure_ops tp_cache_measure_ops = {
 	.parse = tp_cache_parse,
 	.cpu_init = tp_cache_cpu_init,
 	.cpu_main = tp_cache_cpu_main,
+	.clock_around = true,
 	.cpu_size = TP_CACHE_CPU_SIZE,
 	.snap_size = sizeof(struct tp_cache_cpu),
 };

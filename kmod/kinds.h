@@ -40,6 +40,11 @@ struct tp_measure_ops {
 	 * when stopped or hotplug left nothing.
 	 */
 	bool (*run_main)(struct tp_run *run);
+	/*
+	 * Read each CPU's effective clock before and after @cpu_main (noise
+	 * reads APERF/MPERF in every window instead).
+	 */
+	bool clock_around;
 	size_t cpu_size;
 	/* The first @snap_size bytes of c->hot are published. */
 	size_t snap_size;

@@ -418,7 +418,13 @@ static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
 	return 0;
 }
 
-/* The thread's scheduling counters, once it has finished. */
+/* A clock that was read; 0 was not. */
+static int tp_put_khz(struct sk_buff *skb, int type, u32 khz)
+{
+	return khz ? nla_put_u32(skb, type, khz) : 0;
+}
+
+/* The thread's scheduling counters and clocks, once it has finished. */
 static int tp_put_sched(struct sk_buff *skb, const struct tp_cpu *c)
 {
 	if (!test_bit(TP_CPU_DONE, &c->flags))
@@ -426,7 +432,11 @@ static int tp_put_sched(struct sk_buff *skb, const struct tp_cpu *c)
 	smp_rmb();	/* pairs with smp_mb__before_atomic() in run.c */
 	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_CTX_VOLUNTARY, c->nvcsw) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_CTX_INVOLUNTARY, c->nivcsw) ||
-	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_MIGRATIONS, c->migrations))
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_MIGRATIONS, c->migrations) ||
+	    tp_put_khz(skb, TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ,
+		       c->clock_before_khz) ||
+	    tp_put_khz(skb, TSCPROBE_CPU_A_CLOCK_AFTER_KHZ,
+		       c->clock_after_khz))
 		return -EMSGSIZE;
 	return 0;
 }

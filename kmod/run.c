@@ -23,6 +23,7 @@
 #include <linux/cpuhotplug.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
@@ -33,6 +34,7 @@
 #include <linux/tscprobe.h>
 #include "compat.h"
 #include "attrs.h"
+#include "info.h"
 #include "kinds.h"
 #include "run.h"
 #include "core/names.h"
@@ -328,6 +330,40 @@ static void tp_test_late_start(const struct tp_cpu *c)
 		schedule_timeout_interruptible(HZ / 10);
 }
 
+/* Bounds the spin of tp_cpu_clock_khz() should the TSC step back. */
+#define TP_CLOCK_READ_SPINS	1000000
+
+/*
+ * The effective clock of @cpu, the caller's, in kHz: the TSC rate times
+ * APERF/MPERF over TSCPROBE_CLOCK_READ_NS of spinning with interrupts off,
+ * so the CPU stays in C0 and runs nothing else.  0 where the CPU has no
+ * APERF/MPERF, a read faults, or the thread is no longer on @cpu.
+ */
+static u32 tp_cpu_clock_khz(unsigned int cpu)
+{
+	u64 a0, m0, a1 = 0, m1 = 0, end;
+	unsigned int spins = 0;
+	unsigned long flags;
+	bool ok;
+
+	if (!boot_cpu_has(X86_FEATURE_APERFMPERF) || !tsc_khz)
+		return 0;
+	local_irq_save(flags);
+	ok = raw_smp_processor_id() == cpu &&
+	     !tp_rdmsr_safe(MSR_IA32_APERF, &a0) &&
+	     !tp_rdmsr_safe(MSR_IA32_MPERF, &m0);
+	end = rdtsc_ordered() + tp_ns_to_cycles(TSCPROBE_CLOCK_READ_NS);
+	while (ok && rdtsc_ordered() < end && ++spins < TP_CLOCK_READ_SPINS)
+		cpu_relax();
+	ok = ok && !tp_rdmsr_safe(MSR_IA32_APERF, &a1) &&
+	     !tp_rdmsr_safe(MSR_IA32_MPERF, &m1);
+	local_irq_restore(flags);
+	if (!ok || m1 <= m0 || a1 < a0)
+		return 0;
+	/* At most a second's counts: the product fits in 64 bits. */
+	return min_t(u64, div64_u64((a1 - a0) * tsc_khz, m1 - m0), U32_MAX);
+}
+
 static int tp_cpu_thread(void *data)
 {
 	struct tp_cpu *c = data;
@@ -342,7 +378,11 @@ static int tp_cpu_thread(void *data)
 		tp_cpu_wait_for_reap();
 		return 0;
 	}
+	if (run->kind->measure->clock_around)
+		c->clock_before_khz = tp_cpu_clock_khz(c->cpu);
 	complete = run->kind->measure->cpu_main(run, c);
+	if (run->kind->measure->clock_around)
+		c->clock_after_khz = tp_cpu_clock_khz(c->cpu);
 	/* What the scheduler did to the thread, for the report. */
 	c->nvcsw = current->nvcsw - nvcsw;
 	c->nivcsw = current->nivcsw - nivcsw;

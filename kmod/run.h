@@ -78,6 +78,8 @@ struct tp_cpu {
 	u64 nvcsw;			/* the thread's, during the run */
 	u64 nivcsw;
 	u64 migrations;
+	u32 clock_before_khz;		/* 0: not read (clock_around) */
+	u32 clock_after_khz;
 };
 
 /* One START, from its threads to its results; run.c says the rules. */

@@ -599,6 +599,7 @@ static const struct tp_measure_ops tp_skew_measure_ops = {
 	.cpu_init = tp_skew_cpu_init,
 	.free = tp_skew_free,
 	.cpu_main = tp_skew_cpu_main,
+	.clock_around = true,
 	.run_main = tp_skew_run_main,
 	.cpu_size = sizeof(struct tp_skew_cpu),
 	.snap_size = 0,

@@ -23,6 +23,7 @@
 
 #include "user/lib/context.h"
 #include "core/hist.h"
+#include "jq.h"
 #include "prng.h"
 #include "report_string.h"
 #include "user/reports.h"
@@ -147,6 +148,9 @@ static void fill_counters(struct tp_cpu_res *c, unsigned int i)
 	c->ctx_vol.v = i;
 	c->ctx_invol.v = 3 * i;
 	c->migrations.ok = i == 0;
+	/* Cache and skew: unread on the second CPU, moved on the third. */
+	c->clock_before_khz = i == 1 ? 0 : 3000000 + 1000 * i;
+	c->clock_after_khz = i == 1 ? 0 : i == 2 ? 2500000 : 3004000 + 1000 * i;
 }
 
 /*
@@ -310,6 +314,10 @@ static void fill_skew(struct tp_result *r, const struct tp_cpuset *cpus)
 	r->p.samples = 256;
 	r->p.repeats = 2;
 	fill_run(r, cpus);
+	/* What the module sends of each CPU: its thread's counters, clocks. */
+	while ((a = tp_cpuset_next(cpus, a)) >= 0)
+		fill_counters(tp_result_cpu(r, a), n++);
+	n = 0;
 	while ((a = tp_cpuset_next(cpus, a)) >= 0) {
 		b = -1;
 		while ((b = tp_cpuset_next(cpus, b)) >= 0) {
@@ -590,6 +598,53 @@ TEST_F(golden, cache)
 	tp_result_init(&r, TSCPROBE_KIND_CACHE);
 	fill_cache(&r, &self->cpus);
 	check_all(_metadata, &r, "cache", self->root);
+	tp_result_free(&r);
+}
+
+/*
+ * The clock moved when before and after differ by more than 5 % of
+ * before: exactly 5 % either way is steady.  The userspace engine says it
+ * read no clock.
+ */
+TEST_F(golden, cache_clock_moved_beyond_5_pct)
+{
+	static const uint32_t after[] = { 3150000, 3150001, 2850000, 2849999 };
+	struct tp_result r;
+	unsigned int i;
+	char *out;
+
+	tp_result_init(&r, TSCPROBE_KIND_CACHE);
+	fill_cache(&r, &self->cpus);
+	ASSERT_EQ(3, r.ncpus);
+	for (i = 0; i < r.ncpus; i++) {
+		r.cpu[i].clock_before_khz = 3000000;
+		r.cpu[i].clock_after_khz = after[i];
+	}
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, tp_test_jq(out, "", ".clock.moved_cpus == [1] and "
+				 "([.clock.cpus[] | select(.moved) | .cpu] == [1])"))
+		TH_LOG("%s", out);
+	free(out);
+	r.cpu[2].clock_after_khz = after[3];
+	out = report(&r, TP_FMT_TEXT, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "warning: CPU 1: the clock moved +5.0 % during its run (3000 -> 3150 MHz)"))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "warning: CPU 3: the clock moved -5.0 % during its run (3000 -> 2849 MHz)"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "warning: CPU 0: the clock")) TH_LOG("%s", out);
+	free(out);
+	r.user_engine = true;
+	out = report(&r, TP_FMT_TEXT, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\neffective clock: not read (the userspace engine reads no MSR)\n"))
+		TH_LOG("%s", out);
+	free(out);
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, tp_test_jq(out, "", ".clock == null")) TH_LOG("%s", out);
+	free(out);
 	tp_result_free(&r);
 }
 

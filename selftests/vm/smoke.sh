@@ -195,10 +195,22 @@ verdicts() {
 		.verdict.limits[0].over + .verdict.limits[0].not_judged == (.cpus | length)'
 }
 
+# clocks_read FILE N: the effective clock before and after the run of each
+# of N CPUs, read on all of them where the CPUs have APERF/MPERF (info's
+# features), on none where they have not, as under TCG.
+clocks_read() {
+	aperf=$(tscprobe info -j | jq '.features | any(. == "aperfmperf")') &&
+		jqt "$1" "(.clock.cpus | length) == $2 and all(.clock.cpus[];
+			(.before_mhz != null and .after_mhz != null and
+			 .before_mhz > 0 and .after_mhz > 0) == $aperf and
+			(.moved | not or $aperf))"
+}
+
 cache_all() {
 	tscprobe cache -n 1e4 -q -j >"$OUT/cache.json" &&
 		jqt "$OUT/cache.json" "(.cpus | length) == $ncpu and .stop_reason == \"completed\"
-			and all(.cpus[]; .rounds == 10000)"
+			and all(.cpus[]; .rounds == 10000)" &&
+		clocks_read "$OUT/cache.json" "$ncpu"
 }
 
 skew_pairs() {
@@ -212,7 +224,8 @@ skew_pairs() {
 	fi
 	tscprobe skew "$@" -n 32 -q -j >"$OUT/skew.json" &&
 		jqt "$OUT/skew.json" "(.pairs | length) == $((n * (n - 1)))
-			and .pairs_done == .pairs_total and .pairs_total == $((n * (n - 1)))"
+			and .pairs_done == .pairs_total and .pairs_total == $((n * (n - 1)))" &&
+		clocks_read "$OUT/skew.json" "$n"
 }
 
 # The text reports of many CPUs (issue 15): noise as a row per CPU and

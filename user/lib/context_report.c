@@ -4,6 +4,7 @@
  * its interrupts and scheduling, then the environment audit.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "context.h"
 #include "context_report.h"
@@ -93,6 +94,175 @@ void tp_context_cpus_json(const struct tp_result *r, struct jw *j)
 	jw_arr_end(j);
 }
 
+/* A clock that moved by more than this over a CPU's run is warned of. */
+#define TP_CLOCK_MOVED_PCT	5
+/* The CPUs whose move is spelt out; -j has every one. */
+#define TP_CLOCK_MOVED_LINES	8
+
+/* Cache and skew read the clocks (noise has its own, per window). */
+static bool tp_clock_reported(const struct tp_result *r)
+{
+	return r->kind != TSCPROBE_KIND_NOISE;
+}
+
+static bool tp_clock_read(const struct tp_cpu_res *c)
+{
+	return c->clock_before_khz && c->clock_after_khz;
+}
+
+static bool tp_clock_moved(const struct tp_cpu_res *c)
+{
+	uint64_t b = c->clock_before_khz, a = c->clock_after_khz;
+
+	return tp_clock_read(c) &&
+	       (a > b ? a - b : b - a) * 100 > TP_CLOCK_MOVED_PCT * b;
+}
+
+/**
+ * struct tp_clock_span - the clocks of a run's CPUs, before and after
+ * @lo: the lowest before [0] and after [1], kHz
+ * @hi: the highest
+ * @nread: CPUs with both clocks
+ * @unread: CPUs without
+ * @moved: CPUs whose clock moved (tp_clock_moved())
+ */
+struct tp_clock_span {
+	uint32_t lo[2];
+	uint32_t hi[2];
+	unsigned int nread;
+	struct tp_cpuset unread;
+	struct tp_cpuset moved;
+};
+
+static void tp_clock_span(const struct tp_result *r, struct tp_clock_span *s)
+{
+	unsigned int i, k;
+
+	memset(s, 0, sizeof(*s));
+	s->lo[0] = s->lo[1] = UINT32_MAX;
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_cpu_res *c = &r->cpu[i];
+		const uint32_t khz[2] = { c->clock_before_khz, c->clock_after_khz };
+
+		if (!tp_clock_read(c)) {
+			tp_cpuset_add(&s->unread, c->cpu);
+			continue;
+		}
+		s->nread++;
+		for (k = 0; k < 2; k++) {
+			s->lo[k] = khz[k] < s->lo[k] ? khz[k] : s->lo[k];
+			s->hi[k] = khz[k] > s->hi[k] ? khz[k] : s->hi[k];
+		}
+		if (tp_clock_moved(c))
+			tp_cpuset_add(&s->moved, c->cpu);
+	}
+}
+
+static void tp_mhz_range_text(uint32_t lo, uint32_t hi, FILE *f)
+{
+	if (lo / 1000 == hi / 1000)
+		fprintf(f, "%u", lo / 1000);
+	else
+		fprintf(f, "%u-%u", lo / 1000, hi / 1000);
+}
+
+/* Each CPU whose clock moved, up to TP_CLOCK_MOVED_LINES of them. */
+static void tp_clock_moved_text(const struct tp_result *r,
+				const struct tp_clock_span *s, FILE *f)
+{
+	unsigned int i, n = 0, total = tp_cpuset_count(&s->moved);
+
+	for (i = 0; i < r->ncpus && n < TP_CLOCK_MOVED_LINES; i++) {
+		const struct tp_cpu_res *c = &r->cpu[i];
+
+		if (!tp_clock_moved(c))
+			continue;
+		n++;
+		fprintf(f, "warning: CPU %u: the clock moved %+.1f %% during its run (%u -> %u MHz): its cycle figures mix two clocks\n",
+			c->cpu,
+			100.0 * ((double)c->clock_after_khz - c->clock_before_khz) /
+			c->clock_before_khz,
+			c->clock_before_khz / 1000, c->clock_after_khz / 1000);
+	}
+	if (total > n)
+		fprintf(f, "warning: and on %u more CPUs (-j lists each)\n", total - n);
+}
+
+/*
+ * Cache and skew: the effective clock before and after each CPU's run,
+ * as ranges over the CPUs, and a warning for each CPU where it moved.
+ */
+static void tp_clock_text(const struct tp_result *r, FILE *f)
+{
+	struct tp_clock_span s;
+	char cpus[256];
+
+	if (!tp_clock_reported(r))
+		return;
+	if (r->user_engine) {
+		fprintf(f, "effective clock: not read (the userspace engine reads no MSR)\n");
+		return;
+	}
+	tp_clock_span(r, &s);
+	if (!s.nread) {
+		fprintf(f, "effective clock: not read (no APERF/MPERF on these CPUs)\n");
+		return;
+	}
+	fprintf(f, "effective clock (APERF/MPERF) before -> after the run: ");
+	tp_mhz_range_text(s.lo[0], s.hi[0], f);
+	fprintf(f, " -> ");
+	tp_mhz_range_text(s.lo[1], s.hi[1], f);
+	fprintf(f, " MHz");
+	if (tp_cpuset_count(&s.unread)) {
+		tp_cpuset_format(&s.unread, cpus, sizeof(cpus));
+		fprintf(f, "; not read on CPU%s %s",
+			tp_cpuset_count(&s.unread) > 1 ? "s" : "", cpus);
+	}
+	fprintf(f, "\n");
+	tp_clock_moved_text(r, &s, f);
+}
+
+static void tp_json_khz_as_mhz(struct jw *j, const char *key, uint32_t khz)
+{
+	if (khz)
+		jw_double(j, key, khz / 1000.0);
+	else
+		jw_null(j, key);
+}
+
+/* Cache and skew: "clock", null from the userspace engine. */
+static void tp_clock_json(const struct tp_result *r, struct jw *j)
+{
+	unsigned int i;
+
+	if (!tp_clock_reported(r))
+		return;
+	if (r->user_engine) {
+		jw_null(j, "clock");
+		return;
+	}
+	jw_obj(j, "clock");
+	jw_u64(j, "moved_above_pct", TP_CLOCK_MOVED_PCT);
+	jw_arr(j, "moved_cpus");
+	for (i = 0; i < r->ncpus; i++)
+		if (tp_clock_moved(&r->cpu[i]))
+			jw_u64(j, NULL, r->cpu[i].cpu);
+	jw_arr_end(j);
+	jw_arr(j, "cpus");
+	for (i = 0; i < r->ncpus; i++) {
+		const struct tp_cpu_res *c = &r->cpu[i];
+
+		jw_obj(j, NULL);
+		jw_u64(j, "cpu", c->cpu);
+		tp_json_khz_as_mhz(j, "before_mhz", c->clock_before_khz);
+		tp_json_khz_as_mhz(j, "after_mhz", c->clock_after_khz);
+		jw_bool(j, "moved", tp_clock_moved(c));
+		jw_obj_end(j);
+	}
+	jw_arr_end(j);
+	jw_obj_end(j);
+}
+
 /**
  * tp_context_text() - where the CLI ran, and the environment warnings of
  *	the run's CPUs
@@ -103,6 +273,7 @@ void tp_context_text(const struct tp_result *r, FILE *f)
 {
 	tp_placement_text(&r->cli, f);
 	tp_conditions_text(&r->held, f);
+	tp_clock_text(r, f);
 	tp_load_text(&r->load, f);
 	tp_actions_text(&r->actions, f);
 	if (!r->ctx || !r->ctx->have_env || !r->ctx->env.nwarn)
@@ -139,8 +310,8 @@ void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 }
 
 /**
- * tp_context_json() - the run's "cli", "conditions", "load", "actions"
- *	and "environment" objects
+ * tp_context_json() - the run's "cli", "conditions", "clock" (cache and
+ *	skew), "load", "actions" and "environment" objects
  * @r: the run
  * @j: the writer, inside the report's top-level object
  */
@@ -148,6 +319,7 @@ void tp_context_json(const struct tp_result *r, struct jw *j)
 {
 	tp_placement_json(&r->cli, j);
 	tp_conditions_json(&r->held, j);
+	tp_clock_json(r, j);
 	tp_load_json(&r->load, j);
 	tp_actions_json(&r->actions, j);
 	if (r->ctx && r->ctx->have_env)

@@ -373,6 +373,8 @@ static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_VOLUNTARY], &c->ctx_vol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_INVOLUNTARY], &c->ctx_invol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_MIGRATIONS], &c->migrations);
+	c->clock_before_khz = tp_nl_u32(tb[TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ], 0);
+	c->clock_after_khz = tp_nl_u32(tb[TSCPROBE_CPU_A_CLOCK_AFTER_KHZ], 0);
 	tp_get_counter(tb[TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED], &c->not_notified);
 	tp_get_counter(tb[TSCPROBE_CPU_A_TSC_STEPS_BACK], &c->steps_back);
 	tp_get_u64(tb[TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES],

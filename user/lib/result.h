@@ -171,6 +171,9 @@ struct tp_series_res {
  * @ctx_vol: voluntary context switches of the measuring thread
  * @ctx_invol: its involuntary context switches
  * @migrations: its migrations
+ * @clock_before_khz: cache and skew: the effective clock just before the
+ *	CPU's measurement (0: not read)
+ * @clock_after_khz: just after it (0: not read)
  * @series: indexed by enum tscprobe_series
  * @rounds: cache: rounds completed
  * @nlevels: cache: points in @levels
@@ -205,6 +208,8 @@ struct tp_cpu_res {
 	struct tp_counter_res ctx_vol;
 	struct tp_counter_res ctx_invol;
 	struct tp_counter_res migrations;
+	uint32_t clock_before_khz;
+	uint32_t clock_after_khz;
 	struct tp_series_res series[TSCPROBE_SERIES_MAX + 1];
 	uint64_t rounds;
 	unsigned int nlevels;

@@ -62,6 +62,8 @@
  */
 #define TSCPROBE_START_TIMEOUT_MS	2000
 #define TSCPROBE_START_LIMIT_MS		10000
+/* cache and skew: the spin over which a CPU's effective clock is read. */
+#define TSCPROBE_CLOCK_READ_NS		1000000
 
 #define TSCPROBE_MIN_DURATION_NS	1000000ULL		/* 1 ms */
 #define TSCPROBE_MAX_DURATION_NS	86400000000000ULL	/* 24 h */
@@ -563,6 +565,13 @@ enum tscprobe_attr {
  *	measured time.  Always sent for noise.
  * @TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES: u64 cycles; noise: the largest
  *	of those steps (0: none)
+ * @TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ: u32 kHz; cache and skew: the CPU's
+ *	effective clock (the TSC rate times APERF/MPERF) over
+ *	TSCPROBE_CLOCK_READ_NS of spinning with interrupts off on the CPU,
+ *	just before its measurement; absent where APERF/MPERF cannot be read
+ *	(no such MSRs, as in most virtual machines)
+ * @TSCPROBE_CPU_A_CLOCK_AFTER_KHZ: u32 kHz; the same just after it, when
+ *	the thread ended on its CPU
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -594,6 +603,8 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_TSC_OFFSET,
 	TSCPROBE_CPU_A_TSC_STEPS_BACK,
 	TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
+	TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ,
+	TSCPROBE_CPU_A_CLOCK_AFTER_KHZ,
 
 	__TSCPROBE_CPU_A_MAX
 };
