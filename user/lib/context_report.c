@@ -214,9 +214,8 @@ static void tp_clock_text(const struct tp_result *r, FILE *f)
 	tp_mhz_range_text(s.lo[1], s.hi[1], f);
 	fprintf(f, " MHz");
 	if (tp_cpuset_count(&s.unread)) {
-		tp_cpuset_format(&s.unread, cpus, sizeof(cpus));
-		fprintf(f, "; not read on CPU%s %s",
-			tp_cpuset_count(&s.unread) > 1 ? "s" : "", cpus);
+		tp_cpuset_who(&s.unread, cpus, sizeof(cpus));
+		fprintf(f, "; not read on %s", cpus);
 	}
 	fprintf(f, "\n");
 	tp_clock_moved_text(r, &s, f);
@@ -233,6 +232,7 @@ static void tp_json_khz_as_mhz(struct jw *j, const char *key, uint32_t khz)
 /* Cache and skew: "clock", null from the userspace engine. */
 static void tp_clock_json(const struct tp_result *r, struct jw *j)
 {
+	struct tp_clock_span s;
 	unsigned int i;
 
 	if (!tp_clock_reported(r))
@@ -241,13 +241,10 @@ static void tp_clock_json(const struct tp_result *r, struct jw *j)
 		jw_null(j, "clock");
 		return;
 	}
+	tp_clock_span(r, &s);
 	jw_obj(j, "clock");
 	jw_u64(j, "moved_above_pct", TP_CLOCK_MOVED_PCT);
-	jw_arr(j, "moved_cpus");
-	for (i = 0; i < r->ncpus; i++)
-		if (tp_clock_moved(&r->cpu[i]))
-			jw_u64(j, NULL, r->cpu[i].cpu);
-	jw_arr_end(j);
+	jw_cpuset(j, "moved_cpus", &s.moved);
 	jw_arr(j, "cpus");
 	for (i = 0; i < r->ncpus; i++) {
 		const struct tp_cpu_res *c = &r->cpu[i];
