@@ -100,6 +100,18 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 	NL_SET_ERR_MSG(extack, msg)
 #endif
 
+/* A sched_switch probe's parameters: 5.18 added the previous task's state. */
+#if TP_HAVE_SCHED_SWITCH_PREV_STATE
+#define TP_SCHED_SWITCH_PARAMS	void *data, bool preempt,		\
+				struct task_struct *prev,		\
+				struct task_struct *next,		\
+				unsigned int prev_state
+#else
+#define TP_SCHED_SWITCH_PARAMS	void *data, bool preempt,		\
+				struct task_struct *prev,		\
+				struct task_struct *next
+#endif
+
 /*
  * netlink_gen.c is what the newest kernel's ynl-gen-c writes; with these
  * it compiles unchanged on older kernels.  Its split ops table is compiled

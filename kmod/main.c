@@ -21,12 +21,14 @@
 #include "info.h"
 #include "netlink.h"
 #include "run.h"
+#include "sources.h"
 
 static int __init tp_init(void)
 {
 	int err;
 
 	tp_debugfs_init();
+	tp_src_probes_init();
 	err = tp_run_init();
 	if (err)
 		goto err_debugfs;
@@ -39,6 +41,7 @@ static int __init tp_init(void)
 err_run:
 	tp_run_exit();
 err_debugfs:
+	tp_src_probes_exit();
 	tp_debugfs_exit();
 	return err;
 }
@@ -51,6 +54,7 @@ static void __exit tp_exit(void)
 	tp_info_exit();
 	tp_debugfs_exit();
 	pr_info("unloaded\n");
+	tp_src_probes_exit();
 }
 
 module_init(tp_init);

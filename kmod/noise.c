@@ -140,11 +140,12 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev);
 
-/* A CPU's state as before its first window; @n->undo is kept. */
+/* A CPU's state as before its first window; @n->undo and @n->src are kept. */
 static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
 			       unsigned int cpu)
 {
 	struct tp_noise_cpu *undo = n->undo;
+	struct tp_src_here *src = n->src;
 
 	memset(n, 0, sizeof(*n));
 	tp_noise_init(&n->loop, run->params.threshold_cycles);
@@ -152,6 +153,8 @@ static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
 	n->run = run;
 	n->cpu = cpu;
 	n->undo = undo;
+	n->src = src;
+	tp_src_windows_init(&n->sources);
 }
 
 static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
@@ -159,6 +162,9 @@ static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	struct tp_noise_cpu *n = c->hot;
 
 	tp_noise_cpu_reset(run, n, c->cpu);
+	n->src = kvzalloc_node(sizeof(*n->src), GFP_KERNEL, cpu_to_node(c->cpu));
+	if (!n->src)
+		return -ENOMEM;
 	if (run->params.irqs == TSCPROBE_IRQS_ON) {
 		n->undo = kvmalloc_node(sizeof(*n), GFP_KERNEL,
 					cpu_to_node(c->cpu));
@@ -175,8 +181,10 @@ static void tp_noise_free(struct tp_run *run)
 	for (i = 0; i < run->nr_cpus; i++) {
 		struct tp_noise_cpu *n = run->slots[i].hot;
 
-		if (n)
+		if (n) {
 			kvfree(n->undo);
+			tp_src_free(n->src);
+		}
 	}
 }
 
@@ -307,6 +315,7 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		local_irq_enable();
 		return 0;
 	}
+	tp_src_window_begin(&n->sources, &n->src->src);
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a0) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m0);
@@ -336,6 +345,7 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
 	n->smi_end_ok = tp_read_smi(&n->smi_end);
+	tp_src_window_end(&n->sources, &n->src->src);
 	trace_tscprobe_window(c->cpu, start, n->last_tsc,
 			      n->loop.samples - samples, n->loop.max);
 	local_irq_enable();
@@ -430,6 +440,8 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	if (!tp_noise_warm_up(run, c, width))
 		return false;
 	tp_noise_counters_begin(n, p, c->cpu);
+	n->src->measurer = current;
+	tp_src_publish(c->cpu, n->src);
 	while (!tp_cpu_should_stop(c)) {
 		start = tp_noise_window_step(run, c, n, width, span);
 		if (!start) {
@@ -444,6 +456,7 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 		}
 		tp_cpu_sleep_gap(run);
 	}
+	tp_src_publish(c->cpu, NULL);
 	return complete && n->loop.samples;
 }
 

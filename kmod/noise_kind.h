@@ -8,6 +8,7 @@
 #include <linux/tscprobe.h>
 #include "core/counter.h"
 #include "core/noise.h"
+#include "sources.h"
 
 struct tp_report_ops;
 struct tp_run;
@@ -44,6 +45,8 @@ struct tp_noise_cpu {
 	unsigned int cpu;
 	struct tp_noise_cpu *undo;	/* irqs on: the state before a window */
 	bool warming;			/* in the warm-up: nothing kept */
+	struct tp_src_here *src;	/* what the probes saw on this CPU */
+	struct tp_src_windows sources;	/* of that, inside the windows */
 };
 
 extern const struct tp_report_ops tp_noise_report_ops;

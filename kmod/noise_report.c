@@ -272,6 +272,54 @@ static void tp_noise_show_events(struct seq_file *m,
 	}
 }
 
+static const char *const tp_src_kind_names[TP_SRC_KINDS] = {
+	"thread", "softirq", "irq", "nmi",
+};
+
+/* A source as the reader knows it: "irq 24 virtio0-input". */
+static void tp_noise_show_source(struct seq_file *m,
+				 const struct tp_src_total *e)
+{
+	if (e->key.kind >= TP_SRC_KINDS) {
+		seq_puts(m, "  source other:");
+	} else if (e->key.kind == TP_SRC_NMI) {
+		void *handler = tp_src_nmi_handler(e->key.id);
+
+		if (handler)
+			seq_printf(m, "  source nmi %ps:", handler);
+		else
+			seq_puts(m, "  source nmi other:");
+	} else {
+		seq_printf(m, "  source %s %u %s:",
+			   tp_src_kind_names[e->key.kind], e->key.id, e->name);
+	}
+	seq_printf(m, " count=%llu cycles=%llu\n", e->count, e->net);
+}
+
+/*
+ * "sources: thread=COUNT/CYCLES ...": what ran inside the windows by kind,
+ * then each source, largest first.
+ */
+static void tp_noise_show_sources(struct seq_file *m,
+				  const struct tp_noise_cpu *n)
+{
+	const struct tp_src_windows *w = &n->sources;
+	struct tp_src_table t = w->table;
+	unsigned int k;
+
+	seq_puts(m, "  sources:");
+	for (k = 0; k < TP_SRC_KINDS; k++)
+		seq_printf(m, " %s=%llu/%llu", tp_src_kind_names[k],
+			   w->kind_count[k], w->kind_net[k]);
+	seq_printf(m, " lost=%llu unmatched=%llu (count/cycles)\n", w->lost,
+		   n->src ? READ_ONCE(n->src->src.unmatched) : 0);
+	tp_src_table_sort(&t);
+	for (k = 0; k < t.n; k++)
+		tp_noise_show_source(m, &t.e[k]);
+	if (t.other.count)
+		tp_noise_show_source(m, &t.other);
+}
+
 /* The log2 table for one CPU, preceded by a summary line. */
 static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 			      const void *snap)
@@ -291,6 +339,7 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 		   n->loop.steps_back, n->loop.step_back_max,
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
 	tp_noise_show_causes(m, n);
+	tp_noise_show_sources(m, n);
 	tp_hist_fold_log2(&n->loop.hist, calls, cycles);
 	for (k = 0; k < 65; k++) {
 		if (!calls[k])

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What ran on the measured CPUs: probes on the kernel's own tracepoints,
+ * found by name (for_each_kernel_tracepoint(): none of them is exported),
+ * attached while the module is loaded.  Each probe returns at once on a
+ * CPU that no noise run measures; on a measured one it stamps the TSC and
+ * records into that CPU's struct tp_src_here, never touching the loop's
+ * state.
+ */
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/sched.h>
+#include <linux/tracepoint.h>
+#include <asm/tsc.h>
+#include <trace/events/irq.h>
+#include <trace/events/nmi.h>
+#include <trace/events/sched.h>
+
+#include "compat.h"
+#include "info.h"
+#include "sources.h"
+
+static DEFINE_PER_CPU(struct tp_src_here *, tp_src_here);
+
+/* NMI handlers by index, the span's id; filled from NMI context. */
+static void *tp_src_nmi_handlers[TP_SRC_NMI_HANDLERS];
+
+static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+
+	if (h)
+		tp_src_enter(&h->src, TP_SRC_IRQ, irq, action->name, rdtsc());
+}
+
+static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
+			    int ret)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+
+	if (h)
+		tp_src_exit(&h->src, TP_SRC_IRQ, rdtsc());
+}
+
+static const char *const tp_src_softirqs[] = {
+	"HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET",
+	"SCHED", "HRTIMER", "RCU",
+};
+
+/* softirq_to_name[] is not exported; the vectors have kept these names. */
+const char *tp_src_softirq_name(unsigned int vec)
+{
+	return vec < ARRAY_SIZE(tp_src_softirqs) ? tp_src_softirqs[vec] : "?";
+}
+
+static void tp_src_softirq_entry(void *data, unsigned int vec)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+
+	if (h)
+		tp_src_enter(&h->src, TP_SRC_SOFTIRQ, vec,
+			     tp_src_softirq_name(vec), rdtsc());
+}
+
+static void tp_src_softirq_exit(void *data, unsigned int vec)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+
+	if (h)
+		tp_src_exit(&h->src, TP_SRC_SOFTIRQ, rdtsc());
+}
+
+/* Every thread but the measuring one is a source while it has the CPU. */
+static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	u64 now;
+
+	if (!h)
+		return;
+	now = rdtsc();
+	if (prev != h->measurer)
+		tp_src_exit(&h->src, TP_SRC_THREAD, now);
+	if (next != h->measurer)
+		tp_src_enter(&h->src, TP_SRC_THREAD, task_pid_nr(next),
+			     next->comm, now);
+}
+
+/* The handler's index, claimed on first sight; the last one is "other". */
+static unsigned int tp_src_nmi_id(void *handler)
+{
+	unsigned int i;
+
+	for (i = 0; i < TP_SRC_NMI_HANDLERS - 1; i++) {
+		void *seen = READ_ONCE(tp_src_nmi_handlers[i]);
+
+		if (!seen)
+			seen = cmpxchg(&tp_src_nmi_handlers[i], NULL, handler) ?:
+				handler;
+		if (seen == handler)
+			return i;
+	}
+	return TP_SRC_NMI_HANDLERS - 1;
+}
+
+void *tp_src_nmi_handler(unsigned int id)
+{
+	return id < TP_SRC_NMI_HANDLERS - 1 ?
+		READ_ONCE(tp_src_nmi_handlers[id]) : NULL;
+}
+
+/* After the handler: it ran @delta_ns up to now. */
+static void tp_src_nmi_done(void *data, void *handler, s64 delta_ns,
+			    int handled)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	u64 now, cycles;
+
+	if (!h || delta_ns < 0)
+		return;
+	now = rdtsc();
+	cycles = min(tp_ns_to_cycles(delta_ns), now);
+	tp_src_nmi(&h->src, tp_src_nmi_id(handler), NULL, now - cycles, cycles);
+}
+
+struct tp_src_probe {
+	const char *name;
+	void *fn;
+	struct tracepoint *tp;
+	bool on;
+};
+
+static struct tp_src_probe tp_src_probes[] = {
+	{ "irq_handler_entry", tp_src_irq_entry },
+	{ "irq_handler_exit", tp_src_irq_exit },
+	{ "softirq_entry", tp_src_softirq_entry },
+	{ "softirq_exit", tp_src_softirq_exit },
+	{ "sched_switch", tp_src_switch },
+	{ "nmi_handler", tp_src_nmi_done },
+};
+
+static_assert(ARRAY_SIZE(tp_src_probes) == TP_SRC_PROBES);
+
+/* The compiler checks each probe against its tracepoint's prototype. */
+static inline void tp_src_check_types(void)
+{
+	check_trace_callback_type_irq_handler_entry(tp_src_irq_entry);
+	check_trace_callback_type_irq_handler_exit(tp_src_irq_exit);
+	check_trace_callback_type_softirq_entry(tp_src_softirq_entry);
+	check_trace_callback_type_softirq_exit(tp_src_softirq_exit);
+	check_trace_callback_type_sched_switch(tp_src_switch);
+	check_trace_callback_type_nmi_handler(tp_src_nmi_done);
+}
+
+static void tp_src_find(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)
+		if (!strcmp(tp->name, tp_src_probes[i].name))
+			tp_src_probes[i].tp = tp;
+}
+
+/*
+ * At module load, before any run can start, and for as long as the module
+ * is loaded.  Attaching patches kernel text and waits for every CPU to take
+ * an IPI, which a window with interrupts off holds back; and a registration
+ * that follows an unregistration waits for an RCU grace period, which a
+ * task that owns a CPU can hold off for as long as it runs.  Attached once,
+ * the probes never do either while the module measures: between runs each
+ * returns after one per-CPU read (tp_src_here is NULL).  A tracepoint this
+ * kernel lacks, or one that refuses the probe, leaves its sources unnamed.
+ */
+void tp_src_probes_init(void)
+{
+	unsigned int i;
+
+	tp_src_check_types();
+	for_each_kernel_tracepoint(tp_src_find, NULL);
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
+		struct tp_src_probe *p = &tp_src_probes[i];
+
+		p->on = p->tp && !tracepoint_probe_register(p->tp, p->fn, NULL);
+	}
+}
+
+/*
+ * By the measuring thread (@h) or at its end (NULL).  A probe that read
+ * the old pointer finishes with memory that lives a grace period longer
+ * (tp_src_free()).
+ */
+void tp_src_publish(unsigned int cpu, struct tp_src_here *h)
+{
+	WRITE_ONCE(per_cpu(tp_src_here, cpu), h);
+}
+
+void tp_src_free(struct tp_src_here *h)
+{
+	if (h)
+		kvfree_rcu(h, rcu);
+}
+
+/*
+ * At unload, once no run is left: the probes come off, and the module's
+ * text stays until none of them still runs.  This waits for the kernel's
+ * grace periods, which a task that owns a CPU can hold off (the module
+ * loader waits for one too), not for anything of the module's.
+ */
+void tp_src_probes_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
+		struct tp_src_probe *p = &tp_src_probes[i];
+
+		if (p->on)
+			tracepoint_probe_unregister(p->tp, p->fn, NULL);
+		p->on = false;
+	}
+	tracepoint_synchronize_unregister();
+}
+
+/* How many of the probes are attached: all six where the kernel has them. */
+unsigned int tp_src_probes_attached(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)
+		n += tp_src_probes[i].on;
+	return n;
+}

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_sources.sh - what ran on a measured CPU, as the module's probes on
+# the kernel's tracepoints record it (kmod/sources.c), in the noise run's
+# debugfs view.  Runs as root in the guest (busybox sh) with the module at
+# /lib/tscprobe/tscprobe.ko and the CLI on PATH:
+#  - the probes are attached from insmod to rmmod, before, during and
+#    after runs, so that no run waits for them; rmmod mid-run leaves none
+#    (a probe left behind would call into the unloaded module at the next
+#    context switch: the harness scans the kernel log);
+#  - a busy thread pinned to a CPU measured with interrupts on is named
+#    there by pid and comm, with time;
+#  - the serial port's interrupt, routed to that CPU, is named by number;
+#  - per CPU, the time named never exceeds the run's duration, and no span
+#    was lost.
+# Prints TAP and the kselftest totals line.
+KO=/lib/tscprobe/tscprobe.ko
+OUT=/tmp/sources
+SHOW=/sys/kernel/debug/tscprobe/noise
+mkdir -p "$OUT"
+. /selftests/tap.sh
+
+attached() {
+	sed -n 's/^probes: *\([0-9]*\) of 6 attached.*/\1/p' /sys/kernel/debug/tscprobe/info
+}
+
+running() {
+	tscprobe status -j 2>/dev/null | jq -e '.state == "running"' >/dev/null
+}
+
+# wait_for COMMAND: up to 30 s.
+wait_for() {
+	i=0
+	while ! "$@"; do
+		[ $i -ge 300 ] && { echo "still not: $*"; return 1; }
+		usleep 100000
+		i=$((i + 1))
+	done
+}
+
+probes_while_loaded() {
+	n=$(attached)
+	echo "attached after insmod: $n"
+	[ "$n" = 6 ] || return 1
+	tscprobe noise -c 1 -d 60s -q -j >/dev/null 2>&1 &
+	pid=$!
+	wait_for running || return 1
+	n=$(attached)
+	echo "attached during a run: $n"
+	[ "$n" = 6 ] || return 1
+	tscprobe stop || return 1
+	wait "$pid"
+	n=$(attached)
+	echo "attached after STOP: $n"
+	[ "$n" = 6 ]
+}
+
+rmmod_mid_run() {
+	tscprobe noise -c 1 -d 60s -q >/dev/null 2>&1 &
+	pid=$!
+	wait_for running || return 1
+	rmmod tscprobe || return 1
+	wait "$pid"
+	# Context switches on every CPU, with the module gone.
+	for cpu in 0 1; do
+		taskset -c $cpu sh -c 'i=0; while [ $i -lt 50 ]; do usleep 1000; i=$((i + 1)); done'
+	done
+	insmod "$KO"
+}
+
+# The line of source KIND ID on CPU 1 in the noise view, or nothing.
+source_line() {
+	awk -v want="  source $1 $2 " '
+		/^cpu / { cpu = $2 }
+		cpu == "1:" && index($0, want) == 1 { print; exit }' "$SHOW"
+}
+
+cycles_of() {
+	echo "$1" | sed -n 's/.* cycles=\([0-9]*\)$/\1/p'
+}
+
+# With voluntary preemption nothing preempts the measuring thread inside a
+# window (it yields before each): full preemption, where the kernel can
+# switch, for this test.
+PREEMPT=/sys/kernel/debug/sched/preempt
+
+busy_thread_is_named() {
+	mode=
+	if [ -w $PREEMPT ] && ! grep -Eq '\((full|lazy)\)' $PREEMPT; then
+		mode=$(sed -n 's/.*(\([a-z]*\)).*/\1/p' $PREEMPT)
+		echo full >$PREEMPT || return 1
+	fi
+	taskset -c 1 sh -c 'while :; do :; done' &
+	hog=$!
+	tscprobe noise -c 1 --irqs on -d 1s -q >/dev/null
+	s=$?
+	kill "$hog"
+	wait "$hog" 2>/dev/null
+	[ -n "$mode" ] && echo "$mode" >$PREEMPT
+	[ $s -eq 0 ] || return 1
+	line=$(source_line thread "$hog")
+	echo "${line:-no line for thread $hog}"
+	grep '^  sources:' "$SHOW"
+	echo "$line" | grep -q " $hog sh: count=" && [ "$(cycles_of "$line")" -gt 0 ]
+}
+
+serial_irq_is_named() {
+	irq=$(awk -F: '/ttyS0/ { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+	[ -n "$irq" ] || { echo "no ttyS0 in /proc/interrupts"; return 1; }
+	old=$(cat /proc/irq/$irq/smp_affinity_list)
+	echo 1 >/proc/irq/$irq/smp_affinity_list || return 1
+	# Written from CPU 0 while the run lasts, 10 lines every 20 ms (about
+	# 1000 interrupts a second: a flood can starve the guest's RCU kthread
+	# of its vCPU under TCG on a busy host).
+	tscprobe noise -c 1 --irqs on -d 2s -q >/dev/null &
+	pid=$!
+	taskset -c 0 sh -c "while kill -0 $pid 2>/dev/null; do
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			echo 'test_sources: serial output to interrupt CPU 1'
+		done
+		usleep 20000
+	done" >/dev/ttyS0
+	wait "$pid"
+	s=$?
+	echo "$old" >/proc/irq/$irq/smp_affinity_list
+	[ $s -eq 0 ] || return 1
+	line=$(source_line irq "$irq")
+	echo "${line:-no line for irq $irq}"
+	grep '^  source' "$SHOW"
+	[ -n "$line" ] && [ "$(cycles_of "$line")" -gt 0 ]
+}
+
+# Per CPU: the kinds' cycles add up to at most the run's; nothing lost.
+named_time_fits() {
+	tscprobe noise --irqs on -d 1s -q >/dev/null || return 1
+	cat "$SHOW" | grep -E '^(noise run|cpu |  sources:)'
+	awk '
+		/^noise run/ { for (i = 1; i <= NF; i++) if ($i ~ /^cycles_hz=/) { sub(/cycles_hz=/, "", $i); hz = $i + 0 } }
+		/^  sources:/ {
+			n++; sum = 0
+			for (i = 2; i <= 5; i++) { split($i, kv, "[=/]"); sum += kv[3] }
+			if (sum > hz) { print "named " sum " cycles in a 1 s run"; bad = 1 }
+			if ($6 != "lost=0") { print "spans lost: " $6; bad = 1 }
+			if ($7 != "unmatched=0") { print "exits without entries: " $7; bad = 1 }
+		}
+		END { if (!n || !hz) { print "no sources lines"; bad = 1 }; exit bad }' "$SHOW"
+}
+
+tap_fresh_module "$KO"
+tap_check "probes attached from insmod to rmmod" probes_while_loaded
+tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
+tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
+tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
+tap_check "the time named per CPU fits in the run" named_time_fits
+tap_done
