@@ -139,6 +139,19 @@ const char *tp_cause_name(unsigned int v)
 	return tp_pick(tp_causes, TP_ARRAY_SIZE(tp_causes), v);
 }
 
+static const char *const tp_sources[] = {
+	[TSCPROBE_SOURCE_THREAD] = "thread",
+	[TSCPROBE_SOURCE_SOFTIRQ] = "softirq",
+	[TSCPROBE_SOURCE_IRQ] = "irq",
+	[TSCPROBE_SOURCE_NMI] = "nmi",
+	[TSCPROBE_SOURCE_OTHER] = "other",
+};
+
+const char *tp_source_name(unsigned int v)
+{
+	return tp_pick(tp_sources, TP_ARRAY_SIZE(tp_sources), v);
+}
+
 const char *tp_tsc_sync_name(unsigned int v)
 {
 	return tp_pick(tp_tsc_syncs, TP_ARRAY_SIZE(tp_tsc_syncs), v);

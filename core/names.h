@@ -20,6 +20,7 @@ const char *tp_pair_status_name(unsigned int status);
 const char *tp_feature_name(unsigned int bit);
 const char *tp_attr_name(unsigned int type);
 const char *tp_cause_name(unsigned int cause);
+const char *tp_source_name(unsigned int source);
 const char *tp_tsc_sync_name(unsigned int sync);
 
 /* Number of TSCPROBE_FEAT_* bits that have a name. */

@@ -13,21 +13,25 @@
 #ifndef TSCPROBE_CORE_SOURCES_H
 #define TSCPROBE_CORE_SOURCES_H
 
+#include <linux/tscprobe.h>
 #include "host.h"
 
-/* Ordered as they nest: a thread is preempted by softirqs, and so on. */
+/*
+ * Ordered as they nest: a thread is preempted by softirqs, and so on.  The
+ * netlink contract's numbers, as are the name's size and the table's.
+ */
 enum tp_src_kind {
-	TP_SRC_THREAD,
-	TP_SRC_SOFTIRQ,
-	TP_SRC_IRQ,
-	TP_SRC_NMI,
-	TP_SRC_KINDS,
+	TP_SRC_THREAD = TSCPROBE_SOURCE_THREAD,
+	TP_SRC_SOFTIRQ = TSCPROBE_SOURCE_SOFTIRQ,
+	TP_SRC_IRQ = TSCPROBE_SOURCE_IRQ,
+	TP_SRC_NMI = TSCPROBE_SOURCE_NMI,
+	TP_SRC_KINDS = TSCPROBE_SOURCE_OTHER,
 };
 
-#define TP_SRC_NAME	24
+#define TP_SRC_NAME	TSCPROBE_SOURCE_NAME_LEN
 #define TP_SRC_DEPTH	8
 #define TP_SRC_RING	64	/* a power of two */
-#define TP_SRC_TABLE	32
+#define TP_SRC_TABLE	TSCPROBE_MAX_SOURCES
 
 tp_static_assert((TP_SRC_RING & (TP_SRC_RING - 1)) == 0,
 		 "TP_SRC_RING must be a power of two");

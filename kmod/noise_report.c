@@ -157,7 +157,105 @@ out:
 }
 
 /* The phases of a CPU's dump (see TP_POS()). */
-enum { TP_NOISE_SCALARS, TP_NOISE_BUCKETS, TP_NOISE_EVENTS, TP_NOISE_END };
+enum {
+	TP_NOISE_SCALARS, TP_NOISE_SOURCES, TP_NOISE_BUCKETS, TP_NOISE_EVENTS,
+	TP_NOISE_END
+};
+
+/* A source's name for the reader: an NMI's is its handler's function. */
+static void tp_noise_source_name(const struct tp_src_total *e, char *buf,
+				 size_t len)
+{
+	void *handler;
+
+	if (e->key.kind != TP_SRC_NMI) {
+		strscpy(buf, e->name, len);
+		return;
+	}
+	handler = tp_src_nmi_handler(e->key.id);
+	if (handler)
+		snprintf(buf, len, "%ps", handler);
+	else
+		strscpy(buf, "other", len);
+}
+
+/* One nest of @type: a kind's totals (@e NULL) or a source's. */
+static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
+			       const struct tp_src_total *e, u64 count,
+			       u64 cycles)
+{
+	char name[TSCPROBE_SOURCE_NAME_LEN] = "other";
+	struct nlattr *nest = nla_nest_start(skb, type);
+	bool other = kind == TSCPROBE_SOURCE_OTHER;
+
+	if (!nest || nla_put_u32(skb, TSCPROBE_SOURCE_A_KIND, kind))
+		goto full;
+	if (e) {
+		if (!other)
+			tp_noise_source_name(e, name, sizeof(name));
+		if (nla_put_u32(skb, TSCPROBE_SOURCE_A_ID, other ? 0 : e->key.id) ||
+		    nla_put_string(skb, TSCPROBE_SOURCE_A_NAME, name))
+			goto full;
+	}
+	if (tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_COUNT, count) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_CYCLES, cycles))
+		goto full;
+	nla_nest_end(skb, nest);
+	return 0;
+full:
+	if (nest)
+		nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* The exact totals of each kind the kernel lets the module probe. */
+static int tp_noise_put_source_kinds(struct sk_buff *skb,
+				     const struct tp_src_windows *w)
+{
+	unsigned int probed = tp_src_kinds_probed(), k;
+
+	for (k = 0; k < TP_SRC_KINDS; k++)
+		if ((probed & BIT(k)) &&
+		    tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE_KIND, k, NULL,
+					w->kind_count[k], w->kind_net[k]))
+			return -EMSGSIZE;
+	return tp_nla_put_u64(skb, TSCPROBE_CPU_A_SOURCES_LOST, w->lost);
+}
+
+/*
+ * What ran inside the windows: at *@idx 0 the kinds, then the sources from
+ * *@idx - 1, largest first (sorted in the dump's own copy, once), then
+ * other.  Nothing where no probe is attached: the sources are unknown.
+ */
+static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
+				u32 *idx)
+{
+	struct tp_src_table *t = &n->sources.table;
+	const struct tp_src_total *e;
+
+	if (!tp_src_kinds_probed())
+		return 0;
+	if (*idx == 0) {
+		if (tp_noise_put_source_kinds(skb, &n->sources))
+			return -EMSGSIZE;
+		tp_src_table_sort(t);
+		(*idx)++;
+	}
+	for (; *idx <= t->n; (*idx)++) {
+		e = &t->e[*idx - 1];
+		if (tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE, e->key.kind,
+					e, e->count, e->net))
+			return -EMSGSIZE;
+	}
+	if (*idx == t->n + 1 && t->other.count) {
+		e = &t->other;
+		if (tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE,
+					TSCPROBE_SOURCE_OTHER, e, e->count,
+					e->net))
+			return -EMSGSIZE;
+	}
+	return 0;
+}
 
 /* The gap series: statistics once, then non-empty buckets from *idx. */
 static int tp_noise_put_series(struct sk_buff *skb,
@@ -198,7 +296,7 @@ static int tp_noise_put_events(struct sk_buff *skb,
 static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 			     void *snap, unsigned long *pos)
 {
-	const struct tp_noise_cpu *n = snap;
+	struct tp_noise_cpu *n = snap;
 	unsigned int phase = TP_POS_PHASE(*pos);
 	u32 idx = TP_POS_IDX(*pos);
 	int err = 0;
@@ -206,10 +304,17 @@ static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 	if (phase == TP_NOISE_SCALARS) {
 		if (tp_noise_put_scalars(skb, n))
 			return -EMSGSIZE;
-		phase = TP_NOISE_BUCKETS;
+		phase = TP_NOISE_SOURCES;
 		idx = 0;
 	}
-	if (phase == TP_NOISE_BUCKETS) {
+	if (phase == TP_NOISE_SOURCES) {
+		err = tp_noise_put_sources(skb, n, &idx);
+		if (!err) {
+			phase = TP_NOISE_BUCKETS;
+			idx = 0;
+		}
+	}
+	if (!err && phase == TP_NOISE_BUCKETS) {
 		err = tp_noise_put_series(skb, n, &idx);
 		if (!err) {
 			phase = TP_NOISE_EVENTS;
@@ -272,10 +377,6 @@ static void tp_noise_show_events(struct seq_file *m,
 	}
 }
 
-static const char *const tp_src_kind_names[TP_SRC_KINDS] = {
-	"thread", "softirq", "irq", "nmi",
-};
-
 /* A source as the reader knows it: "irq 24 virtio0-input". */
 static void tp_noise_show_source(struct seq_file *m,
 				 const struct tp_src_total *e)
@@ -291,7 +392,7 @@ static void tp_noise_show_source(struct seq_file *m,
 			seq_puts(m, "  source nmi other:");
 	} else {
 		seq_printf(m, "  source %s %u %s:",
-			   tp_src_kind_names[e->key.kind], e->key.id, e->name);
+			   tp_source_name(e->key.kind), e->key.id, e->name);
 	}
 	seq_printf(m, " count=%llu cycles=%llu\n", e->count, e->net);
 }
@@ -309,7 +410,7 @@ static void tp_noise_show_sources(struct seq_file *m,
 
 	seq_puts(m, "  sources:");
 	for (k = 0; k < TP_SRC_KINDS; k++)
-		seq_printf(m, " %s=%llu/%llu", tp_src_kind_names[k],
+		seq_printf(m, " %s=%llu/%llu", tp_source_name(k),
 			   w->kind_count[k], w->kind_net[k]);
 	seq_printf(m, " lost=%llu unmatched=%llu (count/cycles)\n", w->lost,
 		   n->src ? READ_ONCE(n->src->src.unmatched) : 0);

@@ -18,6 +18,7 @@
 #include <trace/events/nmi.h>
 #include <trace/events/sched.h>
 
+#include <linux/tscprobe.h>
 #include "compat.h"
 #include "info.h"
 #include "sources.h"
@@ -125,20 +126,22 @@ static void tp_src_nmi_done(void *data, void *handler, s64 delta_ns,
 	tp_src_nmi(&h->src, tp_src_nmi_id(handler), NULL, now - cycles, cycles);
 }
 
+/* @kind: the kind of source it records; all its probes must be on. */
 struct tp_src_probe {
 	const char *name;
 	void *fn;
+	unsigned int kind;
 	struct tracepoint *tp;
 	bool on;
 };
 
 static struct tp_src_probe tp_src_probes[] = {
-	{ "irq_handler_entry", tp_src_irq_entry },
-	{ "irq_handler_exit", tp_src_irq_exit },
-	{ "softirq_entry", tp_src_softirq_entry },
-	{ "softirq_exit", tp_src_softirq_exit },
-	{ "sched_switch", tp_src_switch },
-	{ "nmi_handler", tp_src_nmi_done },
+	{ "irq_handler_entry", tp_src_irq_entry, TP_SRC_IRQ },
+	{ "irq_handler_exit", tp_src_irq_exit, TP_SRC_IRQ },
+	{ "softirq_entry", tp_src_softirq_entry, TP_SRC_SOFTIRQ },
+	{ "softirq_exit", tp_src_softirq_exit, TP_SRC_SOFTIRQ },
+	{ "sched_switch", tp_src_switch, TP_SRC_THREAD },
+	{ "nmi_handler", tp_src_nmi_done, TP_SRC_NMI },
 };
 
 static_assert(ARRAY_SIZE(tp_src_probes) == TP_SRC_PROBES);
@@ -220,6 +223,20 @@ void tp_src_probes_exit(void)
 		p->on = false;
 	}
 	tracepoint_synchronize_unregister();
+}
+
+/* The kinds whose probes are all attached, bit (1 << TP_SRC_*). */
+unsigned int tp_src_kinds_probed(void)
+{
+	unsigned int i, on = 0, off = 0;
+
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
+		if (tp_src_probes[i].on)
+			on |= BIT(tp_src_probes[i].kind);
+		else
+			off |= BIT(tp_src_probes[i].kind);
+	}
+	return on & ~off;
 }
 
 /* How many of the probes are attached: all six where the kernel has them. */

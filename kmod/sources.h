@@ -32,6 +32,7 @@ void tp_src_publish(unsigned int cpu, struct tp_src_here *h);
 void tp_src_free(struct tp_src_here *h);
 void tp_src_probes_exit(void);
 unsigned int tp_src_probes_attached(void);
+unsigned int tp_src_kinds_probed(void);
 const char *tp_src_softirq_name(unsigned int vec);
 void *tp_src_nmi_handler(unsigned int id);
 

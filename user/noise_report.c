@@ -17,6 +17,7 @@
 #include "reports.h"
 #include "core/report.h"
 #include "noise_events.h"
+#include "noise_sources.h"
 #include "lib/svg.h"
 #include "lib/verdict.h"
 
@@ -183,6 +184,7 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	fprintf(f, "\n");
 	tp_noise_steps_text(r, c, f);
 	tp_noise_causes_text(r, c, f);
+	tp_noise_sources_text(r, c, f);
 	tp_context_cpu_text(r, c, f);
 	tp_noise_table(r, c, f);
 	tp_noise_largest(r, c, f);
@@ -431,6 +433,7 @@ static void tp_noise_cpu_json(struct jw *j, const struct tp_result *r,
 	jw_u64(j, "events_total", c->events_total);
 	jw_u64(j, "events_dropped", c->events_dropped);
 	tp_noise_causes_json(r, c, j);
+	tp_noise_sources_json(r, c, j);
 	tp_json_counter(j, "smi_count", &c->smi);
 	tp_json_counter(j, "nmi_count", &c->nmi);
 	tp_json_counter(j, "irq_count", &c->irq);

@@ -203,6 +203,41 @@ static void fill_causes(struct tp_cpu_res *c, unsigned int i)
 	c->not_notified.v = i;
 }
 
+/*
+ * What ran inside the @i-th CPU's windows: every kind probed but NMI on
+ * the second CPU, and more named sources on the third than its block
+ * spells out.
+ */
+static void fill_sources(struct tp_cpu_res *c, unsigned int i)
+{
+	static const struct tp_source_res named[] = {
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000 },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input", 120, 420000 },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000 },
+		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 40, 84000 },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000 },
+		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000 },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000 },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200 },
+		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100 },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800 },
+	};
+	unsigned int k, n = i == 2 ? TP_ARRAY_SIZE(named) : 3;
+
+	c->kinds_known = i == 1 ? 0x7 : 0xf;
+	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++)
+		c->kinds[k].kind = k;
+	for (k = 0; k < n; k++) {
+		c->sources[k] = named[k];
+		if (named[k].kind == TSCPROBE_SOURCE_OTHER)
+			continue;
+		c->kinds[named[k].kind].count += named[k].count;
+		c->kinds[named[k].kind].cycles += named[k].cycles;
+	}
+	c->nsources = n;
+	c->sources_lost = i;
+}
+
 static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 {
 	uint64_t state = 0x9e3779b97f4a7c15ULL;
@@ -236,6 +271,7 @@ static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 			fill_event_cause(&c->events[e], e, i);
 		}
 		fill_causes(c, i);
+		fill_sources(c, i);
 		/* The TSC of the second CPU stepped back, twice. */
 		c->steps_back.ok = true;
 		c->steps_back.v = i == 1 ? 2 : 0;
@@ -527,6 +563,9 @@ static void user_engine_causes(struct tp_result *r)
 			r->cpu[i].causes_known &= ~(1U << hidden[k]);
 		}
 		r->cpu[i].smi.ok = false;
+		/* It traces nothing: no source is known. */
+		r->cpu[i].kinds_known = 0;
+		r->cpu[i].nsources = 0;
 	}
 }
 

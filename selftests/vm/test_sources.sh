@@ -93,7 +93,7 @@ busy_thread_is_named() {
 	fi
 	taskset -c 1 sh -c 'while :; do :; done' &
 	hog=$!
-	tscprobe noise -c 1 --irqs on -d 1s -q >/dev/null
+	tscprobe noise -c 1 --irqs on -d 1s -q -j >"$OUT/busy.json"
 	s=$?
 	kill "$hog"
 	wait "$hog" 2>/dev/null
@@ -102,7 +102,20 @@ busy_thread_is_named() {
 	line=$(source_line thread "$hog")
 	echo "${line:-no line for thread $hog}"
 	grep '^  sources:' "$SHOW"
-	echo "$line" | grep -q " $hog sh: count=" && [ "$(cycles_of "$line")" -gt 0 ]
+	echo "$line" | grep -q " $hog sh: count=" && [ "$(cycles_of "$line")" -gt 0 ] &&
+		named_in_json "$OUT/busy.json" thread "$hog" sh
+}
+
+# named_in_json FILE KIND ID [NAME]: the CLI's JSON names the source on CPU 1
+# with time, as debugfs does.
+named_in_json() {
+	jq -e --arg k "$2" --argjson id "$3" --arg name "${4:-}" '
+		.cpus[] | select(.cpu == 1) | .sources.named |
+		any(.[]; .kind == $k and .id == $id and .ns > 0 and .count > 0 and
+			($name == "" or .name == $name))' "$1" >/dev/null && return 0
+	echo "no $2 $3 in the JSON's sources of CPU 1:"
+	jq -c '.cpus[] | select(.cpu == 1) | .sources' "$1"
+	return 1
 }
 
 serial_irq_is_named() {
@@ -113,7 +126,7 @@ serial_irq_is_named() {
 	# Written from CPU 0 while the run lasts, 10 lines every 20 ms (about
 	# 1000 interrupts a second: a flood can starve the guest's RCU kthread
 	# of its vCPU under TCG on a busy host).
-	tscprobe noise -c 1 --irqs on -d 2s -q >/dev/null &
+	tscprobe noise -c 1 --irqs on -d 2s -q -j >"$OUT/serial.json" &
 	pid=$!
 	taskset -c 0 sh -c "while kill -0 $pid 2>/dev/null; do
 		for i in 0 1 2 3 4 5 6 7 8 9; do
@@ -128,12 +141,37 @@ serial_irq_is_named() {
 	line=$(source_line irq "$irq")
 	echo "${line:-no line for irq $irq}"
 	grep '^  source' "$SHOW"
-	[ -n "$line" ] && [ "$(cycles_of "$line")" -gt 0 ]
+	[ -n "$line" ] && [ "$(cycles_of "$line")" -gt 0 ] &&
+		named_in_json "$OUT/serial.json" irq "$irq"
 }
 
 # Per CPU: the kinds' cycles add up to at most the run's; nothing lost.
+# In the CLI's JSON of the same run: every kind known, the same exact
+# totals as debugfs, within the CPU's measured time, and the named
+# sources, largest first, within their kinds.
 named_time_fits() {
-	tscprobe noise --irqs on -d 1s -q >/dev/null || return 1
+	tscprobe noise --irqs on -d 1s -q -j >"$OUT/fits.json" || return 1
+	jq -e '[.cpus[] | .sources as $s |
+		($s.kinds | to_entries | all(.value != null)) and
+		([$s.kinds[] | .cycles] | add) <= .measured_cycles and
+		([$s.named[] | .cycles] as $c | $c == ($c | sort | reverse)) and
+		([$s.named[] | select(.kind != "other") | .cycles] | add // 0) <=
+			([$s.kinds[] | .cycles] | add)] | all' "$OUT/fits.json" >/dev/null || {
+		echo "the JSON's sources do not add up:"
+		jq -c '.cpus[] | {cpu, measured_cycles, sources}' "$OUT/fits.json"
+		return 1
+	}
+	jq -r '.cpus[] | "\(.cpu) \([.sources.kinds[] | "\(.count)/\(.cycles)"] | join(" "))"' \
+		"$OUT/fits.json" >"$OUT/kinds-json"
+	awk '/^cpu / { cpu = $2; sub(/:/, "", cpu) }
+		/^  sources:/ { line = cpu
+			for (i = 2; i <= 5; i++) { split($i, kv, "="); line = line " " kv[2] }
+			print line }' "$SHOW" >"$OUT/kinds-debugfs"
+	cmp "$OUT/kinds-json" "$OUT/kinds-debugfs" || {
+		echo "kinds in JSON and in debugfs differ:"
+		cat "$OUT/kinds-json" "$OUT/kinds-debugfs"
+		return 1
+	}
 	cat "$SHOW" | grep -E '^(noise run|cpu |  sources:)'
 	awk '
 		/^noise run/ { for (i = 1; i <= NF; i++) if ($i ~ /^cycles_hz=/) { sub(/cycles_hz=/, "", $i); hz = $i + 0 } }

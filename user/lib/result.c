@@ -347,6 +347,47 @@ static void tp_decode_cause(const struct nlattr *nest, struct tp_cpu_res *c)
 	c->causes[id].cycles = tp_nl_u64(tb[TSCPROBE_CAUSE_A_CYCLES], 0);
 }
 
+/* A string attribute into @buf, cut and terminated whatever it holds. */
+static void tp_copy_name(char *buf, size_t len, const struct nlattr *a)
+{
+	size_t n = mnl_attr_get_payload_len(a);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, mnl_attr_get_payload(a), n);
+	buf[n] = '\0';
+}
+
+/* A SOURCE_KIND nest (@is_kind) or a SOURCE nest of a noise CPU. */
+static void tp_decode_source(const struct nlattr *nest, struct tp_cpu_res *c,
+			     bool is_kind)
+{
+	const struct nlattr *tb[TSCPROBE_SOURCE_A_MAX + 1];
+	struct tp_source_res *s;
+	uint32_t kind;
+
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_SOURCE_A_MAX))
+		return;
+	kind = tp_nl_u32(tb[TSCPROBE_SOURCE_A_KIND], TSCPROBE_SOURCE_MAX + 1);
+	if (is_kind) {
+		if (kind >= TSCPROBE_SOURCE_OTHER)
+			return;
+		c->kinds_known |= 1U << kind;
+		s = &c->kinds[kind];
+	} else {
+		if (kind > TSCPROBE_SOURCE_MAX ||
+		    c->nsources >= TP_ARRAY_SIZE(c->sources))
+			return;
+		s = &c->sources[c->nsources++];
+	}
+	s->kind = kind;
+	s->id = tp_nl_u32(tb[TSCPROBE_SOURCE_A_ID], 0);
+	if (tb[TSCPROBE_SOURCE_A_NAME])
+		tp_copy_name(s->name, sizeof(s->name), tb[TSCPROBE_SOURCE_A_NAME]);
+	s->count = tp_nl_u64(tb[TSCPROBE_SOURCE_A_COUNT], 0);
+	s->cycles = tp_nl_u64(tb[TSCPROBE_SOURCE_A_CYCLES], 0);
+}
+
 static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)
 {
 	const struct nlattr *tb[TSCPROBE_CPU_A_MAX + 1];
@@ -373,6 +414,7 @@ static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_VOLUNTARY], &c->ctx_vol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_CTX_INVOLUNTARY], &c->ctx_invol);
 	tp_get_counter(tb[TSCPROBE_CPU_A_MIGRATIONS], &c->migrations);
+	tp_get_u64(tb[TSCPROBE_CPU_A_SOURCES_LOST], &c->sources_lost);
 	c->clock_before_khz = tp_nl_u32(tb[TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ], 0);
 	c->clock_after_khz = tp_nl_u32(tb[TSCPROBE_CPU_A_CLOCK_AFTER_KHZ], 0);
 	tp_get_counter(tb[TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED], &c->not_notified);
@@ -396,6 +438,10 @@ static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)
 					  TP_CACHE_MAX_NODES);
 		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_CAUSE)
 			tp_decode_cause(a, c);
+		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_SOURCE_KIND)
+			tp_decode_source(a, c, true);
+		else if (mnl_attr_get_type(a) == TSCPROBE_CPU_A_SOURCE)
+			tp_decode_source(a, c, false);
 	}
 }
 

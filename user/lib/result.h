@@ -114,6 +114,24 @@ struct tp_cause_res {
 };
 
 /**
+ * struct tp_source_res - what ran inside a noise CPU's windows: one source,
+ *	or one kind of source's total
+ * @kind: enum tscprobe_source
+ * @id: the IRQ number, softirq vector or pid (0: a kind, other, an NMI)
+ * @name: the IRQ action's, the softirq's, the thread's comm, the NMI
+ *	handler's ("" for a kind)
+ * @count: the times it ran
+ * @cycles: its net time
+ */
+struct tp_source_res {
+	uint32_t kind;
+	uint32_t id;
+	char name[TSCPROBE_SOURCE_NAME_LEN];
+	uint64_t count;
+	uint64_t cycles;
+};
+
+/**
  * struct tp_window_res - a cache series' most recent complete block
  * @rounds: the block length (1e3, 1e5, 1e6); 0 while no block is complete
  * @sum: the block's sum, gross cycles
@@ -171,6 +189,12 @@ struct tp_series_res {
  * @ctx_vol: voluntary context switches of the measuring thread
  * @ctx_invol: its involuntary context switches
  * @migrations: its migrations
+ * @kinds_known: noise: bit (1 << kind) for each kind of source whose
+ *	probes the module could attach (0: the sources are unknown)
+ * @kinds: noise: each kind's exact totals, by enum tscprobe_source
+ * @sources_lost: noise: spans the module's rings dropped
+ * @nsources: noise: entries in @sources
+ * @sources: noise: the sources, largest first, the last maybe OTHER
  * @clock_before_khz: cache and skew: the effective clock just before the
  *	CPU's measurement (0: not read)
  * @clock_after_khz: just after it (0: not read)
@@ -208,6 +232,11 @@ struct tp_cpu_res {
 	struct tp_counter_res ctx_vol;
 	struct tp_counter_res ctx_invol;
 	struct tp_counter_res migrations;
+	uint32_t kinds_known;
+	struct tp_source_res kinds[TSCPROBE_SOURCE_OTHER];
+	uint64_t sources_lost;
+	unsigned int nsources;
+	struct tp_source_res sources[TSCPROBE_MAX_SOURCES + 1];
 	uint32_t clock_before_khz;
 	uint32_t clock_after_khz;
 	struct tp_series_res series[TSCPROBE_SERIES_MAX + 1];

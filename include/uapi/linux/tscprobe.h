@@ -89,6 +89,10 @@
 #define TSCPROBE_MAX_THRESHOLD_CYCLES	10000000000ULL
 /* Events kept per CPU; when full the largest are kept. */
 #define TSCPROBE_MAX_EVENTS		256
+/* Sources a noise CPU names one by one; the rest are summed as OTHER. */
+#define TSCPROBE_MAX_SOURCES		32
+/* Bytes of a source's name, its terminating NUL included. */
+#define TSCPROBE_SOURCE_NAME_LEN	24
 /*
  * Most events one EVENT notification carries (one per CPU and window);
  * the rest are counted in TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED.
@@ -572,6 +576,18 @@ enum tscprobe_attr {
  *	(no such MSRs, as in most virtual machines)
  * @TSCPROBE_CPU_A_CLOCK_AFTER_KHZ: u32 kHz; the same just after it, when
  *	the thread ended on its CPU
+ * @TSCPROBE_CPU_A_SOURCE_KIND: nest, enum tscprobe_source_attr; noise: one
+ *	per kind THREAD..NMI whose tracepoints the module could probe on
+ *	this kernel: COUNT spans of that kind and their net CYCLES inside the
+ *	CPU's windows, exact (an absent kind is unknown, never 0)
+ * @TSCPROBE_CPU_A_SOURCE: nest, enum tscprobe_source_attr; noise,
+ *	repeated: the sources inside the windows by KIND, ID and NAME with
+ *	their COUNT and net CYCLES, largest first, at most
+ *	TSCPROBE_MAX_SOURCES, then one OTHER with the rest; from the spans
+ *	the probes' rings kept (see SOURCES_LOST)
+ * @TSCPROBE_CPU_A_SOURCES_LOST: u64; noise: spans the probes' rings
+ *	dropped before the measuring thread read them: in SOURCE_KIND, not in
+ *	SOURCE
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -605,6 +621,9 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
 	TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ,
 	TSCPROBE_CPU_A_CLOCK_AFTER_KHZ,
+	TSCPROBE_CPU_A_SOURCE_KIND,
+	TSCPROBE_CPU_A_SOURCE,
+	TSCPROBE_CPU_A_SOURCES_LOST,
 
 	__TSCPROBE_CPU_A_MAX
 };
@@ -813,6 +832,55 @@ enum tscprobe_stat_attr {
 	__TSCPROBE_STAT_A_MAX
 };
 #define TSCPROBE_STAT_A_MAX (__TSCPROBE_STAT_A_MAX - 1)
+
+/**
+ * enum tscprobe_source - what ran on a CPU a noise run measures, inside
+ *	its windows
+ * @TSCPROBE_SOURCE_THREAD: another thread (ID: its pid, NAME: its comm)
+ * @TSCPROBE_SOURCE_SOFTIRQ: a softirq (ID: its vector, NAME: TIMER, ...)
+ * @TSCPROBE_SOURCE_IRQ: a hard IRQ's handler (ID: the IRQ number, NAME:
+ *	the action's name)
+ * @TSCPROBE_SOURCE_NMI: an NMI handler (NAME: its function)
+ * @TSCPROBE_SOURCE_OTHER: the sources beyond the TSCPROBE_MAX_SOURCES
+ *	largest, summed (ID 0, NAME "other")
+ */
+enum tscprobe_source {
+	TSCPROBE_SOURCE_THREAD,
+	TSCPROBE_SOURCE_SOFTIRQ,
+	TSCPROBE_SOURCE_IRQ,
+	TSCPROBE_SOURCE_NMI,
+	TSCPROBE_SOURCE_OTHER,
+
+	__TSCPROBE_SOURCE_MAX
+};
+#define TSCPROBE_SOURCE_MAX (__TSCPROBE_SOURCE_MAX - 1)
+
+/**
+ * enum tscprobe_source_attr - one source, or one kind of source
+ *	(TSCPROBE_CPU_A_SOURCE, TSCPROBE_CPU_A_SOURCE_KIND)
+ * @TSCPROBE_SOURCE_A_PAD: padding
+ * @TSCPROBE_SOURCE_A_KIND: u32; enum tscprobe_source
+ * @TSCPROBE_SOURCE_A_ID: u32; the IRQ number, softirq vector or pid (not
+ *	in SOURCE_KIND)
+ * @TSCPROBE_SOURCE_A_NAME: string, at most TSCPROBE_SOURCE_NAME_LEN bytes
+ *	with its NUL (not in SOURCE_KIND)
+ * @TSCPROBE_SOURCE_A_COUNT: u64; the times it ran
+ * @TSCPROBE_SOURCE_A_CYCLES: u64 cycles; its net time: what ran nested in
+ *	it (an IRQ inside a softirq inside a thread) is subtracted, so the
+ *	sources of a stretch of time never add up to more than it
+ */
+enum tscprobe_source_attr {
+	TSCPROBE_SOURCE_A_UNSPEC,
+	TSCPROBE_SOURCE_A_PAD,
+	TSCPROBE_SOURCE_A_KIND,
+	TSCPROBE_SOURCE_A_ID,
+	TSCPROBE_SOURCE_A_NAME,
+	TSCPROBE_SOURCE_A_COUNT,
+	TSCPROBE_SOURCE_A_CYCLES,
+
+	__TSCPROBE_SOURCE_A_MAX
+};
+#define TSCPROBE_SOURCE_A_MAX (__TSCPROBE_SOURCE_A_MAX - 1)
 
 /**
  * enum tscprobe_cause_attr - noise time explained by one cause

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What ran inside a noise CPU's windows, in the reports (noise_sources.c). */
+#ifndef TSCPROBE_USER_NOISE_SOURCES_H
+#define TSCPROBE_USER_NOISE_SOURCES_H
+
+#include <stdio.h>
+
+#include "lib/result.h"
+
+struct jw;
+
+void tp_noise_sources_text(const struct tp_result *r,
+			   const struct tp_cpu_res *c, FILE *f);
+void tp_noise_sources_json(const struct tp_result *r,
+			   const struct tp_cpu_res *c, struct jw *j);
+
+#endif /* TSCPROBE_USER_NOISE_SOURCES_H */
