@@ -226,7 +226,6 @@ void tp_info_show(struct seq_file *m)
 	seq_printf(m, "\nstate:        %s\n", tp_state_name(tp_run_state(run)));
 	seq_printf(m, "run_id:       %llu\n", run ? run->id : 0ULL);
 	seq_printf(m, "tsc_sync:     %s\n", tp_tsc_sync_name(tp_info_tsc_sync()));
-	seq_printf(m, "probes:       %u of %u attached (noise sources)\n",
-		   tp_src_probes_attached(), TP_SRC_PROBES);
+	tp_src_probes_show(m);
 	tp_run_put(run);
 }

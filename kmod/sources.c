@@ -12,7 +12,9 @@
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/tracepoint.h>
+#include <asm/trace/irq_vectors.h>
 #include <asm/tsc.h>
 #include <trace/events/irq.h>
 #include <trace/events/nmi.h>
@@ -38,6 +40,27 @@ static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 
 static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
 			    int ret)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+
+	if (h)
+		tp_src_exit(&h->src, TP_SRC_IRQ, rdtsc());
+}
+
+/*
+ * The local APIC's system vectors (the tick, IPIs, irq_work, thermal...)
+ * run no irqaction, so irq_handler_entry never sees them: x86 traces each
+ * on its own, and @data is the vector's name, as osnoise does.
+ */
+static void tp_src_vector_entry(void *data, int vector)
+{
+	struct tp_src_here *h = this_cpu_read(tp_src_here);
+
+	if (h)
+		tp_src_enter(&h->src, TP_SRC_IRQ, vector, data, rdtsc());
+}
+
+static void tp_src_vector_exit(void *data, int vector)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
 
@@ -126,22 +149,55 @@ static void tp_src_nmi_done(void *data, void *handler, s64 delta_ns,
 	tp_src_nmi(&h->src, tp_src_nmi_id(handler), NULL, now - cycles, cycles);
 }
 
-/* @kind: the kind of source it records; all its probes must be on. */
+/*
+ * @data: the probe's own argument; @kind: the kind of source it records,
+ * known when all its probes that are not @vector are on (a kernel built
+ * without some system vector has no tracepoint for it).
+ */
 struct tp_src_probe {
 	const char *name;
 	void *fn;
+	void *data;
 	unsigned int kind;
+	bool vector;
 	struct tracepoint *tp;
 	bool on;
 };
 
+#define TP_SRC_VECTOR_ENTRY(v) \
+	{ #v "_entry", tp_src_vector_entry, #v, TP_SRC_IRQ, true }
+#define TP_SRC_VECTOR_EXIT(v) \
+	{ #v "_exit", tp_src_vector_exit, #v, TP_SRC_IRQ, true }
+
 static struct tp_src_probe tp_src_probes[] = {
-	{ "irq_handler_entry", tp_src_irq_entry, TP_SRC_IRQ },
-	{ "irq_handler_exit", tp_src_irq_exit, TP_SRC_IRQ },
-	{ "softirq_entry", tp_src_softirq_entry, TP_SRC_SOFTIRQ },
-	{ "softirq_exit", tp_src_softirq_exit, TP_SRC_SOFTIRQ },
-	{ "sched_switch", tp_src_switch, TP_SRC_THREAD },
-	{ "nmi_handler", tp_src_nmi_done, TP_SRC_NMI },
+	{ "irq_handler_entry", tp_src_irq_entry, NULL, TP_SRC_IRQ },
+	{ "irq_handler_exit", tp_src_irq_exit, NULL, TP_SRC_IRQ },
+	{ "softirq_entry", tp_src_softirq_entry, NULL, TP_SRC_SOFTIRQ },
+	{ "softirq_exit", tp_src_softirq_exit, NULL, TP_SRC_SOFTIRQ },
+	{ "sched_switch", tp_src_switch, NULL, TP_SRC_THREAD },
+	{ "nmi_handler", tp_src_nmi_done, NULL, TP_SRC_NMI },
+	TP_SRC_VECTOR_ENTRY(local_timer),
+	TP_SRC_VECTOR_EXIT(local_timer),
+	TP_SRC_VECTOR_ENTRY(reschedule),
+	TP_SRC_VECTOR_EXIT(reschedule),
+	TP_SRC_VECTOR_ENTRY(call_function),
+	TP_SRC_VECTOR_EXIT(call_function),
+	TP_SRC_VECTOR_ENTRY(call_function_single),
+	TP_SRC_VECTOR_EXIT(call_function_single),
+	TP_SRC_VECTOR_ENTRY(irq_work),
+	TP_SRC_VECTOR_EXIT(irq_work),
+	TP_SRC_VECTOR_ENTRY(x86_platform_ipi),
+	TP_SRC_VECTOR_EXIT(x86_platform_ipi),
+	TP_SRC_VECTOR_ENTRY(thermal_apic),
+	TP_SRC_VECTOR_EXIT(thermal_apic),
+	TP_SRC_VECTOR_ENTRY(threshold_apic),
+	TP_SRC_VECTOR_EXIT(threshold_apic),
+	TP_SRC_VECTOR_ENTRY(deferred_error_apic),
+	TP_SRC_VECTOR_EXIT(deferred_error_apic),
+	TP_SRC_VECTOR_ENTRY(spurious_apic),
+	TP_SRC_VECTOR_EXIT(spurious_apic),
+	TP_SRC_VECTOR_ENTRY(error_apic),
+	TP_SRC_VECTOR_EXIT(error_apic),
 };
 
 static_assert(ARRAY_SIZE(tp_src_probes) == TP_SRC_PROBES);
@@ -155,6 +211,9 @@ static inline void tp_src_check_types(void)
 	check_trace_callback_type_softirq_exit(tp_src_softirq_exit);
 	check_trace_callback_type_sched_switch(tp_src_switch);
 	check_trace_callback_type_nmi_handler(tp_src_nmi_done);
+	/* Every system vector's tracepoint is of this one class. */
+	check_trace_callback_type_local_timer_entry(tp_src_vector_entry);
+	check_trace_callback_type_local_timer_exit(tp_src_vector_exit);
 }
 
 static void tp_src_find(struct tracepoint *tp, void *priv)
@@ -185,7 +244,8 @@ void tp_src_probes_init(void)
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
 		struct tp_src_probe *p = &tp_src_probes[i];
 
-		p->on = p->tp && !tracepoint_probe_register(p->tp, p->fn, NULL);
+		p->on = p->tp &&
+			!tracepoint_probe_register(p->tp, p->fn, p->data);
 	}
 }
 
@@ -219,7 +279,7 @@ void tp_src_probes_exit(void)
 		struct tp_src_probe *p = &tp_src_probes[i];
 
 		if (p->on)
-			tracepoint_probe_unregister(p->tp, p->fn, NULL);
+			tracepoint_probe_unregister(p->tp, p->fn, p->data);
 		p->on = false;
 	}
 	tracepoint_synchronize_unregister();
@@ -233,13 +293,32 @@ unsigned int tp_src_kinds_probed(void)
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
 		if (tp_src_probes[i].on)
 			on |= BIT(tp_src_probes[i].kind);
-		else
+		else if (!tp_src_probes[i].vector)
 			off |= BIT(tp_src_probes[i].kind);
 	}
 	return on & ~off;
 }
 
-/* How many of the probes are attached: all six where the kernel has them. */
+/**
+ * tp_src_probes_show() - the probes attached, for debugfs' info: how many,
+ *	and the tracepoints this kernel has not (a system vector left out of
+ *	its configuration) or refused
+ * @m: the file
+ */
+void tp_src_probes_show(struct seq_file *m)
+{
+	unsigned int i;
+
+	seq_printf(m, "probes:       %u of %u attached (noise sources)\n",
+		   tp_src_probes_attached(), TP_SRC_PROBES);
+	seq_puts(m, "not probed:  ");
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)
+		if (!tp_src_probes[i].on)
+			seq_printf(m, " %s", tp_src_probes[i].name);
+	seq_puts(m, "\n");
+}
+
+/* How many of the TP_SRC_PROBES probes are attached. */
 unsigned int tp_src_probes_attached(void)
 {
 	unsigned int i, n = 0;

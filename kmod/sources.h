@@ -11,6 +11,7 @@
 
 #include "core/sources.h"
 
+struct seq_file;
 struct task_struct;
 
 /*
@@ -24,8 +25,11 @@ struct tp_src_here {
 };
 
 #define TP_SRC_NMI_HANDLERS	16
-/* IRQ entry and exit, softirq entry and exit, sched_switch, nmi_handler. */
-#define TP_SRC_PROBES		6
+/*
+ * IRQ entry and exit, softirq entry and exit, sched_switch, nmi_handler,
+ * and the entry and exit of 11 system vectors.
+ */
+#define TP_SRC_PROBES		28
 
 void tp_src_probes_init(void);
 void tp_src_publish(unsigned int cpu, struct tp_src_here *h);
@@ -33,6 +37,7 @@ void tp_src_free(struct tp_src_here *h);
 void tp_src_probes_exit(void);
 unsigned int tp_src_probes_attached(void);
 unsigned int tp_src_kinds_probed(void);
+void tp_src_probes_show(struct seq_file *m);
 const char *tp_src_softirq_name(unsigned int vec);
 void *tp_src_nmi_handler(unsigned int id);
 
