@@ -520,6 +520,7 @@ static void tp_noise_csv(const struct tp_result *r,
 	unsigned int i, k;
 
 	tp_csv_header(&c, tp_noise_csv_cols, TP_ARRAY_SIZE(tp_noise_csv_cols));
+	tp_noise_sources_csv_head(&c);
 	tp_verdict_csv_head(v, &c);
 	tp_csv_end(&c);
 	for (i = 0; i < r->ncpus; i++) {
@@ -555,6 +556,7 @@ static void tp_noise_csv(const struct tp_result *r,
 			tp_csv_u64(&c, cpu->step_back_max);
 		else
 			tp_csv_empty(&c);
+		tp_noise_sources_csv_row(r, cpu, &c);
 		tp_verdict_csv_row(v, i, &c);
 		tp_csv_end(&c);
 	}
@@ -704,6 +706,7 @@ static void tp_noise_prom(const struct tp_result *r, FILE *f)
 			      "Times the TSC went backwards between two reads (not noise).",
 			      offsetof(struct tp_cpu_res, steps_back));
 	tp_noise_prom_step_max(r, f);
+	tp_noise_sources_prom(r, f);
 }
 
 #define TP_SVG_W	760.0

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "lib/cli.h"
+#include "lib/format.h"
 #include "lib/json_write.h"
 #include "core/names.h"
 #include "noise_sources.h"
@@ -129,4 +130,121 @@ void tp_noise_sources_json(const struct tp_result *r,
 	}
 	jw_arr_end(j);
 	jw_obj_end(j);
+}
+
+/**
+ * tp_noise_sources_csv_head() - the sources' columns: each kind's count
+ *	and ns, the spans lost, and the largest source with its ns
+ * @c: the CSV writer, on the header row
+ */
+void tp_noise_sources_csv_head(struct tp_csv *c)
+{
+	char name[40];
+	unsigned int k;
+
+	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
+		snprintf(name, sizeof(name), "sources_%s_count", tp_source_name(k));
+		tp_csv_str(c, name);
+		snprintf(name, sizeof(name), "sources_%s_ns", tp_source_name(k));
+		tp_csv_str(c, name);
+	}
+	tp_csv_str(c, "sources_lost");
+	tp_csv_str(c, "top_source");
+	tp_csv_str(c, "top_source_ns");
+}
+
+/**
+ * tp_noise_sources_csv_row() - a CPU's sources' cells: empty where unknown
+ * @r: the result
+ * @cpu: the CPU
+ * @c: the CSV writer, on the CPU's row
+ */
+void tp_noise_sources_csv_row(const struct tp_result *r,
+			      const struct tp_cpu_res *cpu, struct tp_csv *c)
+{
+	char label[64];
+	unsigned int k;
+
+	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
+		if (!tp_kind_known(cpu, k)) {
+			tp_csv_empty(c);
+			tp_csv_empty(c);
+			continue;
+		}
+		tp_csv_u64(c, cpu->kinds[k].count);
+		tp_csv_u64(c, tp_cycles_to_ns_round(cpu->kinds[k].cycles,
+						    r->tsc_khz));
+	}
+	if (!cpu->kinds_known) {
+		tp_csv_empty(c);
+		tp_csv_empty(c);
+		tp_csv_empty(c);
+		return;
+	}
+	tp_csv_u64(c, cpu->sources_lost);
+	if (!cpu->nsources) {
+		tp_csv_str(c, "");
+		tp_csv_u64(c, 0);
+		return;
+	}
+	tp_source_label(&cpu->sources[0], label, sizeof(label));
+	tp_csv_str(c, label);
+	tp_csv_u64(c, tp_cycles_to_ns_round(cpu->sources[0].cycles, r->tsc_khz));
+}
+
+/* Bounded labels: the CPU, the engine, irqs and the kind (never a pid). */
+static void tp_source_prom_labels(char *buf, size_t len,
+				  const struct tp_result *r, unsigned int cpu,
+				  unsigned int kind)
+{
+	char c[16];
+
+	snprintf(c, sizeof(c), "%u", cpu);
+	tp_prom_labels(buf, len, "cpu", c, "engine", tp_result_engine(r),
+		       "irqs", tp_irqs_name(r->p.irqs), "kind",
+		       tp_source_name(kind), NULL);
+}
+
+/**
+ * tp_noise_sources_prom() - each kind's time and count per CPU, as two
+ *	counter families; nothing when no CPU's sources are known
+ * @r: the result
+ * @f: where to
+ */
+void tp_noise_sources_prom(const struct tp_result *r, FILE *f)
+{
+	static const char *const families[2][2] = {
+		{ "tscprobe_noise_source_seconds_total",
+		  "Net time of what ran inside the windows, by kind of source." },
+		{ "tscprobe_noise_source_runs_total",
+		  "Times a source of that kind ran inside the windows." },
+	};
+	char labels[192];
+	unsigned int i, k, m;
+	bool any = false;
+
+	for (i = 0; i < r->ncpus; i++)
+		any |= r->cpu[i].kinds_known != 0;
+	if (!any)
+		return;
+	for (m = 0; m < 2; m++) {
+		tp_prom_family(f, families[m][0], "counter", families[m][1]);
+		for (i = 0; i < r->ncpus; i++) {
+			const struct tp_cpu_res *c = &r->cpu[i];
+
+			for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
+				if (!tp_kind_known(c, k))
+					continue;	/* unknown: no sample */
+				tp_source_prom_labels(labels, sizeof(labels), r,
+						      c->cpu, k);
+				if (m)
+					tp_prom_u64(f, families[m][0], labels,
+						    c->kinds[k].count);
+				else
+					tp_prom_double(f, families[m][0], labels,
+						       tp_cycles_to_ns_round(c->kinds[k].cycles,
+									     r->tsc_khz) / 1e9);
+			}
+		}
+	}
 }
