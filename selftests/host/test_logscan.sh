@@ -60,6 +60,22 @@ stale() {
 }
 tap_check "an int3 trap where memory holds no int3 is stale" stale 66
 tap_check "an int3 trap where memory holds one is not" eval '! stale cc'
+# stall_in_int3 BYTE: check-log.sh --stale-int3 on an RCU stall whose CPU
+# loops in the int3 trap at a site whose byte in memory is BYTE.
+stall_in_int3() {
+	{
+		echo '[  289.444593] rcu: INFO: rcu_preempt self-detected stall on CPU'
+		echo '[  289.456621] Call Trace:'
+		echo '[  289.456621]  <IRQ>'
+		echo '[  289.456621]  exc_int3+0x3a/0x120'
+		echo '[  289.456621]  asm_exc_int3+0x35/0x40'
+		echo '[  289.456621] RIP: 0010:handle_softirqs+0xd8/0x280'
+		echo "[  289.456621] Code: 49 8b 45 00 4c 89 ef e8 a9 51 d6 00 $1 <e0> 00 00 00 65 44"
+	} >"$LOG"
+	"$REPO/selftests/qemu/check-log.sh" --stale-int3 "$LOG"
+}
+tap_check "a stall looping in int3 where memory holds none is stale" stall_in_int3 e9
+tap_check "a stall looping in int3 where memory holds one is not" eval '! stall_in_int3 cc'
 tap_check "no Oops is not a stale int3" eval \
 	'echo "[ 1.0] tscprobe: loaded" >"$LOG"; ! "$REPO/selftests/qemu/check-log.sh" --stale-int3 "$LOG"'
 tap_done

@@ -4,8 +4,9 @@
 # check-log.sh [-C N] LOG... - scan kernel logs for the lines in log-patterns.
 # check-log.sh --patterns      - print the patterns as grep -E -f takes them
 #                                (for a scan inside the guest).
-# check-log.sh --stale-int3 LOG - exit 0 if the kernel died of "Oops: int3"
-#                                at a byte that holds no int3, else 1.
+# check-log.sh --stale-int3 LOG - exit 0 if the kernel died of an int3
+#                                trap ("Oops: int3", or a stall looping in
+#                                it) at a byte that holds no int3, else 1.
 #
 # Prints every offending line (marked ">>") with N lines of context (default
 # 5) and exits 1 if any log has one; exits 0 if all are clean, 2 on usage or
@@ -55,13 +56,16 @@ show_hits() {
 		}'
 }
 
-# stale_int3 LOG: the first "Oops: int3" in LOG trapped at a byte that is
-# not 0xcc (the byte before "<" in its Code: line, which the kernel reads
-# from memory after the trap).  Nothing was being patched there, or the
-# kernel's int3 handler would have taken it: a vCPU ran a stale TCG
-# translation of kernel text patched while it ran (selftests/qemu/README).
+# stale_int3 LOG: the first "Oops: int3" in LOG, or the first int3 frame
+# (asm_exc_int3) in a stall's or lockup's trace, trapped at a byte that is
+# not 0xcc (the byte before "<" in the Code: line that follows, which the
+# kernel reads from memory after the trap).  Nothing was being patched
+# there, or the kernel's int3 handler would have taken it: a vCPU ran a
+# stale TCG translation of kernel text patched while it ran, and died of
+# it or looped in the trap until RCU called it a stall (selftests/qemu/
+# README).
 stale_int3() {
-	awk '/Oops: int3/ && !seen { seen = 1; left = 12; next }
+	awk '(/Oops: int3/ || /[ \t]asm_exc_int3\+/) && !seen { seen = 1; left = 12; next }
 	     seen && left-- > 0 && / Code: / {
 		if (match($0, /[0-9a-f][0-9a-f] </))
 			stale = substr($0, RSTART, 2) != "cc"

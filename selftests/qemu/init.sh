@@ -63,6 +63,31 @@ for ev in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
 	echo 'common_pid < 0' >"$ev/filter" && echo 1 >"$ev/enable"
 done
 
+# The same for the tracepoints the module's noise sources probe (kmod/
+# sources.c), which it attaches at the first noise run of each load and
+# detaches at rmmod: each gets two probes now, the event's in two trace
+# instances, so that the module's third changes neither its static key nor
+# its static call.  These run in every interrupt, on every CPU: patched
+# while other vCPUs ran them, they killed the guest at once.
+T=/sys/kernel/debug/tracing
+for inst in tp_quiet_a tp_quiet_b; do
+	mkdir -p "$T/instances/$inst" 2>/dev/null || continue
+	for ev in irq/irq_handler_entry irq/irq_handler_exit irq/softirq_entry \
+		irq/softirq_exit nmi/nmi_handler "irq_vectors/*_entry" \
+		"irq_vectors/*_exit"; do
+		for e in $T/instances/$inst/events/$ev; do
+			[ -w "$e/filter" ] || continue
+			echo 'common_pid < 0' >"$e/filter" && echo 1 >"$e/enable"
+		done
+	done
+done
+
+# The kernel booted on one CPU (maxcpus=1, run-vm.sh), so that everything
+# above that patches kernel text did so while no other CPU ran it.
+for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	[ "$(cat "$c")" = 1 ] || echo 1 >"$c" || say "cannot bring ${c%/online} online"
+done
+
 # Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
 # bytes the script wrote.
 stty -F /dev/ttyS1 raw -echo || say "cannot set /dev/ttyS1 to raw mode"

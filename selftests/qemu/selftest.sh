@@ -181,21 +181,26 @@ case_smp() {
 }
 
 # (g2) Nothing patches the hot kernel text a test runs through: the TSC is
-# unstable from boot (no sched_clock switch), and the sched events are
-# on before the script starts, filtered to nothing (see init.sh).
+# unstable from boot (no sched_clock switch), and the sched events, and in
+# two instances those of the module's source probes, are on before the
+# script starts, filtered to nothing (see init.sh).
 case_no_text_patching() {
 	run_vm "$(script patching <<-'EOF'
 		cat /sys/devices/system/clocksource/clocksource0/current_clocksource
 		t=/sys/kernel/tracing
 		[ -d $t/events ] || mount -t tracefs nodev $t
 		cat $t/events/sched/sched_switch/enable $t/events/sched/sched_switch/filter
+		for i in tp_quiet_a tp_quiet_b; do
+			cat $t/instances/$i/events/irq_vectors/local_timer_entry/enable \
+				$t/instances/$i/events/irq/softirq_exit/filter
+		done
 	EOF
 	)"
-	if ((RC == 0)) && [[ $(head -n 1 "$T/out") != tsc && $(sed -n 2,3p "$T/out") == $'1\ncommon_pid < 0' ]]; then
+	if ((RC == 0)) && [[ $(head -n 1 "$T/out") != tsc && $(sed -n 2,7p "$T/out") == $'1\ncommon_pid < 0\n1\ncommon_pid < 0\n1\ncommon_pid < 0' ]]; then
 		result "no TSC clocksource, sched events on and filtered" 1
 	else
 		result "no TSC clocksource, sched events on and filtered" 0 \
-			"status $RC, want 0, a clocksource other than tsc, then 1 and common_pid < 0"
+			"status $RC, want 0, a clocksource other than tsc, then 1 and common_pid < 0 three times"
 	fi
 }
 

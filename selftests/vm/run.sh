@@ -179,7 +179,7 @@ boot
 # That guest's figures do not count; it is booted again, once.
 if ((status == 125)) &&
 	"$REPO/selftests/qemu/check-log.sh" --stale-int3 "$logs/console.log"; then
-	echo "# vm: the guest died of \"Oops: int3\" at a byte that holds no int3, a stale"
+	echo "# vm: the guest died of an int3 trap at a byte that holds no int3, a stale"
 	echo "# vm: TCG translation (selftests/qemu/README): its results void, booting it again"
 	boot
 fi
