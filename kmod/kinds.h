@@ -45,6 +45,8 @@ struct tp_measure_ops {
 	 * reads APERF/MPERF in every window instead).
 	 */
 	bool clock_around;
+	/* Name what ran on each CPU: the probes of sources.c go on first. */
+	bool sources;
 	size_t cpu_size;
 	/* The first @snap_size bytes of c->hot are published. */
 	size_t snap_size;

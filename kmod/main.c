@@ -28,7 +28,6 @@ static int __init tp_init(void)
 	int err;
 
 	tp_debugfs_init();
-	tp_src_probes_init();
 	err = tp_run_init();
 	if (err)
 		goto err_debugfs;
@@ -41,7 +40,6 @@ static int __init tp_init(void)
 err_run:
 	tp_run_exit();
 err_debugfs:
-	tp_src_probes_exit();
 	tp_debugfs_exit();
 	return err;
 }

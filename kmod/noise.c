@@ -465,6 +465,7 @@ static const struct tp_measure_ops tp_noise_measure_ops = {
 	.cpu_init = tp_noise_cpu_init,
 	.free = tp_noise_free,
 	.cpu_main = tp_noise_cpu_main,
+	.sources = true,
 	.cpu_size = sizeof(struct tp_noise_cpu),
 	.snap_size = sizeof(struct tp_noise_cpu),
 };

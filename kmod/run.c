@@ -37,6 +37,7 @@
 #include "info.h"
 #include "kinds.h"
 #include "run.h"
+#include "sources.h"
 #include "core/names.h"
 #include "trace.h"
 
@@ -816,6 +817,28 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
 	return err;
 }
 
+/* Every START, so that none begins while the probes go on. */
+static DEFINE_MUTEX(tp_start_lock);
+
+/*
+ * With tp_start_lock held, before the hotplug lock (attaching takes it):
+ * the first START of a kind that names sources attaches their probes, if
+ * no run is on.  Otherwise the START is refused as busy anyway.
+ */
+static void tp_run_attach_sources(const struct tp_kind *kind)
+{
+	bool idle;
+
+	if (!kind->measure->sources || tp_src_probes_tried())
+		return;
+	mutex_lock(&tp_lock);
+	idle = !tp_shutting_down &&
+	       !(tp_current && tp_current->state == TSCPROBE_STATE_RUNNING);
+	mutex_unlock(&tp_lock);
+	if (idle)
+		tp_src_probes_attach();
+}
+
 /*
  * Nothing starts unless everything is valid and every thread exists; on an
  * error the old results stay.  @notify (NULL: nobody) must outlive the run.
@@ -830,6 +853,8 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 
 	if (!run)
 		return -ENOMEM;
+	mutex_lock(&tp_start_lock);
+	tp_run_attach_sources(kind);
 	cpus_read_lock();
 	mutex_lock(&tp_lock);
 	err = tp_run_prepare(run, attrs, extack);
@@ -858,6 +883,7 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 	}
 	mutex_unlock(&tp_lock);
 	cpus_read_unlock();
+	mutex_unlock(&tp_start_lock);
 	if (err) {
 		tp_run_put(run);
 		return err;

@@ -2,7 +2,8 @@
 /*
  * What ran on the measured CPUs: probes on the kernel's own tracepoints,
  * found by name (for_each_kernel_tracepoint(): none of them is exported),
- * attached while the module is loaded.  Each probe returns at once on a
+ * attached at the first noise run and kept until the module is unloaded.
+ * Each probe returns at once on a
  * CPU that no noise run measures; on a measured one it stamps the TSC and
  * records into that CPU's struct tp_src_here, never touching the loop's
  * state.
@@ -225,28 +226,44 @@ static void tp_src_find(struct tracepoint *tp, void *priv)
 			tp_src_probes[i].tp = tp;
 }
 
-/*
- * At module load, before any run can start, and for as long as the module
- * is loaded.  Attaching patches kernel text and waits for every CPU to take
- * an IPI, which a window with interrupts off holds back; and a registration
- * that follows an unregistration waits for an RCU grace period, which a
- * task that owns a CPU can hold off for as long as it runs.  Attached once,
- * the probes never do either while the module measures: between runs each
- * returns after one per-CPU read (tp_src_here is NULL).  A tracepoint this
- * kernel lacks, or one that refuses the probe, leaves its sources unnamed.
+static bool tp_src_tried;
+
+/**
+ * tp_src_probes_attach() - attach the probes, once per module load
+ *
+ * Called by a noise START (tp_run_start(), under its start lock) while no
+ * run is on, and kept until rmmod.  Attaching patches kernel text and waits
+ * for every CPU to take an IPI, which a window with interrupts off holds
+ * back; and a registration that follows an unregistration waits for an RCU
+ * grace period, which a task that owns a CPU can hold off for as long as it
+ * runs.  Attached once, the probes never do either while the module
+ * measures: between runs each returns after one per-CPU read (tp_src_here
+ * is NULL).  Not at insmod: a module loaded for cache or skew only, or for
+ * its info, patches nothing.  A tracepoint this kernel lacks, or one that
+ * refuses the probe, leaves its sources unnamed; it is not tried again.
  */
-void tp_src_probes_init(void)
+void tp_src_probes_attach(void)
 {
 	unsigned int i;
 
+	if (tp_src_tried)
+		return;
+	WRITE_ONCE(tp_src_tried, true);
 	tp_src_check_types();
 	for_each_kernel_tracepoint(tp_src_find, NULL);
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
 		struct tp_src_probe *p = &tp_src_probes[i];
 
-		p->on = p->tp &&
-			!tracepoint_probe_register(p->tp, p->fn, p->data);
+		/* Read without a lock by debugfs' info. */
+		WRITE_ONCE(p->on, p->tp &&
+			   !tracepoint_probe_register(p->tp, p->fn, p->data));
 	}
+}
+
+/* True once a noise START has attached the probes (or tried to). */
+bool tp_src_probes_tried(void)
+{
+	return READ_ONCE(tp_src_tried);
 }
 
 /*
@@ -275,12 +292,14 @@ void tp_src_probes_exit(void)
 {
 	unsigned int i;
 
+	if (!tp_src_tried)
+		return;
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
 		struct tp_src_probe *p = &tp_src_probes[i];
 
 		if (p->on)
 			tracepoint_probe_unregister(p->tp, p->fn, p->data);
-		p->on = false;
+		WRITE_ONCE(p->on, false);
 	}
 	tracepoint_synchronize_unregister();
 }
@@ -291,7 +310,7 @@ unsigned int tp_src_kinds_probed(void)
 	unsigned int i, on = 0, off = 0;
 
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
-		if (tp_src_probes[i].on)
+		if (READ_ONCE(tp_src_probes[i].on))
 			on |= BIT(tp_src_probes[i].kind);
 		else if (!tp_src_probes[i].vector)
 			off |= BIT(tp_src_probes[i].kind);
@@ -309,11 +328,12 @@ void tp_src_probes_show(struct seq_file *m)
 {
 	unsigned int i;
 
-	seq_printf(m, "probes:       %u of %u attached (noise sources)\n",
-		   tp_src_probes_attached(), TP_SRC_PROBES);
+	seq_printf(m, "probes:       %u of %u attached (noise sources%s)\n",
+		   tp_src_probes_attached(), TP_SRC_PROBES,
+		   tp_src_probes_tried() ? "" : ": at the first noise run");
 	seq_puts(m, "not probed:  ");
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)
-		if (!tp_src_probes[i].on)
+		if (!READ_ONCE(tp_src_probes[i].on))
 			seq_printf(m, " %s", tp_src_probes[i].name);
 	seq_puts(m, "\n");
 }
@@ -324,6 +344,6 @@ unsigned int tp_src_probes_attached(void)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)
-		n += tp_src_probes[i].on;
+		n += READ_ONCE(tp_src_probes[i].on);
 	return n;
 }

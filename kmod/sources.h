@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sources.c: the kernel's IRQ, softirq, scheduler and NMI tracepoints,
- * probed while the module is loaded, recording into core/sources.c's state
+ * probed from the first noise run until rmmod, recording into core/sources.c's state
  * of each CPU a noise run measures what ran there.
  */
 #ifndef TSCPROBE_KMOD_SOURCES_H
@@ -31,7 +31,8 @@ struct tp_src_here {
  */
 #define TP_SRC_PROBES		28
 
-void tp_src_probes_init(void);
+void tp_src_probes_attach(void);
+bool tp_src_probes_tried(void);
 void tp_src_publish(unsigned int cpu, struct tp_src_here *h);
 void tp_src_free(struct tp_src_here *h);
 void tp_src_probes_exit(void);
