@@ -51,8 +51,9 @@ void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles)
 /*
  * Once full, every new event counts as dropped and displaces the smallest if
  * larger (a tie keeps the older).  Only a displacement rescans the set.
+ * Returns the slot it took, or TP_EVENT_NOT_KEPT.
  */
-void tp_events_add_event(struct tp_events *e, const struct tp_event *new)
+uint32_t tp_events_add_event(struct tp_events *e, const struct tp_event *new)
 {
 	struct tp_event *ev;
 
@@ -65,11 +66,12 @@ void tp_events_add_event(struct tp_events *e, const struct tp_event *new)
 		e->dropped++;
 		ev = &e->ev[e->smallest];
 		if (new->cycles <= ev->cycles)
-			return;
+			return TP_EVENT_NOT_KEPT;
 	}
 	*ev = *new;
 	if (e->n == TSCPROBE_MAX_EVENTS)
 		e->smallest = tp_events_find_smallest(e);
+	return (uint32_t)(ev - e->ev);
 }
 
 /* The rule of enum tscprobe_cause (Documentation/tscprobe.rst, "Causes"). */
@@ -93,9 +95,13 @@ void tp_noise_event(struct tp_noise *n, uint64_t tsc, uint64_t cycles)
 		.tsc = tsc, .cycles = cycles, .cause = TSCPROBE_CAUSE_NONE,
 	};
 
+	uint32_t slot;
+
 	if (n->explain)
 		n->explain(n, &ev);
-	tp_events_add_event(&n->events, &ev);
+	slot = tp_events_add_event(&n->events, &ev);
+	if (n->kept && slot != TP_EVENT_NOT_KEPT)
+		n->kept(n, slot);
 }
 
 /* Clearing the histogram also warms it for the first window. */
@@ -110,6 +116,7 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 	n->measured = 0;
 	n->samples = 0;
 	n->explain = NULL;
+	n->kept = NULL;
 	n->skipped = 0;
 	n->resumed_at = 0;
 	n->resumed_by = 0;

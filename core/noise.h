@@ -41,6 +41,9 @@ struct tp_noise;
  */
 typedef void (*tp_noise_explain_fn)(struct tp_noise *n, struct tp_event *ev);
 
+/* After @explain: the event took slot @slot of the event set. */
+typedef void (*tp_noise_kept_fn)(struct tp_noise *n, uint32_t slot);
+
 /*
  * The largest events; @total == @n + @dropped.  @ev is in time order only
  * until full: a new event then takes the smallest's slot, so sort by tsc.
@@ -70,6 +73,7 @@ struct tp_noise {
 	uint64_t samples;
 	uint64_t skipped;
 	tp_noise_explain_fn explain;
+	tp_noise_kept_fn kept;
 	uint64_t resumed_at;
 	uint64_t resumed_by;
 	uint64_t steps_back;
@@ -79,7 +83,8 @@ struct tp_noise {
 
 void tp_events_init(struct tp_events *e);
 void tp_events_add(struct tp_events *e, uint64_t tsc, uint64_t cycles);
-void tp_events_add_event(struct tp_events *e, const struct tp_event *ev);
+#define TP_EVENT_NOT_KEPT	(~(uint32_t)0)
+uint32_t tp_events_add_event(struct tp_events *e, const struct tp_event *ev);
 unsigned int tp_event_cause(const struct tp_event *ev);
 void tp_noise_event(struct tp_noise *n, uint64_t tsc, uint64_t cycles);
 void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles);

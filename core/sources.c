@@ -224,10 +224,11 @@ void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c)
 	}
 }
 
+/* Entries past @t->n are never read: each is set whole when added. */
 void tp_src_table_init(struct tp_src_table *t)
 {
-	*t = (struct tp_src_table){ 0 };
-	t->other.key.kind = TP_SRC_KINDS;
+	t->n = 0;
+	t->other = (struct tp_src_total){ .key.kind = TP_SRC_KINDS };
 }
 
 /* Into the entry of @key, or a new one, or @t->other once full. */
@@ -303,4 +304,34 @@ uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 	for (i = 0; i < t->n; i++)
 		named += t->e[i].net;
 	return tp_sub_sat(to - from, named + t->other.net);
+}
+
+/*
+ * What ran inside the gap [@from, @to] on the CPU of @c, read on that CPU
+ * right after the gap (its sources have ended by then), into @out.
+ */
+void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
+		  struct tp_src_gap_scratch *scratch,
+		  struct tp_event_sources *out)
+{
+	struct tp_src_table *t = &scratch->table;
+	uint32_t n, i;
+
+	n = tp_src_collect(&c->ring, from, to, scratch->spans, TP_SRC_RING);
+	n += tp_src_collect(&c->nmi_ring, from, to, scratch->spans + n,
+			    TP_SRC_RING);
+	out->probed = 1;
+	if (!n) {
+		/* Most gaps with interrupts off: no table to build. */
+		out->unexplained = to - from;
+		out->n = 0;
+		out->other = (struct tp_src_total){ .key.kind = TP_SRC_KINDS };
+		return;
+	}
+	out->unexplained = tp_src_gap(scratch->spans, n, from, to,
+				      TP_EVENT_SOURCES, t);
+	out->n = t->n;
+	for (i = 0; i < t->n; i++)
+		out->e[i] = t->e[i];
+	out->other = t->other;
 }

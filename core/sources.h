@@ -123,6 +123,31 @@ struct tp_src_windows {
 	struct tp_src_table table;
 };
 
+#define TP_EVENT_SOURCES	TSCPROBE_EVENT_SOURCES
+
+/*
+ * What ran inside one noise event's gap: @n named sources, largest first,
+ * then @other (count 0: none); @unexplained, the gap's cycles none of them
+ * accounts for.  @probed is false where nothing was recorded (no probes,
+ * or the userspace engine): then the rest means nothing.
+ */
+struct tp_event_sources {
+	uint64_t unexplained;
+	uint32_t n;
+	uint32_t probed;
+	struct tp_src_total e[TP_EVENT_SOURCES];
+	struct tp_src_total other;
+};
+
+/*
+ * Scratch for tp_src_event(): the spans of both rings and the gap's
+ * table, too large for a stack with interrupts off.
+ */
+struct tp_src_gap_scratch {
+	struct tp_src_span spans[2 * TP_SRC_RING];
+	struct tp_src_table table;
+};
+
 void tp_src_init(struct tp_src_cpu *c);
 void tp_src_enter(struct tp_src_cpu *c, uint32_t kind, uint32_t id,
 		  const char *name, uint64_t now);
@@ -146,5 +171,8 @@ void tp_src_table_sort(struct tp_src_table *t);
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,
 		    struct tp_src_table *t);
+void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
+		  struct tp_src_gap_scratch *scratch,
+		  struct tp_event_sources *out);
 
 #endif /* TSCPROBE_CORE_SOURCES_H */

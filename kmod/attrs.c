@@ -137,9 +137,20 @@ static int tp_nla_put_event_deltas(struct sk_buff *skb,
 }
 
 /*
- * One event shape for GET_RESULT, EVENT and the STOP_EVENT: a counter that
- * could not be read is absent, never 0.  Nothing added on -EMSGSIZE.
+ * One event shape for GET_RESULT, EVENT and the STOP_EVENT, inside the
+ * caller's nest: a counter that could not be read is absent, never 0.
  */
+int tp_nla_put_event_fields(struct sk_buff *skb, const struct tp_event *ev)
+{
+	if (tp_nla_put_u64(skb, TSCPROBE_EVENT_A_TSC, ev->tsc) ||
+	    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES, ev->cycles) ||
+	    nla_put_u32(skb, TSCPROBE_EVENT_A_CAUSE, ev->cause) ||
+	    tp_nla_put_event_deltas(skb, ev))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* The event in a nest of @type.  Nothing added on -EMSGSIZE. */
 int tp_nla_put_event_as(struct sk_buff *skb, int type,
 			const struct tp_event *ev)
 {
@@ -147,10 +158,7 @@ int tp_nla_put_event_as(struct sk_buff *skb, int type,
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (tp_nla_put_u64(skb, TSCPROBE_EVENT_A_TSC, ev->tsc) ||
-	    tp_nla_put_u64(skb, TSCPROBE_EVENT_A_CYCLES, ev->cycles) ||
-	    nla_put_u32(skb, TSCPROBE_EVENT_A_CAUSE, ev->cause) ||
-	    tp_nla_put_event_deltas(skb, ev)) {
+	if (tp_nla_put_event_fields(skb, ev)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -139,6 +139,7 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 }
 
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev);
+static void tp_noise_kept(struct tp_noise *loop, u32 slot);
 
 /* A CPU's state as before its first window; @n->undo and @n->src are kept. */
 static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
@@ -150,6 +151,7 @@ static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
 	memset(n, 0, sizeof(*n));
 	tp_noise_init(&n->loop, run->params.threshold_cycles);
 	n->loop.explain = tp_noise_explain;
+	n->loop.kept = tp_noise_kept;
 	n->run = run;
 	n->cpu = cpu;
 	n->undo = undo;
@@ -231,6 +233,27 @@ static void tp_noise_read(struct tp_noise_cpu *n, struct tp_reading *r)
 		r->steal = tp_steal_ns(n->cpu);
 }
 
+/*
+ * What ran inside the gap that ended at @ev->tsc, from the probes' rings of
+ * this CPU (on another, after a move with interrupts on, the window is
+ * undone anyway).
+ */
+static void tp_noise_event_sources(struct tp_noise_cpu *n,
+				   const struct tp_event *ev)
+{
+	n->ev_next.probed = 0;
+	if (n->src_probed && !n->warming && raw_smp_processor_id() == n->cpu)
+		tp_src_event(&n->src->src, ev->tsc - ev->cycles, ev->tsc,
+			     &n->src->gap, &n->ev_next);
+}
+
+static void tp_noise_kept(struct tp_noise *loop, u32 slot)
+{
+	struct tp_noise_cpu *n = container_of(loop, struct tp_noise_cpu, loop);
+
+	n->ev_src[slot] = n->ev_next;
+}
+
 /* The loop's slow path, on the measuring CPU inside the window. */
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 {
@@ -250,6 +273,7 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 	ev->cause = tp_event_cause(ev);
 	n->cause_events[ev->cause]++;
 	n->cause_cycles[ev->cause] += ev->cycles;
+	tp_noise_event_sources(n, ev);
 	trace_tscprobe_noise_event(n->cpu, ev);
 	/* With interrupts on, a window moved away is discarded: so is this. */
 	if (stop_at && !n->warming && ev->cycles >= stop_at &&
@@ -440,6 +464,7 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	if (!tp_noise_warm_up(run, c, width))
 		return false;
 	tp_noise_counters_begin(n, p, c->cpu);
+	n->src_probed = tp_src_kinds_probed() != 0;
 	n->src->measurer = current;
 	tp_src_publish(c->cpu, n->src);
 	while (!tp_cpu_should_stop(c)) {

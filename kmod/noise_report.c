@@ -282,13 +282,54 @@ static int tp_noise_put_series(struct sk_buff *skb,
 	return err;
 }
 
+/* What ran inside the event's gap, where the probes recorded it. */
+static int tp_noise_put_event_sources(struct sk_buff *skb,
+				      const struct tp_event_sources *s)
+{
+	const struct tp_src_total *e;
+	u32 i;
+
+	if (!s->probed)
+		return 0;
+	for (i = 0; i < s->n; i++) {
+		e = &s->e[i];
+		if (tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
+					e->key.kind, e, e->count, e->net))
+			return -EMSGSIZE;
+	}
+	e = &s->other;
+	if (e->count &&
+	    tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
+				TSCPROBE_SOURCE_OTHER, e, e->count, e->net))
+		return -EMSGSIZE;
+	return tp_nla_put_u64(skb, TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES,
+			      s->unexplained);
+}
+
+/* Nothing added on -EMSGSIZE. */
+static int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
+			      const struct tp_event_sources *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (tp_nla_put_event_fields(skb, ev) ||
+	    tp_noise_put_event_sources(skb, s)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int tp_noise_put_events(struct sk_buff *skb,
 			       const struct tp_noise_cpu *n, u32 *idx)
 {
 	const struct tp_events *e = &n->loop.events;
 
 	for (; *idx < e->n; (*idx)++)
-		if (tp_nla_put_event(skb, &e->ev[*idx]))
+		if (tp_noise_put_event(skb, &e->ev[*idx], &n->ev_src[*idx]))
 			return -EMSGSIZE;
 	return 0;
 }

@@ -22,6 +22,7 @@ struct tp_src_here {
 	struct rcu_head rcu;
 	struct task_struct *measurer;
 	struct tp_src_cpu src;
+	struct tp_src_gap_scratch gap;	/* the measurer's, at each event */
 };
 
 #define TP_SRC_NMI_HANDLERS	16

@@ -13,6 +13,7 @@
 #include "lib/json_write.h"
 #include "core/names.h"
 #include "noise_events.h"
+#include "noise_sources.h"
 #include "core/report.h"
 
 /*
@@ -337,8 +338,8 @@ void tp_noise_stop_json(const struct tp_result *r, struct jw *j)
 }
 
 /**
- * tp_noise_event_text() - an event's cause, counters and group, for a line
- *	of the events list (after its time and length)
+ * tp_noise_event_text() - an event's cause, counters, group and sources,
+ *	for a line of the events list (after its time and length)
  * @r: the result
  * @e: the event
  * @f: where to
@@ -352,11 +353,12 @@ void tp_noise_event_text(const struct tp_result *r,
 	if (r->grouped && e->group < r->ngroups)
 		fprintf(f, ", group %u (%s)", e->group,
 			tp_group_kind_name(r->groups[e->group].kind));
+	tp_event_sources_text(r, e, f);
 }
 
 /**
- * tp_noise_event_json() - an event's cause, counter deltas and group, in
- *	its JSON object
+ * tp_noise_event_json() - an event's cause, counter deltas, group and
+ *	sources, in its JSON object
  * @r: the result
  * @e: the event
  * @j: the writer, inside the event's object
@@ -369,4 +371,5 @@ void tp_noise_event_json(const struct tp_result *r,
 		jw_u64(j, "group", e->group);
 	else
 		jw_null(j, "group");
+	tp_event_sources_json(r, e, j);
 }

@@ -238,6 +238,36 @@ static void fill_sources(struct tp_cpu_res *c, unsigned int i)
 	c->sources_lost = i;
 }
 
+/*
+ * What ran inside event @e's gap on the @i-th CPU: nothing recorded on the
+ * second (its probes are off, as its stop event's are everywhere), else by
+ * turns two sources, none, and more than an event names (then other).
+ */
+static void fill_event_sources(struct tp_event_res *ev, unsigned int e,
+			       unsigned int i)
+{
+	static const struct tp_source_res many[] = {
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0 },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input", 2, 0 },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0 },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0 },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0 },
+	};
+	uint64_t named = 0;
+	unsigned int k;
+
+	if (i == 1)
+		return;
+	ev->has_sources = true;
+	ev->nsources = e % 3 == 1 ? 0 : e % 3 == 0 ? 2 : TP_ARRAY_SIZE(many);
+	for (k = 0; k < ev->nsources; k++) {
+		ev->sources[k] = many[e % 3 == 0 ? k + 1 : k];
+		ev->sources[k].cycles = ev->cycles / (4u << k);
+		named += ev->sources[k].cycles;
+	}
+	ev->unexplained_cycles = ev->cycles - named;
+}
+
 static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 {
 	uint64_t state = 0x9e3779b97f4a7c15ULL;
@@ -269,6 +299,7 @@ static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
 			c->events[e].tsc = r->start_tsc + 1000000 * (e + 1) + i;
 			c->events[e].cycles = 21000 + tr_below(&state, 400000);
 			fill_event_cause(&c->events[e], e, i);
+			fill_event_sources(&c->events[e], e, i);
 		}
 		fill_causes(c, i);
 		fill_sources(c, i);
@@ -566,6 +597,8 @@ static void user_engine_causes(struct tp_result *r)
 		/* It traces nothing: no source is known. */
 		r->cpu[i].kinds_known = 0;
 		r->cpu[i].nsources = 0;
+		for (k = 0; k < r->cpu[i].nevents; k++)
+			r->cpu[i].events[k].has_sources = false;
 	}
 }
 

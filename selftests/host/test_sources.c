@@ -156,6 +156,58 @@ TEST(gap_names_the_largest_and_sums_the_rest)
 	EXPECT_EQ(0, t.n);
 }
 
+/*
+ * An event's sources from both rings: a thread preempted by an IRQ that an
+ * NMI hit, all inside the gap, plus sources before and across its edges.
+ * The named times are disjoint parts of the gap; the NMI's comes from its
+ * own ring.
+ */
+TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
+{
+	static struct tp_src_gap_scratch scratch;
+	struct tp_event_sources ev;
+	uint32_t i;
+
+	tp_src_init(&cpu);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 9, "before", 100);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 200);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 9, "edge", 900);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 1100);
+	tp_src_enter(&cpu, TP_SRC_THREAD, 77, "hog", 1200);
+	tp_src_enter(&cpu, TP_SRC_IRQ, 4, "ttyS0", 1300);
+	tp_src_nmi(&cpu, 0, "perf", 1350, 50);
+	tp_src_exit(&cpu, TP_SRC_IRQ, 1500);
+	for (i = 0; i < 6; i++) {
+		tp_src_enter(&cpu, TP_SRC_SOFTIRQ, i, "sirq", 1600 + 20 * i);
+		tp_src_exit(&cpu, TP_SRC_SOFTIRQ, 1610 + 20 * i);
+	}
+	tp_src_exit(&cpu, TP_SRC_THREAD, 1900);
+
+	tp_src_event(&cpu, 1000, 2000, &scratch, &ev);
+	EXPECT_EQ(1, ev.probed);
+	ASSERT_EQ(TP_EVENT_SOURCES, ev.n);
+	/* The thread: 700 less the IRQ's 200 and the softirqs' 60. */
+	EXPECT_EQ(TP_SRC_THREAD, ev.e[0].key.kind);
+	EXPECT_EQ(440, ev.e[0].net);
+	/* The IRQ: 200 less the NMI's 50, which is named on its own. */
+	EXPECT_EQ(TP_SRC_IRQ, ev.e[1].key.kind);
+	EXPECT_EQ(4, ev.e[1].key.id);
+	EXPECT_EQ(150, ev.e[1].net);
+	EXPECT_EQ(TP_SRC_NMI, ev.e[2].key.kind);
+	EXPECT_EQ(50, ev.e[2].net);
+	/* Six softirqs of 10, the first named, five in other. */
+	EXPECT_EQ(TP_SRC_SOFTIRQ, ev.e[3].key.kind);
+	EXPECT_EQ(10, ev.e[3].net);
+	EXPECT_EQ(5, ev.other.count);
+	EXPECT_EQ(50, ev.other.net);
+	EXPECT_EQ(1000 - 440 - 150 - 50 - 10 - 50, ev.unexplained);
+	/* A gap with nothing inside it is unexplained, whole. */
+	tp_src_event(&cpu, 2000, 2500, &scratch, &ev);
+	EXPECT_EQ(0, ev.n);
+	EXPECT_EQ(0, ev.other.count);
+	EXPECT_EQ(500, ev.unexplained);
+}
+
 TEST(rings_keep_the_newest_and_count_the_rest)
 {
 	struct tp_src_span out[TP_SRC_RING];

@@ -13,6 +13,8 @@
 #  - a busy thread pinned to a CPU measured with interrupts on is named
 #    there by pid and comm, with time;
 #  - the serial port's interrupt, routed to that CPU, is named by number;
+#  - each event names what ran inside its gap (the busy thread among
+#    them), with the unexplained rest adding up to the gap exactly;
 #  - per CPU, the time named never exceeds the run's duration, and no span
 #    was lost.
 # Prints TAP and the kselftest totals line.
@@ -116,6 +118,7 @@ busy_thread_is_named() {
 	fi
 	taskset -c 1 sh -c 'while :; do :; done' &
 	hog=$!
+	echo "$hog" >"$OUT/hog"
 	tscprobe noise -c 1 --irqs on -d 1s -q -j >"$OUT/busy.json"
 	s=$?
 	kill "$hog"
@@ -168,6 +171,25 @@ serial_irq_is_named() {
 		named_in_json "$OUT/serial.json" irq "$irq"
 }
 
+# Each event of the busy run names what ran inside its gap: the busy
+# thread in some, and in every event the named sources and the
+# unexplained rest add up to exactly its gap.
+events_name_their_sources() {
+	jq -e --argjson hog "$(cat "$OUT/hog")" '
+		[.cpus[] | .events[]] as $ev |
+		($ev | length) > 0 and
+		($ev | all(.sources != null and
+			([.sources.named[] | .cycles] | add // 0) +
+			.sources.unexplained_cycles == .cycles and
+			(.sources.named | length) <= 5)) and
+		any($ev[]; .sources.named |
+			any(.[]; .kind == "thread" and .id == $hog))' \
+		"$OUT/busy.json" >/dev/null && return 0
+	echo "the events of the busy run do not name their sources:"
+	jq -c '.cpus[] | .events[] | {cycles, sources}' "$OUT/busy.json" | head -20
+	return 1
+}
+
 # Per CPU: the kinds' cycles add up to at most the run's; nothing lost.
 # In the CLI's JSON of the same run: every kind known, the same exact
 # totals as debugfs, within the CPU's measured time, the named sources,
@@ -215,6 +237,7 @@ tap_fresh_module "$KO"
 tap_check "probes attached from the first noise run to rmmod" probes_while_loaded
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
+tap_check "each event names what ran inside its gap, adding up to it" events_name_their_sources
 tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
 tap_check "the time named per CPU fits in the run" named_time_fits
 tap_done

@@ -298,6 +298,51 @@ static void tp_decode_latency(const struct nlattr *nest, struct tp_latency *lat,
 	l->cycles = tp_nl_u64(tb[TSCPROBE_LEVEL_A_CYCLES], 0);
 }
 
+/* A string attribute into @buf, cut and terminated whatever it holds. */
+static void tp_copy_name(char *buf, size_t len, const struct nlattr *a)
+{
+	size_t n = mnl_attr_get_payload_len(a);
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, mnl_attr_get_payload(a), n);
+	buf[n] = '\0';
+}
+
+/* A SOURCE nest's fields into @s; its kind, TSCPROBE_SOURCE_MAX + 1 if bad. */
+static uint32_t tp_decode_source_fields(const struct nlattr *nest,
+					struct tp_source_res *s)
+{
+	const struct nlattr *tb[TSCPROBE_SOURCE_A_MAX + 1];
+
+	memset(s, 0, sizeof(*s));
+	if (tp_nl_parse_nested(nest, tb, TSCPROBE_SOURCE_A_MAX))
+		return TSCPROBE_SOURCE_MAX + 1;
+	s->kind = tp_nl_u32(tb[TSCPROBE_SOURCE_A_KIND], TSCPROBE_SOURCE_MAX + 1);
+	s->id = tp_nl_u32(tb[TSCPROBE_SOURCE_A_ID], 0);
+	if (tb[TSCPROBE_SOURCE_A_NAME])
+		tp_copy_name(s->name, sizeof(s->name), tb[TSCPROBE_SOURCE_A_NAME]);
+	s->count = tp_nl_u64(tb[TSCPROBE_SOURCE_A_COUNT], 0);
+	s->cycles = tp_nl_u64(tb[TSCPROBE_SOURCE_A_CYCLES], 0);
+	return s->kind;
+}
+
+/* An event's sources, where the module sent them (GET_RESULT). */
+static void tp_decode_event_sources(const struct nlattr *nest,
+				    struct tp_event_res *ev)
+{
+	const struct nlattr *a;
+	struct tp_source_res s;
+
+	mnl_attr_for_each_nested(a, nest) {
+		if (mnl_attr_get_type(a) != TSCPROBE_EVENT_A_SOURCE ||
+		    tp_decode_source_fields(a, &s) > TSCPROBE_SOURCE_MAX ||
+		    ev->nsources >= TP_ARRAY_SIZE(ev->sources))
+			continue;
+		ev->sources[ev->nsources++] = s;
+	}
+}
+
 /**
  * tp_result_decode_event() - an EVENT nest (a result's or a notification's)
  * @nest: the nest
@@ -320,6 +365,11 @@ int tp_result_decode_event(const struct nlattr *nest, struct tp_event_res *ev)
 	tp_get_counter32(tb[TSCPROBE_EVENT_A_NMI], &ev->nmi);
 	tp_get_counter32(tb[TSCPROBE_EVENT_A_IRQ], &ev->irq);
 	tp_get_counter(tb[TSCPROBE_EVENT_A_STEAL_NS], &ev->steal_ns);
+	ev->has_sources = tb[TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES] != NULL;
+	ev->unexplained_cycles =
+		tp_nl_u64(tb[TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES], 0);
+	if (ev->has_sources)
+		tp_decode_event_sources(nest, ev);
 	return 0;
 }
 
@@ -347,45 +397,22 @@ static void tp_decode_cause(const struct nlattr *nest, struct tp_cpu_res *c)
 	c->causes[id].cycles = tp_nl_u64(tb[TSCPROBE_CAUSE_A_CYCLES], 0);
 }
 
-/* A string attribute into @buf, cut and terminated whatever it holds. */
-static void tp_copy_name(char *buf, size_t len, const struct nlattr *a)
-{
-	size_t n = mnl_attr_get_payload_len(a);
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, mnl_attr_get_payload(a), n);
-	buf[n] = '\0';
-}
-
 /* A SOURCE_KIND nest (@is_kind) or a SOURCE nest of a noise CPU. */
 static void tp_decode_source(const struct nlattr *nest, struct tp_cpu_res *c,
 			     bool is_kind)
 {
-	const struct nlattr *tb[TSCPROBE_SOURCE_A_MAX + 1];
-	struct tp_source_res *s;
-	uint32_t kind;
+	struct tp_source_res s;
+	uint32_t kind = tp_decode_source_fields(nest, &s);
 
-	if (tp_nl_parse_nested(nest, tb, TSCPROBE_SOURCE_A_MAX))
-		return;
-	kind = tp_nl_u32(tb[TSCPROBE_SOURCE_A_KIND], TSCPROBE_SOURCE_MAX + 1);
 	if (is_kind) {
 		if (kind >= TSCPROBE_SOURCE_OTHER)
 			return;
 		c->kinds_known |= 1U << kind;
-		s = &c->kinds[kind];
-	} else {
-		if (kind > TSCPROBE_SOURCE_MAX ||
-		    c->nsources >= TP_ARRAY_SIZE(c->sources))
-			return;
-		s = &c->sources[c->nsources++];
+		c->kinds[kind] = s;
+	} else if (kind <= TSCPROBE_SOURCE_MAX &&
+		   c->nsources < TP_ARRAY_SIZE(c->sources)) {
+		c->sources[c->nsources++] = s;
 	}
-	s->kind = kind;
-	s->id = tp_nl_u32(tb[TSCPROBE_SOURCE_A_ID], 0);
-	if (tb[TSCPROBE_SOURCE_A_NAME])
-		tp_copy_name(s->name, sizeof(s->name), tb[TSCPROBE_SOURCE_A_NAME]);
-	s->count = tp_nl_u64(tb[TSCPROBE_SOURCE_A_COUNT], 0);
-	s->cycles = tp_nl_u64(tb[TSCPROBE_SOURCE_A_CYCLES], 0);
 }
 
 static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)

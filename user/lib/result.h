@@ -77,43 +77,6 @@ struct tp_counter_res {
 };
 
 /**
- * struct tp_event_res - one noise event and what the CPU saw across it
- * @tsc: TSC at the end of the gap
- * @cycles: the gap's length
- * @has_cause: a cause was given (the module names one; older modules and
- *	the userspace engine may not)
- * @cause: enum tscprobe_cause
- * @smi: SMIs across the gap (not ok: unreadable, never 0)
- * @nmi: NMIs across the gap
- * @irq: interrupts across the gap
- * @steal_ns: hypervisor steal time across the gap, ns
- * @group: the index of its group in the result's @groups (tp_result_group())
- *
- * @tsc and @cycles come first, as in core's struct tp_event.
- */
-struct tp_event_res {
-	uint64_t tsc;
-	uint64_t cycles;
-	bool has_cause;
-	uint32_t cause;
-	struct tp_counter_res smi;
-	struct tp_counter_res nmi;
-	struct tp_counter_res irq;
-	struct tp_counter_res steal_ns;
-	uint32_t group;
-};
-
-/**
- * struct tp_cause_res - the noise one cause explains on one CPU
- * @events: events attributed to it (all of them, kept or not)
- * @cycles: the sum of their gaps
- */
-struct tp_cause_res {
-	uint64_t events;
-	uint64_t cycles;
-};
-
-/**
  * struct tp_source_res - what ran inside a noise CPU's windows: one source,
  *	or one kind of source's total
  * @kind: enum tscprobe_source
@@ -130,6 +93,51 @@ struct tp_source_res {
 	uint64_t count;
 	uint64_t cycles;
 };
+
+/**
+ * struct tp_event_res - one noise event and what the CPU saw across it
+ * @tsc: TSC at the end of the gap
+ * @cycles: the gap's length
+ * @has_cause: a cause was given (the module names one; older modules and
+ *	the userspace engine may not)
+ * @cause: enum tscprobe_cause
+ * @smi: SMIs across the gap (not ok: unreadable, never 0)
+ * @nmi: NMIs across the gap
+ * @irq: interrupts across the gap
+ * @steal_ns: hypervisor steal time across the gap, ns
+ * @has_sources: the module named what ran inside the gap (its probes were
+ *	attached); then @nsources sources, largest first, the last perhaps
+ *	OTHER, and @unexplained_cycles, the gap's time none accounts for
+ * @group: the index of its group in the result's @groups (tp_result_group())
+ *
+ * @tsc and @cycles come first, as in core's struct tp_event.
+ */
+struct tp_event_res {
+	uint64_t tsc;
+	uint64_t cycles;
+	bool has_cause;
+	uint32_t cause;
+	struct tp_counter_res smi;
+	struct tp_counter_res nmi;
+	struct tp_counter_res irq;
+	struct tp_counter_res steal_ns;
+	bool has_sources;
+	uint32_t nsources;
+	struct tp_source_res sources[TSCPROBE_EVENT_SOURCES + 1];
+	uint64_t unexplained_cycles;
+	uint32_t group;
+};
+
+/**
+ * struct tp_cause_res - the noise one cause explains on one CPU
+ * @events: events attributed to it (all of them, kept or not)
+ * @cycles: the sum of their gaps
+ */
+struct tp_cause_res {
+	uint64_t events;
+	uint64_t cycles;
+};
+
 
 /**
  * struct tp_window_res - a cache series' most recent complete block

@@ -93,6 +93,8 @@
 #define TSCPROBE_MAX_SOURCES		32
 /* Bytes of a source's name, its terminating NUL included. */
 #define TSCPROBE_SOURCE_NAME_LEN	24
+/* Sources one noise event names one by one; the rest are summed as OTHER. */
+#define TSCPROBE_EVENT_SOURCES		4
 /*
  * Most events one EVENT notification carries (one per CPU and window);
  * the rest are counted in TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED.
@@ -719,6 +721,16 @@ enum tscprobe_window_attr {
  *	the kernel runs as a guest (FEAT_HYPERVISOR) and interrupts are on
  *	(IRQS on), since the kernel accounts steal at the tick; absent with
  *	IRQS off and on bare metal.
+ * @TSCPROBE_EVENT_A_SOURCE: nest, enum tscprobe_source_attr; GET_RESULT
+ *	only, repeated: what ran inside the gap, by KIND, ID and NAME with
+ *	its COUNT and net CYCLES, largest first, at most
+ *	TSCPROBE_EVENT_SOURCES, then one OTHER with the rest.  Only sources
+ *	that began and ended inside the gap count, so their CYCLES never add
+ *	up to more than the gap's.
+ * @TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES: u64 cycles; GET_RESULT only: the
+ *	gap's cycles no SOURCE accounts for (with IRQS off: SMI, hypervisor
+ *	or hardware).  Absent where the module's source probes are not
+ *	attached (see TSCPROBE_CPU_A_SOURCE_KIND).
  *
  * The slow path that reads the counters runs after the gap; the loop reads
  * the TSC again after it, so its own time (an MSR read: a few hundred
@@ -734,6 +746,8 @@ enum tscprobe_event_attr {
 	TSCPROBE_EVENT_A_NMI,
 	TSCPROBE_EVENT_A_IRQ,
 	TSCPROBE_EVENT_A_STEAL_NS,
+	TSCPROBE_EVENT_A_SOURCE,
+	TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES,
 
 	__TSCPROBE_EVENT_A_MAX
 };
@@ -842,7 +856,8 @@ enum tscprobe_stat_attr {
  *	the action's name)
  * @TSCPROBE_SOURCE_NMI: an NMI handler (NAME: its function)
  * @TSCPROBE_SOURCE_OTHER: the sources beyond the TSCPROBE_MAX_SOURCES
- *	largest, summed (ID 0, NAME "other")
+ *	largest (an event's: TSCPROBE_EVENT_SOURCES), summed (ID 0, NAME
+ *	"other")
  */
 enum tscprobe_source {
 	TSCPROBE_SOURCE_THREAD,
@@ -857,7 +872,8 @@ enum tscprobe_source {
 
 /**
  * enum tscprobe_source_attr - one source, or one kind of source
- *	(TSCPROBE_CPU_A_SOURCE, TSCPROBE_CPU_A_SOURCE_KIND)
+ *	(TSCPROBE_CPU_A_SOURCE, TSCPROBE_CPU_A_SOURCE_KIND,
+ *	TSCPROBE_EVENT_A_SOURCE)
  * @TSCPROBE_SOURCE_A_PAD: padding
  * @TSCPROBE_SOURCE_A_KIND: u32; enum tscprobe_source
  * @TSCPROBE_SOURCE_A_ID: u32; the IRQ number, softirq vector or pid (not
