@@ -9,6 +9,7 @@
  * state.
  */
 #include <linux/interrupt.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -228,6 +229,11 @@ static void tp_src_find(struct tracepoint *tp, void *priv)
 
 static bool tp_src_tried;
 
+static bool tp_src_enabled = true;
+module_param_named(sources, tp_src_enabled, bool, 0444);
+MODULE_PARM_DESC(sources,
+		 "attach the tracepoint probes that name noise sources at the first noise run (Y); N: none, nothing patched, no sources");
+
 /**
  * tp_src_probes_attach() - attach the probes, once per module load
  *
@@ -239,14 +245,15 @@ static bool tp_src_tried;
  * runs.  Attached once, the probes never do either while the module
  * measures: between runs each returns after one per-CPU read (tp_src_here
  * is NULL).  Not at insmod: a module loaded for cache or skew only, or for
- * its info, patches nothing.  A tracepoint this kernel lacks, or one that
- * refuses the probe, leaves its sources unnamed; it is not tried again.
+ * its info, patches nothing; nor does one loaded with sources=N.  A
+ * tracepoint this kernel lacks, or one that refuses the probe, leaves its
+ * sources unnamed; it is not tried again.
  */
 void tp_src_probes_attach(void)
 {
 	unsigned int i;
 
-	if (tp_src_tried)
+	if (tp_src_tried || !tp_src_enabled)
 		return;
 	WRITE_ONCE(tp_src_tried, true);
 	tp_src_check_types();
@@ -330,6 +337,7 @@ void tp_src_probes_show(struct seq_file *m)
 
 	seq_printf(m, "probes:       %u of %u attached (noise sources%s)\n",
 		   tp_src_probes_attached(), TP_SRC_PROBES,
+		   !tp_src_enabled ? ": off, module parameter sources=N" :
 		   tp_src_probes_tried() ? "" : ": at the first noise run");
 	seq_puts(m, "not probed:  ");
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)

@@ -248,9 +248,8 @@ run_qemu() {
 		# int3" in sched_clock_cpu).  Marked unstable from boot, as TCG
 		# guests often are anyway, nothing switches at run time.
 		# (init.sh keeps the scheduler's tracepoints on for the same
-		# reason.)  maxcpus=1: the kernel and init.sh patch their text
-		# while no other CPU runs; init.sh brings the others online.
-		-append "tsc=unstable maxcpus=1 $APPEND $(preset_lpj) $(big_guest_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
+		# reason.)
+		-append "tsc=unstable $APPEND $(preset_lpj) $(big_guest_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
 	)
 
 	: >"$WORK/out.log"

@@ -23,6 +23,12 @@ KO=/lib/tscprobe/tscprobe.ko
 OUT=/tmp/smoke
 mkdir -p "$OUT"
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
+# In a guest of more than 8 vCPUs init.sh leaves the source tracepoints
+# alone (taking 63 CPUs offline and back costs minutes under TCG), so the
+# module's probes would patch the tick's and the IPIs' entry code while
+# 64 vCPUs run it: this guest tests scale, with the probes off.
+KOARGS=
+[ "$ncpu" -gt 8 ] && KOARGS=sources=0
 . /selftests/tap.sh
 
 # brief FILE: a report or status reply in a few lines for the log, so that
@@ -356,10 +362,10 @@ rmmod_mid_run() {
 }
 
 reload() {
-	insmod "$KO" && tscprobe info >/dev/null && rmmod tscprobe && ! loaded
+	insmod "$KO" $KOARGS && tscprobe info >/dev/null && rmmod tscprobe && ! loaded
 }
 
-tap_check "insmod" insmod "$KO"
+tap_check "insmod" insmod "$KO" $KOARGS
 tap_check "info" tscprobe info
 tap_check "noise on all $ncpu CPUs" noise_all
 [ "$unmeasured" -gt 0 ] && sed 's/^/# /' "$OUT/unmeasured.txt"

@@ -7,7 +7,7 @@
 # /lib/tscprobe/tscprobe.ko and the CLI on PATH:
 #  - the probes are attached by the first noise run, not by insmod, info
 #    or a cache run, and stay until rmmod, so that no later run waits for
-#    them; rmmod mid-run leaves none
+#    them; rmmod mid-run leaves none; sources=0 attaches none
 #    (a probe left behind would call into the unloaded module at the next
 #    context switch: the harness scans the kernel log);
 #  - a busy thread pinned to a CPU measured with interrupts on is named
@@ -233,9 +233,23 @@ named_time_fits() {
 		END { if (!n || !hz) { print "no sources lines"; bad = 1 }; exit bad }' "$SHOW"
 }
 
+# sources=0: nothing attached, ever, and no run names a source.
+sources_off() {
+	rmmod tscprobe && insmod "$KO" sources=0 || return 1
+	grep -q '^probes: *0 of [0-9]* attached (noise sources: off, module parameter sources=N)$' \
+		/sys/kernel/debug/tscprobe/info &&
+		tscprobe noise -c 1 -d 200ms -q -j >"$OUT/off.json" &&
+		grep -q '^probes: *0 of ' /sys/kernel/debug/tscprobe/info &&
+		jq -e '[.cpus[] | .sources == null and
+			all(.events[]; .sources == null)] | all' "$OUT/off.json" >/dev/null
+	s=$?
+	rmmod tscprobe && insmod "$KO" && [ $s -eq 0 ]
+}
+
 tap_fresh_module "$KO"
 tap_check "probes attached from the first noise run to rmmod" probes_while_loaded
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
+tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
 tap_check "each event names what ran inside its gap, adding up to it" events_name_their_sources
 tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
