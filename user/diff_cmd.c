@@ -3,7 +3,7 @@
  * tscprobe diff: two saved reports (-j) of one kind side by side, as after
  * tuning a machine: what changed around the runs (the environment audit and
  * the run's parameters) at the top, then per CPU (skew: per pair) the
- * figures that matter, before and after.
+ * figures that matter, before and after, and for noise who took the CPU.
  */
 #include <getopt.h>
 #include <math.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "lib/cli.h"
 #include "lib/json_read.h"
 #include "lib/json_write.h"
 #include "lib/options.h"
@@ -21,7 +22,8 @@ static const char tp_diff_usage[] =
 	"\n"
 	"Compare two reports of one kind saved with -j (noise, cache or skew):\n"
 	"the environment and parameters that differ, then per CPU (skew: per\n"
-	"pair) each key figure in A and in B and its change.\n"
+	"pair) each key figure in A and in B and its change; noise: then what\n"
+	"ran inside each CPU's windows (the module's sources), A -> B.\n"
 	"\n"
 	"  -j, --json            print JSON\n"
 	"  -h, --help            show this help\n";
@@ -330,6 +332,127 @@ static void tp_diff_env_text(const struct tp_env_changes *l)
 	}
 }
 
+/* The kinds of noise source whose time diff compares, as JSON has them. */
+static const char *const tp_diff_kinds[] = { "thread", "softirq", "irq", "nmi" };
+
+/* A noise CPU's net ns of one kind of source; NAN where not known. */
+static double tp_diff_kind_ns(const struct jr *cpu, const char *kind)
+{
+	const struct jr *k = jr_get(jr_get(cpu, "sources"), "kinds");
+
+	return jr_num(jr_get(k, kind), "ns", NAN);
+}
+
+/* Whether a noise CPU's report names sources (its probes were attached). */
+static bool tp_diff_has_sources(const struct jr *cpu)
+{
+	return jr_get(jr_get(cpu, "sources"), "kinds") != NULL;
+}
+
+/* A noise CPU's largest source, "irq 24 virtio0-input"; NULL: not known. */
+static const char *tp_diff_largest(const struct jr *cpu, char *buf, size_t len)
+{
+	const struct jr *n = jr_get(jr_get(cpu, "sources"), "named");
+	const char *kind;
+
+	if (!tp_diff_has_sources(cpu))
+		return NULL;
+	if (!n || n->type != JR_ARR || !n->n)
+		return "none";
+	kind = jr_str(&n->v[0], "kind");
+	if (kind && !strcmp(kind, "other"))
+		return "other";
+	snprintf(buf, len, "%s %.0f %s", kind ? kind : "?",
+		 jr_num(&n->v[0], "id", 0), jr_str(&n->v[0], "name") ?: "");
+	return buf;
+}
+
+static void tp_diff_ns_text(double ns, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else
+		tp_format_ns((uint64_t)ns, buf, len);
+}
+
+/*
+ * Noise: per CPU, each kind's time inside the windows and the largest
+ * source, A -> B; nothing where neither report names sources.
+ */
+static void tp_diff_sources_text(const struct tp_diff *d)
+{
+	const struct jr *la = jr_get(d->doc[0], d->list);
+	char ta[32], tb[32], la_buf[64], lb_buf[64];
+	bool head = false;
+	size_t i, k;
+
+	for (i = 0; i < la->n; i++) {
+		const struct jr *a = &la->v[i];
+		const struct jr *b = tp_diff_match(d, d->doc[1], a);
+		const char *sa, *sb;
+
+		if (!tp_diff_has_sources(a) && !tp_diff_has_sources(b))
+			continue;
+		if (!head)
+			printf("sources (net time inside the windows), A -> B:\n");
+		head = true;
+		printf("  CPU %.0f:", jr_num(a, "cpu", -1));
+		for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
+			double va = tp_diff_kind_ns(a, tp_diff_kinds[k]);
+			double vb = tp_diff_kind_ns(b, tp_diff_kinds[k]);
+
+			tp_diff_ns_text(va, ta, sizeof(ta));
+			tp_diff_ns_text(vb, tb, sizeof(tb));
+			printf("%s %s %s -> %s", k ? "," : "", tp_diff_kinds[k],
+			       ta, tb);
+			if (!isnan(va) && !isnan(vb))
+				printf(" (%+.0f%%)", tp_diff_change(va, vb));
+		}
+		sa = tp_diff_largest(a, la_buf, sizeof(la_buf));
+		sb = tp_diff_largest(b, lb_buf, sizeof(lb_buf));
+		printf("; largest: %s -> %s\n", sa ?: "n/a", sb ?: "n/a");
+	}
+}
+
+/* The same, in a noise CPU's JSON object: "sources", null where unknown. */
+static void tp_diff_sources_json(struct jw *j, const struct jr *a,
+				 const struct jr *b)
+{
+	char la_buf[64], lb_buf[64], key[32];
+	const char *sa, *sb;
+	size_t k;
+
+	if (!tp_diff_has_sources(a) && !tp_diff_has_sources(b)) {
+		jw_null(j, "sources");
+		return;
+	}
+	jw_obj(j, "sources");
+	for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
+		double va = tp_diff_kind_ns(a, tp_diff_kinds[k]);
+		double vb = tp_diff_kind_ns(b, tp_diff_kinds[k]);
+
+		snprintf(key, sizeof(key), "%s_ns", tp_diff_kinds[k]);
+		jw_obj(j, key);
+		jw_double(j, "a", va);
+		jw_double(j, "b", vb);
+		jw_double(j, "change_pct", tp_diff_change(va, vb));
+		jw_obj_end(j);
+	}
+	sa = tp_diff_largest(a, la_buf, sizeof(la_buf));
+	sb = tp_diff_largest(b, lb_buf, sizeof(lb_buf));
+	jw_obj(j, "largest");
+	if (sa)
+		jw_str(j, "a", sa);
+	else
+		jw_null(j, "a");
+	if (sb)
+		jw_str(j, "b", sb);
+	else
+		jw_null(j, "b");
+	jw_obj_end(j);
+	jw_obj_end(j);
+}
+
 /* Whether any figure of entry @a differs from its match's. */
 static bool tp_diff_entry_changed(const struct tp_diff *d, const struct jr *a)
 {
@@ -398,6 +521,8 @@ static void tp_diff_text(const struct tp_diff *d, const struct tp_env_changes *l
 		printf("changed (*): %u of %zu %s%s\n", changed, la->n,
 		       pairs ? "pairs" : "CPUs",
 		       pairs && changed > 20 ? " (the first 20 shown; -j: every pair)" : "");
+	if (!strcmp(d->kind, "noise"))
+		tp_diff_sources_text(d);
 }
 
 static void tp_diff_json(const struct tp_diff *d, const struct tp_env_changes *l)
@@ -451,6 +576,8 @@ static void tp_diff_json(const struct tp_diff *d, const struct tp_env_changes *l
 			jw_obj_end(&j);
 		}
 		jw_bool(&j, "changed", diff);
+		if (!strcmp(d->kind, "noise"))
+			tp_diff_sources_json(&j, a, b);
 		jw_obj_end(&j);
 	}
 	jw_arr_end(&j);

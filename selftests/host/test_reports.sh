@@ -96,6 +96,24 @@ tap_check "diff -j: every CPU, the change in per cent" bash -c \
 	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
 	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and
 	 any(.environment[]; .what == \"isolated\" and .cpus == [1])' >/dev/null"
+# The module's sources (the golden report has them): a CPU whose thread
+# time fell and whose largest source changed, one whose sources are gone.
+jq '.cpus[0].sources.kinds.thread.ns = 100 |
+    .cpus[0].sources.named[0] = {kind: "irq", id: 24, name: "virtio0-input",
+	count: 1, cycles: 5, ns: 2} | .cpus[1].sources = null' \
+	"$REPO/selftests/host/golden/noise.json" >"$OUT/dsrc.json"
+tap_check "diff: the sources of each CPU, A -> B, where either has them" bash -c \
+	"out=\$('$CLI' diff '$REPO/selftests/host/golden/noise.json' '$OUT/dsrc.json') &&
+	 grep -qx 'sources (net time inside the windows), A -> B:' <<<\"\$out\" &&
+	 grep -q '^  CPU 0: thread 4.3ms -> 100ns (-100%), .*; largest: thread 4242 stress-ng -> irq 24 virtio0-input\$' <<<\"\$out\" &&
+	 grep -q '^  CPU 1: thread 4.3ms -> n/a, .*; largest: thread 4242 stress-ng -> n/a\$' <<<\"\$out\" &&
+	 ! '$CLI' diff '$OUT/da.json' '$OUT/db.json' | grep -q '^sources' || { echo \"\$out\"; false; }"
+tap_check "diff -j: the sources, null where neither report has them" bash -c \
+	"'$CLI' diff -j '$REPO/selftests/host/golden/noise.json' '$OUT/dsrc.json' | jq -e '
+	 (.cpus[0].sources.thread_ns | .a > 4e6 and .b == 100 and .change_pct < -99) and
+	 (.cpus[0].sources.largest == {a: \"thread 4242 stress-ng\", b: \"irq 24 virtio0-input\"}) and
+	 (.cpus[1].sources.largest.b == null) and (.cpus[1].sources.irq_ns.b == null)' >/dev/null &&
+	 '$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e 'all(.cpus[]; .sources == null)' >/dev/null"
 "$CLI" skew --user -c 0-1 -n 16 -q -j >"$OUT/ds.json"
 jq '.pairs[1].skew.avg |= fabs + 50' "$OUT/ds.json" >"$OUT/ds2.json"
 tap_check "diff skew: the pair whose skew changed is named, the other not" bash -c \
