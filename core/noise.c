@@ -94,7 +94,6 @@ void tp_noise_event(struct tp_noise *n, uint64_t tsc, uint64_t cycles)
 	struct tp_event ev = {
 		.tsc = tsc, .cycles = cycles, .cause = TSCPROBE_CAUSE_NONE,
 	};
-
 	uint32_t slot;
 
 	if (n->explain)
