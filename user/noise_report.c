@@ -721,6 +721,7 @@ static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
 			     4, 8, 1 };
 	struct tp_noise_summary sum;
 	uint64_t most = tp_hist_most(h, 1);
+	char line[256];
 
 	tp_noise_summarize(r, c, &sum);
 	p.xhi = ceil(log2((double)(sum.pct[5] > 256 ? sum.pct[5] : 256) + 1));
@@ -739,6 +740,10 @@ static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
 		tp_svg_line(s, x, p.y, x, p.y + p.h, "#d62728", 1.5, true);
 		tp_svg_text(s, x + 4, p.y + 12, "start", 10, "event threshold");
 	}
+	/* Below the x axis' label: who took the CPU inside the windows. */
+	if (tp_noise_sources_brief(r, c, line, sizeof(line)))
+		tp_svg_text(s, p.x, top + TP_SVG_PANEL - 2, "start", 10, "%s",
+			    line);
 }
 
 /* Beyond this many CPUs one heat strip replaces the per-CPU charts. */

@@ -84,6 +84,48 @@ void tp_noise_sources_text(const struct tp_result *r,
 			c->nsources - TP_SOURCE_LINES);
 }
 
+/**
+ * tp_noise_sources_brief() - a CPU's sources in one line, for the SVG:
+ *	"sources: thread 447.4ms, softirq 1.3ms, irq 48.9ms, nmi 0ns;
+ *	largest: thread 118 sh 447.0ms"
+ * @r: the result
+ * @c: the CPU
+ * @buf: where to
+ * @len: its size
+ *
+ * Return: false (and @buf empty) where the CPU's sources are not known.
+ */
+bool tp_noise_sources_brief(const struct tp_result *r,
+			    const struct tp_cpu_res *c, char *buf, size_t len)
+{
+	char t[32], label[64];
+	size_t at = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	if (!c->kinds_known)
+		return false;
+	at += (size_t)snprintf(buf, len, "sources:");
+	for (k = 0; k < TSCPROBE_SOURCE_OTHER && at < len; k++) {
+		if (!tp_kind_known(c, k)) {
+			at += (size_t)snprintf(buf + at, len - at, "%s %s n/a",
+					       k ? "," : "", tp_source_name(k));
+			continue;
+		}
+		tp_format_ns(tp_cycles_to_ns_round(c->kinds[k].cycles,
+						   r->tsc_khz), t, sizeof(t));
+		at += (size_t)snprintf(buf + at, len - at, "%s %s %s",
+				       k ? "," : "", tp_source_name(k), t);
+	}
+	if (c->nsources && at < len) {
+		tp_source_label(&c->sources[0], label, sizeof(label));
+		tp_format_ns(tp_cycles_to_ns_round(c->sources[0].cycles,
+						   r->tsc_khz), t, sizeof(t));
+		snprintf(buf + at, len - at, "; largest: %s %s", label, t);
+	}
+	return true;
+}
+
 static void tp_source_json_figures(const struct tp_result *r,
 				   const struct tp_source_res *s, struct jw *j)
 {

@@ -3,6 +3,7 @@
 #ifndef TSCPROBE_USER_NOISE_SOURCES_H
 #define TSCPROBE_USER_NOISE_SOURCES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "lib/result.h"
@@ -12,6 +13,8 @@ struct tp_csv;
 
 void tp_noise_sources_text(const struct tp_result *r,
 			   const struct tp_cpu_res *c, FILE *f);
+bool tp_noise_sources_brief(const struct tp_result *r,
+			    const struct tp_cpu_res *c, char *buf, size_t len);
 void tp_noise_sources_json(const struct tp_result *r,
 			   const struct tp_cpu_res *c, struct jw *j);
 
