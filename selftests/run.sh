@@ -8,10 +8,13 @@
 #   6.1-cloud   the full suite but test_ynl.sh and test_sources.sh
 #               (Debian 12's kernel, the default)
 #   newest-cloud
-#               the full suite but test_faults and test_actions.sh on the
-#               newest line Debian ships (trixie-backports; built with its
-#               own gcc-14 in the trixie root)
-#   debug       the full suite but test_ynl.sh and test_irqs.sh on the
+#               on the newest line Debian ships (trixie-backports; built
+#               with its own gcc-14 in the trixie root), what the debug
+#               kernel below does not run or cannot hold to a bound: the
+#               smoke run, test_noise, test_monitor, test_irqs.sh,
+#               test_sources.sh and test_ynl.sh (vm_newest)
+#   debug       the full suite but test_ynl.sh, test_irqs.sh, test_monitor,
+#               test_actions.sh, test_info and test_privilege on the
 #               project's debug kernel (lockdep, KASAN, UBSAN, kmemleak...;
 #               the newest line's source), with its repetition counts
 #               trimmed (vm_debug) and a kmemleak scan in test_faults
@@ -105,12 +108,31 @@ gates() {
 # scheduling, which every other kernel checks, and the debug kernel's
 # lockdep and KASAN see its runs in test_noise and test_cache as well.
 # Not test_monitor and test_actions.sh: they test the CLI's side of
-# notifications; the module's side is test_live, which runs here.
+# notifications; the module's side is test_live, which runs here.  Not
+# test_info and test_privilege: the CLI's side of GET_INFO and the genetlink
+# core's permission checks; the module's load and unload, which test_info
+# also runs, are test_faults' 25 cycles under kmemleak.
 # part runs this in a pipeline, so the variables stay in its subshell.
 vm_debug() {
 	export TP_FUZZ_COUNT=3000 TP_LOAD_CYCLES=25
 	vm debug full --smp 4 --timeout 1800 --skip test_ynl.sh --skip test_irqs.sh \
-		--skip test_monitor --skip test_actions.sh
+		--skip test_monitor --skip test_actions.sh --skip test_info \
+		--skip test_privilege
+}
+
+# The newest line's own configuration, beside the debug kernel built from
+# the same source: what needs it or a kernel without the debug options'
+# cost.  The smoke run (every kind on every CPU, STOP and rmmod mid-run,
+# reload); test_noise (coverage held to 95 %, which the debug kernel's
+# checks cost); test_monitor (the CLI's side of notifications); the
+# interrupts test (a bound on scheduling); test_sources.sh (the probes on
+# the tracepoints of Debian's configuration); test_ynl.sh (the kernel's
+# Python client; two minutes on the debug kernel).  The other programs run
+# on the debug kernel from the same source, with lockdep and KASAN
+# watching, and on 6.1.
+vm_newest() {
+	vm newest-cloud full --smp 4 smoke.sh test_noise test_monitor test_irqs.sh \
+		test_sources.sh test_ynl.sh
 }
 
 # vm NAME MODE [vm/run.sh options]: on kernel NAME, with the module its
@@ -228,12 +250,7 @@ collect "$pkg_pid" "$pkg_log" "$pkg_counts"
 timed "VM suite on 6.1-cloud" vm 6.1-cloud full --smp 4 --skip test_ynl.sh \
 	--skip test_sources.sh
 if ((!QUICK)); then
-	# test_faults runs on the debug kernel below, built from the same
-	# source line, with lockdep and KASAN watching and the same bounds;
-	# test_actions.sh on 6.1 above: the actions are the CLI's, and the
-	# notifications they act on are test_monitor's, which runs here.
-	timed "VM suite on newest-cloud" vm newest-cloud full --smp 4 \
-		--skip test_faults --skip test_actions.sh
+	timed "VM suite on newest-cloud" vm_newest
 	timed "VM suite on the debug kernel" vm_debug
 	for k in 6.1-rt 6.12-cloud 6.12-rt newest-rt 5.10-cloud; do
 		if [[ ${KERNELS:-} == all ]]; then
