@@ -123,7 +123,7 @@ vm_debug() {
 # The newest line's own configuration, beside the debug kernel built from
 # the same source: what needs it or a kernel without the debug options'
 # cost.  The smoke run (every kind on every CPU, STOP and rmmod mid-run,
-# reload); test_noise (coverage held to 95 %, which the debug kernel's
+# reload); test_noise (coverage held to 90 %, which the debug kernel's
 # checks cost); test_monitor (the CLI's side of notifications); the
 # interrupts test (a bound on scheduling); test_sources.sh (the probes on
 # the tracepoints of Debian's configuration); test_ynl.sh (the kernel's

@@ -177,22 +177,21 @@ TEST_F_TIMEOUT(noise, coverage_with_defaults, 90)
 	int attempt, ok = 1;
 
 	/*
-	 * One CPU measured, the others idle.  The emulator's vCPU threads
-	 * share the host with whatever else runs there, and a vCPU the host
-	 * does not schedule after a gap costs coverage: three tries, the
-	 * measurement must reach 95 % in one of them.
+	 * One CPU measured, the others idle.  What is lost is the path
+	 * between two windows: the pause, the wake-up, publishing the
+	 * snapshot.  Under emulation the wake-up waits for the host to run
+	 * the vCPU's thread, so a host busy beside the guest costs coverage
+	 * that no change of the module's made: three tries, one must reach
+	 * the bound.  90 %: a generic kernel gave 91-93 % with the host
+	 * compiling beside it; a path that costs 10 ms more a window fails.
 	 *
-	 * What is lost is the module's own path between two windows (the
-	 * pause, the wake-up, publishing the snapshot).  On a debug kernel
-	 * every lock, allocation and memory access on that path is checked by
-	 * lockdep, KASAN and kmemleak, which costs it several times over:
-	 * 91-94 % on a quiet host, 83-86 % on one busy beside the guest,
-	 * where the emulator's threads wait longer for the host.  There the
-	 * bound is 80 %: a busy host passes, a path four times as costly
-	 * (28 % lost) fails.
+	 * On a debug kernel lockdep, KASAN and kmemleak check every lock,
+	 * allocation and memory access of that path, which costs it several
+	 * times over: 91-94 % on a quiet host, 83-86 % on a busy one.  There
+	 * the bound is 80 %: a path four times as costly (28 % lost) fails.
 	 */
 	bound = tp_debug_kernel() ? ".cpus[0].coverage >= 0.80"
-				  : ".cpus[0].coverage >= 0.95";
+				  : ".cpus[0].coverage >= 0.90";
 	for (attempt = 0; attempt < 3 && ok; attempt++) {
 		ASSERT_EQ(0, tp_sh("tscprobe noise -c 1 -d 2s -j", &out));
 		ok = tp_jq(out, bound);
