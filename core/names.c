@@ -126,6 +126,8 @@ static const char *const tp_causes[] = {
 	[TSCPROBE_CAUSE_IRQ] = "irq",
 	[TSCPROBE_CAUSE_STEAL] = "steal",
 	[TSCPROBE_CAUSE_UNEXPLAINED] = "unexplained",
+	[TSCPROBE_CAUSE_THREAD] = "thread",
+	[TSCPROBE_CAUSE_SOFTIRQ] = "softirq",
 };
 
 static const char *const tp_tsc_syncs[] = {

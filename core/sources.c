@@ -335,3 +335,36 @@ void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
 		out->e[i] = t->e[i];
 	out->other = t->other;
 }
+
+/**
+ * tp_src_cause() - an event's cause word, from what ran inside its gap
+ * @s: the gap's sources (NULL or not probed: none traced)
+ * @counter_cause: the counter rule's cause (tp_event_cause())
+ *
+ * The kind of the largest named source when it accounts for at least as
+ * much of the gap as is left unexplained: a thread that held the CPU for
+ * 20 ms is the culprit, not the tick that came meanwhile.  Otherwise the
+ * counters decide: an SMI or the hypervisor shows as unexplained time, and
+ * a short interrupt inside it is not to blame.
+ *
+ * Return: an enum tscprobe_cause.
+ */
+unsigned int tp_src_cause(const struct tp_event_sources *s,
+			  unsigned int counter_cause)
+{
+	static const unsigned int kind_cause[TP_SRC_KINDS] = {
+		[TP_SRC_THREAD] = TSCPROBE_CAUSE_THREAD,
+		[TP_SRC_SOFTIRQ] = TSCPROBE_CAUSE_SOFTIRQ,
+		[TP_SRC_IRQ] = TSCPROBE_CAUSE_IRQ,
+		[TP_SRC_NMI] = TSCPROBE_CAUSE_NMI,
+	};
+	const struct tp_src_total *top;
+
+	if (!s || !s->probed || !s->n)
+		return counter_cause;
+	top = &s->e[0];
+	if (!top->net || top->net < s->unexplained ||
+	    top->key.kind >= TP_SRC_KINDS)
+		return counter_cause;
+	return kind_cause[top->key.kind];
+}

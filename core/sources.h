@@ -174,5 +174,7 @@ uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
 		  struct tp_src_gap_scratch *scratch,
 		  struct tp_event_sources *out);
+unsigned int tp_src_cause(const struct tp_event_sources *s,
+			  unsigned int counter_cause);
 
 #endif /* TSCPROBE_CORE_SOURCES_H */

@@ -242,7 +242,7 @@ static void tp_noise_event_sources(struct tp_noise_cpu *n,
 				   const struct tp_event *ev)
 {
 	n->ev_next.probed = 0;
-	if (n->src_probed && !n->warming && raw_smp_processor_id() == n->cpu)
+	if (n->src_kinds && !n->warming && raw_smp_processor_id() == n->cpu)
 		tp_src_event(&n->src->src, ev->tsc - ev->cycles, ev->tsc,
 			     &n->src->gap, &n->ev_next);
 }
@@ -270,10 +270,10 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 	if (ev->valid & TP_EVENT_STEAL)
 		ev->steal_ns = now.steal - n->prev.steal;
 	n->prev = now;
-	ev->cause = tp_event_cause(ev);
+	tp_noise_event_sources(n, ev);
+	ev->cause = tp_src_cause(&n->ev_next, tp_event_cause(ev));
 	n->cause_events[ev->cause]++;
 	n->cause_cycles[ev->cause] += ev->cycles;
-	tp_noise_event_sources(n, ev);
 	trace_tscprobe_noise_event(n->cpu, ev);
 	/* With interrupts on, a window moved away is discarded: so is this. */
 	if (stop_at && !n->warming && ev->cycles >= stop_at &&
@@ -464,7 +464,7 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	if (!tp_noise_warm_up(run, c, width))
 		return false;
 	tp_noise_counters_begin(n, p, c->cpu);
-	n->src_probed = tp_src_kinds_probed() != 0;
+	n->src_kinds = tp_src_kinds_probed();
 	n->src->measurer = current;
 	tp_src_publish(c->cpu, n->src);
 	while (!tp_cpu_should_stop(c)) {

@@ -44,14 +44,27 @@ static u64 tp_noise_wall(const struct tp_noise_cpu *n)
 	return n->last_tsc - n->first_tsc;
 }
 
-/* An unreadable SMI count explains no event: its 0 is not "no SMI". */
-static bool tp_noise_smi_cause_known(const struct tp_noise_cpu *n)
+/*
+ * An unreadable SMI count explains no event: its 0 is not "no SMI"; nor
+ * does an untraced kind: without the probes, 0 threads is not "none ran".
+ */
+static bool tp_noise_cause_known(const struct tp_noise_cpu *n, unsigned int k)
 {
-	return (n->readable & TP_EVENT_SMI) ||
-	       n->cause_events[TSCPROBE_CAUSE_SMI];
+	if (n->cause_events[k])
+		return true;
+	switch (k) {
+	case TSCPROBE_CAUSE_SMI:
+		return n->readable & TP_EVENT_SMI;
+	case TSCPROBE_CAUSE_THREAD:
+		return n->src_kinds & BIT(TP_SRC_THREAD);
+	case TSCPROBE_CAUSE_SOFTIRQ:
+		return n->src_kinds & BIT(TP_SRC_SOFTIRQ);
+	default:
+		return true;
+	}
 }
 
-/* Every cause, so that they add up; SMI only where it can be told. */
+/* Every cause that can be told, so that they add up. */
 static int tp_noise_put_causes(struct sk_buff *skb,
 			       const struct tp_noise_cpu *n)
 {
@@ -60,7 +73,7 @@ static int tp_noise_put_causes(struct sk_buff *skb,
 	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++) {
 		struct nlattr *nest;
 
-		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+		if (!tp_noise_cause_known(n, k))
 			continue;
 		nest = nla_nest_start(skb, TSCPROBE_CPU_A_CAUSE);
 		if (!nest || nla_put_u32(skb, TSCPROBE_CAUSE_A_ID, k) ||
@@ -208,14 +221,15 @@ full:
 	return -EMSGSIZE;
 }
 
-/* The exact totals of each kind the kernel lets the module probe. */
+/* The exact totals of each kind the probes traced on the CPU. */
 static int tp_noise_put_source_kinds(struct sk_buff *skb,
-				     const struct tp_src_windows *w)
+				     const struct tp_noise_cpu *n)
 {
-	unsigned int probed = tp_src_kinds_probed(), k;
+	const struct tp_src_windows *w = &n->sources;
+	unsigned int k;
 
 	for (k = 0; k < TP_SRC_KINDS; k++)
-		if ((probed & BIT(k)) &&
+		if ((n->src_kinds & BIT(k)) &&
 		    tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE_KIND, k, NULL,
 					w->kind_count[k], w->kind_net[k]))
 			return -EMSGSIZE;
@@ -233,10 +247,10 @@ static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
 	struct tp_src_table *t = &n->sources.table;
 	const struct tp_src_total *e;
 
-	if (!tp_src_kinds_probed())
+	if (!n->src_kinds)
 		return 0;
 	if (*idx == 0) {
-		if (tp_noise_put_source_kinds(skb, &n->sources))
+		if (tp_noise_put_source_kinds(skb, n))
 			return -EMSGSIZE;
 		tp_src_table_sort(t);
 		(*idx)++;
@@ -379,7 +393,7 @@ static void tp_noise_show_causes(struct seq_file *m,
 
 	seq_puts(m, "  causes:");
 	for (k = TSCPROBE_CAUSE_SMI; k <= TSCPROBE_CAUSE_MAX; k++)
-		if (k == TSCPROBE_CAUSE_SMI && !tp_noise_smi_cause_known(n))
+		if (!tp_noise_cause_known(n, k))
 			seq_printf(m, " %s=-", tp_cause_name(k));
 		else
 			seq_printf(m, " %s=%llu/%llu", tp_cause_name(k),

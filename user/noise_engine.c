@@ -220,9 +220,14 @@ static void tp_noise_collect(struct tp_result *res,
 		tp_noise_event_res(&c->events[i], &l->events.ev[i]);
 	c->nevents = l->events.n;
 	c->has_causes = true;
-	/* Per gap, SMIs and NMIs are out of userspace's sight. */
+	/*
+	 * Per gap, SMIs and NMIs are out of userspace's sight, and nothing
+	 * traces what ran inside one.
+	 */
 	c->causes_known = ~((1U << TSCPROBE_CAUSE_SMI) |
-			    (1U << TSCPROBE_CAUSE_NMI));
+			    (1U << TSCPROBE_CAUSE_NMI) |
+			    (1U << TSCPROBE_CAUSE_THREAD) |
+			    (1U << TSCPROBE_CAUSE_SOFTIRQ));
 	memcpy(c->causes, t->why.causes, sizeof(c->causes));
 	c->steps_back.ok = true;
 	c->steps_back.v = l->steps_back;
@@ -391,7 +396,7 @@ void tp_noise_progress_line(char *buf, size_t len, const char *engine,
 
 	tp_format_ns(elapsed_ns, el, sizeof(el));
 	tp_format_ns(total_ns, total, sizeof(total));
-	tp_format_ns(tp_cycles_to_ns_round(worst, tsc_khz), w, sizeof(w));
+	tp_format_cycles(worst, tsc_khz, w, sizeof(w));
 	snprintf(buf, len, "noise%s%s %s/%s on %u CPUs, worst gap %llu cycles (%s)",
 		 *engine ? " " : "", engine, el, total, ncpus,
 		 (unsigned long long)worst, w);

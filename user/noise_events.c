@@ -98,8 +98,7 @@ static void tp_group_row(const struct tp_result *r, uint32_t i,
 	char at[32], len[32], cpus[128];
 
 	tp_group_at(r, g->start, at, sizeof(at));
-	tp_format_ns(tp_cycles_to_ns_round(g->end - g->start, r->tsc_khz),
-		     len, sizeof(len));
+	tp_format_cycles(g->end - g->start, r->tsc_khz, len, sizeof(len));
 	tp_cpuset_format(set, cpus, sizeof(cpus));
 	fprintf(f, "  %-6u %-14s %10s %-13s %s\n", i, at, len,
 		tp_group_kind_name(g->kind), cpus);
@@ -193,10 +192,14 @@ void tp_noise_groups_json(const struct tp_result *r, struct jw *j)
 	free(sets);
 }
 
-/* Causes in the order of their rule (enum tscprobe_cause). */
+/*
+ * Causes in the order of the counter rule (enum tscprobe_cause), then the
+ * kinds only a traced source names.
+ */
 static const uint32_t tp_report_causes[] = {
 	TSCPROBE_CAUSE_SMI, TSCPROBE_CAUSE_NMI, TSCPROBE_CAUSE_IRQ,
-	TSCPROBE_CAUSE_STEAL, TSCPROBE_CAUSE_UNEXPLAINED,
+	TSCPROBE_CAUSE_STEAL, TSCPROBE_CAUSE_UNEXPLAINED, TSCPROBE_CAUSE_THREAD,
+	TSCPROBE_CAUSE_SOFTIRQ,
 };
 
 /* Whether @c's figures for @cause were given (its counter was read). */
@@ -229,8 +232,7 @@ void tp_noise_causes_text(const struct tp_result *r,
 				tp_cause_name(tp_report_causes[i]));
 			continue;
 		}
-		tp_format_ns(tp_cycles_to_ns_round(k->cycles, r->tsc_khz), t,
-			     sizeof(t));
+		tp_format_cycles(k->cycles, r->tsc_khz, t, sizeof(t));
 		fprintf(f, "%s %s %llu (%s)", i ? "," : "",
 			tp_cause_name(tp_report_causes[i]),
 			(unsigned long long)k->events, t);
@@ -239,7 +241,7 @@ void tp_noise_causes_text(const struct tp_result *r,
 		fprintf(f, "; %llu events not notified",
 			(unsigned long long)c->not_notified.v);
 	if (c->has_causes && r->user_engine)
-		fprintf(f, "; userspace: irq and steal of each window, smi and nmi unreadable");
+		fprintf(f, "; userspace: irq and steal of each window, smi and nmi unreadable, nothing traced");
 	fprintf(f, "\n");
 }
 
@@ -297,8 +299,7 @@ void tp_noise_stop_text(const struct tp_result *r, FILE *f)
 	if (!r->has_stop_event)
 		return;
 	tp_group_at(r, e->tsc, at, sizeof(at));
-	tp_format_ns(tp_cycles_to_ns_round(e->cycles, r->tsc_khz), len,
-		     sizeof(len));
+	tp_format_cycles(e->cycles, r->tsc_khz, len, sizeof(len));
 	fprintf(f, "stopped by a gap of %llu cycles (%s) on cpu %u at %s, cause %s%s\n",
 		(unsigned long long)e->cycles, len, r->stop_cpu, at,
 		tp_event_cause_word(e),

@@ -108,10 +108,9 @@ static void tp_noise_largest(const struct tp_result *r,
 	qsort(ev, n, sizeof(ev[0]), tp_event_by_cycles_desc);
 	fprintf(f, "  largest events:\n");
 	for (i = 0; i < n && i < 5; i++) {
-		tp_format_ns(tp_cycles_to_ns_round(ev[i].tsc - r->start_tsc,
-						   r->tsc_khz), at, sizeof(at));
-		tp_format_ns(tp_cycles_to_ns_round(ev[i].cycles, r->tsc_khz),
-			     len, sizeof(len));
+		tp_format_cycles(ev[i].tsc - r->start_tsc, r->tsc_khz,
+				 at, sizeof(at));
+		tp_format_cycles(ev[i].cycles, r->tsc_khz, len, sizeof(len));
 		fprintf(f, "    at +%-10s %10llu cycles (%s)", at,
 			(unsigned long long)ev[i].cycles, len);
 		tp_noise_event_text(r, &ev[i], f);
@@ -136,8 +135,7 @@ static void tp_noise_steps_text(const struct tp_result *r,
 
 	if (!tp_noise_stepped(c))
 		return;
-	tp_format_ns(tp_cycles_to_ns_round(c->step_back_max, r->tsc_khz), len,
-		     sizeof(len));
+	tp_format_cycles(c->step_back_max, r->tsc_khz, len, sizeof(len));
 	fprintf(f, "  TSC stepped back %llu time%s, the largest by %llu cycles (%s): each ended its window; no gap, not noise\n",
 		(unsigned long long)c->steps_back.v,
 		c->steps_back.v == 1 ? "" : "s",
@@ -168,8 +166,7 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 		fprintf(f, " %9llu", (unsigned long long)s.pct[i]);
 	fprintf(f, "\n  time  ");
 	for (i = 0; i < 6; i++) {
-		tp_format_ns(tp_cycles_to_ns_round(s.pct[i], r->tsc_khz), ns,
-			     sizeof(ns));
+		tp_format_cycles(s.pct[i], r->tsc_khz, ns, sizeof(ns));
 		fprintf(f, " %9s", ns);
 	}
 	fprintf(f, "\n  events %llu, %llu not kept", (unsigned long long)c->events_total,
@@ -218,10 +215,8 @@ static void tp_noise_row(const struct tp_result *r, const struct tp_cpu_res *c,
 	unsigned int k;
 
 	tp_noise_summarize(r, c, &s);
-	tp_format_ns(tp_cycles_to_ns_round(s.pct[4], r->tsc_khz), t9999,
-		     sizeof(t9999));
-	tp_format_ns(tp_cycles_to_ns_round(s.pct[5], r->tsc_khz), tmax,
-		     sizeof(tmax));
+	tp_format_cycles(s.pct[4], r->tsc_khz, t9999, sizeof(t9999));
+	tp_format_cycles(s.pct[5], r->tsc_khz, tmax, sizeof(tmax));
 	fprintf(f, "%4u %11llu %6.2f%%", c->cpu, (unsigned long long)s.samples,
 		100.0 * s.coverage);
 	for (k = 0; k < 6; k++)
@@ -267,8 +262,7 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 		fprintf(f, "worst: no CPU has samples\n");
 		return;
 	}
-	tp_format_ns(tp_cycles_to_ns_round(ws.pct[5], r->tsc_khz), len,
-		     sizeof(len));
+	tp_format_cycles(ws.pct[5], r->tsc_khz, len, sizeof(len));
 	fprintf(f, "worst: CPU %u, max gap %s (%llu cycles), %llu events",
 		w->cpu, len, (unsigned long long)ws.pct[5],
 		(unsigned long long)w->events_total);
@@ -276,8 +270,7 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 	tp_counter_text(f, ", ", "nmi", &w->nmi);
 	tp_counter_text(f, ", ", "irq", &w->irq);
 	if (t != w) {
-		tp_format_ns(tp_cycles_to_ns_round(ts.pct[4], r->tsc_khz), len,
-			     sizeof(len));
+		tp_format_cycles(ts.pct[4], r->tsc_khz, len, sizeof(len));
 		fprintf(f, "; worst p99.99: CPU %u, %s", t->cpu, len);
 	}
 	fprintf(f, "\n");

@@ -64,8 +64,7 @@ void tp_noise_sources_text(const struct tp_result *r,
 			fprintf(f, "%s %s n/a", k ? "," : "", tp_source_name(k));
 			continue;
 		}
-		tp_format_ns(tp_cycles_to_ns_round(s->cycles, r->tsc_khz), t,
-			     sizeof(t));
+		tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
 		fprintf(f, "%s %s %llu (%s)", k ? "," : "", tp_source_name(k),
 			(unsigned long long)s->count, t);
 	}
@@ -74,8 +73,7 @@ void tp_noise_sources_text(const struct tp_result *r,
 		const struct tp_source_res *s = &c->sources[i];
 
 		tp_source_label(s, label, sizeof(label));
-		tp_format_ns(tp_cycles_to_ns_round(s->cycles, r->tsc_khz), t,
-			     sizeof(t));
+		tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
 		fprintf(f, "    %s: %s in %llu\n", label, t,
 			(unsigned long long)s->count);
 	}
@@ -112,15 +110,14 @@ bool tp_noise_sources_brief(const struct tp_result *r,
 					       k ? "," : "", tp_source_name(k));
 			continue;
 		}
-		tp_format_ns(tp_cycles_to_ns_round(c->kinds[k].cycles,
-						   r->tsc_khz), t, sizeof(t));
+		tp_format_cycles(c->kinds[k].cycles, r->tsc_khz, t, sizeof(t));
 		at += (size_t)snprintf(buf + at, len - at, "%s %s %s",
 				       k ? "," : "", tp_source_name(k), t);
 	}
 	if (c->nsources && at < len) {
 		tp_source_label(&c->sources[0], label, sizeof(label));
-		tp_format_ns(tp_cycles_to_ns_round(c->sources[0].cycles,
-						   r->tsc_khz), t, sizeof(t));
+		tp_format_cycles(c->sources[0].cycles, r->tsc_khz,
+				 t, sizeof(t));
 		snprintf(buf + at, len - at, "; largest: %s %s", label, t);
 	}
 	return true;
@@ -204,16 +201,14 @@ void tp_event_sources_text(const struct tp_result *r,
 		const struct tp_source_res *s = &e->sources[i];
 
 		tp_source_label(s, label, sizeof(label));
-		tp_format_ns(tp_cycles_to_ns_round(s->cycles, r->tsc_khz), t,
-			     sizeof(t));
+		tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
 		fprintf(f, "%s %s %s", i ? "," : "", label, t);
 		if (s->count > 1)
 			fprintf(f, " x%llu", (unsigned long long)s->count);
 	}
 	if (!e->nsources)
 		fprintf(f, " nothing named");
-	tp_format_ns(tp_cycles_to_ns_round(e->unexplained_cycles, r->tsc_khz),
-		     t, sizeof(t));
+	tp_format_cycles(e->unexplained_cycles, r->tsc_khz, t, sizeof(t));
 	fprintf(f, "; unexplained %s", t);
 }
 

@@ -196,8 +196,10 @@ static void fill_causes(struct tp_cpu_res *c, unsigned int i)
 	c->causes[TSCPROBE_CAUSE_NMI].cycles = 30000;
 	c->causes[TSCPROBE_CAUSE_STEAL].events = 1;
 	c->causes[TSCPROBE_CAUSE_STEAL].cycles = 45000;
+	c->causes[TSCPROBE_CAUSE_THREAD].events = 1;
+	c->causes[TSCPROBE_CAUSE_THREAD].cycles = 9000000;
 	c->causes[TSCPROBE_CAUSE_UNEXPLAINED].events =
-		c->events_total - 2 - smi;
+		c->events_total - 3 - smi;
 	c->causes[TSCPROBE_CAUSE_UNEXPLAINED].cycles = 21000 * (3 + i);
 	c->not_notified.ok = true;
 	c->not_notified.v = i;
@@ -241,7 +243,8 @@ static void fill_sources(struct tp_cpu_res *c, unsigned int i)
 /*
  * What ran inside event @e's gap on the @i-th CPU: nothing recorded on the
  * second (its probes are off, as its stop event's are everywhere), else by
- * turns two sources, none, and more than an event names (then other).
+ * turns two sources, none, and more than an event names (then other).  The
+ * largest takes half the gap, so it names the cause (tp_src_cause()).
  */
 static void fill_event_sources(struct tp_event_res *ev, unsigned int e,
 			       unsigned int i)
@@ -262,10 +265,13 @@ static void fill_event_sources(struct tp_event_res *ev, unsigned int e,
 	ev->nsources = e % 3 == 1 ? 0 : e % 3 == 0 ? 2 : TP_ARRAY_SIZE(many);
 	for (k = 0; k < ev->nsources; k++) {
 		ev->sources[k] = many[e % 3 == 0 ? k + 1 : k];
-		ev->sources[k].cycles = ev->cycles / (4u << k);
+		ev->sources[k].cycles = ev->cycles / (2u << k);
 		named += ev->sources[k].cycles;
 	}
 	ev->unexplained_cycles = ev->cycles - named;
+	if (ev->nsources)
+		ev->cause = ev->sources[0].kind == TSCPROBE_SOURCE_THREAD ?
+			    TSCPROBE_CAUSE_THREAD : TSCPROBE_CAUSE_IRQ;
 }
 
 static void fill_noise(struct tp_result *r, const struct tp_cpuset *cpus)
@@ -575,12 +581,14 @@ TEST_F(golden, noise)
 
 /*
  * What the userspace engine can tell: no SMI or NMI per gap (both
- * unknown, their events unexplained) and no SMI count.
+ * unknown, their events unexplained), no SMI count, and no source traced
+ * (the thread and softirq causes unknown, each event's cause the counters').
  */
 static void user_engine_causes(struct tp_result *r)
 {
 	static const uint32_t hidden[] = {
-		TSCPROBE_CAUSE_SMI, TSCPROBE_CAUSE_NMI,
+		TSCPROBE_CAUSE_SMI, TSCPROBE_CAUSE_NMI, TSCPROBE_CAUSE_THREAD,
+		TSCPROBE_CAUSE_SOFTIRQ,
 	};
 	struct tp_cause_res *u;
 	unsigned int i, k;
@@ -597,8 +605,10 @@ static void user_engine_causes(struct tp_result *r)
 		/* It traces nothing: no source is known. */
 		r->cpu[i].kinds_known = 0;
 		r->cpu[i].nsources = 0;
-		for (k = 0; k < r->cpu[i].nevents; k++)
+		for (k = 0; k < r->cpu[i].nevents; k++) {
 			r->cpu[i].events[k].has_sources = false;
+			fill_event_cause(&r->cpu[i].events[k], k, i);
+		}
 	}
 }
 

@@ -208,6 +208,48 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	EXPECT_EQ(500, ev.unexplained);
 }
 
+/*
+ * The cause word: the largest source's kind when it accounts for as much
+ * of the gap as is left unexplained (a tie included), else the counters'.
+ */
+TEST(the_largest_source_names_the_cause_unless_the_rest_is_larger)
+{
+	static const struct {
+		uint32_t kind;
+		uint64_t net;
+		uint64_t unexplained;
+		unsigned int cause;
+	} cases[] = {
+		{ TP_SRC_THREAD, 440, 300, TSCPROBE_CAUSE_THREAD },
+		{ TP_SRC_SOFTIRQ, 300, 300, TSCPROBE_CAUSE_SOFTIRQ },
+		{ TP_SRC_IRQ, 20, 10, TSCPROBE_CAUSE_IRQ },
+		{ TP_SRC_NMI, 50, 0, TSCPROBE_CAUSE_NMI },
+		/* An SMI with a tick inside it: the counters' SMI. */
+		{ TP_SRC_IRQ, 2, 9000, TSCPROBE_CAUSE_SMI },
+		{ TP_SRC_THREAD, 0, 0, TSCPROBE_CAUSE_SMI },
+	};
+	struct tp_event_sources ev = { .probed = 1, .n = 1 };
+	uint32_t i;
+
+	for (i = 0; i < TP_ARRAY_SIZE(cases); i++) {
+		ev.e[0].key.kind = cases[i].kind;
+		ev.e[0].net = cases[i].net;
+		ev.unexplained = cases[i].unexplained;
+		EXPECT_EQ(cases[i].cause, tp_src_cause(&ev, TSCPROBE_CAUSE_SMI))
+			TH_LOG("case %u", i);
+	}
+	/* Nothing named, nothing traced, or no sources at all. */
+	ev.e[0].key.kind = TP_SRC_THREAD;
+	ev.e[0].net = 1000;
+	ev.unexplained = 0;
+	ev.n = 0;
+	EXPECT_EQ(TSCPROBE_CAUSE_STEAL, tp_src_cause(&ev, TSCPROBE_CAUSE_STEAL));
+	ev.n = 1;
+	ev.probed = 0;
+	EXPECT_EQ(TSCPROBE_CAUSE_NMI, tp_src_cause(&ev, TSCPROBE_CAUSE_NMI));
+	EXPECT_EQ(TSCPROBE_CAUSE_IRQ, tp_src_cause(NULL, TSCPROBE_CAUSE_IRQ));
+}
+
 TEST(rings_keep_the_newest_and_count_the_rest)
 {
 	struct tp_src_span out[TP_SRC_RING];

@@ -14,7 +14,9 @@
 #    there by pid and comm, with time;
 #  - the serial port's interrupt, routed to that CPU, is named by number;
 #  - each event names what ran inside its gap (the busy thread among
-#    them), with the unexplained rest adding up to the gap exactly;
+#    them), with the unexplained rest adding up to the gap exactly, and
+#    its cause is its largest source's kind where that is most of the gap
+#    (the busy thread's events say "thread");
 #  - per CPU, the time named never exceeds the run's duration, and no span
 #    was lost.
 # Prints TAP and the kselftest totals line.
@@ -173,7 +175,10 @@ serial_irq_is_named() {
 
 # Each event of the busy run names what ran inside its gap: the busy
 # thread in some, and in every event the named sources and the
-# unexplained rest add up to exactly its gap.
+# unexplained rest add up to exactly its gap.  Each event's cause is its
+# largest source's kind where that accounts for as much as is left
+# unexplained, else a counter's word; the busy thread is the cause of
+# some.
 events_name_their_sources() {
 	jq -e --argjson hog "$(cat "$OUT/hog")" '
 		[.cpus[] | .events[]] as $ev |
@@ -182,11 +187,18 @@ events_name_their_sources() {
 			([.sources.named[] | .cycles] | add // 0) +
 			.sources.unexplained_cycles == .cycles and
 			(.sources.named | length) <= 5)) and
+		($ev | all(.sources.named[0] as $top |
+			if $top != null and $top.kind != "other" and
+			   $top.cycles > 0 and
+			   $top.cycles >= .sources.unexplained_cycles
+			then .cause == $top.kind
+			else .cause != "thread" and .cause != "softirq" end)) and
+		any($ev[]; .cause == "thread" and .sources.named[0].id == $hog) and
 		any($ev[]; .sources.named |
 			any(.[]; .kind == "thread" and .id == $hog))' \
 		"$OUT/busy.json" >/dev/null && return 0
-	echo "the events of the busy run do not name their sources:"
-	jq -c '.cpus[] | .events[] | {cycles, sources}' "$OUT/busy.json" | head -20
+	echo "the events of the busy run do not name their sources or causes:"
+	jq -c '.cpus[] | .events[] | {cycles, cause, sources}' "$OUT/busy.json" | head -20
 	return 1
 }
 
@@ -241,7 +253,10 @@ sources_off() {
 		tscprobe noise -c 1 -d 200ms -q -j >"$OUT/off.json" &&
 		grep -q '^probes: *0 of ' /sys/kernel/debug/tscprobe/info &&
 		jq -e '[.cpus[] | .sources == null and
-			all(.events[]; .sources == null)] | all' "$OUT/off.json" >/dev/null
+			.causes.thread == null and .causes.softirq == null and
+			all(.events[]; .sources == null and
+				.cause != "thread" and .cause != "softirq")] | all' \
+			"$OUT/off.json" >/dev/null
 	s=$?
 	rmmod tscprobe && insmod "$KO" && [ $s -eq 0 ]
 }
@@ -251,7 +266,7 @@ tap_check "probes attached from the first noise run to rmmod" probes_while_loade
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
 tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
-tap_check "each event names what ran inside its gap, adding up to it" events_name_their_sources
+tap_check "each event names what ran inside its gap, adding up to it, and its cause" events_name_their_sources
 tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
 tap_check "the time named per CPU fits in the run" named_time_fits
 tap_done

@@ -50,6 +50,7 @@ int tp_parse_threshold(const char *s, uint64_t *value, bool *cycles,
 int tp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
 		 const char **why);
 void tp_format_ns(uint64_t ns, char *buf, size_t len);
+void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len);
 int tp_online_cpus(struct tp_cpuset *set);
 int tp_read_list(const char *path, struct tp_cpuset *set);
 int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given);

@@ -282,8 +282,8 @@ static void tp_live_stop_text(const struct tp_live *l,
 	if (!end->has_stop_event)
 		return;
 	if (l->tsc_khz)
-		tp_format_ns(tp_cycles_to_ns_round(end->stop_event.cycles,
-						   l->tsc_khz), len, sizeof(len));
+		tp_format_cycles(end->stop_event.cycles, l->tsc_khz,
+				 len, sizeof(len));
 	fprintf(l->f, " at cpu %u, a gap of %llu cycles (%s), cause %s",
 		end->stop_cpu, (unsigned long long)end->stop_event.cycles, len,
 		tp_event_cause_word(&end->stop_event));

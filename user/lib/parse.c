@@ -14,6 +14,7 @@
 
 #include <linux/tscprobe.h>
 #include "cli.h"
+#include "core/report.h"
 
 /*
  * Print "tscprobe: MESSAGE" and a newline on stderr, in one line whatever
@@ -404,6 +405,19 @@ void tp_format_ns(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1fms", ns / 1e6);
 	else
 		snprintf(buf, len, "%.2fs", ns / 1e9);
+}
+
+/**
+ * tp_format_cycles() - a TSC interval for humans, as tp_format_ns() writes
+ *	its duration at @tsc_khz
+ * @cycles: TSC cycles
+ * @tsc_khz: the TSC's frequency
+ * @buf: the output
+ * @len: its size
+ */
+void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len)
+{
+	tp_format_ns(tp_cycles_to_ns_round(cycles, tsc_khz), buf, len);
 }
 
 /**

@@ -314,8 +314,20 @@ enum tscprobe_pair_status {
  * @TSCPROBE_CAUSE_STEAL: none of these, but the kernel accounted steal
  *	time (the hypervisor ran something else on this CPU)
  * @TSCPROBE_CAUSE_UNEXPLAINED: no counter moved, or none could be read
+ * @TSCPROBE_CAUSE_THREAD: the largest source traced inside the gap was a
+ *	thread (after the counter causes: the values scripts know stay)
+ * @TSCPROBE_CAUSE_SOFTIRQ: the largest source traced inside it was a
+ *	softirq
  *
- * The rule, on the counters read on the event's CPU when the gap was seen
+ * Where the module's probes traced the gap (its event has
+ * TSCPROBE_EVENT_A_SOURCE) and the largest source they name accounts for
+ * at least as much of it as is left unexplained, the cause is that
+ * source's kind: THREAD, SOFTIRQ, IRQ (a hard interrupt or a system
+ * vector) or NMI.  Otherwise the counter rule below gives it, so that a
+ * gap of an SMI or the hypervisor with a short tick inside is not blamed
+ * on the tick.
+ *
+ * The counter rule, on the counters read on the event's CPU when the gap was seen
  * and at the previous reading (the window's start or the CPU's previous
  * event): the first of SMI, NMI, IRQ, STEAL whose delta is non-zero, in
  * that order.  The order goes from what stops the CPU most completely (an
@@ -337,6 +349,8 @@ enum tscprobe_cause {
 	TSCPROBE_CAUSE_IRQ,
 	TSCPROBE_CAUSE_STEAL,
 	TSCPROBE_CAUSE_UNEXPLAINED,
+	TSCPROBE_CAUSE_THREAD,
+	TSCPROBE_CAUSE_SOFTIRQ,
 
 	__TSCPROBE_CAUSE_MAX
 };
