@@ -10,18 +10,19 @@
 #   newest-cloud
 #               on the newest line Debian ships (trixie-backports; built
 #               with its own gcc-14 in the trixie root), what the debug
-#               kernel below does not run or cannot hold to a bound: the
-#               smoke run, test_noise, test_monitor, test_irqs.sh,
-#               test_sources.sh and test_ynl.sh (vm_newest)
+#               kernel below does not run: the smoke run, test_monitor,
+#               test_irqs.sh, test_sources.sh and test_ynl.sh (vm_newest)
 #   debug       the full suite but test_ynl.sh, test_irqs.sh, test_monitor,
 #               test_actions.sh, test_info and test_privilege on the
 #               project's debug kernel (lockdep, KASAN, UBSAN, kmemleak...;
 #               the newest line's source), with its repetition counts
 #               trimmed (vm_debug) and a kmemleak scan in test_faults
-#   6.1-rt, 6.12-cloud, 6.12-rt, newest-rt
+#   6.1-rt, 6.12-rt, newest-rt
 #               the smoke run (selftests/vm/smoke.sh), the interrupts test
 #               (test_irqs.sh: PREEMPT_RT is where every device interrupt
 #               is a thread) and a short fuzz
+#   6.12-cloud  the smoke run and a short fuzz (test_irqs.sh runs on the
+#               6.1 and newest cloud kernels)
 #   5.10-cloud  the same, with a shorter fuzz (Debian 11's kernel, the
 #               oldest supported: fetched into build/ on first use)
 #   backport    the module built from 6.1-cloud's headers made to look
@@ -105,8 +106,9 @@ gates() {
 # Not test_ynl.sh (two minutes there): the kernel's Python client goes
 # through the netlink code the C programs and the fuzzer run here too; it
 # runs on the newest kernel's cloud image.  Not test_irqs.sh: a bound on
-# scheduling, which every other kernel checks, and the debug kernel's
-# lockdep and KASAN see its runs in test_noise and test_cache as well.
+# scheduling, which the 6.1 and newest cloud and the PREEMPT_RT kernels
+# check, and the debug kernel's lockdep and KASAN see its runs in
+# test_noise and test_cache as well.
 # Not test_monitor and test_actions.sh: they test the CLI's side of
 # notifications; the module's side is test_live, which runs here.  Not
 # test_info and test_privilege: the CLI's side of GET_INFO and the genetlink
@@ -114,31 +116,31 @@ gates() {
 # also runs, are test_faults' 25 cycles under kmemleak.
 # part runs this in a pipeline, so the variables stay in its subshell.
 vm_debug() {
-	export TP_FUZZ_COUNT=3000 TP_LOAD_CYCLES=25
+	export TP_FUZZ_COUNT=3000 TP_LOAD_CYCLES=25 TP_FAULT_HALVE=1
 	vm debug full --smp 4 --timeout 1800 --skip test_ynl.sh --skip test_irqs.sh \
 		--skip test_monitor --skip test_actions.sh --skip test_info \
 		--skip test_privilege
 }
 
 # The newest line's own configuration, beside the debug kernel built from
-# the same source: what needs it or a kernel without the debug options'
-# cost.  The smoke run (every kind on every CPU, STOP and rmmod mid-run,
-# reload); test_noise (coverage held to 90 %, which the debug kernel's
-# checks cost); test_monitor (the CLI's side of notifications); the
-# interrupts test (a bound on scheduling); test_sources.sh (the probes on
-# the tracepoints of Debian's configuration); test_ynl.sh (the kernel's
-# Python client; two minutes on the debug kernel).  The other programs run
-# on the debug kernel from the same source, with lockdep and KASAN
-# watching, and on 6.1.
+# the same source: what the debug kernel does not run.  The smoke run
+# (every kind on every CPU, STOP and rmmod mid-run, reload); test_monitor
+# (the CLI's side of notifications); the interrupts test (a bound on
+# scheduling); test_sources.sh (the probes on the tracepoints of Debian's
+# configuration); test_ynl.sh (the kernel's Python client; two minutes on
+# the debug kernel).  The other programs run on the debug kernel from the
+# same source, with lockdep and KASAN watching, and on 6.1, which holds
+# coverage to the generic kernels' bound (test_noise).
 vm_newest() {
-	vm newest-cloud full --smp 4 smoke.sh test_noise test_monitor test_irqs.sh \
+	vm newest-cloud full --smp 4 smoke.sh test_monitor test_irqs.sh \
 		test_sources.sh test_ynl.sh
 }
 
 # vm NAME MODE [vm/run.sh options]: on kernel NAME, with the module its
-# gate built, the VM suite (MODE full), the smoke run, test_irqs.sh and a
-# short fuzz (MODE smoke), the smoke run alone (MODE big, for the 64-vCPU
-# guest), or the smoke run and test_info (MODE backport).
+# gate built, the VM suite (MODE full), the smoke run, a short fuzz and on
+# a PREEMPT_RT kernel test_irqs.sh (MODE smoke), the smoke run alone (MODE
+# big, for the 64-vCPU guest), or the smoke run and test_info (MODE
+# backport).
 vm() {
 	local name=$1 mode=$2 kdir image
 	local -a progs=()
@@ -154,7 +156,8 @@ vm() {
 	echo "# kernel $name: $image ($(release_of "$kdir"))"
 	case $mode in
 	smoke)
-		progs=(smoke.sh test_irqs.sh fuzz_genl)
+		progs=(smoke.sh fuzz_genl)
+		[[ $name == *-rt ]] && progs+=(test_irqs.sh)
 		export TP_FUZZ_COUNT=${TP_FUZZ_COUNT:-3000}
 		;;
 	big)	progs=(smoke.sh) ;;

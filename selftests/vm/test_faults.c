@@ -25,7 +25,9 @@
  *    cycles: no unreferenced object.
  *
  * No hang (every wait is bounded), no warning (the harness scans the kernel
- * log), no leak (figures below, printed for the record).
+ * log), no leak (figures below, printed for the record).  TP_FAULT_HALVE
+ * (the debug kernel) halves the repetitions of each random step
+ * (tp_reps()), TP_LOAD_CYCLES the cycles.
  */
 #include <ctype.h>
 #include <fcntl.h>
@@ -222,6 +224,16 @@ static bool tp_ended_starved(struct __test_metadata *_metadata,
 }
 
 /*
+ * @n repetitions of a step, or half of them (at least one) where
+ * TP_FAULT_HALVE is set: on the debug kernel, several times slower, a CPU
+ * going offline and back takes seconds; the behaviours are the same.
+ */
+static unsigned int tp_reps(unsigned int n)
+{
+	return tp_env_u64("TP_FAULT_HALVE", 0) ? (n + 1) / 2 : n;
+}
+
+/*
  * Two runs of each kind on every CPU; during each, two CPUs go offline
  * and come back, at random moments.  Each run is then stopped;
  * the CPUs that went away are marked incomplete, the others not.
@@ -240,7 +252,7 @@ TEST_F_TIMEOUT(faults, hotplug_mid_run, 180)
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
 
-		for (round = 0; round < 2; round++) {
+		for (round = 0; round < tp_reps(2); round++) {
 			bool went[64] = { false };
 			unsigned int cpu;
 
@@ -293,7 +305,7 @@ TEST_F_TIMEOUT(faults, hotplug_right_after_start, 180)
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
 
-		for (i = 0; i < 8; i++) {
+		for (i = 0; i < tp_reps(8); i++) {
 			cpu = 1 + i % (n - 1);
 			ASSERT_EQ(0, tp_start(&self->nl, k, i % 2 ? k->quick : k->lasting,
 					      &some, &id, &e)) TH_LOG("%s", e.msg);
@@ -500,7 +512,7 @@ TEST_F_TIMEOUT(faults, windows_and_sides_stay_on_their_cpus, 500)
 		ASSERT_EQ(0, tp_where_trace(root, true));
 		ASSERT_EQ(0, tp_start(&self->nl, k, runs[j].vals ?: k->lasting,
 				      NULL, &id, &e)) TH_LOG("%s", e.msg);
-		for (i = 0; i < 6; i++) {
+		for (i = 0; i < tp_reps(6); i++) {
 			tp_sleep_ms(150 + (unsigned int)tp_rng_below(&self->seed, 300));
 			ASSERT_EQ(0, tp_cpu_set_online(2, false));
 			ASSERT_EQ(0, tp_cpu_set_online(3, false));
@@ -1112,7 +1124,7 @@ TEST_F_TIMEOUT(faults, kill_9_of_the_cli, 400)
 		tp_check_show(_metadata, k, NULL);
 
 		/* Killed at random moments around START: stop leaves nothing. */
-		for (i = 0; i < 2; i++) {
+		for (i = 0; i < tp_reps(2); i++) {
 			snprintf(cmd, sizeof(cmd),
 				 "tscprobe %s >/dev/null 2>&1 & pid=$!; usleep %u;"
 				 " kill -9 $pid; wait $pid",
@@ -1140,7 +1152,7 @@ TEST_F_TIMEOUT(faults, rmmod_mid_run, 180)
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
 
-		for (i = 0; i < 5; i++) {
+		for (i = 0; i < tp_reps(5); i++) {
 			ASSERT_EQ(0, tp_module_load());
 			tp_nl_close(&self->nl);
 			ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
@@ -1260,7 +1272,7 @@ TEST_F_TIMEOUT(faults, stop_at_random_moments, 180)
 	for (j = 0; j < self->nkinds; j++) {
 		const struct tp_kind_desc *k = self->kinds[j];
 
-		for (i = 0; i < 12; i++) {
+		for (i = 0; i < tp_reps(12); i++) {
 			ASSERT_EQ(0, tp_start(&self->nl, k, k->quick, NULL, NULL, &e));
 			delay = i < 4 ? 0 : (unsigned int)tp_rng_below(&self->seed, 700);
 			tp_sleep_ms(delay);
