@@ -3,10 +3,10 @@
 #
 # A load beside a measurement (--load, --load-cpus), with the userspace
 # engine measuring CPU 0 and the load on CPU 1: each kind runs there for
-# the whole run and no longer, does work that adds up, is a
-# busy thread bound to CPU 1 while the run lasts, and is named in the report;
-# without --load nothing runs and the report says null; bad input gets
-# one line and exit 2, and nothing starts.
+# the whole run and no longer, does work that adds up, is a busy thread
+# bound to CPU 1 while the run lasts, and is named in the report; without
+# --load nothing runs and the report says null; bad input gets one line
+# and exit 2, and nothing starts.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLI=$REPO/build/tscprobe
