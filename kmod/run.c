@@ -460,11 +460,31 @@ void tp_test_delay(void)
 		msleep(min(ms, 10000U));
 }
 
+/* Every START and every noise run's end: the probes change between runs. */
+static DEFINE_MUTEX(tp_start_lock);
+
+/*
+ * At the end of a run that names sources, once its threads have measured
+ * for the last time and while it still counts as running, so that no
+ * other run starts before the probes are off.  Not under tp_lock:
+ * detaching takes the hotplug lock, under which the offline callback
+ * takes tp_lock.
+ */
+static void tp_run_detach_sources(const struct tp_run *run)
+{
+	if (!run->kind->measure->sources)
+		return;
+	mutex_lock(&tp_start_lock);
+	tp_src_probes_detach();
+	mutex_unlock(&tp_start_lock);
+}
+
 /* Runs once every thread has ended: make the results final and say so. */
 static void tp_run_finish(struct work_struct *work)
 {
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
 
+	tp_run_detach_sources(run);
 	mutex_lock(&tp_lock);
 	tp_run_reap(run);
 	WRITE_ONCE(run->end_ns, ktime_get_ns());
@@ -817,26 +837,23 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
 	return err;
 }
 
-/* Every START, so that none begins while the probes go on. */
-static DEFINE_MUTEX(tp_start_lock);
-
 /*
  * With tp_start_lock held, before the hotplug lock (attaching takes it):
- * the first START of a kind that names sources attaches their probes, if
- * no run is on.  Otherwise the START is refused as busy anyway.
+ * a START of a kind that names sources attaches their probes, if no run
+ * is on.  Otherwise the START is refused as busy anyway.  True if this
+ * START attached them: it detaches them if it fails.
  */
-static void tp_run_attach_sources(const struct tp_kind *kind)
+static bool tp_run_attach_sources(const struct tp_kind *kind)
 {
 	bool idle;
 
-	if (!kind->measure->sources || tp_src_probes_tried())
-		return;
+	if (!kind->measure->sources)
+		return false;
 	mutex_lock(&tp_lock);
 	idle = !tp_shutting_down &&
 	       !(tp_current && tp_current->state == TSCPROBE_STATE_RUNNING);
 	mutex_unlock(&tp_lock);
-	if (idle)
-		tp_src_probes_attach();
+	return idle && tp_src_probes_attach();
 }
 
 /*
@@ -849,12 +866,13 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 {
 	struct tp_run *run = tp_run_alloc(kind, notify);
 	struct tp_run *old = NULL;
+	bool attached;
 	int err;
 
 	if (!run)
 		return -ENOMEM;
 	mutex_lock(&tp_start_lock);
-	tp_run_attach_sources(kind);
+	attached = tp_run_attach_sources(kind);
 	cpus_read_lock();
 	mutex_lock(&tp_lock);
 	err = tp_run_prepare(run, attrs, extack);
@@ -883,6 +901,9 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 	}
 	mutex_unlock(&tp_lock);
 	cpus_read_unlock();
+	/* A refused START leaves no probe behind. */
+	if (err && attached)
+		tp_src_probes_detach();
 	mutex_unlock(&tp_start_lock);
 	if (err) {
 		tp_run_put(run);

@@ -2,11 +2,10 @@
 /*
  * What ran on the measured CPUs: probes on the kernel's own tracepoints,
  * found by name (for_each_kernel_tracepoint(): none of them is exported),
- * attached at the first noise run and kept until the module is unloaded.
- * Each probe returns at once on a
- * CPU that no noise run measures; on a measured one it stamps the TSC and
- * records into that CPU's struct tp_src_here, never touching the loop's
- * state.
+ * attached by each noise START and detached when its run has ended.  Each
+ * probe returns at once on a CPU that the run does not measure; on a
+ * measured one it stamps the TSC and records into that CPU's struct
+ * tp_src_here, never touching the loop's state.
  */
 #include <linux/interrupt.h>
 #include <linux/moduleparam.h>
@@ -164,6 +163,7 @@ struct tp_src_probe {
 	bool vector;
 	struct tracepoint *tp;
 	bool on;
+	bool missing;	/* at the last attach: not in this kernel, or refused */
 };
 
 #define TP_SRC_VECTOR_ENTRY(v) \
@@ -227,50 +227,79 @@ static void tp_src_find(struct tracepoint *tp, void *priv)
 			tp_src_probes[i].tp = tp;
 }
 
-static bool tp_src_tried;
+/* Under tp_start_lock (kmod/run.c), with rmmod's tp_src_probes_exit(). */
+static bool tp_src_looked_up;
+static bool tp_src_on;
+static bool tp_src_ever;
 
 static bool tp_src_enabled = true;
 module_param_named(sources, tp_src_enabled, bool, 0444);
 MODULE_PARM_DESC(sources,
-		 "attach the tracepoint probes that name noise sources at the first noise run (Y); N: none, nothing patched, no sources");
+		 "attach the tracepoint probes that name noise sources while a noise run is on (Y); N: none, nothing patched, no sources");
 
 /**
- * tp_src_probes_attach() - attach the probes, once per module load
+ * tp_src_probes_attach() - attach the probes for a noise run
  *
  * Called by a noise START (tp_run_start(), under its start lock) while no
- * run is on, and kept until rmmod.  Attaching patches kernel text and waits
- * for every CPU to take an IPI, which a window with interrupts off holds
- * back; and a registration that follows an unregistration waits for an RCU
- * grace period, which a task that owns a CPU can hold off for as long as it
- * runs.  Attached once, the probes never do either while the module
- * measures: between runs each returns after one per-CPU read (tp_src_here
- * is NULL).  Not at insmod: a module loaded for cache or skew only, or for
- * its info, patches nothing; nor does one loaded with sources=N.  A
- * tracepoint this kernel lacks, or one that refuses the probe, leaves its
- * sources unnamed; it is not tried again.
+ * run is on, before the run's threads exist: attaching patches kernel text
+ * and waits for every CPU to take an IPI, which a window with interrupts
+ * off would hold back, and attaching soon after a detach waits for an RCU
+ * grace period; neither may happen inside a run.  Not at insmod: a module
+ * loaded for cache or skew only, or for its info, patches nothing; nor
+ * does one loaded with sources=N.  A tracepoint this kernel lacks, or one
+ * that refuses the probe, leaves its sources unnamed.
+ *
+ * Return: true if this call attached them (tp_src_probes_detach() undoes
+ * it), false if they were on already or stay off.
  */
-void tp_src_probes_attach(void)
+bool tp_src_probes_attach(void)
 {
 	unsigned int i;
 
-	if (tp_src_tried || !tp_src_enabled)
+	if (tp_src_on || !tp_src_enabled)
+		return false;
+	if (!tp_src_looked_up) {
+		tp_src_check_types();
+		for_each_kernel_tracepoint(tp_src_find, NULL);
+		tp_src_looked_up = true;
+	}
+	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
+		struct tp_src_probe *p = &tp_src_probes[i];
+		bool on = p->tp &&
+			  !tracepoint_probe_register(p->tp, p->fn, p->data);
+
+		/* Read without a lock by debugfs' info. */
+		WRITE_ONCE(p->missing, !on);
+		WRITE_ONCE(p->on, on);
+	}
+	tp_src_on = true;
+	tp_src_ever = true;
+	return true;
+}
+
+/**
+ * tp_src_probes_detach() - detach the probes once no run is on
+ *
+ * Under the start lock, after the run's threads have ended: nothing of the
+ * run reads the probes' records any more.  A probe still running on
+ * another CPU finishes with memory that lives a grace period longer
+ * (tp_src_free()) and with the module's text, which rmmod keeps until
+ * none runs (tp_src_probes_exit()).
+ */
+void tp_src_probes_detach(void)
+{
+	unsigned int i;
+
+	if (!tp_src_on)
 		return;
-	WRITE_ONCE(tp_src_tried, true);
-	tp_src_check_types();
-	for_each_kernel_tracepoint(tp_src_find, NULL);
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
 		struct tp_src_probe *p = &tp_src_probes[i];
 
-		/* Read without a lock by debugfs' info. */
-		WRITE_ONCE(p->on, p->tp &&
-			   !tracepoint_probe_register(p->tp, p->fn, p->data));
+		if (p->on)
+			tracepoint_probe_unregister(p->tp, p->fn, p->data);
+		WRITE_ONCE(p->on, false);
 	}
-}
-
-/* True once a noise START has attached the probes (or tried to). */
-bool tp_src_probes_tried(void)
-{
-	return READ_ONCE(tp_src_tried);
+	tp_src_on = false;
 }
 
 /*
@@ -290,25 +319,16 @@ void tp_src_free(struct tp_src_here *h)
 }
 
 /*
- * At unload, once no run is left: the probes come off, and the module's
- * text stays until none of them still runs.  This waits for the kernel's
- * grace periods, which a task that owns a CPU can hold off (the module
- * loader waits for one too), not for anything of the module's.
+ * At unload, once no run is left (a run's end detached its probes): the
+ * module's text stays until none of them still runs.  This waits for the
+ * kernel's grace periods, which a task that owns a CPU can hold off (the
+ * module loader waits for one too), not for anything of the module's.
  */
 void tp_src_probes_exit(void)
 {
-	unsigned int i;
-
-	if (!tp_src_tried)
-		return;
-	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++) {
-		struct tp_src_probe *p = &tp_src_probes[i];
-
-		if (p->on)
-			tracepoint_probe_unregister(p->tp, p->fn, p->data);
-		WRITE_ONCE(p->on, false);
-	}
-	tracepoint_synchronize_unregister();
+	tp_src_probes_detach();
+	if (tp_src_ever)
+		tracepoint_synchronize_unregister();
 }
 
 /* The kinds whose probes are all attached, bit (1 << TP_SRC_*). */
@@ -328,7 +348,7 @@ unsigned int tp_src_kinds_probed(void)
 /**
  * tp_src_probes_show() - the probes attached, for debugfs' info: how many,
  *	and the tracepoints this kernel has not (a system vector left out of
- *	its configuration) or refused
+ *	its configuration) or refused at the last attach
  * @m: the file
  */
 void tp_src_probes_show(struct seq_file *m)
@@ -338,10 +358,10 @@ void tp_src_probes_show(struct seq_file *m)
 	seq_printf(m, "probes:       %u of %u attached (noise sources%s)\n",
 		   tp_src_probes_attached(), TP_SRC_PROBES,
 		   !tp_src_enabled ? ": off, module parameter sources=N" :
-		   tp_src_probes_tried() ? "" : ": at the first noise run");
+		   ": while a noise run is on");
 	seq_puts(m, "not probed:  ");
 	for (i = 0; i < ARRAY_SIZE(tp_src_probes); i++)
-		if (!READ_ONCE(tp_src_probes[i].on))
+		if (READ_ONCE(tp_src_probes[i].missing))
 			seq_printf(m, " %s", tp_src_probes[i].name);
 	seq_puts(m, "\n");
 }

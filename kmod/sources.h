@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sources.c: the kernel's IRQ, softirq, scheduler and NMI tracepoints,
- * probed from the first noise run until rmmod, recording into core/sources.c's state
+ * probed while a noise run is on, recording into core/sources.c's state
  * of each CPU a noise run measures what ran there.
  */
 #ifndef TSCPROBE_KMOD_SOURCES_H
@@ -32,8 +32,8 @@ struct tp_src_here {
  */
 #define TP_SRC_PROBES		28
 
-void tp_src_probes_attach(void);
-bool tp_src_probes_tried(void);
+bool tp_src_probes_attach(void);
+void tp_src_probes_detach(void);
 void tp_src_publish(unsigned int cpu, struct tp_src_here *h);
 void tp_src_free(struct tp_src_here *h);
 void tp_src_probes_exit(void);

@@ -79,8 +79,8 @@ for ev in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
 done
 
 # The same for the tracepoints the module's noise sources probe (kmod/
-# sources.c), which it attaches at the first noise run of each load and
-# detaches at rmmod: each gets two probes now, the event's in two trace
+# sources.c), which it attaches at each noise START and detaches at the
+# run's end: each gets two probes now, the event's in two trace
 # instances, so that the module's third changes neither its static key nor
 # its static call.  These run in every interrupt, on every CPU: patched
 # while other vCPUs ran them, they killed the guest at once.

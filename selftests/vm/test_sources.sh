@@ -5,11 +5,12 @@
 # the kernel's tracepoints record it (kmod/sources.c), in the noise run's
 # debugfs view.  Runs as root in the guest (busybox sh) with the module at
 # /lib/tscprobe/tscprobe.ko and the CLI on PATH:
-#  - the probes are attached by the first noise run, not by insmod, info
-#    or a cache run, and stay until rmmod, so that no later run waits for
-#    them; rmmod mid-run leaves none; sources=0 attaches none
-#    (a probe left behind would call into the unloaded module at the next
-#    context switch: the harness scans the kernel log);
+#  - the probes are attached while a noise run is on, not by insmod, info
+#    or a cache run, and are gone once it has ended, by STOP, by its
+#    duration after kill -9 of the CLI, or by a START that was refused;
+#    rmmod mid-run leaves none; sources=0 attaches none (a probe left
+#    behind would call into the unloaded module at the next context
+#    switch: the harness scans the kernel log);
 #  - a busy thread pinned to a CPU measured with interrupts on is named
 #    there by pid and comm, with time;
 #  - the serial port's interrupt, routed to that CPU, is named by number;
@@ -65,11 +66,15 @@ none_attached() {
 	n=$(attached)
 	echo "attached $1: ${n:-nothing}"
 	[ "${n%% of *}" = 0 ] &&
-		grep -q '^probes: .*(noise sources: at the first noise run)$' \
+		grep -q '^probes: .*(noise sources: while a noise run is on)$' \
 			/sys/kernel/debug/tscprobe/info
 }
 
-probes_while_loaded() {
+not_running() {
+	! running
+}
+
+probes_while_running() {
 	none_attached "after insmod" || return 1
 	tscprobe info >/dev/null && tscprobe cache -c 1 -n 1e4 -q >/dev/null ||
 		return 1
@@ -80,7 +85,36 @@ probes_while_loaded() {
 	all_attached "during a run" || return 1
 	tscprobe stop || return 1
 	wait "$pid"
-	all_attached "after STOP"
+	none_attached "after STOP" || return 1
+	# Attached again by the next run: its sources are named.
+	tscprobe noise -c 1 -d 300ms -q -j >"$OUT/again.json" || return 1
+	jq -e '.cpus[0].sources.kinds.irq != null' "$OUT/again.json" \
+		>/dev/null || { echo "the second run names no source"; return 1; }
+	none_attached "after a run that ended by itself" || return 1
+	tscprobe noise -c 1 -d 60s -q >/dev/null 2>&1 &
+	pid=$!
+	wait_for running || return 1
+	# Refused as busy: the probes stay for the run that is on.
+	tscprobe noise -c 0 -d 1s -q >/dev/null 2>&1 &&
+		{ echo "a second START was not refused"; return 1; }
+	all_attached "after a START refused as busy" || return 1
+	tscprobe stop && wait "$pid" || return 1
+	# No other run: a START refused for its CPU attaches and detaches.
+	tscprobe noise -c 4095 -d 1s -q >/dev/null 2>&1 &&
+		{ echo "a START on CPU 4095 was not refused"; return 1; }
+	none_attached "after a START refused for its CPU"
+}
+
+# kill -9 of the CLI: the run goes on to its end, and then they are gone.
+cli_killed() {
+	tscprobe noise -c 1 -d 3s -q >/dev/null 2>&1 &
+	pid=$!
+	wait_for running || return 1
+	kill -9 "$pid"
+	wait "$pid"
+	all_attached "after kill -9 of the CLI" || return 1
+	wait_for not_running || return 1
+	none_attached "after the killed CLI's run ended"
 }
 
 rmmod_mid_run() {
@@ -262,7 +296,8 @@ sources_off() {
 }
 
 tap_fresh_module "$KO"
-tap_check "probes attached from the first noise run to rmmod" probes_while_loaded
+tap_check "probes attached while a noise run is on, gone after it" probes_while_running
+tap_check "kill -9 of the CLI: no probe once its run has ended" cli_killed
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
 tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
