@@ -165,8 +165,3 @@ int tp_nla_put_event_as(struct sk_buff *skb, int type,
 	nla_nest_end(skb, nest);
 	return 0;
 }
-
-int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev)
-{
-	return tp_nla_put_event_as(skb, TSCPROBE_CPU_A_EVENT, ev);
-}

@@ -36,7 +36,6 @@ int tp_nla_get_cpumask(const struct nlattr *attr, struct cpumask *mask,
 		       struct netlink_ext_ack *extack);
 int tp_nla_put_buckets(struct sk_buff *skb, const struct tp_hist *h, u32 *idx);
 int tp_nla_put_event_fields(struct sk_buff *skb, const struct tp_event *ev);
-int tp_nla_put_event(struct sk_buff *skb, const struct tp_event *ev);
 int tp_nla_put_event_as(struct sk_buff *skb, int type,
 			const struct tp_event *ev);
 

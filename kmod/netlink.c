@@ -181,39 +181,66 @@ static void tp_notify_finished(const struct tp_run *run)
  * (-ENOBUFS) or reached none (-ESRCH) counts as not sent: the listener
  * that lost it sees it in the not-notified count.
  */
-static unsigned int tp_notify_events(const struct tp_run *run,
-				     unsigned int cpu,
-				     const struct tp_event *ev, unsigned int n)
+/*
+ * One EVENT message of @cpu's events from @b's @*next on, as many as fit
+ * in a page; *@next moves past them.  NULL if none fits.
+ */
+static struct sk_buff *tp_notify_message(const struct tp_run *run,
+					 unsigned int cpu,
+					 const struct tp_notify_batch *b,
+					 unsigned int *next)
 {
+	unsigned int first = *next;
 	struct nlattr *nest;
 	struct sk_buff *msg;
-	unsigned int i;
 	void *hdr;
 
-	if (!n || !genl_has_listeners(&tp_genl_family, &init_net,
-				      TSCPROBE_NLGRP_EVENTS))
-		return 0;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
-		return 0;
+		return NULL;
 	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0, TSCPROBE_CMD_EVENT);
 	if (!hdr || tp_nla_put_u64(msg, TSCPROBE_A_RUN_ID, run->id))
 		goto drop;
 	nest = nla_nest_start(msg, TSCPROBE_A_CPU);
 	if (!nest || nla_put_u32(msg, TSCPROBE_CPU_A_ID, cpu))
 		goto drop;
-	for (i = 0; i < n; i++)
-		if (tp_nla_put_event(msg, &ev[i]))
-			break;
+	while (*next < b->n && !b->put(msg, b, *next))
+		(*next)++;
+	if (*next == first)
+		goto drop;
 	nla_nest_end(msg, nest);
 	genlmsg_end(msg, hdr);
-	if (genlmsg_multicast(&tp_genl_family, msg, 0,
-			      TSCPROBE_NLGRP_EVENTS, GFP_KERNEL))
-		return 0;
-	return i;
+	return msg;
 drop:
 	nlmsg_free(msg);
-	return 0;
+	return NULL;
+}
+
+/*
+ * A window's events with their sources take more than a page: as many
+ * messages as they need, each whole, so that a listener's usual buffer
+ * reads them.  Returns how many events went out.
+ */
+static unsigned int tp_notify_events(const struct tp_run *run,
+				     unsigned int cpu,
+				     const struct tp_notify_batch *b)
+{
+	unsigned int next = 0, sent = 0;
+
+	if (!genl_has_listeners(&tp_genl_family, &init_net,
+				TSCPROBE_NLGRP_EVENTS))
+		return 0;
+	while (next < b->n) {
+		unsigned int first = next;
+		struct sk_buff *msg = tp_notify_message(run, cpu, b, &next);
+
+		if (!msg || genlmsg_multicast(&tp_genl_family, msg, 0,
+					      TSCPROBE_NLGRP_EVENTS,
+					      GFP_KERNEL))
+			break;
+		sent += next - first;
+	}
+	return sent;
 }
 
 /* Given to every run this family starts. */

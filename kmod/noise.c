@@ -254,6 +254,19 @@ static void tp_noise_kept(struct tp_noise *loop, u32 slot)
 	n->ev_src[slot] = n->ev_next;
 }
 
+/* The name of the largest source is looked up only while tracing. */
+static void tp_noise_trace_event(const struct tp_noise_cpu *n,
+				 const struct tp_event *ev)
+{
+	char top[TSCPROBE_SOURCE_NAME_LEN] = "";
+
+	if (!trace_tscprobe_noise_event_enabled())
+		return;
+	if (n->ev_next.probed && n->ev_next.n)
+		tp_noise_source_name(&n->ev_next.e[0], top, sizeof(top));
+	trace_tscprobe_noise_event(n->cpu, ev, &n->ev_next, top);
+}
+
 /* The loop's slow path, on the measuring CPU inside the window. */
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 {
@@ -274,7 +287,7 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 	ev->cause = tp_src_cause(&n->ev_next, tp_event_cause(ev));
 	n->cause_events[ev->cause]++;
 	n->cause_cycles[ev->cause] += ev->cycles;
-	trace_tscprobe_noise_event(n->cpu, ev);
+	tp_noise_trace_event(n, ev);
 	/* With interrupts on, a window moved away is discarded: so is this. */
 	if (stop_at && !n->warming && ev->cycles >= stop_at &&
 	    raw_smp_processor_id() == n->cpu)
@@ -383,29 +396,51 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 	return start;
 }
 
+/* A window's kept events by their slots, which only this thread writes. */
+struct tp_noise_batch {
+	struct tp_notify_batch b;
+	const struct tp_noise_cpu *n;
+	u16 slot[TSCPROBE_EVENTS_PER_NOTIFICATION];
+};
+
+static int tp_noise_batch_put(struct sk_buff *skb,
+			      const struct tp_notify_batch *b, unsigned int i)
+{
+	const struct tp_noise_batch *nb =
+		container_of(b, struct tp_noise_batch, b);
+	u16 slot = nb->slot[i];
+
+	return tp_noise_put_event(skb, &nb->n->loop.events.ev[slot],
+				  &nb->n->ev_src[slot]);
+}
+
 /*
- * The window's kept events, at most TSCPROBE_EVENTS_PER_NOTIFICATION; the
- * rest, and any not delivered, count as not notified: nothing is lost unseen.
+ * The window's kept events, at most TSCPROBE_EVENTS_PER_NOTIFICATION, with
+ * their sources; the rest, and any not delivered, count as not notified:
+ * nothing is lost unseen.
  */
 static void tp_noise_notify(struct tp_run *run, struct tp_cpu *c,
 			    struct tp_noise_cpu *n, u64 since)
 {
-	struct tp_event ev[TSCPROBE_EVENTS_PER_NOTIFICATION];
+	struct tp_noise_batch nb = {
+		.b.put = tp_noise_batch_put,
+		.n = n,
+	};
 	const struct tp_events *e = &n->loop.events;
 	u64 found = e->total - n->notified;
-	unsigned int i, k = 0, sent = 0;
+	unsigned int i, sent = 0;
 
 	if (!found)
 		return;
 	n->notified = e->total;
 	if (n->warming)
 		return;
-	for (i = 0; i < e->n && k < ARRAY_SIZE(ev); i++)
+	for (i = 0; i < e->n && nb.b.n < ARRAY_SIZE(nb.slot); i++)
 		if (e->ev[i].tsc > since)
-			ev[k++] = e->ev[i];
-	if (k)
-		sent = tp_run_notify_events(run, c->cpu, ev, k);
-	n->not_notified += found - min(sent, k);
+			nb.slot[nb.b.n++] = i;
+	if (nb.b.n)
+		sent = tp_run_notify_events(run, c->cpu, &nb.b);
+	n->not_notified += found - min(sent, nb.b.n);
 }
 
 /* A window, then with interrupts on its notification and counters. */

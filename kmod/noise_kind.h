@@ -55,4 +55,9 @@ struct tp_noise_cpu {
 
 extern const struct tp_report_ops tp_noise_report_ops;
 
+struct sk_buff;
+void tp_noise_source_name(const struct tp_src_total *e, char *buf, size_t len);
+int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
+		       const struct tp_event_sources *s);
+
 #endif /* TSCPROBE_KMOD_NOISE_KIND_H */

@@ -176,8 +176,7 @@ enum {
 };
 
 /* A source's name for the reader: an NMI's is its handler's function. */
-static void tp_noise_source_name(const struct tp_src_total *e, char *buf,
-				 size_t len)
+void tp_noise_source_name(const struct tp_src_total *e, char *buf, size_t len)
 {
 	void *handler;
 
@@ -320,9 +319,17 @@ static int tp_noise_put_event_sources(struct sk_buff *skb,
 			      s->unexplained);
 }
 
-/* Nothing added on -EMSGSIZE. */
-static int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
-			      const struct tp_event_sources *s)
+/**
+ * tp_noise_put_event() - a noise event's nest, as GET_RESULT and the EVENT
+ *	notifications carry it: its fields and what ran inside its gap
+ * @skb: the message
+ * @ev: the event
+ * @s: its sources (not probed: none put)
+ *
+ * Return: 0, or -EMSGSIZE with nothing added.
+ */
+int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
+		       const struct tp_event_sources *s)
 {
 	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
 

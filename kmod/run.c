@@ -198,10 +198,10 @@ void tp_cpu_copy_snap(struct tp_cpu *c, void *dst)
 }
 
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
-				  const struct tp_event *ev, unsigned int n)
+				  const struct tp_notify_batch *b)
 {
 	if (run->notify && run->notify->events)
-		return run->notify->events(run, cpu, ev, n);
+		return run->notify->events(run, cpu, b);
 	return 0;
 }
 

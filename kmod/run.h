@@ -43,15 +43,26 @@ struct tp_params {
 };
 
 /*
+ * A noise window's events to notify: @put adds the @i-th of the @n as a
+ * TSCPROBE_CPU_A_EVENT nest, with its sources; on -EMSGSIZE it adds
+ * nothing.  The measurement knows its events; the listener, its messages.
+ */
+struct tp_notify_batch {
+	unsigned int n;
+	int (*put)(struct sk_buff *skb, const struct tp_notify_batch *b,
+		   unsigned int i);
+};
+
+/*
  * How a run tells its listeners (the netlink family) of its end, with
  * state and reason final (@finished: from a workqueue, tp_lock not held),
  * and of a noise window's events (@events, optional: from the measuring
- * thread between windows; returns how many of @n reached a listener).
+ * thread between windows; returns how many of @b's reached a listener).
  */
 struct tp_run_notify {
 	void (*finished)(const struct tp_run *run);
 	unsigned int (*events)(const struct tp_run *run, unsigned int cpu,
-			       const struct tp_event *ev, unsigned int n);
+			       const struct tp_notify_batch *b);
 };
 
 /* Bits of tp_cpu.flags; TSCPROBE_CPU_F_* are the ones that travel. */
@@ -138,7 +149,7 @@ bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
-				  const struct tp_event *ev, unsigned int n);
+				  const struct tp_notify_batch *b);
 void tp_run_stop_at(struct tp_run *run, unsigned int cpu,
 		    const struct tp_event *ev);
 bool tp_run_stopped_at(const struct tp_run *run);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The module's tracepoints (events/tscprobe/ in tracefs), for trace-cmd,
- * perf and bpftrace: every noise event with its cause, every noise and
+ * perf and bpftrace: every noise event with its cause and its largest
+ * source, every noise and
  * cache window and skew side, and the start and end of every run.  Defined
  * once, in trace.c.
  *
@@ -24,6 +25,7 @@
 #include <linux/tracepoint.h>
 
 #include "core/noise.h"
+#include "core/sources.h"
 
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_NONE);
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_SMI);
@@ -33,6 +35,10 @@ TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_STEAL);
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_UNEXPLAINED);
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_THREAD);
 TRACE_DEFINE_ENUM(TSCPROBE_CAUSE_SOFTIRQ);
+TRACE_DEFINE_ENUM(TSCPROBE_SOURCE_THREAD);
+TRACE_DEFINE_ENUM(TSCPROBE_SOURCE_SOFTIRQ);
+TRACE_DEFINE_ENUM(TSCPROBE_SOURCE_IRQ);
+TRACE_DEFINE_ENUM(TSCPROBE_SOURCE_NMI);
 
 #ifndef TSCPROBE_KMOD_TRACE_HELPERS
 #define TSCPROBE_KMOD_TRACE_HELPERS
@@ -42,13 +48,29 @@ static inline s64 tp_trace_delta(const struct tp_event *ev, unsigned int bit,
 {
 	return (ev->valid & bit) ? (s64)value : -1LL;
 }
+
+/* An event's largest source's kind, or that there was none, or no probe. */
+#define TP_TRACE_SOURCE_NONE		(TSCPROBE_SOURCE_OTHER + 1)
+#define TP_TRACE_SOURCE_UNTRACED	(TSCPROBE_SOURCE_OTHER + 2)
+
+static inline unsigned int tp_trace_top_kind(const struct tp_event_sources *s)
+{
+	if (!s->probed)
+		return TP_TRACE_SOURCE_UNTRACED;
+	return s->n ? s->e[0].key.kind : TP_TRACE_SOURCE_NONE;
+}
 #endif
 
+/*
+ * @s: what ran inside the gap; @top_name: the name of its largest source,
+ * if any (an NMI's is its handler's, looked up only while tracing).
+ */
 TRACE_EVENT(tscprobe_noise_event,
 
-	TP_PROTO(unsigned int cpu, const struct tp_event *ev),
+	TP_PROTO(unsigned int cpu, const struct tp_event *ev,
+		 const struct tp_event_sources *s, const char *top_name),
 
-	TP_ARGS(cpu, ev),
+	TP_ARGS(cpu, ev, s, top_name),
 
 	TP_STRUCT__entry(
 		__field(unsigned int, cpu)
@@ -59,6 +81,11 @@ TRACE_EVENT(tscprobe_noise_event,
 		__field(s64, nmi)
 		__field(s64, irq)
 		__field(s64, steal_ns)
+		__field(unsigned int, source)
+		__field(u32, source_id)
+		__field(u64, source_cycles)
+		__field(s64, unexplained_cycles)
+		__array(char, source_name, TSCPROBE_SOURCE_NAME_LEN)
 	),
 
 	TP_fast_assign(
@@ -71,9 +98,16 @@ TRACE_EVENT(tscprobe_noise_event,
 		__entry->irq = tp_trace_delta(ev, TP_EVENT_IRQ, ev->irq);
 		__entry->steal_ns = tp_trace_delta(ev, TP_EVENT_STEAL,
 						   ev->steal_ns);
+		__entry->source = tp_trace_top_kind(s);
+		__entry->source_id = s->probed && s->n ? s->e[0].key.id : 0;
+		__entry->source_cycles = s->probed && s->n ? s->e[0].net : 0;
+		__entry->unexplained_cycles = s->probed ? (s64)s->unexplained :
+					      -1LL;
+		strscpy(__entry->source_name, top_name ?: "",
+			TSCPROBE_SOURCE_NAME_LEN);
 	),
 
-	TP_printk("cpu=%u tsc=%llu cycles=%llu cause=%s smi=%lld nmi=%lld irq=%lld steal_ns=%lld",
+	TP_printk("cpu=%u tsc=%llu cycles=%llu cause=%s smi=%lld nmi=%lld irq=%lld steal_ns=%lld source=%s source_id=%u source_cycles=%llu unexplained_cycles=%lld source_name=%s",
 		  __entry->cpu, __entry->tsc, __entry->cycles,
 		  __print_symbolic(__entry->cause,
 				   { TSCPROBE_CAUSE_NONE, "none" },
@@ -84,7 +118,16 @@ TRACE_EVENT(tscprobe_noise_event,
 				   { TSCPROBE_CAUSE_UNEXPLAINED, "unexplained" },
 				   { TSCPROBE_CAUSE_THREAD, "thread" },
 				   { TSCPROBE_CAUSE_SOFTIRQ, "softirq" }),
-		  __entry->smi, __entry->nmi, __entry->irq, __entry->steal_ns)
+		  __entry->smi, __entry->nmi, __entry->irq, __entry->steal_ns,
+		  __print_symbolic(__entry->source,
+				   { TSCPROBE_SOURCE_THREAD, "thread" },
+				   { TSCPROBE_SOURCE_SOFTIRQ, "softirq" },
+				   { TSCPROBE_SOURCE_IRQ, "irq" },
+				   { TSCPROBE_SOURCE_NMI, "nmi" },
+				   { TP_TRACE_SOURCE_NONE, "none" },
+				   { TP_TRACE_SOURCE_UNTRACED, "n/a" }),
+		  __entry->source_id, __entry->source_cycles,
+		  __entry->unexplained_cycles, __entry->source_name)
 );
 
 TRACE_EVENT(tscprobe_window,

@@ -354,7 +354,7 @@ void tp_noise_event_text(const struct tp_result *r,
 	if (r->grouped && e->group < r->ngroups)
 		fprintf(f, ", group %u (%s)", e->group,
 			tp_group_kind_name(r->groups[e->group].kind));
-	tp_event_sources_text(r, e, f);
+	tp_event_sources_text(r->tsc_khz, e, f);
 }
 
 /**
@@ -372,5 +372,5 @@ void tp_noise_event_json(const struct tp_result *r,
 		jw_u64(j, "group", e->group);
 	else
 		jw_null(j, "group");
-	tp_event_sources_json(r, e, j);
+	tp_event_sources_json(r->tsc_khz, e, j);
 }

@@ -21,22 +21,6 @@ static bool tp_kind_known(const struct tp_cpu_res *c, unsigned int kind)
 	return c->kinds_known & (1U << kind);
 }
 
-/*
- * "irq 4 ttyS0", "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
- * "other".
- */
-static void tp_source_label(const struct tp_source_res *s, char *buf,
-			    size_t len)
-{
-	if (s->kind == TSCPROBE_SOURCE_OTHER)
-		snprintf(buf, len, "%s", tp_source_name(s->kind));
-	else if (s->kind == TSCPROBE_SOURCE_NMI)
-		snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
-	else
-		snprintf(buf, len, "%s %u %s", tp_source_name(s->kind), s->id,
-			 s->name);
-}
-
 /**
  * tp_noise_sources_text() - a CPU's sources: a line of the kinds' totals,
  *	then the largest sources, a line each
@@ -123,26 +107,6 @@ bool tp_noise_sources_brief(const struct tp_result *r,
 	return true;
 }
 
-static void tp_source_json_figures(const struct tp_result *r,
-				   const struct tp_source_res *s, struct jw *j)
-{
-	jw_u64(j, "count", s->count);
-	jw_u64(j, "cycles", s->cycles);
-	jw_u64(j, "ns", tp_cycles_to_ns_round(s->cycles, r->tsc_khz));
-}
-
-/* One source of a "named" array. */
-static void tp_source_json(const struct tp_result *r,
-			   const struct tp_source_res *s, struct jw *j)
-{
-	jw_obj(j, NULL);
-	jw_str(j, "kind", tp_source_name(s->kind));
-	jw_u64(j, "id", s->id);
-	jw_str(j, "name", s->name);
-	tp_source_json_figures(r, s, j);
-	jw_obj_end(j);
-}
-
 /**
  * tp_noise_sources_json() - a CPU's "sources": null when unknown, else
  *	"lost", "kinds" (each kind's totals, null where it was not probed) and
@@ -169,73 +133,13 @@ void tp_noise_sources_json(const struct tp_result *r,
 			continue;
 		}
 		jw_obj(j, tp_source_name(k));
-		tp_source_json_figures(r, &c->kinds[k], j);
+		tp_source_json_figures(r->tsc_khz, &c->kinds[k], j);
 		jw_obj_end(j);
 	}
 	jw_obj_end(j);
 	jw_arr(j, "named");
 	for (i = 0; i < c->nsources; i++)
-		tp_source_json(r, &c->sources[i], j);
-	jw_arr_end(j);
-	jw_obj_end(j);
-}
-
-/**
- * tp_event_sources_text() - what ran inside an event's gap, for its line
- *	of the events list: "; ran irq 236 local_timer 9.1us, ...; unexplained
- *	1.2us", nothing where the module named none
- * @r: the result
- * @e: the event
- * @f: where to
- */
-void tp_event_sources_text(const struct tp_result *r,
-			   const struct tp_event_res *e, FILE *f)
-{
-	char t[32], label[64];
-	unsigned int i;
-
-	if (!e->has_sources)
-		return;
-	fprintf(f, "; ran");
-	for (i = 0; i < e->nsources; i++) {
-		const struct tp_source_res *s = &e->sources[i];
-
-		tp_source_label(s, label, sizeof(label));
-		tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
-		fprintf(f, "%s %s %s", i ? "," : "", label, t);
-		if (s->count > 1)
-			fprintf(f, " x%llu", (unsigned long long)s->count);
-	}
-	if (!e->nsources)
-		fprintf(f, " nothing named");
-	tp_format_cycles(e->unexplained_cycles, r->tsc_khz, t, sizeof(t));
-	fprintf(f, "; unexplained %s", t);
-}
-
-/**
- * tp_event_sources_json() - an event's "sources": null where the module
- *	named none, else "unexplained_cycles", "unexplained_ns" and "named"
- *	(largest first, the last perhaps "other")
- * @r: the result
- * @e: the event
- * @j: the writer, inside the event's object
- */
-void tp_event_sources_json(const struct tp_result *r,
-			   const struct tp_event_res *e, struct jw *j)
-{
-	unsigned int i;
-
-	if (!e->has_sources) {
-		jw_null(j, "sources");
-		return;
-	}
-	jw_obj(j, "sources");
-	jw_u64(j, "unexplained_cycles", e->unexplained_cycles);
-	jw_u64(j, "unexplained_ns",
-	       tp_cycles_to_ns_round(e->unexplained_cycles, r->tsc_khz));
-	jw_arr(j, "named");
-	for (i = 0; i < e->nsources; i++)
-		tp_source_json(r, &e->sources[i], j);
+		tp_source_json(r->tsc_khz, &c->sources[i], j);
 	jw_arr_end(j);
 	jw_obj_end(j);
 }

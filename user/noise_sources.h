@@ -18,11 +18,6 @@ bool tp_noise_sources_brief(const struct tp_result *r,
 void tp_noise_sources_json(const struct tp_result *r,
 			   const struct tp_cpu_res *c, struct jw *j);
 
-void tp_event_sources_text(const struct tp_result *r,
-			   const struct tp_event_res *e, FILE *f);
-void tp_event_sources_json(const struct tp_result *r,
-			   const struct tp_event_res *e, struct jw *j);
-
 void tp_noise_sources_csv_head(struct tp_csv *c);
 void tp_noise_sources_csv_row(const struct tp_result *r,
 			      const struct tp_cpu_res *cpu, struct tp_csv *c);

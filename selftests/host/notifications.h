@@ -25,10 +25,29 @@ static inline struct nlmsghdr *notification(char *buf, uint8_t cmd,
 	return nlh;
 }
 
-/* One EVENT nest; @smi < 0: the MSR is unreadable (left out). */
-static inline void put_event(struct nlmsghdr *nlh, unsigned int type,
-			     uint64_t tsc, uint64_t cycles, uint32_t cause,
-			     int smi)
+/* One source of an event's gap, as the module's probes named it. */
+static inline void put_event_source(struct nlmsghdr *nlh, uint32_t kind,
+				    uint32_t id, const char *name,
+				    uint64_t count, uint64_t cycles)
+{
+	struct nlattr *s = mnl_attr_nest_start(nlh, TSCPROBE_EVENT_A_SOURCE);
+
+	mnl_attr_put_u32(nlh, TSCPROBE_SOURCE_A_KIND, kind);
+	mnl_attr_put_u32(nlh, TSCPROBE_SOURCE_A_ID, id);
+	mnl_attr_put_strz(nlh, TSCPROBE_SOURCE_A_NAME, name);
+	mnl_attr_put_u64(nlh, TSCPROBE_SOURCE_A_COUNT, count);
+	mnl_attr_put_u64(nlh, TSCPROBE_SOURCE_A_CYCLES, cycles);
+	mnl_attr_nest_end(nlh, s);
+}
+
+/*
+ * One EVENT nest, left open for its sources (put_event_source(), then the
+ * unexplained cycles); @smi < 0: the MSR is unreadable (left out).
+ */
+static inline struct nlattr *put_event_open(struct nlmsghdr *nlh,
+					    unsigned int type, uint64_t tsc,
+					    uint64_t cycles, uint32_t cause,
+					    int smi)
 {
 	struct nlattr *ev = mnl_attr_nest_start(nlh, type);
 
@@ -39,7 +58,16 @@ static inline void put_event(struct nlmsghdr *nlh, unsigned int type,
 		mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_SMI, (uint32_t)smi);
 	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_NMI, 0);
 	mnl_attr_put_u32(nlh, TSCPROBE_EVENT_A_IRQ, 0);
-	mnl_attr_nest_end(nlh, ev);
+	return ev;
+}
+
+/* One EVENT nest without sources: the probes were not attached. */
+static inline void put_event(struct nlmsghdr *nlh, unsigned int type,
+			     uint64_t tsc, uint64_t cycles, uint32_t cause,
+			     int smi)
+{
+	mnl_attr_nest_end(nlh, put_event_open(nlh, type, tsc, cycles, cause,
+					      smi));
 }
 
 #endif /* TSCPROBE_TEST_NOTIFICATIONS_H */

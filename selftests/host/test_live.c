@@ -5,7 +5,8 @@
  * gives one line per event (text, or a JSON object per line that jq
  * parses), unreadable counters are n/a / null and never 0, the time since
  * the run's start and the length in ns are only given for the followed
- * run, events are counted per CPU for the end line; a RUN_FINISHED with a
+ * run, what ran inside a gap follows its counters where the module named
+ * it (null where it did not), events are counted per CPU for the end line; a RUN_FINISHED with a
  * stop event and per-CPU totals gives the end line.  Then the CLI's
  * refusals of bad --run, --stop-at and --trace-stop: one line, exit 2,
  * without the module.
@@ -26,15 +27,22 @@
 #define KHZ		2000000		/* 2 GHz: 2 cycles per ns */
 #define START_TSC	1000000000ULL
 
-/* An EVENT of CPU @cpu: an SMI (counter read) and an unexplained gap. */
+/*
+ * An EVENT of CPU @cpu: an SMI (counter read) with an interrupt inside its
+ * gap and the rest unexplained, and an unexplained gap without sources.
+ */
 static struct nlmsghdr *event_msg(char *buf, uint64_t run, unsigned int cpu)
 {
 	struct nlmsghdr *nlh = notification(buf, TSCPROBE_CMD_EVENT, run);
 	struct nlattr *c = mnl_attr_nest_start(nlh, TSCPROBE_A_CPU);
+	struct nlattr *ev;
 
 	mnl_attr_put_u32(nlh, TSCPROBE_CPU_A_ID, cpu);
-	put_event(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 4000000, 30000,
-		  TSCPROBE_CAUSE_SMI, 1);
+	ev = put_event_open(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 4000000,
+			    30000, TSCPROBE_CAUSE_SMI, 1);
+	put_event_source(nlh, TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 10000);
+	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES, 20000);
+	mnl_attr_nest_end(nlh, ev);
 	put_event(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 6000000, 50000,
 		  TSCPROBE_CAUSE_UNEXPLAINED, -1);
 	mnl_attr_nest_end(nlh, c);
@@ -88,9 +96,10 @@ TEST(event_lines_as_text)
 	EXPECT_EQ(2, count_lines(c.text));
 	/* 4e6 cycles after the start at 2 GHz: 2 ms; 30000 cycles: 15 us. */
 	EXPECT_NE(NULL, strstr(c.text,
-			       "run 7 +0.002000s cpu 3: 30000 cycles (15.0us), cause smi [ smi 1 nmi 0 irq 0 steal_ns n/a ]\n"))
+			       "run 7 +0.002000s cpu 3: 30000 cycles (15.0us), cause smi [ smi 1 nmi 0 irq 0 steal_ns n/a ]; ran irq 4 ttyS0 5.0us; unexplained 10.0us\n"))
 		TH_LOG("%s", c.text);
-	EXPECT_NE(NULL, strstr(c.text, "cause unexplained [ smi n/a nmi 0"))
+	EXPECT_NE(NULL, strstr(c.text,
+			       "cause unexplained [ smi n/a nmi 0 irq 0 steal_ns n/a ]\n"))
 		TH_LOG("%s", c.text);
 	EXPECT_EQ(2, tp_live_received(&l, 3));
 	EXPECT_EQ(0, tp_live_received(&l, 2));
@@ -116,9 +125,16 @@ TEST(event_lines_as_json)
 			      "length == 4 and all(.[]; .kind == \"event\" and .cpu == 3)"
 			      " and .[0] == {kind: \"event\", run_id: 7, cpu: 3, tsc: 1004000000,"
 			      " offset_ns: 2000000, cycles: 30000, ns: 15000, cause: \"smi\","
-			      " smi: 1, nmi: 0, irq: 0, steal_ns: null}"
+			      " smi: 1, nmi: 0, irq: 0, steal_ns: null,"
+			      " sources: {unexplained_cycles: 20000, unexplained_ns: 10000,"
+			      " named: [{kind: \"irq\", id: 4, name: \"ttyS0\", count: 1,"
+			      " cycles: 10000, ns: 5000}]}}"
 			      " and .[1].smi == null and .[1].cause == \"unexplained\""
-			      " and .[3].run_id == 8 and .[3].offset_ns == null and .[3].ns == null"))
+			      " and .[1].sources == null"
+			      " and .[3].run_id == 8 and .[3].offset_ns == null and .[3].ns == null"
+			      " and .[2].sources.unexplained_ns == null"
+			      " and .[2].sources.named[0].ns == null"
+			      " and .[2].sources.named[0].cycles == 10000"))
 		TH_LOG("%s", c.text);
 	EXPECT_EQ(2, tp_live_received(&l, 3));
 	free(c.text);

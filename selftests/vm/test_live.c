@@ -69,11 +69,13 @@ struct tp_event_rules {
  * struct tp_event_seen - an event as checked
  * @cycles: its length
  * @cause: its cause
+ * @sourced: it names what ran inside its gap (the probes traced it)
  * @why: "" when it satisfied the rules, else what it broke
  */
 struct tp_event_seen {
 	uint64_t cycles;
 	uint32_t cause;
+	bool sourced;
 	char why[160];
 };
 
@@ -133,19 +135,19 @@ static uint32_t tp_rule_cause(const struct nlattr *nest,
 	return tp_counter_cause(tb);
 }
 
-/*
- * Whether @cause may have come from sources that event @tb does not carry:
- * EVENT notifications name none, so a traced kind there is the module's
- * word against nothing the test can read.
- */
-static bool tp_cause_from_untold_sources(const struct nlattr *const *tb,
-					 uint32_t cause)
+/* The named sources' cycles and the unexplained rest: the gap, exactly. */
+static uint64_t tp_sources_sum(const struct nlattr *nest,
+			       const struct nlattr *const *tb)
 {
-	if (tb[TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES])
-		return false;
-	return cause == TSCPROBE_CAUSE_THREAD ||
-	       cause == TSCPROBE_CAUSE_SOFTIRQ ||
-	       cause == TSCPROBE_CAUSE_IRQ || cause == TSCPROBE_CAUSE_NMI;
+	const struct nlattr *sb[TSCPROBE_SOURCE_A_MAX + 1];
+	uint64_t sum = tp_nl_u64(tb[TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES], 0);
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, nest)
+		if (mnl_attr_get_type(a) == TSCPROBE_EVENT_A_SOURCE &&
+		    !tp_nl_parse_nested(a, sb, TSCPROBE_SOURCE_A_MAX))
+			sum += tp_nl_u64(sb[TSCPROBE_SOURCE_A_CYCLES], 0);
+	return sum;
 }
 
 static void tp_check_event(const struct nlattr *nest,
@@ -161,6 +163,7 @@ static void tp_check_event(const struct nlattr *nest,
 	}
 	ev->cycles = tp_nl_u64(tb[TSCPROBE_EVENT_A_CYCLES], 0);
 	ev->cause = tp_nl_u32(tb[TSCPROBE_EVENT_A_CAUSE], 0);
+	ev->sourced = tb[TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES] != NULL;
 	if (!tb[TSCPROBE_EVENT_A_TSC] || !tb[TSCPROBE_EVENT_A_CYCLES] ||
 	    !tb[TSCPROBE_EVENT_A_CAUSE])
 		tp_why(ev->why, sizeof(ev->why), "tsc, cycles or cause missing");
@@ -180,11 +183,14 @@ static void tp_check_event(const struct nlattr *nest,
 		tp_why(ev->why, sizeof(ev->why), "steal delta %s, expected %s",
 		       tb[TSCPROBE_EVENT_A_STEAL_NS] ? "present" : "absent",
 		       r->steal ? "present" : "absent");
-	else if (tp_rule_cause(nest, tb) != ev->cause &&
-		 !tp_cause_from_untold_sources(tb, ev->cause))
+	else if (tp_rule_cause(nest, tb) != ev->cause)
 		tp_why(ev->why, sizeof(ev->why), "cause %s, the rule gives %s",
 		       tp_cause_name(ev->cause),
 		       tp_cause_name(tp_rule_cause(nest, tb)));
+	else if (ev->sourced && tp_sources_sum(nest, tb) != ev->cycles)
+		tp_why(ev->why, sizeof(ev->why),
+		       "sources and unexplained add up to %" PRIu64 " cycles of %" PRIu64,
+		       tp_sources_sum(nest, tb), ev->cycles);
 	/* With interrupts off, only an NMI (a PMI) can count as an interrupt. */
 	else if (!r->irqs_on && tp_nl_u32(tb[TSCPROBE_EVENT_A_IRQ], 0) &&
 		 !tp_nl_u32(tb[TSCPROBE_EVENT_A_NMI], 0))
@@ -208,6 +214,7 @@ static void tp_check_event(const struct nlattr *nest,
  * @kept: events in the dump, by cause
  * @kept_cycles: their cycles, by cause
  * @received: events in EVENT notifications
+ * @sourced: events of the dump and of the notifications naming sources
  * @fin_total: EVENTS_TOTAL in RUN_FINISHED (UINT64_MAX: absent)
  * @fin_not_notified: EVENTS_NOT_NOTIFIED in RUN_FINISHED
  */
@@ -224,6 +231,7 @@ struct tp_live_cpu {
 	uint64_t kept[TSCPROBE_CAUSE_MAX + 1];
 	uint64_t kept_cycles[TSCPROBE_CAUSE_MAX + 1];
 	uint64_t received;
+	uint64_t sourced;
 	uint64_t fin_total;
 	uint64_t fin_not_notified;
 };
@@ -281,6 +289,7 @@ static void tp_live_event(struct tp_live *l, unsigned int cpu,
 
 	tp_check_event(nest, &l->rules, &ev);
 	l->events++;
+	c->sourced += ev.sourced;
 	if (ev.why[0] && !l->bad[0])
 		snprintf(l->bad, sizeof(l->bad), "cpu %u: %s", cpu, ev.why);
 	if (notified) {
@@ -630,6 +639,11 @@ static void tp_check_causes(struct __test_metadata *_metadata,
 		}
 		EXPECT_EQ(c->total, sum) TH_LOG("cpu %u: causes add up", cpu);
 		EXPECT_EQ(c->total, kept + c->dropped) TH_LOG("cpu %u", cpu);
+		/* Where the probes traced, every event names its sources. */
+		EXPECT_EQ(c->traced ? kept + c->received : 0, c->sourced)
+			TH_LOG("cpu %u: %" PRIu64 " kept, %" PRIu64
+			       " notified, %" PRIu64 " with sources", cpu,
+			       kept, c->received, c->sourced);
 	}
 	if (want_events)
 		EXPECT_GT(with_events, 0) TH_LOG("no CPU saw an event");
@@ -833,6 +847,29 @@ TEST_F_TIMEOUT(live, trace_stop_freezes_the_buffer, 120)
 	free(trace);
 }
 
+/*
+ * A traced event's largest source, with interrupts off and the probes on:
+ * none, or an NMI; it and the unexplained rest fit in the gap, and with
+ * no source the whole gap is unexplained.
+ */
+static void tp_check_traced_source(struct __test_metadata *_metadata,
+				   const char *line)
+{
+	long long cycles, top, rest;
+	char source[32];
+
+	ASSERT_TRUE(tp_field(line, "cycles", &cycles));
+	EXPECT_TRUE(tp_field_str(line, "source", source, sizeof(source)));
+	EXPECT_TRUE(!strcmp(source, "none") || !strcmp(source, "nmi"))
+		TH_LOG("%s", line);
+	EXPECT_TRUE(tp_field(line, "source_cycles", &top) &&
+		    tp_field(line, "unexplained_cycles", &rest));
+	EXPECT_GE(rest, 0) TH_LOG("%s", line);
+	EXPECT_LE(top + rest, cycles) TH_LOG("%s", line);
+	if (!strcmp(source, "none"))
+		EXPECT_EQ(cycles, rest) TH_LOG("%s", line);
+}
+
 TEST_F_TIMEOUT(live, tracepoints_fire, 120)
 {
 	static const struct tp_attr_val vals[] = {
@@ -908,6 +945,7 @@ TEST_F_TIMEOUT(live, tracepoints_fire, 120)
 			EXPECT_GE(v, 0);
 			EXPECT_TRUE(tp_field(line, "steal_ns", &v));
 			EXPECT_EQ(-1, v) TH_LOG("%s", line);
+			tp_check_traced_source(_metadata, line);
 		}
 	}
 	EXPECT_EQ(1, starts);

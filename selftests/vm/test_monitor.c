@@ -139,7 +139,9 @@ static long long tp_run_of(const char *json)
  * Every identity a monitor's lines about run R satisfy, given the run's
  * own -j report as $r: one RUN_FINISHED; every event has a cause and is an
  * event; per CPU, lines received = the end line's "received", and
- * received + not notified = the total the report gives.
+ * received + not notified = the total the report gives; an event names
+ * its sources exactly where the report says its CPU was traced, adding up
+ * to its gap, and those of an event the report kept too are the report's.
  */
 static const char *const tp_monitor_identities[] = {
 	"map(select(.run_id == $R and .kind == \"run_finished\")) | length == 1",
@@ -157,6 +159,15 @@ static const char *const tp_monitor_identities[] = {
 	"(map(select(.kind == \"run_finished\" and .run_id == $R)) | .[0].cpus |"
 	" map({cpu, events_total})) == ($r.cpus | map({cpu, events_total}))",
 	"all(.[] | select(.kind == \"run_finished\" and .run_id == $R); .overruns == 0)",
+	"($r.cpus | map({key: (.cpu | tostring), value: (.sources != null)}) |"
+	" from_entries) as $tr | all(.[] | select(.kind == \"event\" and .run_id == $R);"
+	" (.sources != null) == $tr[.cpu | tostring] and (.sources == null or"
+	" ([.sources.named[].cycles] | add // 0) + .sources.unexplained_cycles == .cycles))",
+	"[.[] | select(.kind == \"event\" and .run_id == $R) as $e |"
+	" $r.cpus[] | select(.cpu == $e.cpu) | .events[] | select(.tsc == $e.tsc) |"
+	" .cause == $e.cause and"
+	" .sources.unexplained_cycles == $e.sources.unexplained_cycles and"
+	" [.sources.named[]? | .cycles] == [$e.sources.named[]? | .cycles]] | all",
 };
 
 /* Check a monitor's output against run @json's report. */

@@ -3,8 +3,9 @@
  * Notifications of the events group, decoded and printed as they arrive.
  *
  * A text line per event: the run, the time since the run's start, the CPU,
- * the gap in cycles and time, its cause and the counter deltas; a JSON
- * object per line with -j.  A counter the module could not read is "n/a"
+ * the gap in cycles and time, its cause, the counter deltas and what ran
+ * inside the gap where the module's probes named it; a JSON object per
+ * line with -j.  A counter the module could not read is "n/a"
  * in text and null in JSON, never 0.
  */
 #include <stdlib.h>
@@ -179,13 +180,21 @@ int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh)
 	return tp_live_each_event(nlh, tp_live_event, l);
 }
 
+/* The TSC rate of @run_id's events, 0 when not known. */
+static uint32_t tp_live_khz(const struct tp_live *l, uint64_t run_id)
+{
+	return run_id == l->run_id ? l->tsc_khz : 0;
+}
+
 /* Nanoseconds from cycles, when the rate is known. */
 static bool tp_live_ns(const struct tp_live *l, uint64_t run_id,
 		       uint64_t cycles, uint64_t *ns)
 {
-	if (!l->tsc_khz || run_id != l->run_id)
+	uint32_t khz = tp_live_khz(l, run_id);
+
+	if (!khz)
 		return false;
-	*ns = tp_cycles_to_ns_round(cycles, l->tsc_khz);
+	*ns = tp_cycles_to_ns_round(cycles, khz);
 	return true;
 }
 
@@ -215,7 +224,9 @@ static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
 		(unsigned long long)run_id, at, ev->cpu,
 		(unsigned long long)e->cycles, len, tp_event_cause_word(e));
 	tp_event_counters_text(l->f, " ", e);
-	fprintf(l->f, " ]\n");
+	fprintf(l->f, " ]");
+	tp_event_sources_text(tp_live_khz(l, run_id), e, l->f);
+	fputc('\n', l->f);
 }
 
 /**
@@ -243,6 +254,7 @@ static void tp_live_event_json(struct jw *j, const struct tp_live *l,
 	else
 		jw_null(j, "ns");
 	tp_event_cause_json(j, e);
+	tp_event_sources_json(tp_live_khz(l, run_id), e, j);
 }
 
 /**

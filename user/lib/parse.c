@@ -409,15 +409,18 @@ void tp_format_ns(uint64_t ns, char *buf, size_t len)
 
 /**
  * tp_format_cycles() - a TSC interval for humans, as tp_format_ns() writes
- *	its duration at @tsc_khz
+ *	its duration at @tsc_khz, or "N cycles" where the rate is unknown
  * @cycles: TSC cycles
- * @tsc_khz: the TSC's frequency
+ * @tsc_khz: the TSC's frequency (0: unknown)
  * @buf: the output
  * @len: its size
  */
 void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len)
 {
-	tp_format_ns(tp_cycles_to_ns_round(cycles, tsc_khz), buf, len);
+	if (!tsc_khz)
+		snprintf(buf, len, "%llu cycles", (unsigned long long)cycles);
+	else
+		tp_format_ns(tp_cycles_to_ns_round(cycles, tsc_khz), buf, len);
 }
 
 /**

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "context.h"
 #include "json_write.h"
 #include "core/names.h"
+#include "core/report.h"
 #include "nl.h"
 #include "result.h"
 
@@ -778,4 +780,106 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 		}
 	}
 	return max;
+}
+
+/*
+ * "irq 4 ttyS0", "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
+ * "other".
+ */
+void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
+{
+	if (s->kind == TSCPROBE_SOURCE_OTHER)
+		snprintf(buf, len, "%s", tp_source_name(s->kind));
+	else if (s->kind == TSCPROBE_SOURCE_NMI)
+		snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
+	else
+		snprintf(buf, len, "%s %u %s", tp_source_name(s->kind), s->id,
+			 s->name);
+}
+
+/* A source's count, cycles and ns (null where the TSC rate is unknown). */
+void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
+			    struct jw *j)
+{
+	jw_u64(j, "count", s->count);
+	jw_u64(j, "cycles", s->cycles);
+	if (tsc_khz)
+		jw_u64(j, "ns", tp_cycles_to_ns_round(s->cycles, tsc_khz));
+	else
+		jw_null(j, "ns");
+}
+
+/* One source of a "named" array. */
+void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
+		    struct jw *j)
+{
+	jw_obj(j, NULL);
+	jw_str(j, "kind", tp_source_name(s->kind));
+	jw_u64(j, "id", s->id);
+	jw_str(j, "name", s->name);
+	tp_source_json_figures(tsc_khz, s, j);
+	jw_obj_end(j);
+}
+
+/**
+ * tp_event_sources_text() - what ran inside an event's gap, for its line
+ *	of the events list: "; ran irq 236 local_timer 9.1us, ...; unexplained
+ *	1.2us", nothing where the module named none
+ * @tsc_khz: the TSC rate (0: unknown, the times are in cycles)
+ * @e: the event
+ * @f: where to
+ */
+void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
+			   FILE *f)
+{
+	char t[32], label[64];
+	unsigned int i;
+
+	if (!e->has_sources)
+		return;
+	fprintf(f, "; ran");
+	for (i = 0; i < e->nsources; i++) {
+		const struct tp_source_res *s = &e->sources[i];
+
+		tp_source_label(s, label, sizeof(label));
+		tp_format_cycles(s->cycles, tsc_khz, t, sizeof(t));
+		fprintf(f, "%s %s %s", i ? "," : "", label, t);
+		if (s->count > 1)
+			fprintf(f, " x%llu", (unsigned long long)s->count);
+	}
+	if (!e->nsources)
+		fprintf(f, " nothing named");
+	tp_format_cycles(e->unexplained_cycles, tsc_khz, t, sizeof(t));
+	fprintf(f, "; unexplained %s", t);
+}
+
+/**
+ * tp_event_sources_json() - an event's "sources": null where the module
+ *	named none, else "unexplained_cycles", "unexplained_ns" and "named"
+ *	(largest first, the last perhaps "other")
+ * @tsc_khz: the TSC rate (0: unknown, the ns are null)
+ * @e: the event
+ * @j: the writer, inside the event's object
+ */
+void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
+			   struct jw *j)
+{
+	unsigned int i;
+
+	if (!e->has_sources) {
+		jw_null(j, "sources");
+		return;
+	}
+	jw_obj(j, "sources");
+	jw_u64(j, "unexplained_cycles", e->unexplained_cycles);
+	if (tsc_khz)
+		jw_u64(j, "unexplained_ns",
+		       tp_cycles_to_ns_round(e->unexplained_cycles, tsc_khz));
+	else
+		jw_null(j, "unexplained_ns");
+	jw_arr(j, "named");
+	for (i = 0; i < e->nsources; i++)
+		tp_source_json(tsc_khz, &e->sources[i], j);
+	jw_arr_end(j);
+	jw_obj_end(j);
 }

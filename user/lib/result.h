@@ -403,4 +403,14 @@ void tp_event_counters_text(FILE *f, const char *lead,
 			    const struct tp_event_res *e);
 void tp_event_cause_json(struct jw *j, const struct tp_event_res *e);
 
+void tp_source_label(const struct tp_source_res *s, char *buf, size_t len);
+void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
+			    struct jw *j);
+void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
+		    struct jw *j);
+void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
+			   FILE *f);
+void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
+			   struct jw *j);
+
 #endif /* TSCPROBE_USER_RESULT_H */

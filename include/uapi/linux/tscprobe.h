@@ -96,8 +96,8 @@
 /* Sources one noise event names one by one; the rest are summed as OTHER. */
 #define TSCPROBE_EVENT_SOURCES		4
 /*
- * Most events one EVENT notification carries (one per CPU and window);
- * the rest are counted in TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED.
+ * Most events the EVENT notifications carry per CPU and window; the rest
+ * are counted in TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED.
  */
 #define TSCPROBE_EVENTS_PER_NOTIFICATION	32
 
@@ -170,8 +170,10 @@
  *	also STOP_CPU and STOP_EVENT; for a noise run also one CPU nest per
  *	measured CPU with ID, EVENTS_TOTAL and EVENTS_NOT_NOTIFIED (final).
  * @TSCPROBE_CMD_EVENT: notification on the events group: RUN_ID and one
- *	CPU nest (ID and EVENT nests) holding the noise events found by the
- *	last window, at most TSCPROBE_EVENTS_PER_NOTIFICATION of them.  The
+ *	CPU nest (ID and EVENT nests, with their sources as in GET_RESULT)
+ *	holding noise events found by the last window, at most
+ *	TSCPROBE_EVENTS_PER_NOTIFICATION of them per window, in as many
+ *	messages as they need (each at most a page).  The
  *	only listener, joined before START with NETLINK_BROADCAST_ERROR
  *	set, receives per CPU EVENTS_TOTAL - EVENTS_NOT_NOTIFIED events.
  */
