@@ -72,7 +72,13 @@ cache_bench() {
 		"(averages take every round, interrupts and preemptions included; the quiet means are in the fence table above)"' <<<"$ours"
 }
 
+sources_bench() {
+	echo
+	echo "== noise sources: the probes' work per interrupt, without and with a run (CPU $CPU)"
+	"$REPO/build/host/bench_sources" "$CPU"
+}
 
 noise_bench
+sources_bench
 cache_bench
 skew_bench
