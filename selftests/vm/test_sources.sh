@@ -106,8 +106,10 @@ probes_while_running() {
 }
 
 # kill -9 of the CLI: the run goes on to its end, and then they are gone.
+# Long enough that a debug kernel on a busy host is still in it after the
+# kill.
 cli_killed() {
-	tscprobe noise -c 1 -d 3s -q >/dev/null 2>&1 &
+	tscprobe noise -c 1 -d 10s -q >/dev/null 2>&1 &
 	pid=$!
 	wait_for running || return 1
 	kill -9 "$pid"
