@@ -343,16 +343,28 @@ static double tp_diff_kind_ns(const struct jr *cpu, const char *kind)
 	return jr_num(jr_get(k, kind), "ns", NAN);
 }
 
-/* Whether a noise CPU's report names sources (its probes were attached). */
+/*
+ * Whether a noise CPU's report has the module's sources, with their time
+ * (its probes were attached): the userspace engine's ("timed": false)
+ * have counts only, nothing to compare here.
+ */
 static bool tp_diff_has_sources(const struct jr *cpu)
 {
-	return jr_get(jr_get(cpu, "sources"), "kinds") != NULL;
+	const struct jr *src = jr_get(cpu, "sources");
+	const struct jr *timed = jr_get(src, "timed");
+
+	return jr_get(src, "kinds") &&
+	       !(timed && timed->type == JR_BOOL && !timed->b);
 }
 
-/* A noise CPU's largest source, "irq 24 virtio0-input"; NULL: not known. */
+/*
+ * A noise CPU's largest source, "irq 24 virtio0-input" ("irq LOC" where
+ * its id is null); NULL: not known.
+ */
 static const char *tp_diff_largest(const struct jr *cpu, char *buf, size_t len)
 {
 	const struct jr *n = jr_get(jr_get(cpu, "sources"), "named");
+	const struct jr *id;
 	const char *kind;
 
 	if (!tp_diff_has_sources(cpu))
@@ -362,8 +374,13 @@ static const char *tp_diff_largest(const struct jr *cpu, char *buf, size_t len)
 	kind = jr_str(&n->v[0], "kind");
 	if (kind && !strcmp(kind, "other"))
 		return "other";
-	snprintf(buf, len, "%s %.0f %s", kind ? kind : "?",
-		 jr_num(&n->v[0], "id", 0), jr_str(&n->v[0], "name") ?: "");
+	id = jr_get(&n->v[0], "id");
+	if (id && id->type == JR_NUM)
+		snprintf(buf, len, "%s %.0f %s", kind ? kind : "?", id->num,
+			 jr_str(&n->v[0], "name") ?: "");
+	else
+		snprintf(buf, len, "%s %s", kind ? kind : "?",
+			 jr_str(&n->v[0], "name") ?: "");
 	return buf;
 }
 

@@ -7,11 +7,13 @@
  * this is the "OS included" view, next to the module's interrupts-off one.
  *
  * Causes, as far as userspace can tell: between two windows the thread
- * reads its CPU's interrupt count (/proc/interrupts) and steal time
- * (/proc/stat); a window's events get the window's deltas and the cause
- * the module's rule gives them (irq, else steal, else unexplained).  SMIs
- * and per-gap NMIs are out of userspace's reach: those counters are
- * unknown, never 0.
+ * reads its CPU's rows of /proc/interrupts and /proc/softirqs and its
+ * steal time (/proc/stat); a window's events get the window's deltas and
+ * the cause the module's rule gives them (irq, else steal, else
+ * unexplained).  SMIs and per-gap NMIs are out of userspace's reach: those
+ * counters are unknown, never 0.  Over the run, the rows' counts name the
+ * CPU's sources, without time: where in a window, or between windows, an
+ * interrupt came is out of reach too.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -46,13 +48,11 @@ struct tp_noise_loop {
 
 /**
  * struct tp_noise_causes - the attribution of a thread's events
- * @now: the counters read after the last window
- * @irqs: scratch for reading /proc/interrupts
+ * @counters: the CPU's counters, read after each window
  * @causes: per enum tscprobe_cause: events and their cycles
  */
 struct tp_noise_causes {
-	struct tp_cpu_counters now;
-	struct tp_irq_counts *irqs;
+	struct tp_cpu_counters counters;
 	struct tp_cause_res causes[TSCPROBE_CAUSE_MAX + 1];
 };
 
@@ -110,21 +110,21 @@ static void tp_noise_explain_window(struct tp_noise_thread *t, uint64_t start)
 {
 	struct tp_noise_causes *w = &t->why;
 	struct tp_noise_loop *l = t->loop;
-	struct tp_cpu_counters was = w->now;
 	struct tp_event d = { .cause = TSCPROBE_CAUSE_NONE };
 	struct tp_events *e = &l->n.events;
+	struct tp_cpu_window win;
 	unsigned int i, cause;
 
-	tp_cpu_counters_read(t->pin.cpu, w->irqs, &w->now);
+	tp_cpu_counters_read(&w->counters, &win);
 	if (!l->win_events)
 		return;
-	if (was.irq_ok && w->now.irq_ok) {
+	if (win.irq_ok) {
 		d.valid |= TP_EVENT_IRQ;
-		d.irq = (uint32_t)(w->now.irq - was.irq);
+		d.irq = (uint32_t)win.irq;
 	}
-	if (was.steal_ok && w->now.steal_ok) {
+	if (win.steal_ok) {
 		d.valid |= TP_EVENT_STEAL;
-		d.steal_ns = w->now.steal_ns - was.steal_ns;
+		d.steal_ns = win.steal_ns;
 	}
 	cause = tp_event_cause(&d);
 	w->causes[cause].events += l->win_events;
@@ -159,7 +159,7 @@ static void *tp_noise_thread_main(void *arg)
 	loop->explain = tp_noise_count_event;
 	tp_pinned_go(&t->pin);
 	tp_thread_sched(&t->sched[0]);
-	tp_cpu_counters_read(t->pin.cpu, t->why.irqs, &t->why.now);
+	tp_cpu_counters_open(&t->why.counters, t->pin.cpu, &tp_proc_paths_live);
 	t->first_tsc = tp_rdtsc();
 	t->last_tsc = t->first_tsc;
 	end = t->first_tsc + t->duration;
@@ -245,6 +245,7 @@ static void tp_noise_collect(struct tp_result *res,
 		c->nmi.v = tp_irq_delta(res->ctx, TP_IRQ_NMI, t->pin.cpu);
 	}
 	tp_thread_sched_delta(c, &t->sched[0], &t->sched[1]);
+	tp_cpu_counters_sources(&t->why.counters, c);
 }
 
 /**
@@ -336,8 +337,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
 		t[i].pin.cpu = (unsigned int)cpu;
 		t[i].loop = aligned_alloc(64, (sizeof(*t[i].loop) + 63) / 64 * 64);
-		t[i].why.irqs = malloc(sizeof(*t[i].why.irqs));
-		if (!t[i].loop || !t[i].why.irqs) {
+		if (!t[i].loop) {
 			tp_err("cannot start a thread on CPU %d: %s", cpu,
 			       strerror(ENOMEM));
 			exit(TP_EXIT_FAIL);
@@ -370,7 +370,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	for (i = 0; i < n; i++) {
 		tp_noise_collect(res, &t[i]);
 		free(t[i].loop);
-		free(t[i].why.irqs);
+		tp_cpu_counters_close(&t[i].why.counters);
 	}
 	free(t);
 	return tp_interrupted() ? TP_EXIT_INTERRUPTED : TP_EXIT_OK;

@@ -213,16 +213,16 @@ static void fill_causes(struct tp_cpu_res *c, unsigned int i)
 static void fill_sources(struct tp_cpu_res *c, unsigned int i)
 {
 	static const struct tp_source_res named[] = {
-		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000 },
-		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input", 120, 420000 },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000 },
-		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 40, 84000 },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000 },
-		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000 },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000 },
-		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200 },
-		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100 },
-		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800 },
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000, false },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input", 120, 420000, false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000, false },
+		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 40, 84000, false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000, false },
+		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000, false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000, false },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200, false },
+		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100, false },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800, false },
 	};
 	unsigned int k, n = i == 2 ? TP_ARRAY_SIZE(named) : 3;
 
@@ -250,11 +250,11 @@ static void fill_event_sources(struct tp_event_res *ev, unsigned int e,
 			       unsigned int i)
 {
 	static const struct tp_source_res many[] = {
-		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0 },
-		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input", 2, 0 },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0 },
-		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0 },
-		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0 },
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0, false },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input", 2, 0, false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0, false },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0, false },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0, false },
 	};
 	uint64_t named = 0;
 	unsigned int k;
@@ -580,9 +580,55 @@ TEST_F(golden, noise)
 }
 
 /*
+ * What the userspace engine counted on the @i-th CPU from /proc, untimed,
+ * largest first and ties in the files' order: named interrupt rows
+ * without a number (LOC), numbered ones with their actions, softirqs by
+ * vector, more than the first CPU's block spells out.  The second CPU
+ * could not read /proc/softirqs; the third went offline, its columns
+ * with it.  The thread kind is the measuring thread's preemptions; NMIs
+ * are never known.  The interrupts add up to no more than the CPU's
+ * irq_count, which spans the whole run.
+ */
+static void fill_user_sources(struct tp_cpu_res *c, unsigned int i)
+{
+	static const struct tp_source_res counted[] = {
+		{ TSCPROBE_SOURCE_IRQ, 0, "LOC", 5, 0, true },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 4, 0, false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 3, 0, false },
+		{ TSCPROBE_SOURCE_IRQ, 0, "RES", 2, 0, true },
+		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 0, false },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input.0", 1, 0, false },
+		{ TSCPROBE_SOURCE_IRQ, 0, "CAL", 1, 0, true },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0, false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 7, "SCHED", 1, 0, false },
+	};
+	unsigned int k;
+
+	memset(c->kinds, 0, sizeof(c->kinds));
+	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++)
+		c->kinds[k].kind = k;
+	c->sources_untimed = true;
+	c->kinds_known = 1U << TSCPROBE_SOURCE_THREAD;
+	if (i < 2)
+		c->kinds_known |= 1U << TSCPROBE_SOURCE_IRQ;
+	if (i == 0)
+		c->kinds_known |= 1U << TSCPROBE_SOURCE_SOFTIRQ;
+	c->kinds[TSCPROBE_SOURCE_THREAD].count = c->ctx_invol.v;
+	c->nsources = 0;
+	for (k = 0; k < TP_ARRAY_SIZE(counted); k++) {
+		if (!(c->kinds_known & (1U << counted[k].kind)))
+			continue;
+		c->sources[c->nsources++] = counted[k];
+		c->kinds[counted[k].kind].count += counted[k].count;
+	}
+	c->sources_lost = 0;
+}
+
+/*
  * What the userspace engine can tell: no SMI or NMI per gap (both
- * unknown, their events unexplained), no SMI count, and no source traced
- * (the thread and softirq causes unknown, each event's cause the counters').
+ * unknown, their events unexplained), no SMI count, no source traced (the
+ * thread and softirq causes unknown, each event's cause the counters',
+ * no event's sources), and the sources it counted.
  */
 static void user_engine_causes(struct tp_result *r)
 {
@@ -602,9 +648,7 @@ static void user_engine_causes(struct tp_result *r)
 			r->cpu[i].causes_known &= ~(1U << hidden[k]);
 		}
 		r->cpu[i].smi.ok = false;
-		/* It traces nothing: no source is known. */
-		r->cpu[i].kinds_known = 0;
-		r->cpu[i].nsources = 0;
+		fill_user_sources(&r->cpu[i], i);
 		for (k = 0; k < r->cpu[i].nevents; k++) {
 			r->cpu[i].events[k].has_sources = false;
 			fill_event_cause(&r->cpu[i].events[k], k, i);

@@ -114,6 +114,14 @@ tap_check "diff -j: the sources, null where neither report has them" bash -c \
 	 (.cpus[0].sources.largest == {a: \"thread 4242 stress-ng\", b: \"irq 24 virtio0-input\"}) and
 	 (.cpus[1].sources.largest.b == null) and (.cpus[1].sources.irq_ns.b == null)' >/dev/null &&
 	 '$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e 'all(.cpus[]; .sources == null)' >/dev/null"
+# The userspace engine's sources are counts without time: against the
+# module's, its side is n/a, and its null ids and times break nothing.
+tap_check "diff: the userspace engine's untimed sources are n/a" bash -c \
+	"out=\$('$CLI' diff '$REPO/selftests/host/golden/noise.json' '$REPO/selftests/host/golden/noise-user.json') &&
+	 grep -q '^  CPU 0: thread 4.3ms -> n/a, .*; largest: thread 4242 stress-ng -> n/a\$' <<<\"\$out\" &&
+	 '$CLI' diff -j '$REPO/selftests/host/golden/noise-user.json' '$REPO/selftests/host/golden/noise.json' |
+	 jq -e '(.cpus[0].sources.irq_ns.a == null) and (.cpus[0].sources.largest.a == null) and
+		(.cpus[0].sources.largest.b == \"thread 4242 stress-ng\")' >/dev/null || { echo \"\$out\"; false; }"
 "$CLI" skew --user -c 0-1 -n 16 -q -j >"$OUT/ds.json"
 jq '.pairs[1].skew.avg |= fabs + 50' "$OUT/ds.json" >"$OUT/ds2.json"
 tap_check "diff skew: the pair whose skew changed is named, the other not" bash -c \

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "proc_rows.h"
 
 static const char *const tp_irq_names[TP_IRQ_CATS] = {
 	[TP_IRQ_LOC] = "LOC", [TP_IRQ_RES] = "RES", [TP_IRQ_TLB] = "TLB",
@@ -23,27 +24,6 @@ static const char *const tp_irq_names[TP_IRQ_CATS] = {
 const char *tp_irq_cat_name(enum tp_irq_cat cat)
 {
 	return tp_irq_names[cat];
-}
-
-/* The header names the columns: "CPU0 CPU1 CPU4 ..." (online CPUs). */
-static int tp_irq_columns(char *line, unsigned int *cols, unsigned int max)
-{
-	unsigned int n = 0;
-	char *tok, *save = NULL;
-
-	for (tok = strtok_r(line, " \t\n", &save); tok;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		unsigned long cpu;
-		char *end;
-
-		if (strncmp(tok, "CPU", 3))
-			return -1;
-		cpu = strtoul(tok + 3, &end, 10);
-		if (*end || cpu >= TP_MAX_CPUS || n == max)
-			return -1;
-		cols[n++] = (unsigned int)cpu;
-	}
-	return (int)n;
 }
 
 static enum tp_irq_cat tp_irq_cat_of(const char *label)
@@ -74,30 +54,72 @@ static bool tp_irq_row_skipped(const char *label)
 	return false;
 }
 
-static void tp_irq_row(char *line, const unsigned int *cols, int ncols,
-		       struct tp_irq_counts *k)
+/**
+ * tp_irq_row_taken() - whether a row of /proc/interrupts counts interrupts
+ *	the CPU took, as tp_irq_taken() sums them
+ * @label: the row's label: "24", "LOC", "TLB"
+ *
+ * Return: false for NMIs, TLB shootdowns (counted in CAL too) and the rows
+ * that are no interrupts.
+ */
+bool tp_irq_row_taken(const char *label)
 {
-	char *label = line + strspn(line, " ");
-	char *colon = strchr(label, ':');
+	enum tp_irq_cat cat = tp_irq_cat_of(label);
+
+	return !tp_irq_row_skipped(label) && cat != TP_IRQ_NMI &&
+	       cat != TP_IRQ_TLB;
+}
+
+/**
+ * struct tp_irq_reading - /proc/interrupts being summed
+ * @k: the sums
+ * @cols: the CPU of each column
+ * @ncols: columns (-1: the header is still to come)
+ */
+struct tp_irq_reading {
+	struct tp_irq_counts *k;
+	unsigned int *cols;
+	int ncols;
+};
+
+/* The header names the columns: "CPU0 CPU1 CPU4 ..." (online CPUs). */
+static int tp_irq_header(struct tp_irq_reading *rd, const char *s,
+			 const char *e)
+{
+	unsigned int cpu;
+	int got;
+
+	rd->ncols = 0;
+	while ((got = tp_proc_header_next(&s, e, &cpu)) == 1) {
+		if (cpu >= TP_MAX_CPUS || rd->ncols == TP_MAX_CPUS)
+			return -1;
+		rd->cols[rd->ncols++] = cpu;
+		rd->k->seen[cpu] = true;
+	}
+	return got < 0 || !rd->ncols ? -1 : 0;
+}
+
+static int tp_irq_line(void *arg, const char *s, const char *e)
+{
+	struct tp_irq_reading *rd = arg;
+	char label[TP_ROW_LABEL];
+	struct tp_proc_row r;
 	enum tp_irq_cat cat;
-	char *p, *end;
+	uint64_t v;
 	int i;
 
-	if (!colon)
-		return;
-	*colon = '\0';
+	if (rd->ncols < 0)
+		return tp_irq_header(rd, s, e);
+	if (!tp_proc_row_split(s, e, &r) || r.label_len >= sizeof(label))
+		return 0;
+	memcpy(label, r.label, r.label_len);
+	label[r.label_len] = '\0';
 	if (tp_irq_row_skipped(label))
-		return;
+		return 0;
 	cat = tp_irq_cat_of(label);
-	p = colon + 1;
-	for (i = 0; i < ncols; i++) {
-		unsigned long long v = strtoull(p, &end, 10);
-
-		if (end == p)
-			return;
-		p = end;
-		k->cat[cat][cols[i]] += v;
-	}
+	for (i = 0; i < rd->ncols && tp_proc_row_count(&r, &v); i++)
+		rd->k->cat[cat][rd->cols[i]] += v;
+	return 0;
 }
 
 /**
@@ -109,32 +131,20 @@ static void tp_irq_row(char *line, const unsigned int *cols, int ncols,
  */
 int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k)
 {
-	unsigned int *cols = calloc(TP_MAX_CPUS, sizeof(*cols));
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f;
-	int ncols, i;
+	struct tp_irq_reading rd = { .k = k, .ncols = -1 };
+	struct tp_proc_file f = { .fd = -1 };
+	int ret = -1;
 
 	memset(k, 0, sizeof(*k));
-	f = cols ? fopen(path, "r") : NULL;
-	if (!f) {
-		free(cols);
+	rd.cols = calloc(TP_MAX_CPUS, sizeof(*rd.cols));
+	if (rd.cols && !tp_proc_file_open(&f, path))
+		ret = tp_proc_file_lines(&f, tp_irq_line, &rd);
+	tp_proc_file_close(&f);
+	free(rd.cols);
+	if (ret || rd.ncols <= 0) {
+		memset(k->seen, 0, sizeof(k->seen));
 		return -1;
 	}
-	if (getline(&line, &cap, f) < 0 ||
-	    (ncols = tp_irq_columns(line, cols, TP_MAX_CPUS)) <= 0) {
-		free(cols);
-		free(line);
-		fclose(f);
-		return -1;
-	}
-	for (i = 0; i < ncols; i++)
-		k->seen[cols[i]] = true;
-	while (getline(&line, &cap, f) >= 0)
-		tp_irq_row(line, cols, ncols, k);
-	free(cols);
-	free(line);
-	fclose(f);
 	return 0;
 }
 

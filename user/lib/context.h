@@ -49,6 +49,7 @@ struct tp_context {
 
 const char *tp_irq_cat_name(enum tp_irq_cat cat);
 int tp_read_proc_interrupts(const char *path, struct tp_irq_counts *k);
+bool tp_irq_row_taken(const char *label);
 bool tp_irq_known(const struct tp_context *x, unsigned int cpu);
 uint32_t tp_irq_taken(const struct tp_irq_counts *k, unsigned int cpu);
 uint64_t tp_irq_delta(const struct tp_context *x, enum tp_irq_cat cat,

@@ -784,24 +784,33 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 
 /*
  * "irq 4 ttyS0", "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
- * "other".
+ * "irq LOC" (a row of /proc/interrupts without a number), "other".
  */
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 {
 	if (s->kind == TSCPROBE_SOURCE_OTHER)
 		snprintf(buf, len, "%s", tp_source_name(s->kind));
-	else if (s->kind == TSCPROBE_SOURCE_NMI)
+	else if (s->kind == TSCPROBE_SOURCE_NMI || s->no_id)
 		snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
 	else
-		snprintf(buf, len, "%s %u %s", tp_source_name(s->kind), s->id,
-			 s->name);
+		snprintf(buf, len, "%s %u%s%s", tp_source_name(s->kind), s->id,
+			 *s->name ? " " : "", s->name);
 }
 
-/* A source's count, cycles and ns (null where the TSC rate is unknown). */
+/*
+ * A source's count and time: the time null where the sources are
+ * untimed (the userspace engine's counts), the ns where the TSC rate is
+ * unknown.
+ */
 void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
-			    struct jw *j)
+			    bool untimed, struct jw *j)
 {
 	jw_u64(j, "count", s->count);
+	if (untimed) {
+		jw_null(j, "cycles");
+		jw_null(j, "ns");
+		return;
+	}
 	jw_u64(j, "cycles", s->cycles);
 	if (tsc_khz)
 		jw_u64(j, "ns", tp_cycles_to_ns_round(s->cycles, tsc_khz));
@@ -809,15 +818,18 @@ void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
 		jw_null(j, "ns");
 }
 
-/* One source of a "named" array. */
+/* One source of a "named" array; "id" null where it has no number. */
 void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
-		    struct jw *j)
+		    bool untimed, struct jw *j)
 {
 	jw_obj(j, NULL);
 	jw_str(j, "kind", tp_source_name(s->kind));
-	jw_u64(j, "id", s->id);
+	if (s->no_id)
+		jw_null(j, "id");
+	else
+		jw_u64(j, "id", s->id);
 	jw_str(j, "name", s->name);
-	tp_source_json_figures(tsc_khz, s, j);
+	tp_source_json_figures(tsc_khz, s, untimed, j);
 	jw_obj_end(j);
 }
 
@@ -879,7 +891,7 @@ void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
 		jw_null(j, "unexplained_ns");
 	jw_arr(j, "named");
 	for (i = 0; i < e->nsources; i++)
-		tp_source_json(tsc_khz, &e->sources[i], j);
+		tp_source_json(tsc_khz, &e->sources[i], false, j);
 	jw_arr_end(j);
 	jw_obj_end(j);
 }

@@ -85,6 +85,8 @@ struct tp_counter_res {
  *	handler's ("" for a kind)
  * @count: the times it ran
  * @cycles: its net time
+ * @no_id: it has no number: a named row of /proc/interrupts ("LOC"), whose
+ *	vector the file does not give (the userspace engine's)
  */
 struct tp_source_res {
 	uint32_t kind;
@@ -92,6 +94,7 @@ struct tp_source_res {
 	char name[TSCPROBE_SOURCE_NAME_LEN];
 	uint64_t count;
 	uint64_t cycles;
+	bool no_id;
 };
 
 /**
@@ -201,6 +204,9 @@ struct tp_series_res {
  *	probes the module could attach (0: the sources are unknown)
  * @kinds: noise: each kind's exact totals, by enum tscprobe_source
  * @sources_lost: noise: spans the module's rings dropped
+ * @sources_untimed: noise: the sources are the userspace engine's, counted
+ *	from /proc over the run: no time (the cycles mean nothing), no span
+ *	to lose
  * @nsources: noise: entries in @sources
  * @sources: noise: the sources, largest first, the last maybe OTHER
  * @clock_before_khz: cache and skew: the effective clock just before the
@@ -243,6 +249,7 @@ struct tp_cpu_res {
 	uint32_t kinds_known;
 	struct tp_source_res kinds[TSCPROBE_SOURCE_OTHER];
 	uint64_t sources_lost;
+	bool sources_untimed;
 	unsigned int nsources;
 	struct tp_source_res sources[TSCPROBE_MAX_SOURCES + 1];
 	uint32_t clock_before_khz;
@@ -405,9 +412,9 @@ void tp_event_cause_json(struct jw *j, const struct tp_event_res *e);
 
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len);
 void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
-			    struct jw *j);
+			    bool untimed, struct jw *j);
 void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
-		    struct jw *j);
+		    bool untimed, struct jw *j);
 void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
 			   FILE *f);
 void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
