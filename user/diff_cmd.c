@@ -23,7 +23,8 @@ static const char tp_diff_usage[] =
 	"Compare two reports of one kind saved with -j (noise, cache or skew):\n"
 	"the environment and parameters that differ, then per CPU (skew: per\n"
 	"pair) each key figure in A and in B and its change; noise: then what\n"
-	"ran inside each CPU's windows (the module's sources), A -> B.\n"
+	"ran inside each CPU's windows (the module's sources; the userspace\n"
+	"engine's: their counts over the run), A -> B.\n"
 	"\n"
 	"  -j, --json            print JSON\n"
 	"  -h, --help            show this help\n";
@@ -332,42 +333,80 @@ static void tp_diff_env_text(const struct tp_env_changes *l)
 	}
 }
 
-/* The kinds of noise source whose time diff compares, as JSON has them. */
+/* The kinds of noise source diff compares, as JSON has them. */
 static const char *const tp_diff_kinds[] = { "thread", "softirq", "irq", "nmi" };
 
-/* A noise CPU's net ns of one kind of source; NAN where not known. */
-static double tp_diff_kind_ns(const struct jr *cpu, const char *kind)
+/*
+ * Whether a noise CPU's report has sources with their time (the module's,
+ * its probes attached) or, @timed false, without (the userspace engine's
+ * counts: "timed" false).
+ */
+static bool tp_diff_has_sources(const struct jr *cpu, bool timed)
 {
-	const struct jr *k = jr_get(jr_get(cpu, "sources"), "kinds");
+	const struct jr *src = jr_get(cpu, "sources");
+	const struct jr *t = jr_get(src, "timed");
+	bool untimed = t && t->type == JR_BOOL && !t->b;
 
-	return jr_num(jr_get(k, kind), "ns", NAN);
+	return jr_get(src, "kinds") && untimed != timed;
 }
 
 /*
- * Whether a noise CPU's report has the module's sources, with their time
- * (its probes were attached): the userspace engine's ("timed": false)
- * have counts only, nothing to compare here.
+ * What diff compares of noise sources: the module's net time where either
+ * report has it, else the userspace engine's counts over the run.
+ * @timed: which; @head: the text's heading; @field: the figure's key
  */
-static bool tp_diff_has_sources(const struct jr *cpu)
-{
-	const struct jr *src = jr_get(cpu, "sources");
-	const struct jr *timed = jr_get(src, "timed");
+struct tp_diff_src {
+	bool timed;
+	const char *head;
+	const char *field;
+};
 
-	return jr_get(src, "kinds") &&
-	       !(timed && timed->type == JR_BOOL && !timed->b);
+static const struct tp_diff_src tp_diff_src_timed = {
+	true, "sources (net time inside the windows), A -> B:", "ns",
+};
+static const struct tp_diff_src tp_diff_src_counted = {
+	false, "sources (counts over the run, userspace engine), A -> B:", "count",
+};
+
+static const struct tp_diff_src *tp_diff_src_of(const struct tp_diff *d)
+{
+	unsigned int side;
+	size_t i;
+
+	for (side = 0; side < 2; side++) {
+		const struct jr *l = jr_get(d->doc[side], d->list);
+
+		for (i = 0; l && i < l->n; i++)
+			if (tp_diff_has_sources(&l->v[i], true))
+				return &tp_diff_src_timed;
+	}
+	return &tp_diff_src_counted;
+}
+
+/* A noise CPU's figure of one kind of source; NAN where not known. */
+static double tp_diff_kind_figure(const struct jr *cpu, const char *kind,
+				  const struct tp_diff_src *src)
+{
+	const struct jr *k = jr_get(jr_get(cpu, "sources"), "kinds");
+
+	if (!tp_diff_has_sources(cpu, src->timed))
+		return NAN;
+	return jr_num(jr_get(k, kind), src->field, NAN);
 }
 
 /*
  * A noise CPU's largest source, "irq 24 virtio0-input" ("irq LOC" where
  * its id is null); NULL: not known.
  */
-static const char *tp_diff_largest(const struct jr *cpu, char *buf, size_t len)
+static const char *tp_diff_largest(const struct jr *cpu,
+				   const struct tp_diff_src *src, char *buf,
+				   size_t len)
 {
 	const struct jr *n = jr_get(jr_get(cpu, "sources"), "named");
 	const struct jr *id;
 	const char *kind;
 
-	if (!tp_diff_has_sources(cpu))
+	if (!tp_diff_has_sources(cpu, src->timed))
 		return NULL;
 	if (!n || n->type != JR_ARR || !n->n)
 		return "none";
@@ -384,79 +423,99 @@ static const char *tp_diff_largest(const struct jr *cpu, char *buf, size_t len)
 	return buf;
 }
 
-static void tp_diff_ns_text(double ns, char *buf, size_t len)
+static void tp_diff_figure_text(double v, const struct tp_diff_src *src,
+				char *buf, size_t len)
 {
-	if (isnan(ns))
+	if (isnan(v))
 		snprintf(buf, len, "n/a");
+	else if (src->timed)
+		tp_format_ns((uint64_t)v, buf, len);
 	else
-		tp_format_ns((uint64_t)ns, buf, len);
+		snprintf(buf, len, "%.0f", v);
+}
+
+/* One CPU's line: each kind A -> B, then the largest source. */
+static void tp_diff_sources_line(const struct jr *a, const struct jr *b,
+				 const struct tp_diff_src *src)
+{
+	char ta[32], tb[32], la_buf[64], lb_buf[64];
+	const char *sa, *sb;
+	size_t k;
+
+	printf("  CPU %.0f:", jr_num(a, "cpu", -1));
+	for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
+		double va = tp_diff_kind_figure(a, tp_diff_kinds[k], src);
+		double vb = tp_diff_kind_figure(b, tp_diff_kinds[k], src);
+
+		tp_diff_figure_text(va, src, ta, sizeof(ta));
+		tp_diff_figure_text(vb, src, tb, sizeof(tb));
+		printf("%s %s %s -> %s", k ? "," : "", tp_diff_kinds[k], ta, tb);
+		if (!isnan(va) && !isnan(vb))
+			printf(" (%+.0f%%)", tp_diff_change(va, vb));
+	}
+	sa = tp_diff_largest(a, src, la_buf, sizeof(la_buf));
+	sb = tp_diff_largest(b, src, lb_buf, sizeof(lb_buf));
+	printf("; largest: %s -> %s\n", sa ?: "n/a", sb ?: "n/a");
 }
 
 /*
- * Noise: per CPU, each kind's time inside the windows and the largest
- * source, A -> B; nothing where neither report names sources.
+ * Noise: per CPU, each kind's time inside the windows (or, where neither
+ * report has the module's, count over the run) and the largest source,
+ * A -> B; nothing where neither report has sources.
  */
 static void tp_diff_sources_text(const struct tp_diff *d)
 {
+	const struct tp_diff_src *src = tp_diff_src_of(d);
 	const struct jr *la = jr_get(d->doc[0], d->list);
-	char ta[32], tb[32], la_buf[64], lb_buf[64];
 	bool head = false;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < la->n; i++) {
 		const struct jr *a = &la->v[i];
 		const struct jr *b = tp_diff_match(d, d->doc[1], a);
-		const char *sa, *sb;
 
-		if (!tp_diff_has_sources(a) && !tp_diff_has_sources(b))
+		if (!tp_diff_has_sources(a, src->timed) &&
+		    !tp_diff_has_sources(b, src->timed))
 			continue;
 		if (!head)
-			printf("sources (net time inside the windows), A -> B:\n");
+			printf("%s\n", src->head);
 		head = true;
-		printf("  CPU %.0f:", jr_num(a, "cpu", -1));
-		for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
-			double va = tp_diff_kind_ns(a, tp_diff_kinds[k]);
-			double vb = tp_diff_kind_ns(b, tp_diff_kinds[k]);
-
-			tp_diff_ns_text(va, ta, sizeof(ta));
-			tp_diff_ns_text(vb, tb, sizeof(tb));
-			printf("%s %s %s -> %s", k ? "," : "", tp_diff_kinds[k],
-			       ta, tb);
-			if (!isnan(va) && !isnan(vb))
-				printf(" (%+.0f%%)", tp_diff_change(va, vb));
-		}
-		sa = tp_diff_largest(a, la_buf, sizeof(la_buf));
-		sb = tp_diff_largest(b, lb_buf, sizeof(lb_buf));
-		printf("; largest: %s -> %s\n", sa ?: "n/a", sb ?: "n/a");
+		tp_diff_sources_line(a, b, src);
 	}
 }
 
-/* The same, in a noise CPU's JSON object: "sources", null where unknown. */
-static void tp_diff_sources_json(struct jw *j, const struct jr *a,
-				 const struct jr *b)
+/*
+ * The same, in a noise CPU's JSON object: "sources" ("KIND_ns", or
+ * "KIND_count" for the userspace engine's, and "largest"), null where
+ * neither report has them.
+ */
+static void tp_diff_sources_json(const struct tp_diff *d, struct jw *j,
+				 const struct jr *a, const struct jr *b)
 {
+	const struct tp_diff_src *src = tp_diff_src_of(d);
 	char la_buf[64], lb_buf[64], key[32];
 	const char *sa, *sb;
 	size_t k;
 
-	if (!tp_diff_has_sources(a) && !tp_diff_has_sources(b)) {
+	if (!tp_diff_has_sources(a, src->timed) &&
+	    !tp_diff_has_sources(b, src->timed)) {
 		jw_null(j, "sources");
 		return;
 	}
 	jw_obj(j, "sources");
 	for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
-		double va = tp_diff_kind_ns(a, tp_diff_kinds[k]);
-		double vb = tp_diff_kind_ns(b, tp_diff_kinds[k]);
+		double va = tp_diff_kind_figure(a, tp_diff_kinds[k], src);
+		double vb = tp_diff_kind_figure(b, tp_diff_kinds[k], src);
 
-		snprintf(key, sizeof(key), "%s_ns", tp_diff_kinds[k]);
+		snprintf(key, sizeof(key), "%s_%s", tp_diff_kinds[k], src->field);
 		jw_obj(j, key);
 		jw_double(j, "a", va);
 		jw_double(j, "b", vb);
 		jw_double(j, "change_pct", tp_diff_change(va, vb));
 		jw_obj_end(j);
 	}
-	sa = tp_diff_largest(a, la_buf, sizeof(la_buf));
-	sb = tp_diff_largest(b, lb_buf, sizeof(lb_buf));
+	sa = tp_diff_largest(a, src, la_buf, sizeof(la_buf));
+	sb = tp_diff_largest(b, src, lb_buf, sizeof(lb_buf));
 	jw_obj(j, "largest");
 	if (sa)
 		jw_str(j, "a", sa);
@@ -594,7 +653,7 @@ static void tp_diff_json(const struct tp_diff *d, const struct tp_env_changes *l
 		}
 		jw_bool(&j, "changed", diff);
 		if (!strcmp(d->kind, "noise"))
-			tp_diff_sources_json(&j, a, b);
+			tp_diff_sources_json(d, &j, a, b);
 		jw_obj_end(&j);
 	}
 	jw_arr_end(&j);

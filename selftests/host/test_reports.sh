@@ -96,24 +96,35 @@ tap_check "diff -j: every CPU, the change in per cent" bash -c \
 	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
 	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and
 	 any(.environment[]; .what == \"isolated\" and .cpus == [1])' >/dev/null"
+# diff of the golden report $1 against $2, a copy jq edited with $3: its
+# sources' heading is $4 and each of $5... matches a line of the text.
+diff_sources() {
+	local golden=$REPO/selftests/host/golden/$1 copy=$2 out pattern
+
+	jq "$3" "$golden" >"$copy" && out=$("$CLI" diff "$golden" "$copy") || return 1
+	shift 3
+	grep -qx "$1" <<<"$out" || { echo "$out"; return 1; }
+	for pattern in "${@:2}"; do
+		grep -q "$pattern" <<<"$out" || { echo "$out"; return 1; }
+	done
+}
 # The module's sources (the golden report has them): a CPU whose thread
 # time fell and whose largest source changed, one whose sources are gone.
-jq '.cpus[0].sources.kinds.thread.ns = 100 |
-    .cpus[0].sources.named[0] = {kind: "irq", id: 24, name: "virtio0-input",
+tap_check "diff: the sources of each CPU, A -> B, where either has them" diff_sources \
+	noise.json "$OUT/dsrc.json" '.cpus[0].sources.kinds.thread.ns = 100 |
+	.cpus[0].sources.named[0] = {kind: "irq", id: 24, name: "virtio0-input",
 	count: 1, cycles: 5, ns: 2} | .cpus[1].sources = null' \
-	"$REPO/selftests/host/golden/noise.json" >"$OUT/dsrc.json"
-tap_check "diff: the sources of each CPU, A -> B, where either has them" bash -c \
-	"out=\$('$CLI' diff '$REPO/selftests/host/golden/noise.json' '$OUT/dsrc.json') &&
-	 grep -qx 'sources (net time inside the windows), A -> B:' <<<\"\$out\" &&
-	 grep -q '^  CPU 0: thread 4.3ms -> 100ns (-100%), .*; largest: thread 4242 stress-ng -> irq 24 virtio0-input\$' <<<\"\$out\" &&
-	 grep -q '^  CPU 1: thread 4.3ms -> n/a, .*; largest: thread 4242 stress-ng -> n/a\$' <<<\"\$out\" &&
-	 ! '$CLI' diff '$OUT/da.json' '$OUT/db.json' | grep -q '^sources' || { echo \"\$out\"; false; }"
+	'sources (net time inside the windows), A -> B:' \
+	'^  CPU 0: thread 4.3ms -> 100ns (-100%), .*; largest: thread 4242 stress-ng -> irq 24 virtio0-input$' \
+	'^  CPU 1: thread 4.3ms -> n/a, .*; largest: thread 4242 stress-ng -> n/a$'
+tap_check "diff: two userspace reports have no net time to compare" bash -c \
+	"! '$CLI' diff '$OUT/da.json' '$OUT/db.json' | grep -q '^sources (net time'"
 tap_check "diff -j: the sources, null where neither report has them" bash -c \
 	"'$CLI' diff -j '$REPO/selftests/host/golden/noise.json' '$OUT/dsrc.json' | jq -e '
 	 (.cpus[0].sources.thread_ns | .a > 4e6 and .b == 100 and .change_pct < -99) and
 	 (.cpus[0].sources.largest == {a: \"thread 4242 stress-ng\", b: \"irq 24 virtio0-input\"}) and
 	 (.cpus[1].sources.largest.b == null) and (.cpus[1].sources.irq_ns.b == null)' >/dev/null &&
-	 '$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e 'all(.cpus[]; .sources == null)' >/dev/null"
+	 '$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e 'all(.cpus[]; .sources.irq_ns == null)' >/dev/null"
 # The userspace engine's sources are counts without time: against the
 # module's, its side is n/a, and its null ids and times break nothing.
 tap_check "diff: the userspace engine's untimed sources are n/a" bash -c \
@@ -122,6 +133,19 @@ tap_check "diff: the userspace engine's untimed sources are n/a" bash -c \
 	 '$CLI' diff -j '$REPO/selftests/host/golden/noise-user.json' '$REPO/selftests/host/golden/noise.json' |
 	 jq -e '(.cpus[0].sources.irq_ns.a == null) and (.cpus[0].sources.largest.a == null) and
 		(.cpus[0].sources.largest.b == \"thread 4242 stress-ng\")' >/dev/null || { echo \"\$out\"; false; }"
+# Two userspace reports: their counts over the run, A -> B, the largest by
+# name ("irq LOC": no id), a CPU without sources on one side n/a.
+tap_check "diff: two userspace reports compare their sources' counts" diff_sources \
+	noise-user.json "$OUT/dcount.json" '.cpus[0].sources.kinds.irq.count = 20 |
+	.cpus[0].sources.named[0] = {kind: "softirq", id: 9, name: "RCU", count: 12,
+	cycles: null, ns: null} | .cpus[1].sources = null' \
+	'sources (counts over the run, userspace engine), A -> B:' \
+	'^  CPU 0: thread 0 -> 0 (+0%), softirq 9 -> 9 (+0%), irq 10 -> 20 (+100%), nmi n/a -> n/a; largest: irq LOC -> softirq 9 RCU$' \
+	'^  CPU 1: thread 3 -> n/a, .*; largest: irq LOC -> n/a$'
+tap_check "diff -j: the counts, null where a report has none" bash -c \
+	"'$CLI' diff -j '$REPO/selftests/host/golden/noise-user.json' '$OUT/dcount.json' |
+	 jq -e '(.cpus[0].sources.irq_count | .a == 10 and .b == 20 and .change_pct == 100) and
+		(.cpus[0].sources.nmi_count.a == null) and (.cpus[1].sources.largest.b == null)' >/dev/null"
 "$CLI" skew --user -c 0-1 -n 16 -q -j >"$OUT/ds.json"
 jq '.pairs[1].skew.avg |= fabs + 50' "$OUT/ds.json" >"$OUT/ds2.json"
 tap_check "diff skew: the pair whose skew changed is named, the other not" bash -c \
