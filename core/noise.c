@@ -119,6 +119,7 @@ void tp_noise_init(struct tp_noise *n, uint64_t threshold_cycles)
 	n->skipped = 0;
 	n->resumed_at = 0;
 	n->resumed_by = 0;
+	n->followed = false;
 	n->steps_back = 0;
 	n->step_back_max = 0;
 	n->step_back_cycles = 0;
@@ -184,6 +185,7 @@ static tp_always_inline void tp_noise_slow(struct tp_noise *n,
 		tp_noise_end_window(now, a);
 		return;
 	}
+	n->followed = (int64_t)(*now - end) >= (int64_t)n->threshold;
 	if (end == n->resumed_at)
 		end -= n->resumed_by;
 	tp_noise_event(n, end, gap);

@@ -60,7 +60,10 @@ struct tp_events {
  * One CPU's noise measurement, in cycles, accumulated over windows.  About
  * 25 KiB, all touched by the loop: it must stay in a 32 KiB L1D.  @skipped
  * is the event path's time, neither measured nor a gap; @explain is set
- * after tp_noise_init(), which clears it.  A caller keeping TSC values
+ * after tp_noise_init(), which clears it.  @followed, for @explain: the
+ * gap after the event's is at or above the threshold too, and has passed
+ * already (the loop sees a gap one read late), so counters read now
+ * would count both.  A caller keeping TSC values
  * across windows moves them back by @step_back_cycles.
  */
 struct tp_noise {
@@ -76,6 +79,7 @@ struct tp_noise {
 	tp_noise_kept_fn kept;
 	uint64_t resumed_at;
 	uint64_t resumed_by;
+	bool followed;
 	uint64_t steps_back;
 	uint64_t step_back_max;
 	uint64_t step_back_cycles;

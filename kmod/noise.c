@@ -267,13 +267,19 @@ static void tp_noise_trace_event(const struct tp_noise_cpu *n,
 	trace_tscprobe_noise_event(n->cpu, ev, &n->ev_next, top);
 }
 
-/* The loop's slow path, on the measuring CPU inside the window. */
-static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
+/*
+ * The counters' deltas since the previous reading.  Where the gap after
+ * this one was an event too, a reading now would count both: this event
+ * gets none (unknown, not 0) and the next one's span both gaps.
+ */
+static void tp_noise_event_counters(struct tp_noise_cpu *n,
+				    struct tp_event *ev)
 {
-	struct tp_noise_cpu *n = container_of(loop, struct tp_noise_cpu, loop);
-	u64 stop_at = n->run->params.stop_at_cycles;
 	struct tp_reading now = {};
 
+	ev->valid = 0;
+	if (n->loop.followed)
+		return;
 	tp_noise_read(n, &now);
 	ev->valid = n->readable;
 	if (ev->valid & TP_EVENT_SMI)
@@ -283,6 +289,15 @@ static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
 	if (ev->valid & TP_EVENT_STEAL)
 		ev->steal_ns = now.steal - n->prev.steal;
 	n->prev = now;
+}
+
+/* The loop's slow path, on the measuring CPU inside the window. */
+static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev)
+{
+	struct tp_noise_cpu *n = container_of(loop, struct tp_noise_cpu, loop);
+	u64 stop_at = n->run->params.stop_at_cycles;
+
+	tp_noise_event_counters(n, ev);
 	tp_noise_event_sources(n, ev);
 	ev->cause = tp_src_cause(&n->ev_next, tp_event_cause(ev));
 	n->cause_events[ev->cause]++;

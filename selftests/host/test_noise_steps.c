@@ -21,6 +21,7 @@ static struct {
 	uint64_t back_at2;	/* a second one */
 	uint64_t jump_at;	/* a read that jumps forward: an event */
 	uint64_t jump;		/* by how much */
+	uint64_t jump_at2;	/* a second one */
 	bool back_in_path;	/* the explain hook arms a step back */
 } clk;
 
@@ -31,7 +32,7 @@ static uint64_t synth_read(enum tscprobe_clock clock)
 	clk.t += clk.tick;
 	if (clk.reads == clk.back_at || clk.reads == clk.back_at2)
 		clk.t -= clk.back;
-	if (clk.reads == clk.jump_at)
+	if (clk.reads == clk.jump_at || clk.reads == clk.jump_at2)
 		clk.t += clk.jump;
 	return clk.t;
 }
@@ -188,6 +189,56 @@ TEST(step_back_during_event_path)
 	EXPECT_EQ(0ULL, n.skipped);
 	EXPECT_EQ(5 * THRESHOLD + TICK, n.max);
 	check_books(_metadata, &n);
+}
+
+static bool followed[4];
+
+/* The explain hook that notes, per event, whether a gap followed it. */
+static void explain_followed(struct tp_noise *n, struct tp_event *ev)
+{
+	if (explained < 4)
+		followed[explained] = n->followed;
+	explained++;
+	ev->cause = TSCPROBE_CAUSE_UNEXPLAINED;
+}
+
+/*
+ * Two events @apart reads apart: the loop sees a gap one read late, so
+ * the first one's path runs after the second gap when they are back to
+ * back, and says so (counters read then would count both); with a gap
+ * below the threshold between them (and the path's own read: the second
+ * jump three reads later), it does not.
+ */
+static void two_events(struct __test_metadata *_metadata, uint64_t apart,
+		       bool first_followed)
+{
+	static struct tp_noise n;
+
+	clk_reset();
+	clk.jump_at = 200;
+	clk.jump_at2 = 200 + apart;
+	clk.jump = 5 * THRESHOLD;
+	tp_noise_init(&n, THRESHOLD);
+	n.explain = explain_followed;
+	explained = 0;
+	tp_noise_window(&n, TSCPROBE_CLOCK_LFENCE, START + WINDOW);
+	ASSERT_EQ(2U, explained);
+	EXPECT_EQ(2ULL, n.events.total);
+	EXPECT_EQ(first_followed, followed[0]);
+	EXPECT_FALSE(followed[1]);
+	EXPECT_EQ(n.events.ev[0].tsc, n.events.ev[1].tsc -
+		  n.events.ev[1].cycles - (apart - 1) * TICK);
+	check_books(_metadata, &n);
+}
+
+TEST(an_event_followed_by_an_event_says_so)
+{
+	two_events(_metadata, 1, true);
+}
+
+TEST(an_event_a_gap_before_another_is_not_followed)
+{
+	two_events(_metadata, 3, false);
 }
 
 /* Windows after a step measure as before; the counts add up. */

@@ -342,7 +342,10 @@ enum tscprobe_pair_status {
  * moved, not that no SMI came (one may hide behind them); UNEXPLAINED
  * there includes SMIs.  Deltas span from the previous reading to the
  * event, so an event right after a window's start shares its deltas with
- * nothing, and two events close together each get their own.
+ * nothing, and two events close together each get their own, but for two
+ * back to back: the loop sees a gap one read late, so the first one's
+ * reading would come after the second gap; it has no deltas (absent) and
+ * the second one's span both.
  */
 enum tscprobe_cause {
 	TSCPROBE_CAUSE_NONE,
