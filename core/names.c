@@ -73,7 +73,7 @@ static const char *const tp_pair_statuses[] = {
 static const char *const tp_features[TP_FEATURE_BITS] = {
 	"constant_tsc", "nonstop_tsc", "tsc_known_freq", "tsc_reliable",
 	"rdtscp", "clflush", "clflushopt", "invariant_tsc", "aperfmperf",
-	"hypervisor", "smi_count",
+	"hypervisor", "smi_count", "smi_pmu",
 };
 
 /* Top-level attributes, as the JSON output and error messages call them. */
@@ -152,6 +152,17 @@ static const char *const tp_sources[] = {
 const char *tp_source_name(unsigned int v)
 {
 	return tp_pick(tp_sources, TP_ARRAY_SIZE(tp_sources), v);
+}
+
+static const char *const tp_smi_sources[] = {
+	[TSCPROBE_SMI_SOURCE_NONE] = "none",
+	[TSCPROBE_SMI_SOURCE_MSR] = "msr",
+	[TSCPROBE_SMI_SOURCE_PERF] = "perf",
+};
+
+const char *tp_smi_source_name(unsigned int v)
+{
+	return tp_pick(tp_smi_sources, TP_ARRAY_SIZE(tp_smi_sources), v);
 }
 
 const char *tp_tsc_sync_name(unsigned int v)

@@ -22,9 +22,10 @@ const char *tp_attr_name(unsigned int type);
 const char *tp_cause_name(unsigned int cause);
 const char *tp_source_name(unsigned int source);
 const char *tp_tsc_sync_name(unsigned int sync);
+const char *tp_smi_source_name(unsigned int source);
 
 /* Number of TSCPROBE_FEAT_* bits that have a name. */
-#define TP_FEATURE_BITS	11
+#define TP_FEATURE_BITS	12
 
 int tp_name_lookup(const char *(*name_of)(unsigned int), unsigned int max,
 		   const char *name);

@@ -277,6 +277,15 @@ TEST(names_round_trip)
 		EXPECT_STRNE("?", tp_attr_name(v)) TH_LOG("attribute %u", v);
 	for (v = 0; v < TP_FEATURE_BITS; v++)
 		EXPECT_STRNE("?", tp_feature_name(v));
+	for (v = 0; v <= TSCPROBE_SMI_SOURCE_MAX; v++)
+		EXPECT_EQ((int)v, tp_name_lookup(tp_smi_source_name,
+						 TSCPROBE_SMI_SOURCE_MAX,
+						 tp_smi_source_name(v)));
+	EXPECT_STREQ("perf", tp_smi_source_name(TSCPROBE_SMI_SOURCE_PERF));
+	EXPECT_STREQ("?", tp_smi_source_name(TSCPROBE_SMI_SOURCE_MAX + 1));
+	EXPECT_STREQ("smi_pmu",
+		     tp_feature_name(__builtin_ctz(TSCPROBE_FEAT_SMI_PMU)));
+	EXPECT_STREQ("?", tp_feature_name(TP_FEATURE_BITS));
 	EXPECT_STREQ("?", tp_kind_name(TSCPROBE_KIND_MAX + 1));
 	EXPECT_EQ(-1, tp_name_lookup(tp_irqs_name, TSCPROBE_IRQS_MAX, "maybe"));
 }

@@ -336,11 +336,11 @@ enum tscprobe_pair_status {
  * SMI also freezes the other cores and hides NMIs and interrupts behind
  * it) to what only the kernel's accounting sees.  A counter that cannot be
  * read never explains anything, and never rules anything out: where the
- * SMI count cannot be read (no MSR_SMI_COUNT, or under a hypervisor, whose
- * count is not the host's), the event's SMI delta is absent, the CPU's
- * SMI cause nest too, and NMI, IRQ and STEAL say only that the counter
- * moved, not that no SMI came (one may hide behind them); UNEXPLAINED
- * there includes SMIs.  Deltas span from the previous reading to the
+ * SMI count cannot be read (enum tscprobe_smi_source NONE: no counter, or
+ * under a hypervisor, whose count is not the host's), the event's SMI
+ * delta is absent, the CPU's SMI cause nest too, and NMI, IRQ and STEAL
+ * say only that the counter moved, not that no SMI came (one may hide
+ * behind them); UNEXPLAINED there includes SMIs.  Deltas span from the previous reading to the
  * event, so an event right after a window's start shares its deltas with
  * nothing, and two events close together each get their own, but for two
  * back to back: the loop sees a gap one read late, so the first one's
@@ -400,6 +400,13 @@ enum tscprobe_tsc_sync {
  * reads 0 forever while the host's SMIs stop the guest unseen)
  */
 #define TSCPROBE_FEAT_SMI_COUNT		(1U << 10)
+/*
+ * No SMI_COUNT, but the CPU counts the SMIs it receives in its core PMU
+ * (AMD Zen and later: event 0x2B, LS_SMI_RX), which this kernel drives,
+ * and not under a hypervisor: a noise run counts them through a kernel
+ * perf counter on each CPU where one is free (TSCPROBE_SMI_SOURCE_PERF)
+ */
+#define TSCPROBE_FEAT_SMI_PMU		(1U << 11)
 
 /*
  * TSCPROBE_CPU_A_FLAGS bits.  DONE: the CPU has finished.  INCOMPLETE:
@@ -538,8 +545,9 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_EVENTS_TOTAL: u64; gaps at or above the threshold
  * @TSCPROBE_CPU_A_EVENTS_DROPPED: u64; of those, not kept (ring full)
  * @TSCPROBE_CPU_A_EVENT: nest, enum tscprobe_event_attr; repeated
- * @TSCPROBE_CPU_A_SMI_COUNT: u64; SMIs during the run (absent: unreadable,
- *	see TSCPROBE_FEAT_SMI_COUNT; always so under a hypervisor)
+ * @TSCPROBE_CPU_A_SMI_COUNT: u64; SMIs during the run, from SMI_SOURCE
+ *	(absent: unknown, see TSCPROBE_FEAT_SMI_COUNT and _SMI_PMU; always so
+ *	under a hypervisor)
  * @TSCPROBE_CPU_A_NMI_COUNT: u64; NMIs during the run
  * @TSCPROBE_CPU_A_IRQ_COUNT: u64; interrupts (device, timer, IPIs) taken
  * @TSCPROBE_CPU_A_APERF: u64; APERF delta over the windows (absent:
@@ -609,6 +617,9 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_SOURCES_LOST: u64; noise: spans the probes' rings
  *	dropped before the measuring thread read them: in SOURCE_KIND, not in
  *	SOURCE
+ * @TSCPROBE_CPU_A_SMI_SOURCE: u32; enum tscprobe_smi_source; noise: where
+ *	SMI_COUNT and the events' SMI came from; NONE exactly when SMI_COUNT
+ *	is absent.  Modules before it sent SMI_COUNT from MSR_SMI_COUNT only.
  */
 enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_UNSPEC,
@@ -645,6 +656,7 @@ enum tscprobe_cpu_attr {
 	TSCPROBE_CPU_A_SOURCE_KIND,
 	TSCPROBE_CPU_A_SOURCE,
 	TSCPROBE_CPU_A_SOURCES_LOST,
+	TSCPROBE_CPU_A_SMI_SOURCE,
 
 	__TSCPROBE_CPU_A_MAX
 };
@@ -727,9 +739,9 @@ enum tscprobe_window_attr {
  * @TSCPROBE_EVENT_A_TSC: u64 cycles; TSC at the end of the gap
  * @TSCPROBE_EVENT_A_CYCLES: u64 cycles; length of the gap
  * @TSCPROBE_EVENT_A_CAUSE: u32; enum tscprobe_cause (always sent)
- * @TSCPROBE_EVENT_A_SMI: u32; SMIs (MSR_SMI_COUNT) since the previous
- *	reading, see enum tscprobe_cause; absent where the MSR cannot be read
- *	and under a hypervisor
+ * @TSCPROBE_EVENT_A_SMI: u32; SMIs (from the CPU's SMI_SOURCE) since the
+ *	previous reading, see enum tscprobe_cause; absent where the count is
+ *	unknown (SMI_SOURCE NONE) and under a hypervisor
  * @TSCPROBE_EVENT_A_NMI: u32; NMIs taken by the CPU since then
  * @TSCPROBE_EVENT_A_IRQ: u32; interrupts taken since then (device IRQs
  *	and the x86 system vectors, as CPU_A_IRQ_COUNT; with IRQS off only
@@ -888,6 +900,26 @@ enum tscprobe_source {
 	__TSCPROBE_SOURCE_MAX
 };
 #define TSCPROBE_SOURCE_MAX (__TSCPROBE_SOURCE_MAX - 1)
+
+/**
+ * enum tscprobe_smi_source - where a noise CPU's SMI count comes from
+ * @TSCPROBE_SMI_SOURCE_NONE: nowhere: the count is unknown (absent), never
+ *	0: no counter (older Intel), no perf counter free or none accepted
+ *	(AMD), a read that failed during the run, or a hypervisor, whose
+ *	count is not the host's
+ * @TSCPROBE_SMI_SOURCE_MSR: MSR_SMI_COUNT (Intel)
+ * @TSCPROBE_SMI_SOURCE_PERF: a pinned kernel perf counter of the core
+ *	PMU's SMIs received (event 0x2B, LS_SMI_RX; AMD Zen and later), held
+ *	on the CPU for its measurement and read inside the windows
+ */
+enum tscprobe_smi_source {
+	TSCPROBE_SMI_SOURCE_NONE,
+	TSCPROBE_SMI_SOURCE_MSR,
+	TSCPROBE_SMI_SOURCE_PERF,
+
+	__TSCPROBE_SMI_SOURCE_MAX
+};
+#define TSCPROBE_SMI_SOURCE_MAX (__TSCPROBE_SMI_SOURCE_MAX - 1)
 
 /**
  * enum tscprobe_source_attr - one source, or one kind of source
