@@ -10,14 +10,13 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <asm/cpufeature.h>
-#include <asm/msr.h>
 #include <asm/tsc.h>
 
 #include <linux/tscprobe.h>
-#include "compat.h"
 #include "attrs.h"
 #include "info.h"
 #include "run.h"
+#include "smi.h"
 #include "sources.h"
 #include "core/names.h"
 
@@ -132,25 +131,6 @@ void tp_info_exit(void)
 	tp_info_publish_tsc_offsets(NULL);
 }
 
-/*
- * Under a hypervisor MSR_SMI_COUNT is the hypervisor's (KVM's reads 0), and
- * the host's SMIs are in no count the guest can read: unknown, never 0.
- */
-bool tp_info_smi_count_hidden(void)
-{
-	return boot_cpu_has(X86_FEATURE_HYPERVISOR);
-}
-
-/* A read of MSR_SMI_COUNT faults on AMD, in most VMs and on old Intel. */
-static bool tp_smi_count_readable(void)
-{
-	u64 v;
-
-	if (tp_info_smi_count_hidden())
-		return false;
-	return tp_rdmsr_safe(MSR_SMI_COUNT, &v) == 0;
-}
-
 u32 tp_info_features(void)
 {
 	static const struct { u16 cpu_feature; u32 bit; } map[] = {
@@ -173,8 +153,10 @@ u32 tp_info_features(void)
 	if ((bits & TSCPROBE_FEAT_CONSTANT_TSC) &&
 	    (bits & TSCPROBE_FEAT_NONSTOP_TSC))
 		bits |= TSCPROBE_FEAT_INVARIANT_TSC;
-	if (tp_smi_count_readable())
+	if (tp_smi_msr_readable())
 		bits |= TSCPROBE_FEAT_SMI_COUNT;
+	else if (tp_smi_pmu_capable())
+		bits |= TSCPROBE_FEAT_SMI_PMU;
 	return bits;
 }
 

@@ -10,7 +10,6 @@ struct seq_file;
 struct sk_buff;
 
 u32 tp_info_features(void);
-bool tp_info_smi_count_hidden(void);
 u32 tp_info_kinds(void);
 int tp_info_fill(struct sk_buff *skb);
 void tp_info_show(struct seq_file *m);

@@ -21,6 +21,7 @@
 #include "kinds.h"
 #include "noise_kind.h"
 #include "run.h"
+#include "smi.h"
 #include "core/counter.h"
 #include "core/noise.h"
 #include "trace.h"
@@ -141,12 +142,16 @@ static int tp_noise_parse(struct tp_run *run, struct nlattr **attrs,
 static void tp_noise_explain(struct tp_noise *loop, struct tp_event *ev);
 static void tp_noise_kept(struct tp_noise *loop, u32 slot);
 
-/* A CPU's state as before its first window; @n->undo and @n->src are kept. */
+/*
+ * A CPU's state as before its first window; what it holds is kept:
+ * @n->undo, @n->src and @n->smi_from.
+ */
 static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
 			       unsigned int cpu)
 {
 	struct tp_noise_cpu *undo = n->undo;
 	struct tp_src_here *src = n->src;
+	struct tp_smi smi_from = n->smi_from;
 
 	memset(n, 0, sizeof(*n));
 	tp_noise_init(&n->loop, run->params.threshold_cycles);
@@ -156,6 +161,7 @@ static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
 	n->cpu = cpu;
 	n->undo = undo;
 	n->src = src;
+	n->smi_from = smi_from;
 	tp_src_windows_init(&n->sources);
 }
 
@@ -190,25 +196,16 @@ static void tp_noise_free(struct tp_run *run)
 	}
 }
 
-/* MSR_SMI_COUNT: 32 bits; not read under a hypervisor (info.c). */
-static bool tp_read_smi(u64 *value)
-{
-	*value = 0;
-	if (tp_info_smi_count_hidden())
-		return false;
-	return tp_rdmsr_safe(MSR_SMI_COUNT, value) == 0;
-}
-
 static bool tp_read_msr(u32 msr, u64 *value)
 {
 	return tp_rdmsr_safe(msr, value) == 0;
 }
 
 /*
- * The SMI count where the MSR read without a fault once (a fault in the
- * slow path costs microseconds in a VM).  Steal time only in a guest with
- * interrupts on: it moves at the tick (tp_steal_ns()), so with interrupts
- * off its 0 would be a lie.
+ * The SMI count where it read once (an MSR's fault in the slow path costs
+ * microseconds in a VM).  Steal time only in a guest with interrupts on:
+ * it moves at the tick (tp_steal_ns()), so with interrupts off its 0
+ * would be a lie.
  */
 static u16 tp_noise_readable(const struct tp_params *p, bool smi_ok)
 {
@@ -225,7 +222,8 @@ static u16 tp_noise_readable(const struct tp_params *p, bool smi_ok)
 /* Read what @n->readable names, on the measuring CPU (the slow path). */
 static void tp_noise_read(struct tp_noise_cpu *n, struct tp_reading *r)
 {
-	if ((n->readable & TP_EVENT_SMI) && !tp_read_smi(&r->smi))
+	if ((n->readable & TP_EVENT_SMI) &&
+	    !tp_smi_read(&n->smi_from, &r->smi))
 		n->readable &= ~TP_EVENT_SMI;
 	r->nmi = tp_nmi_count(n->cpu);
 	r->irq = tp_irq_count(n->cpu);
@@ -315,7 +313,7 @@ static void tp_noise_counters_begin(struct tp_noise_cpu *n,
 {
 	bool apm = boot_cpu_has(X86_FEATURE_APERFMPERF);
 	u64 v;
-	bool ok = tp_read_smi(&v);
+	bool ok = tp_smi_read(&n->smi_from, &v);
 
 	n->readable = tp_noise_readable(p, ok);
 	tp_counter_begin(&n->smi, ok, v);
@@ -361,7 +359,7 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		n->last_tsc = start;
 		n->end_tsc = start + span;
 		if (n->smi.ok)
-			n->smi.ok = tp_read_smi(&n->smi.last);
+			n->smi.ok = tp_smi_read(&n->smi_from, &n->smi.last);
 	}
 	if (start >= n->end_tsc) {
 		local_irq_enable();
@@ -396,7 +394,7 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 	if (apm)
 		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
 		      tp_read_msr(MSR_IA32_MPERF, &m1);
-	n->smi_end_ok = tp_read_smi(&n->smi_end);
+	n->smi_end_ok = tp_smi_read(&n->smi_from, &n->smi_end);
 	tp_src_window_end(&n->sources, &n->src->src);
 	trace_tscprobe_window(c->cpu, start, n->last_tsc,
 			      n->loop.samples - samples, n->loop.max);
@@ -502,7 +500,7 @@ static bool tp_noise_warm_up(struct tp_run *run, struct tp_cpu *c, u64 width)
  * Complete only if the CPU reached its end and measured something: one
  * whose every window the host took away is incomplete, not zero.
  */
-static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
+static bool tp_noise_cpu_measure(struct tp_run *run, struct tp_cpu *c)
 {
 	const struct tp_params *p = &run->params;
 	struct tp_noise_cpu *n = c->hot;
@@ -533,6 +531,22 @@ static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
 	}
 	tp_src_publish(c->cpu, NULL);
 	return complete && n->loop.samples;
+}
+
+/*
+ * The SMI counter is the CPU's only while it is measured: taken before the
+ * first window, on the CPU, and given back however the measurement ended
+ * (its end, STOP, the CPU going offline or starving).
+ */
+static bool tp_noise_cpu_main(struct tp_run *run, struct tp_cpu *c)
+{
+	struct tp_noise_cpu *n = c->hot;
+	bool complete;
+
+	tp_smi_open(&n->smi_from, c->cpu);
+	complete = tp_noise_cpu_measure(run, c);
+	tp_smi_close(&n->smi_from);
+	return complete;
 }
 
 static const struct tp_measure_ops tp_noise_measure_ops = {

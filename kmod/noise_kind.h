@@ -8,6 +8,7 @@
 #include <linux/tscprobe.h>
 #include "core/counter.h"
 #include "core/noise.h"
+#include "smi.h"
 #include "sources.h"
 
 struct tp_report_ops;
@@ -28,6 +29,7 @@ struct tp_noise_cpu {
 	u64 first_tsc;
 	u64 last_tsc;
 	u64 end_tsc;			/* the run's duration after first_tsc */
+	struct tp_smi smi_from;		/* where smi comes from */
 	struct tp_counter smi;
 	struct tp_counter nmi;
 	struct tp_counter irq;		/* device, local timer, IPIs */

@@ -103,6 +103,12 @@ static int tp_noise_put_final(struct sk_buff *skb, struct tp_cpu *c)
 	return err;
 }
 
+/* Where the SMI count sent came from: none when none is sent. */
+static u32 tp_noise_smi_source(const struct tp_noise_cpu *n)
+{
+	return n->smi.ok ? n->smi_from.source : TSCPROBE_SMI_SOURCE_NONE;
+}
+
 /* The scalar part of a CPU: counts, coverage inputs, attribution. */
 static int tp_noise_put_scalars(struct sk_buff *skb,
 				const struct tp_noise_cpu *n)
@@ -130,6 +136,8 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 			   n->loop.steps_back) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_TSC_STEP_BACK_MAX_CYCLES,
 			   n->loop.step_back_max) ||
+	    nla_put_u32(skb, TSCPROBE_CPU_A_SMI_SOURCE,
+			tp_noise_smi_source(n)) ||
 	    tp_noise_put_causes(skb, n))
 		return -EMSGSIZE;
 	for (i = 0; i < ARRAY_SIZE(counters); i++) {
@@ -493,13 +501,14 @@ static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
 	char row[256];
 	unsigned int k;
 
-	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu tsc_steps_back=%llu tsc_step_back_max=%llu%s\n",
+	seq_printf(m, "cpu %u: samples=%llu coverage=%llu.%02llu%% min=%llu p50=%llu p99=%llu max=%llu events=%llu not_notified=%llu tsc_steps_back=%llu tsc_step_back_max=%llu smi_source=%s%s\n",
 		   c->cpu, n->loop.samples, cov / 100, cov % 100,
 		   n->loop.samples ? n->loop.min : 0,
 		   tp_hist_percentile(&n->loop.hist, 500000),
 		   tp_hist_percentile(&n->loop.hist, 990000),
 		   n->loop.max, n->loop.events.total, n->not_notified,
 		   n->loop.steps_back, n->loop.step_back_max,
+		   tp_smi_source_name(tp_noise_smi_source(n)),
 		   test_bit(TP_CPU_INCOMPLETE, &c->flags) ? " incomplete" : "");
 	tp_noise_show_causes(m, n);
 	tp_noise_show_sources(m, n);
