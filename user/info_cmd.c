@@ -74,10 +74,26 @@ static int tp_info_cb(const struct nlmsghdr *nlh, void *data)
 /* Why the module reads no SMI count, from its features. */
 static enum tp_smi_why tp_info_smi_why(const struct tp_info *info)
 {
-	if (info->features & TSCPROBE_FEAT_SMI_COUNT)
+	if (tp_features_smi_source(info->features) != TSCPROBE_SMI_SOURCE_NONE)
 		return TP_SMI_READABLE;
 	return info->features & TSCPROBE_FEAT_HYPERVISOR ? TP_SMI_VM :
 		TP_SMI_NO_MSR;
+}
+
+/* "readable (FROM)", or why not. */
+static const char *tp_info_smi_text(const struct tp_info *info)
+{
+	static char why[512];
+
+	switch (tp_features_smi_source(info->features)) {
+	case TSCPROBE_SMI_SOURCE_MSR:
+		return "readable (MSR_SMI_COUNT)";
+	case TSCPROBE_SMI_SOURCE_PERF:
+		return "readable (perf: the PMU's SMIs received, LS_SMI_RX, on each CPU where a counter is free)";
+	}
+	snprintf(why, sizeof(why), "unreadable: %s",
+		 tp_smi_why_text(tp_info_smi_why(info)));
+	return why;
 }
 
 static void tp_info_text(const struct tp_info *info)
@@ -96,8 +112,7 @@ static void tp_info_text(const struct tp_info *info)
 	for (i = 0; i < TP_FEATURE_BITS; i++)
 		if (info->features & (1u << i))
 			printf(" %s", tp_feature_name(i));
-	printf("\nsmi count:     %s%s\n", tp_info_smi_why(info) ? "unreadable: " :
-	       "readable (MSR_SMI_COUNT)", tp_smi_why_text(tp_info_smi_why(info)));
+	printf("\nsmi count:     %s\n", tp_info_smi_text(info));
 	printf("measurements: ");
 	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
 		if (info->kinds & (1u << i))
@@ -132,6 +147,8 @@ static void tp_info_json(const struct tp_info *info)
 	else
 		jw_str(&j, "smi_count_unreadable",
 		       tp_smi_why_key(tp_info_smi_why(info)));
+	jw_str(&j, "smi_source",
+	       tp_smi_source_name(tp_features_smi_source(info->features)));
 	jw_arr(&j, "measurements");
 	for (i = 1; i <= TSCPROBE_KIND_MAX; i++)
 		if (info->kinds & (1u << i))

@@ -172,6 +172,8 @@ static void tp_noise_cpu_text(const struct tp_result *r,
 	fprintf(f, "\n  events %llu, %llu not kept", (unsigned long long)c->events_total,
 		(unsigned long long)c->events_dropped);
 	tp_counter_text(f, ", ", "smi", &c->smi);
+	if (c->smi.ok)
+		fprintf(f, " (%s)", tp_smi_source_name(tp_cpu_smi_source(c)));
 	tp_counter_text(f, ", ", "nmi", &c->nmi);
 	tp_counter_text(f, ", ", "irq", &c->irq);
 	if (s.effective_khz)
@@ -428,6 +430,7 @@ static void tp_noise_cpu_json(struct jw *j, const struct tp_result *r,
 	tp_noise_causes_json(r, c, j);
 	tp_noise_sources_json(r, c, j);
 	tp_json_counter(j, "smi_count", &c->smi);
+	jw_str(j, "smi_source", tp_smi_source_name(tp_cpu_smi_source(c)));
 	tp_json_counter(j, "nmi_count", &c->nmi);
 	tp_json_counter(j, "irq_count", &c->irq);
 	tp_json_counter(j, "tsc_steps_back", &c->steps_back);
@@ -503,7 +506,8 @@ static void tp_csv_counter(struct tp_csv *c, const struct tp_counter_res *k)
 
 /*
  * One header row, then a row per CPU; unknown values are empty fields; the
- * verdict's columns last, with limits.
+ * columns added later after the first ones, so that they keep their
+ * places; the verdict's columns last, with limits.
  */
 static void tp_noise_csv(const struct tp_result *r,
 			 const struct tp_verdict *v, FILE *f)
@@ -514,6 +518,7 @@ static void tp_noise_csv(const struct tp_result *r,
 
 	tp_csv_header(&c, tp_noise_csv_cols, TP_ARRAY_SIZE(tp_noise_csv_cols));
 	tp_noise_sources_csv_head(&c);
+	tp_csv_str(&c, "smi_source");
 	tp_verdict_csv_head(v, &c);
 	tp_csv_end(&c);
 	for (i = 0; i < r->ncpus; i++) {
@@ -550,6 +555,7 @@ static void tp_noise_csv(const struct tp_result *r,
 		else
 			tp_csv_empty(&c);
 		tp_noise_sources_csv_row(r, cpu, &c);
+		tp_csv_str(&c, tp_smi_source_name(tp_cpu_smi_source(cpu)));
 		tp_verdict_csv_row(v, i, &c);
 		tp_csv_end(&c);
 	}
@@ -687,7 +693,7 @@ static void tp_noise_prom(const struct tp_result *r, FILE *f)
 	tp_noise_prom_gaps(r, f);
 	tp_noise_prom_gauges(r, f);
 	tp_noise_prom_counter(f, r, "tscprobe_noise_smi_total",
-			      "SMIs during the run (MSR_SMI_COUNT).",
+			      "SMIs during the run (MSR_SMI_COUNT, or the PMU's on AMD).",
 			      offsetof(struct tp_cpu_res, smi));
 	tp_noise_prom_counter(f, r, "tscprobe_noise_nmi_total",
 			      "NMIs during the run.",

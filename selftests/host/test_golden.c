@@ -133,10 +133,13 @@ static void fill_series(struct tp_series_res *s, uint64_t *state, uint64_t n,
 	}
 }
 
+/* CPU 0's SMI count from the MSR, CPU 1's from a perf counter (AMD). */
 static void fill_counters(struct tp_cpu_res *c, unsigned int i)
 {
 	c->smi.ok = i != 2;
 	c->smi.v = i;
+	c->smi_source = i == 1 ? TSCPROBE_SMI_SOURCE_PERF :
+		c->smi.ok ? TSCPROBE_SMI_SOURCE_MSR : TSCPROBE_SMI_SOURCE_NONE;
 	c->nmi.ok = true;
 	c->nmi.v = 2 * i;
 	c->irq.ok = i < 2;
@@ -713,6 +716,47 @@ TEST_F(golden, noise_in_a_vm_has_no_smi_count)
 	EXPECT_EQ(NULL, strstr(out, "\"smi_count\": 0")) TH_LOG("%s", out);
 	EXPECT_NE(NULL, strstr(out, "\"smi\": null,\n        \"nmi\": {"))
 		TH_LOG("the SMI cause must be null");
+	free(out);
+	tp_result_free(&r);
+}
+
+/*
+ * Every report says where each CPU's SMI count came from, and only where
+ * there is one: a module before SMI_SOURCE sent a count from the MSR
+ * only, and no count is never a source.
+ */
+TEST_F(golden, noise_smi_source)
+{
+	struct tp_result r;
+	char *out;
+
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	ASSERT_LE(3, r.ncpus);
+	EXPECT_EQ(TSCPROBE_SMI_SOURCE_MSR, tp_cpu_smi_source(&r.cpu[0]));
+	EXPECT_EQ(TSCPROBE_SMI_SOURCE_PERF, tp_cpu_smi_source(&r.cpu[1]));
+	EXPECT_EQ(TSCPROBE_SMI_SOURCE_NONE, tp_cpu_smi_source(&r.cpu[2]));
+	r.cpu[0].smi_source = TSCPROBE_SMI_SOURCE_NONE;	/* not sent */
+	EXPECT_EQ(TSCPROBE_SMI_SOURCE_MSR, tp_cpu_smi_source(&r.cpu[0]));
+	r.cpu[2].smi_source = TSCPROBE_SMI_SOURCE_PERF;	/* but no count */
+	EXPECT_EQ(TSCPROBE_SMI_SOURCE_NONE, tp_cpu_smi_source(&r.cpu[2]));
+	out = report_v(&r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, ", smi 0 (msr), nmi 0,")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ", smi 1 (perf), nmi 2,")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ", smi n/a, nmi 4,")) TH_LOG("%s", out);
+	free(out);
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\"smi_count\": 1,\n      \"smi_source\": \"perf\""))
+		TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\"smi_count\": null,\n      \"smi_source\": \"none\""))
+		TH_LOG("%s", out);
+	free(out);
+	out = report(&r, TP_FMT_CSV, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, ",top_source_ns,smi_source\r\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ",perf\r\n")) TH_LOG("%s", out);
 	free(out);
 	tp_result_free(&r);
 }

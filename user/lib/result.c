@@ -436,6 +436,7 @@ static void tp_decode_cpu(const struct nlattr *nest, struct tp_result *r)
 	tp_get_u64(tb[TSCPROBE_CPU_A_EVENTS_DROPPED], &c->events_dropped);
 	tp_get_u64(tb[TSCPROBE_CPU_A_ROUNDS], &c->rounds);
 	tp_get_counter(tb[TSCPROBE_CPU_A_SMI_COUNT], &c->smi);
+	c->smi_source = tp_nl_u32(tb[TSCPROBE_CPU_A_SMI_SOURCE], c->smi_source);
 	tp_get_counter(tb[TSCPROBE_CPU_A_NMI_COUNT], &c->nmi);
 	tp_get_counter(tb[TSCPROBE_CPU_A_IRQ_COUNT], &c->irq);
 	tp_get_counter(tb[TSCPROBE_CPU_A_APERF], &c->aperf);
@@ -653,8 +654,8 @@ void tp_counter_text(FILE *f, const char *lead, const char *name,
  * tp_result_smi_why() - why a result has no SMI count on some CPU
  * @r: a noise result
  *
- * The module leaves the count out where MSR_SMI_COUNT cannot be read, and
- * always under a hypervisor (the kernel's X86_FEATURE_HYPERVISOR, which
+ * The module leaves the count out where neither MSR_SMI_COUNT nor a PMU
+ * counter of SMIs (AMD Zen) can be read, and always under a hypervisor (the kernel's X86_FEATURE_HYPERVISOR, which
  * /proc/cpuinfo shows as "hypervisor": the environment audit's).
  *
  * Return: TP_SMI_READABLE when every CPU has its count, else the reason.
@@ -673,6 +674,39 @@ enum tp_smi_why tp_result_smi_why(const struct tp_result *r)
 	if (!r->ctx || !r->ctx->have_env)
 		return TP_SMI_UNKNOWN;
 	return r->ctx->env.hypervisor ? TP_SMI_VM : TP_SMI_NO_MSR;
+}
+
+/**
+ * tp_cpu_smi_source() - where a CPU's SMI count came from
+ * @c: a CPU of a noise result
+ *
+ * A module before TSCPROBE_CPU_A_SMI_SOURCE read MSR_SMI_COUNT only.
+ *
+ * Return: enum tscprobe_smi_source; NONE exactly when the count is unknown.
+ */
+unsigned int tp_cpu_smi_source(const struct tp_cpu_res *c)
+{
+	if (!c->smi.ok)
+		return TSCPROBE_SMI_SOURCE_NONE;
+	if (c->smi_source == TSCPROBE_SMI_SOURCE_NONE)
+		return TSCPROBE_SMI_SOURCE_MSR;
+	return c->smi_source;
+}
+
+/**
+ * tp_features_smi_source() - where the module counts SMIs, from GET_INFO
+ * @features: TSCPROBE_FEAT_* bits
+ *
+ * Return: enum tscprobe_smi_source: PERF where the CPU's PMU counts them
+ * (a run still needs a counter free on each CPU).
+ */
+unsigned int tp_features_smi_source(uint32_t features)
+{
+	if (features & TSCPROBE_FEAT_SMI_COUNT)
+		return TSCPROBE_SMI_SOURCE_MSR;
+	if (features & TSCPROBE_FEAT_SMI_PMU)
+		return TSCPROBE_SMI_SOURCE_PERF;
+	return TSCPROBE_SMI_SOURCE_NONE;
 }
 
 /**
@@ -706,7 +740,7 @@ const char *tp_smi_why_text(enum tp_smi_why why)
 		[TP_SMI_READABLE] = "",
 		[TP_SMI_VM] = "a virtual machine: its MSR_SMI_COUNT, where there is one, is the hypervisor's (KVM's reads 0 forever), and the host's SMIs, which stop this guest too, are in no count it can read",
 		[TP_SMI_USERSPACE] = "the userspace engine cannot read MSRs",
-		[TP_SMI_NO_MSR] = "MSR_SMI_COUNT cannot be read on this CPU (AMD, older Intel)",
+		[TP_SMI_NO_MSR] = "neither MSR_SMI_COUNT (Intel) nor a PMU counter of SMIs (AMD Zen: no PMU, or no counter free) could be read on this CPU",
 		[TP_SMI_UNKNOWN] = "the module did not send it",
 	};
 

@@ -193,6 +193,8 @@ struct tp_series_res {
  * @nevents: events in @events
  * @events: the largest events
  * @smi: SMIs
+ * @smi_source: enum tscprobe_smi_source as the module sent it (NONE when
+ *	it did not); tp_cpu_smi_source() says where @smi came from
  * @nmi: NMIs
  * @irq: interrupts
  * @aperf: APERF over the windows
@@ -239,6 +241,7 @@ struct tp_cpu_res {
 	unsigned int nevents;
 	struct tp_event_res events[TSCPROBE_MAX_EVENTS];
 	struct tp_counter_res smi;
+	uint32_t smi_source;
 	struct tp_counter_res nmi;
 	struct tp_counter_res irq;
 	struct tp_counter_res aperf;
@@ -389,7 +392,8 @@ void tp_counter_text(FILE *f, const char *lead, const char *name,
  * @TP_SMI_READABLE: it has one (on every CPU)
  * @TP_SMI_VM: a virtual machine: its count is the hypervisor's
  * @TP_SMI_USERSPACE: the userspace engine: MSRs are out of its reach
- * @TP_SMI_NO_MSR: the CPU has no readable MSR_SMI_COUNT (AMD, old Intel)
+ * @TP_SMI_NO_MSR: the CPU has no readable MSR_SMI_COUNT (AMD, old Intel),
+ *	nor a PMU counter of its SMIs (AMD before Zen, no PMU, none free)
  * @TP_SMI_UNKNOWN: absent, for no reason the CLI can tell
  */
 enum tp_smi_why {
@@ -402,6 +406,8 @@ enum tp_smi_why {
 
 uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu);
 enum tp_smi_why tp_result_smi_why(const struct tp_result *r);
+unsigned int tp_cpu_smi_source(const struct tp_cpu_res *c);
+unsigned int tp_features_smi_source(uint32_t features);
 const char *tp_smi_why_key(enum tp_smi_why why);
 const char *tp_smi_why_text(enum tp_smi_why why);
 
