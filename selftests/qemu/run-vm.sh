@@ -7,6 +7,8 @@
 # usage: run-vm.sh [options] SCRIPT
 #   --smp N           guest CPUs (default 4)
 #   --mem MB          guest memory (default 1024)
+#   --cpu MODEL       QEMU's -cpu (default max); EPYC,-hypervisor is an
+#                     AMD Zen that does not say it is a VM, without a PMU
 #   --timeout SEC     wall-clock limit for boot + script (default 300)
 #   --kernel PATH     kernel image (default: $VM_KERNEL, else the image of
 #                     the default KDIR: tools/kernels.sh)
@@ -43,7 +45,7 @@ readonly MARKER='vm-init: exit status '
 QEMU=qemu-system-x86_64
 BUSYBOX=${VM_BUSYBOX:-/bin/busybox}
 
-SMP=4 MEM=1024 TIMEOUT=300 KERNEL=${VM_KERNEL:-} APPEND='' KEEP='' SCRIPT=''
+SMP=4 MEM=1024 CPU=max TIMEOUT=300 KERNEL=${VM_KERNEL:-} APPEND='' KEEP='' SCRIPT=''
 ADDS=()
 WORK='' QEMU_PID='' STREAM_PID='' QEMU_RC=0 QEMU_SECS=0
 
@@ -70,12 +72,13 @@ is_uint() {
 parse_args() {
 	while (($#)); do
 		case $1 in
-		--smp | --mem | --timeout | --kernel | --append | --add | --keep)
+		--smp | --mem | --cpu | --timeout | --kernel | --append | --add | --keep)
 			(($# >= 2)) || die "$1 needs a value" ;;
 		esac
 		case $1 in
 		--smp) SMP=$2; shift ;;
 		--mem) MEM=$2; shift ;;
+		--cpu) CPU=$2; shift ;;
 		--timeout) TIMEOUT=$2; shift ;;
 		--kernel) KERNEL=$2; shift ;;
 		--append) APPEND=$2; shift ;;
@@ -229,7 +232,7 @@ big_guest_args() {
 run_qemu() {
 	local -a cmd=(
 		"$QEMU" -nodefaults -no-user-config
-		-machine 'pc,accel=tcg' -cpu max -smp "$SMP" -m "$MEM"
+		-machine 'pc,accel=tcg' -cpu "$CPU" -smp "$SMP" -m "$MEM"
 		-display none -no-reboot
 		-chardev "file,id=con,path=$(qemu_path "$WORK/console.log")"
 		-chardev "file,id=out,path=$(qemu_path "$WORK/out.log"),append=on"

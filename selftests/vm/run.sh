@@ -5,9 +5,11 @@
 # host.
 #
 # usage: run.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
-#               [--keep DIR] [--timeout SEC] [--skip TEST]... [TEST...]
+#               [--cpu MODEL] [--append ARGS] [--keep DIR] [--timeout SEC]
+#               [--skip TEST]... [TEST...]
 #
-# Boots the kernel once (selftests/qemu/run-vm.sh; --kernel, by default the
+# Boots the kernel once (selftests/qemu/run-vm.sh, which takes --smp, --mem,
+# --cpu and --append as they are; --kernel, by default the
 # image of the default KDIR, tools/kernels.sh) with the module (--module,
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
@@ -36,7 +38,7 @@ KEEP=
 
 while (($#)); do
 	case $1 in
-	--kernel|--smp|--mem)
+	--kernel|--smp|--mem|--cpu|--append)
 		VM_ARGS+=("$1" "$2")
 		shift 2
 		;;
