@@ -80,21 +80,35 @@ const char *tp_src_softirq_name(unsigned int vec)
 	return vec < ARRAY_SIZE(tp_src_softirqs) ? tp_src_softirqs[vec] : "?";
 }
 
+/*
+ * Softirqs run with interrupts on, the other probes' tracepoints with them
+ * off: an interrupt that came between the stamp and the frame's update
+ * would run outside a frame that then claims its time (its nested time
+ * not subtracted), so both are done with interrupts off.
+ */
 static void tp_src_softirq_entry(void *data, unsigned int vec)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	unsigned long flags;
 
-	if (h)
-		tp_src_enter(&h->src, TP_SRC_SOFTIRQ, vec,
-			     tp_src_softirq_name(vec), rdtsc());
+	if (!h)
+		return;
+	local_irq_save(flags);
+	tp_src_enter(&h->src, TP_SRC_SOFTIRQ, vec, tp_src_softirq_name(vec),
+		     rdtsc());
+	local_irq_restore(flags);
 }
 
 static void tp_src_softirq_exit(void *data, unsigned int vec)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	unsigned long flags;
 
-	if (h)
-		tp_src_exit(&h->src, TP_SRC_SOFTIRQ, rdtsc());
+	if (!h)
+		return;
+	local_irq_save(flags);
+	tp_src_exit(&h->src, TP_SRC_SOFTIRQ, rdtsc());
+	local_irq_restore(flags);
 }
 
 /* Every thread but the measuring one is a source while it has the CPU. */
