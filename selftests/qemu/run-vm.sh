@@ -149,10 +149,28 @@ build_image() {
 		die "building the initramfs failed"
 }
 
-# Copy out.log to stdout as it grows, each byte once; after $WORK/.done
-# appears (QEMU has exited, the file is final) copy the rest and stop.
+# What a guest test asks of the host, one line each of its output, served
+# once each, in order: "# vm-host: nmi N", N NMIs to CPU 0 through QEMU's
+# monitor (qmp-nmi.py).  $1: the requests served so far; prints
+# the new count.
+serve_requests() {
+	local served=$1 n=0 line
+
+	while IFS= read -r line; do
+		n=$((n + 1))
+		((n > served)) || continue
+		line=${line%$'\r'}
+		"$HERE/qmp-nmi.py" "$WORK/qmp.sock" "${line##* }" >&2 ||
+			echo "run-vm: '$line' not served" >&2
+	done < <(grep -E $'^# vm-host: nmi [0-9]+\r?$' "$WORK/out.log")
+	echo "$n"
+}
+
+# Copy out.log to stdout as it grows, each byte once, and serve the
+# requests in it; after $WORK/.done appears (QEMU has exited, the file is
+# final) copy the rest and stop.
 stream_output() {
-	local log=$WORK/out.log off=0 size last=0
+	local log=$WORK/out.log off=0 size last=0 served=0
 
 	while :; do
 		[[ -e $WORK/.done ]] && last=1
@@ -161,6 +179,7 @@ stream_output() {
 			dd if="$log" iflag=skip_bytes,count_bytes skip="$off" \
 				count=$((size - off)) bs=64K status=none
 			off=$size
+			((last)) || served=$(serve_requests "$served")
 		fi
 		((last)) && return 0
 		sleep 0.2
@@ -238,6 +257,7 @@ run_qemu() {
 		-chardev "file,id=out,path=$(qemu_path "$WORK/out.log"),append=on"
 		-serial chardev:con -serial chardev:out
 		-device 'isa-debug-exit,iobase=0xf4,iosize=0x04'
+		-qmp "unix:$(qemu_path "$WORK/qmp.sock"),server=on,wait=off"
 		-kernel "$KERNEL" -initrd "$WORK/initramfs.cpio"
 		# The harness's parameters come last, so --append cannot undo them.
 		# panic=-1 + -no-reboot: a panic ends QEMU at once, with status 0.

@@ -14,6 +14,8 @@
 #  - a busy thread pinned to a CPU measured with interrupts on is named
 #    there by pid and comm, with time;
 #  - the serial port's interrupt, routed to that CPU, is named by number;
+#  - NMIs the host injects while a CPU is measured with interrupts off are
+#    named there, by handler, inside the windows and in the events;
 #  - each event names what ran inside its gap (the busy thread among
 #    them), with the unexplained rest adding up to the gap exactly, and
 #    its cause is its largest source's kind where that is most of the gap
@@ -109,7 +111,7 @@ probes_while_running() {
 # Long enough that a debug kernel on a busy host is still in it after the
 # kill.
 cli_killed() {
-	tscprobe noise -c 1 -d 10s -q >/dev/null 2>&1 &
+	tscprobe noise -c 1 -d 6s -q >/dev/null 2>&1 &
 	pid=$!
 	wait_for running || return 1
 	kill -9 "$pid"
@@ -209,6 +211,40 @@ serial_irq_is_named() {
 		named_in_json "$OUT/serial.json" irq "$irq"
 }
 
+# CPU @1's column of the NMI row of /proc/interrupts.
+nmi_of_cpu() {
+	awk -v col=$(($1 + 2)) '$1 == "NMI:" { print $col }' /proc/interrupts
+}
+
+# NMIs the host injects through QEMU's monitor (run-vm.sh serves "# vm-host:
+# nmi N"; QEMU sends them to CPU 0) while CPU 0 is measured with interrupts
+# off: the only source a window can have then.  The NMI handlers' time is named inside the
+# windows and in the events whose gaps they fell in, nothing else is, and
+# each event's named and unexplained times add up to its gap.
+nmi_is_named() {
+	before=$(nmi_of_cpu 0)
+	tscprobe noise -c 0 -d 3s -q -j >"$OUT/nmi.json" &
+	pid=$!
+	wait_for running || return 1
+	# To the harness's own port (ttyS1, where the script's output goes):
+	# tap_check holds this function's output until it returns.
+	echo "# vm-host: nmi 20" >/dev/ttyS1
+	wait "$pid" || return 1
+	after=$(nmi_of_cpu 0)
+	echo "NMIs on CPU 0: $before before the run, $after after it"
+	[ "$after" -gt "$before" ] || { echo "no NMI reached CPU 0"; return 1; }
+	jq -c '.cpus[0].sources | .kinds.nmi, [.named[] | select(.kind == "nmi")]' \
+		"$OUT/nmi.json"
+	jq -e '.cpus[0] as $c |
+		$c.sources.kinds.nmi.count > 0 and $c.sources.kinds.nmi.cycles > 0 and
+		any($c.sources.named[]; .kind == "nmi" and .cycles > 0) and
+		any($c.events[]; any(.sources.named[]; .kind == "nmi" and .cycles > 0)) and
+		all($c.events[]; .sources != null and
+			all(.sources.named[]; .kind == "nmi" or .kind == "other") and
+			([.sources.named[].cycles] | add // 0) +
+			.sources.unexplained_cycles == .cycles)' "$OUT/nmi.json" >/dev/null
+}
+
 # Each event of the busy run names what ran inside its gap: the busy
 # thread in some, and in every event the named sources and the
 # unexplained rest add up to exactly its gap.  Each event's cause is its
@@ -305,5 +341,6 @@ tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
 tap_check "each event names what ran inside its gap, adding up to it, and its cause" events_name_their_sources
 tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
+tap_check "NMIs inside windows with interrupts off are named, by handler" nmi_is_named
 tap_check "the time named per CPU fits in the run" named_time_fits
 tap_done
