@@ -500,8 +500,10 @@ TEST(live_user_engine_names_the_timer)
 	free(out);
 	out = cli_output("noise --user -c 0 -d 200ms -q -v");
 	ASSERT_NE(NULL, out);
-	EXPECT_NE(NULL, strstr(out, "; counted from /proc over the run: no time, no thread named, no NMI, none per event\n    irq LOC: "))
+	EXPECT_NE(NULL, strstr(out, "; counted from /proc over the run: no time, no thread named, no NMI, none per event\n"))
 		TH_LOG("%s", out);
+	/* Among the largest, not always first: a busy host sends IPIs. */
+	EXPECT_NE(NULL, strstr(out, "\n    irq LOC: ")) TH_LOG("%s", out);
 	free(out);
 }
 
