@@ -485,14 +485,23 @@ TEST(event_path_is_not_noise)
 {
 	static struct tp_noise n;
 	uint64_t before, last, p50;
+	unsigned int try;
 
-	tp_noise_init(&n, 1);
-	n.explain = explain_slowly;
-	explained = 0;
-	before = tp_read_tsc(TSCPROBE_CLOCK_LFENCE);
-	last = tp_noise_window(&n, TSCPROBE_CLOCK_LFENCE,
-			       before + 200 * SLOW_HOOK_CYCLES);
-	ASSERT_GT(n.samples, 10);
+	/*
+	 * The window is 2 ms: on a host busy with compiles one preemption
+	 * can take all of it.  Such a window proves nothing: run another.
+	 */
+	for (try = 0; try < 50; try++) {
+		tp_noise_init(&n, 1);
+		n.explain = explain_slowly;
+		explained = 0;
+		before = tp_read_tsc(TSCPROBE_CLOCK_LFENCE);
+		last = tp_noise_window(&n, TSCPROBE_CLOCK_LFENCE,
+				       before + 200 * SLOW_HOOK_CYCLES);
+		if (n.samples > 10)
+			break;
+	}
+	ASSERT_GT(n.samples, 10) TH_LOG("%u windows", try);
 	p50 = tp_hist_percentile(&n.hist, 500000);
 	TH_LOG("%ju gaps, p50 %ju cycles, %ju events, %ju cycles skipped",
 	       (uintmax_t)n.samples, (uintmax_t)p50,
