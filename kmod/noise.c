@@ -240,7 +240,7 @@ static void tp_noise_event_sources(struct tp_noise_cpu *n,
 				   const struct tp_event *ev)
 {
 	n->ev_next.probed = 0;
-	if (n->src_kinds && !n->warming && raw_smp_processor_id() == n->cpu)
+	if (n->src_kinds && raw_smp_processor_id() == n->cpu)
 		tp_src_event(&n->src->src, ev->tsc - ev->cycles, ev->tsc,
 			     &n->src->gap, &n->ev_next);
 }

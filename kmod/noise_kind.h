@@ -49,7 +49,7 @@ struct tp_noise_cpu {
 	bool warming;			/* in the warm-up: nothing kept */
 	struct tp_src_here *src;	/* what the probes saw on this CPU */
 	struct tp_src_windows sources;	/* of that, inside the windows */
-	u16 src_kinds;			/* BIT(TP_SRC_*) traced: events name */
+	u16 src_kinds;			/* traced BIT(TP_SRC_*); 0 in warm-up */
 	struct tp_event_sources ev_next;	/* the event being explained */
 	/* What ran inside each kept event's gap, by its slot. */
 	struct tp_event_sources ev_src[TSCPROBE_MAX_EVENTS];
