@@ -488,8 +488,9 @@ TEST(event_path_is_not_noise)
 	unsigned int try;
 
 	/*
-	 * The window is 2 ms: on a host busy with compiles one preemption
-	 * can take all of it.  Such a window proves nothing: run another.
+	 * The window is 4 million cycles, a few ms: on a host busy with
+	 * compiles one preemption can take all of it.  Such a window proves
+	 * nothing: run another.
 	 */
 	for (try = 0; try < 50; try++) {
 		tp_noise_init(&n, 1);
