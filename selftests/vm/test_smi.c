@@ -13,12 +13,6 @@
 
 TP_RUN_FIXTURE(smi)
 
-/* Whether the guest says it is a virtual machine (run.sh --cpu may not). */
-static bool tp_guest_is_vm(void)
-{
-	return tp_sh("grep -qw hypervisor /proc/cpuinfo", NULL) == 0;
-}
-
 #define TP_SMI_RUN "tscprobe noise -c 0-1 -d 400ms --threshold 60c -q -j"
 
 /*

@@ -517,4 +517,13 @@ static inline int tp_debug_kernel(void)
 	return access("/proc/lockdep", F_OK) == 0;
 }
 
+/*
+ * Whether the guest says it is a virtual machine: run.sh --cpu
+ * EPYC,-hypervisor gives one that does not, with QEMU's MSR_SMI_COUNT.
+ */
+static inline bool tp_guest_is_vm(void)
+{
+	return tp_sh("grep -qw hypervisor /proc/cpuinfo", NULL) == 0;
+}
+
 #endif /* TSCPROBE_SELFTEST_H */
