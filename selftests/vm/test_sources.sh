@@ -211,6 +211,11 @@ serial_irq_is_named() {
 		named_in_json "$OUT/serial.json" irq "$irq"
 }
 
+# jq: an event has sources, and its named times and the unexplained rest
+# add up to its gap exactly.
+ADDS_UP='def adds_up: .sources != null and
+	([.sources.named[].cycles] | add // 0) + .sources.unexplained_cycles == .cycles; '
+
 # CPU @1's column of the NMI row of /proc/interrupts.
 nmi_of_cpu() {
 	awk -v col=$(($1 + 2)) '$1 == "NMI:" { print $col }' /proc/interrupts
@@ -218,9 +223,9 @@ nmi_of_cpu() {
 
 # NMIs the host injects through QEMU's monitor (run-vm.sh serves "# vm-host:
 # nmi N"; QEMU sends them to CPU 0) while CPU 0 is measured with interrupts
-# off: the only source a window can have then.  The NMI handlers' time is named inside the
-# windows and in the events whose gaps they fell in, nothing else is, and
-# each event's named and unexplained times add up to its gap.
+# off: the only source a window can have then.  The NMI handlers' time is
+# named inside the windows and in the events whose gaps they fell in,
+# nothing else is, and each event adds up (adds_up).
 nmi_is_named() {
 	before=$(nmi_of_cpu 0)
 	tscprobe noise -c 0 -d 3s -q -j >"$OUT/nmi.json" &
@@ -235,14 +240,13 @@ nmi_is_named() {
 	[ "$after" -gt "$before" ] || { echo "no NMI reached CPU 0"; return 1; }
 	jq -c '.cpus[0].sources | .kinds.nmi, [.named[] | select(.kind == "nmi")]' \
 		"$OUT/nmi.json"
-	jq -e '.cpus[0] as $c |
+	jq -e "$ADDS_UP"'.cpus[0] as $c |
 		$c.sources.kinds.nmi.count > 0 and $c.sources.kinds.nmi.cycles > 0 and
 		any($c.sources.named[]; .kind == "nmi" and .cycles > 0) and
 		any($c.events[]; any(.sources.named[]; .kind == "nmi" and .cycles > 0)) and
-		all($c.events[]; .sources != null and
-			all(.sources.named[]; .kind == "nmi" or .kind == "other") and
-			([.sources.named[].cycles] | add // 0) +
-			.sources.unexplained_cycles == .cycles)' "$OUT/nmi.json" >/dev/null
+		all($c.events[]; adds_up and
+			all(.sources.named[]; .kind == "nmi" or .kind == "other"))' \
+		"$OUT/nmi.json" >/dev/null
 }
 
 # Each event of the busy run names what ran inside its gap: the busy
@@ -252,13 +256,10 @@ nmi_is_named() {
 # unexplained, else a counter's word; the busy thread is the cause of
 # some.
 events_name_their_sources() {
-	jq -e --argjson hog "$(cat "$OUT/hog")" '
+	jq -e --argjson hog "$(cat "$OUT/hog")" "$ADDS_UP"'
 		[.cpus[] | .events[]] as $ev |
 		($ev | length) > 0 and
-		($ev | all(.sources != null and
-			([.sources.named[] | .cycles] | add // 0) +
-			.sources.unexplained_cycles == .cycles and
-			(.sources.named | length) <= 5)) and
+		($ev | all(adds_up and (.sources.named | length) <= 5)) and
 		($ev | all(.sources.named[0] as $top |
 			if $top != null and $top.kind != "other" and
 			   $top.cycles > 0 and
