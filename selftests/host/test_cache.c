@@ -407,6 +407,7 @@ TEST(chase_leaves_out_disturbed_units)
 {
 	void *mem = aligned_alloc(4096, 4096), *chunks[1] = { mem };
 	struct tp_chase ch;
+	unsigned int tries;
 
 	ASSERT_NE(NULL, mem);
 	tp_chase_init(&ch, chunks, 6, 64, 3);
@@ -417,11 +418,22 @@ TEST(chase_leaves_out_disturbed_units)
 	EXPECT_EQ(0, ch.loads);
 	EXPECT_EQ(0, ch.cycles);
 	EXPECT_EQ(10, ch.disturbed);
-	/* an honest fastest: a unit is kept or left out, never lost */
+	/*
+	 * An honest fastest: a unit is kept or left out, never lost, and a
+	 * quiet batch keeps most.  Other work on a busy host can disturb
+	 * many units of one batch, so batches go on until one is quiet.
+	 */
 	ch.fastest = TP_U64_MAX;
-	tp_chase_reset_counts(&ch);
-	tp_chase_batch(&ch, 100);
-	EXPECT_EQ(100 * TP_CHASE_UNIT, ch.loads + ch.disturbed * TP_CHASE_UNIT);
+	for (tries = 0; tries < 50; tries++) {
+		tp_chase_reset_counts(&ch);
+		tp_chase_batch(&ch, 100);
+		EXPECT_EQ(100 * TP_CHASE_UNIT,
+			  ch.loads + ch.disturbed * TP_CHASE_UNIT);
+		if (ch.disturbed <= 10)
+			break;
+		TH_LOG("batch %u: %llu of 100 units disturbed", tries,
+		       (unsigned long long)ch.disturbed);
+	}
 	EXPECT_LE(ch.disturbed, 10);
 	EXPECT_GT(ch.cycles, 0);
 	free(mem);
