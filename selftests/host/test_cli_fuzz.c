@@ -414,7 +414,7 @@ FIXTURE_TEARDOWN(argfuzz)
 	free(self->a);
 }
 
-TEST_F_TIMEOUT(argfuzz, random_command_lines, 300)
+TEST_F_TIMEOUT(argfuzz, random_command_lines, 900)
 {
 	const char *s = getenv("TP_ARGFUZZ_SEED");
 	const char *c = getenv("TP_ARGFUZZ_COUNT");

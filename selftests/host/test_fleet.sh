@@ -59,14 +59,18 @@ verify() {
 	[[ -z $out ]] || { echo "$out"; return 1; }
 }
 
-# interrupted SIGNAL: a 5 s run, its process group sent SIGNAL after 1 s
-# as systemd stops a unit; it must fail and leave the old file alone.
+# interrupted SIGNAL: a 5 s run, its process group sent SIGNAL once
+# tscprobe runs (the temporary file made), as systemd stops a unit; it must
+# fail and leave the old file alone.
 interrupted() {
-	local sig=$1 pid status before
+	local sig=$1 pid status before i
 	before=$(sha256sum <"$OUT/tscprobe-noise.prom")
 	setsid bash -c 'source /dev/stdin' <<<"$(declare -f run_service exec_start); run_service TSCPROBE_DURATION=5s" &
 	pid=$!
-	sleep 1
+	for ((i = 0; i < 200; i++)); do
+		pgrep -s "$pid" -x tscprobe >/dev/null && break
+		sleep 0.05
+	done
 	kill "-$sig" -- "-$pid"
 	wait "$pid"
 	status=$?

@@ -129,13 +129,22 @@ idle_limited_then_back() {
 		"$OUT/run.json" >/dev/null || { jq -c .conditions "$OUT/run.json"; return 1; }
 }
 
-# idle_back_after SIGNAL: the states are back after the CLI got SIGNAL.
+# idle_back_after SIGNAL: the states are back after the CLI, mid-run, got
+# SIGNAL (INT once the CLI catches it: ignored before, in a background job).
 idle_back_after() {
+	local rc want=137
+
 	make_tree
 	start_tree_run --deepest-idle-state 1
 	wait_for flags_are 0011 || { echo "during: $(idle_flags), want 0011"; return 1; }
+	if [[ $1 == INT ]]; then
+		want=130
+		tap_wait_caught "$PID" 2 || { echo "Ctrl-C never caught"; return 1; }
+	fi
 	kill -"$1" "$PID"
 	wait "$PID" 2>/dev/null
+	rc=$?
+	((rc == want)) || { echo "exit $rc after SIG$1, want $want"; return 1; }
 	wait_for flags_are 0010 || { echo "after SIG$1: $(idle_flags), want 0010"; return 1; }
 }
 
