@@ -36,21 +36,28 @@ tap_fresh_module() {
 	tap_check "insmod" insmod "$1"
 }
 
-# tap_wait_caught PID SIGNUM: true once PID catches SIGNUM (SigCgt in
-# /proc/PID/status), within 20 s; false if it never does or has ended.  A
-# signal sent to a background job before the program sets its handler is
-# ignored (a shell without job control starts such jobs so) or kills it.
-tap_wait_caught() {
-	tap_i=0
-	while [ "$tap_i" -lt 400 ]; do
-		tap_mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
-		[ -n "$tap_mask" ] || return 1
-		tap_mask=${tap_mask#????????}	# the low 32 signals
-		[ $(((0x$tap_mask >> ($2 - 1)) & 1)) -eq 1 ] && return 0
+# tap_wait_for SECONDS COMMAND...: true once COMMAND succeeds, tried every
+# 50 ms for up to SECONDS; false if it never does.
+tap_wait_for() {
+	tap_tries=$(($1 * 20))
+	shift
+	while [ "$tap_tries" -gt 0 ]; do
+		"$@" && return 0
 		sleep 0.05
-		tap_i=$((tap_i + 1))
+		tap_tries=$((tap_tries - 1))
 	done
 	return 1
+}
+
+# tap_catches PID SIGNUM: PID has a handler for SIGNUM (SigCgt in
+# /proc/PID/status).  A signal sent to a background job before the program
+# sets its handler is ignored (a shell without job control starts such
+# jobs so) or kills it.
+tap_catches() {
+	tap_mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+	[ -n "$tap_mask" ] || return 1
+	tap_mask=${tap_mask#????????}	# the low 32 signals
+	[ $(((0x$tap_mask >> ($2 - 1)) & 1)) -eq 1 ]
 }
 
 tap_done() {

@@ -63,14 +63,11 @@ verify() {
 # tscprobe runs (the temporary file made), as systemd stops a unit; it must
 # fail and leave the old file alone.
 interrupted() {
-	local sig=$1 pid status before i
+	local sig=$1 pid status before
 	before=$(sha256sum <"$OUT/tscprobe-noise.prom")
 	setsid bash -c 'source /dev/stdin' <<<"$(declare -f run_service exec_start); run_service TSCPROBE_DURATION=5s" &
 	pid=$!
-	for ((i = 0; i < 200; i++)); do
-		pgrep -s "$pid" -x tscprobe >/dev/null && break
-		sleep 0.05
-	done
+	tap_wait_for 10 pgrep -s "$pid" -x tscprobe >/dev/null
 	kill "-$sig" -- "-$pid"
 	wait "$pid"
 	status=$?

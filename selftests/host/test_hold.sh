@@ -26,17 +26,6 @@ dma_now() {
 	od -An -td4 -N4 "$DMA" | tr -d ' '
 }
 
-# wait_for CMD...: CMD succeeds within 10 s.
-wait_for() {
-	local i
-
-	for ((i = 0; i < 200; i++)); do
-		"$@" && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 dma_is() {
 	[[ $(dma_now) == "$1" ]]
 }
@@ -53,7 +42,7 @@ held_then_released() {
 	local want=$1
 	shift
 	start_run "$@"
-	wait_for dma_is "$want" || { echo "never $want during the run: $(dma_now)"; return 1; }
+	tap_wait_for 10 dma_is "$want" || { echo "never $want during the run: $(dma_now)"; return 1; }
 	wait "$PID" || { echo "exit $?: $(cat "$OUT/run.err")"; return 1; }
 	dma_is "$DEFAULT" || { echo "after the run: $(dma_now), want $DEFAULT"; return 1; }
 	jq -e ".conditions.dma_latency_us == $want" "$OUT/run.json" >/dev/null ||
@@ -75,10 +64,10 @@ cache_holds_nothing_by_default() {
 
 dma_released_on_kill9() {
 	start_run --dma-latency 9
-	wait_for dma_is 9 || return 1
+	tap_wait_for 10 dma_is 9 || return 1
 	kill -9 "$PID"
 	wait "$PID" 2>/dev/null
-	wait_for dma_is "$DEFAULT" || { echo "still $(dma_now) after kill -9"; return 1; }
+	tap_wait_for 10 dma_is "$DEFAULT" || { echo "still $(dma_now) after kill -9"; return 1; }
 }
 
 text_states_it() {
@@ -122,7 +111,7 @@ start_tree_run() {
 idle_limited_then_back() {
 	make_tree
 	start_tree_run --deepest-idle-state 0
-	wait_for flags_are 0111 || { echo "during: $(idle_flags), want 0111"; return 1; }
+	tap_wait_for 10 flags_are 0111 || { echo "during: $(idle_flags), want 0111"; return 1; }
 	wait "$PID" || { echo "exit $?: $(cat "$OUT/run.err")"; return 1; }
 	flags_are 0010 || { echo "after: $(idle_flags), want 0010 (state2 was off before)"; return 1; }
 	jq -e '.conditions | .deepest_idle_state == 0 and .idle_states_disabled == 2 and .idle_limited_cpus == [0]' \
@@ -136,16 +125,16 @@ idle_back_after() {
 
 	make_tree
 	start_tree_run --deepest-idle-state 1
-	wait_for flags_are 0011 || { echo "during: $(idle_flags), want 0011"; return 1; }
+	tap_wait_for 10 flags_are 0011 || { echo "during: $(idle_flags), want 0011"; return 1; }
 	if [[ $1 == INT ]]; then
 		want=130
-		tap_wait_caught "$PID" 2 || { echo "Ctrl-C never caught"; return 1; }
+		tap_wait_for 20 tap_catches "$PID" 2 || { echo "Ctrl-C never caught"; return 1; }
 	fi
 	kill -"$1" "$PID"
 	wait "$PID" 2>/dev/null
 	rc=$?
 	((rc == want)) || { echo "exit $rc after SIG$1, want $want"; return 1; }
-	wait_for flags_are 0010 || { echo "after SIG$1: $(idle_flags), want 0010"; return 1; }
+	tap_wait_for 10 flags_are 0010 || { echo "after SIG$1: $(idle_flags), want 0010"; return 1; }
 }
 
 idle_text() {

@@ -48,7 +48,7 @@ busy_on_cpu1_during_run() {
 	"$CLI" noise --user -c 0 -d 60s -q --dma-latency off --load cpu --load-cpus 1 >/dev/null &
 	pid=$!
 	# Caught once the measurement begins, after the load has started.
-	tap_wait_caught "$pid" 2 || { echo "Ctrl-C never caught"; kill -9 "$pid"; return 1; }
+	tap_wait_for 20 tap_catches "$pid" 2 || { echo "Ctrl-C never caught"; kill -9 "$pid"; return 1; }
 	for task in /proc/"$pid"/task/*; do
 		[[ $(taskset -pc "${task##*/}" 2>/dev/null) == *": 1" ]] || continue
 		before[${task##*/}]=$(awk '{ print $14 + $15 }' "$task/stat")
@@ -107,7 +107,7 @@ interrupted_run_reports_it() {
 	"$CLI" noise --user -c 0 -d 10s -q -j --dma-latency off --load stream --load-cpus 1 \
 		>"$OUT/int.json" &
 	pid=$!
-	tap_wait_caught "$pid" 2 || { echo "Ctrl-C never caught"; return 1; }
+	tap_wait_for 20 tap_catches "$pid" 2 || { echo "Ctrl-C never caught"; return 1; }
 	sleep 0.5
 	kill -INT "$pid"
 	wait "$pid"

@@ -108,7 +108,7 @@ interrupted() {
 	local pid rc
 	"$CLI" noise --user -c 0 -d 20s -q --fail-above 1ns >"$OUT/int.txt" 2>&1 &
 	pid=$!
-	tap_wait_caught "$pid" 2 || { echo "Ctrl-C never caught"; return 1; }
+	tap_wait_for 20 tap_catches "$pid" 2 || { echo "Ctrl-C never caught"; return 1; }
 	sleep 0.5
 	kill -INT "$pid"
 	wait "$pid"
