@@ -430,7 +430,7 @@ static void tp_stat_json(struct jw *j, const struct tp_pair_res *p,
 	tp_pair_values(p, k, v);
 	jw_obj(j, tp_pair_stats[k].name);
 	for (s = 0; s < TP_STAT_FIGS; s++)
-		jw_real(j, tp_stat_names[s], v[s]);
+		jw_double(j, tp_stat_names[s], v[s]);
 	jw_obj_end(j);
 }
 
@@ -451,7 +451,7 @@ static void tp_pair_json(struct jw *j, const struct tp_result *r,
 		jw_u64(j, "discarded", p->st.discarded);
 		for (k = 0; k < TP_PAIR_STATS; k++)
 			tp_stat_json(j, p, k);
-		jw_real(j, "one_way_ns", tp_pair_one_way_ns(r, p));
+		jw_double(j, "one_way_ns", tp_pair_one_way_ns(r, p));
 		jw_bool(j, "sound", tp_skew_sound(&p->st));
 		if (tp_skew_sound(&p->st))
 			jw_bool(j, "in_sync", tp_skew_in_sync(&p->st));
@@ -502,7 +502,7 @@ static void tp_skew_json(const struct tp_result *r,
 	else
 		jw_null(&j, "in_sync");
 	if (v.worst) {
-		jw_real(&j, "max_abs_skew", v.max_abs);
+		jw_double(&j, "max_abs_skew", v.max_abs);
 		jw_u64(&j, "from", v.worst->from);
 		jw_u64(&j, "to", v.worst->to);
 	} else {

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "format.h"
+#include "number.h"
 
 /**
  * tp_output_option() - take a format option from getopt_long()
@@ -89,11 +90,14 @@ void tp_csv_i64(struct tp_csv *c, int64_t v)
 	fprintf(c->f, "%lld", (long long)v);
 }
 
+/* Exact (number.c); NaN and infinities are unknown: an empty field. */
 void tp_csv_double(struct tp_csv *c, double v)
 {
+	char text[TP_NUMBER_LEN];
+
 	tp_csv_sep(c);
-	if (isfinite(v))
-		fprintf(c->f, "%.6g", v);
+	if (tp_number(text, v))
+		fputs(text, c->f);
 }
 
 void tp_csv_empty(struct tp_csv *c)
@@ -137,15 +141,18 @@ void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v)
 	fprintf(f, "%llu\n", (unsigned long long)v);
 }
 
+/* Exact (number.c); the format names NaN and the infinities. */
 void tp_prom_double(FILE *f, const char *name, const char *labels, double v)
 {
+	char text[TP_NUMBER_LEN];
+
 	tp_prom_name(f, name, labels);
-	if (isnan(v))
+	if (tp_number(text, v))
+		fprintf(f, "%s\n", text);
+	else if (isnan(v))
 		fputs("NaN\n", f);
-	else if (isinf(v))
-		fputs(v > 0 ? "+Inf\n" : "-Inf\n", f);
 	else
-		fprintf(f, "%.9g\n", v);
+		fputs(v > 0 ? "+Inf\n" : "-Inf\n", f);
 }
 
 /* Append one label, name="value", its value escaped; false when full. */

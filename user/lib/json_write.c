@@ -3,10 +3,9 @@
  * The JSON writer.  Keys are given with every value inside objects and are
  * NULL inside arrays; the output is indented two spaces per level.
  */
-#include <math.h>
-
 #include "cli.h"
 #include "json_write.h"
+#include "number.h"
 
 void jw_init(struct jw *j, FILE *f)
 {
@@ -148,27 +147,16 @@ void jw_known(struct jw *j, const char *key, int64_t v)
 		jw_i64(j, key, v);
 }
 
-/* Non-finite values have no JSON form: they are written as null. */
+/*
+ * Exact: the shortest text that reads back as @v (number.c).  Non-finite
+ * values have no JSON form: they are written as null.
+ */
 void jw_double(struct jw *j, const char *key, double v)
 {
-	jw_prefix(j, key);
-	if (isfinite(v))
-		fprintf(j->f, "%.6g", v);
-	else
-		fputs("null", j->f);
-}
+	char text[TP_NUMBER_LEN];
 
-/*
- * 15 significant digits: exact for integers and halves below 10^14, where
- * jw_double()'s 6 would round a TSC difference of millions of cycles.
- */
-void jw_real(struct jw *j, const char *key, double v)
-{
 	jw_prefix(j, key);
-	if (isfinite(v))
-		fprintf(j->f, "%.15g", v);
-	else
-		fputs("null", j->f);
+	fputs(tp_number(text, v) ? text : "null", j->f);
 }
 
 void jw_str(struct jw *j, const char *key, const char *s)

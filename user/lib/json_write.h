@@ -40,7 +40,6 @@ void jw_u64(struct jw *j, const char *key, uint64_t v);
 void jw_i64(struct jw *j, const char *key, int64_t v);
 void jw_known(struct jw *j, const char *key, int64_t v);
 void jw_double(struct jw *j, const char *key, double v);
-void jw_real(struct jw *j, const char *key, double v);
 void jw_str(struct jw *j, const char *key, const char *s);
 void jw_bool(struct jw *j, const char *key, bool v);
 void jw_null(struct jw *j, const char *key);

@@ -369,9 +369,9 @@ static void tp_verdict_failures_json(const struct tp_verdict *v,
 		jw_obj(j, NULL);
 		tp_verdict_entry_json(r, i, j);
 		jw_bool(j, "judged", x->how == TP_JUDGED_OVER);
-		jw_real(j, "figure", x->figure);
-		jw_real(j, "limit", x->limit);
-		jw_real(j, "excess", x->excess);
+		jw_double(j, "figure", x->figure);
+		jw_double(j, "limit", x->limit);
+		jw_double(j, "excess", x->excess);
 		if (x->why)
 			jw_str(j, "why", x->why);
 		else
@@ -410,8 +410,8 @@ static void tp_verdict_limit_json(const struct tp_verdict *v,
 	if (t.highest >= 0) {
 		jw_obj(j, "highest");
 		tp_verdict_entry_json(r, (unsigned int)t.highest, j);
-		jw_real(j, "figure",
-			tp_verdict_at(v, k, (unsigned int)t.highest)->figure);
+		jw_double(j, "figure",
+			  tp_verdict_at(v, k, (unsigned int)t.highest)->figure);
 		jw_obj_end(j);
 	} else {
 		jw_null(j, "highest");
