@@ -96,6 +96,15 @@ tap_check "diff -j: every CPU, the change in per cent" bash -c \
 	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
 	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and
 	 any(.environment[]; .what == \"isolated\" and .cpus == [1])' >/dev/null"
+# A maximum of 64,749,854 cycles and an average of 1,234,567.8 come back
+# from diff -j as written, not as 6.47499e+07 and 1.23457e+06.
+tap_check "diff -j: figures exact" bash -c \
+	"jq '.cpus[0].max_cycles = 64749854' '$REPO/selftests/host/golden/noise.json' >'$OUT/dmax.json' &&
+	 jq '.cpus[0].cached.avg = 1234567.8' '$REPO/selftests/host/golden/cache.json' >'$OUT/davg.json' &&
+	 '$CLI' diff -j '$REPO/selftests/host/golden/noise.json' '$OUT/dmax.json' |
+	 jq -e '.cpus[0].max_cycles.b == 64749854' >/dev/null &&
+	 '$CLI' diff -j '$REPO/selftests/host/golden/cache.json' '$OUT/davg.json' |
+	 jq -e '.cpus[0].cached_avg.b == 1234567.8' >/dev/null"
 # diff of the golden report $1 against $2, a copy jq edited with $3: its
 # sources' heading is $4 and each of $5... matches a line of the text.
 diff_sources() {
