@@ -18,5 +18,6 @@ int tp_cmd_show(int argc, char **argv);
 int tp_cmd_env(int argc, char **argv);
 int tp_cmd_diff(int argc, char **argv);
 int tp_cmd_monitor(int argc, char **argv);
+int tp_cmd_restore(int argc, char **argv);
 
 #endif /* TSCPROBE_USER_COMMANDS_H */

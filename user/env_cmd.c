@@ -9,6 +9,7 @@
 #include "lib/clock.h"
 #include "commands.h"
 #include "lib/env.h"
+#include "lib/idle_record.h"
 #include "lib/json_write.h"
 #include "lib/options.h"
 
@@ -79,6 +80,7 @@ int tp_cmd_env(int argc, char **argv)
 		ret = tp_no_more_args("env", argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
+	tp_idle_recover(false);	/* the audit must not see a dead run's */
 	if (!cmd.given && tp_env_online(&cmd.cpus, path, sizeof(path))) {
 		tp_err("env: cannot read the online CPUs from %s", path);
 		return TP_EXIT_FAIL;

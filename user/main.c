@@ -28,6 +28,7 @@ static const struct tp_command tp_commands[] = {
 	{ "env", tp_cmd_env, "audit the machine: clock, isolation, interrupts" },
 	{ "diff", tp_cmd_diff, "compare two saved reports (-j) of one kind" },
 	{ "monitor", tp_cmd_monitor, "print noise events and run ends as they come" },
+	{ "restore", tp_cmd_restore, "put back idle states a killed run left off" },
 };
 
 static void tp_usage(FILE *f)

@@ -8,8 +8,11 @@
 # also when the CLI is killed with SIGKILL; idle states in a synthetic
 # sysfs ($TSCPROBE_SYSROOT) are turned off above the limit and back on
 # after the run, after Ctrl-C and after SIGKILL, and only those the run
-# turned off; every report states what it held; bad values and conditions
-# that cannot be held end the command before it measures.
+# turned off; when the CLI and its guardian are both killed, the record
+# under the tree's /run names what to put back, and the next command,
+# or "tscprobe restore" do; a second
+# holder is refused; every report states what it held; bad values and
+# conditions that cannot be held end the command before it measures.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLI=$REPO/build/tscprobe
@@ -85,7 +88,7 @@ make_tree() {
 	local k
 
 	rm -rf "${ROOT:?}"/*
-	mkdir -p "$ROOT/sys/devices/system/cpu/cpu1" "$ROOT/proc"
+	mkdir -p "$ROOT/sys/devices/system/cpu/cpu1" "$ROOT/proc" "$ROOT/run"
 	echo 0-1 >"$ROOT/sys/devices/system/cpu/online"
 	for k in 0 1 2 3; do
 		mkdir -p "$IDLE/state$k"
@@ -101,12 +104,17 @@ flags_are() {
 	[[ $(idle_flags) == "$1" ]]
 }
 
-# noise --user on CPU 0 in the synthetic tree, for 3 s, in the background.
+# noise --user on CPU 0 in the synthetic tree, for 3 s (or $SECONDS_RUN),
+# in the background.
 start_tree_run() {
-	TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d 3s -q -j --dma-latency off "$@" \
-		>"$OUT/run.json" 2>"$OUT/run.err" &
+	TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d "${SECONDS_RUN:-3}s" -q -j \
+		--dma-latency off "$@" >"$OUT/run.json" 2>"$OUT/run.err" &
 	PID=$!
 }
+
+# The record of the idle states held, and the lock beside it.
+RECORD=$ROOT/run/tscprobe/idle-held
+LOCK=$RECORD.lock
 
 idle_limited_then_back() {
 	make_tree
@@ -135,6 +143,127 @@ idle_back_after() {
 	rc=$?
 	((rc == want)) || { echo "exit $rc after SIG$1, want $want"; return 1; }
 	tap_wait_for 10 flags_are 0010 || { echo "after SIG$1: $(idle_flags), want 0010"; return 1; }
+	tap_wait_for 10 test ! -e "$RECORD" || { echo "the record is left:"; cat "$RECORD"; return 1; }
+}
+
+# A run holding states 3 (state2 was off before) for 20 s, then the CLI
+# and its guardian both killed with SIGKILL, as a cgroup's kill does: the
+# states stay off, and the record names the holder and each state.
+kill_both() {
+	local guardian
+
+	make_tree
+	SECONDS_RUN=20 start_tree_run --deepest-idle-state 1
+	tap_wait_for 10 flags_are 0011 || { echo "during: $(idle_flags), want 0011"; return 1; }
+	guardian=$(pgrep -P "$PID")
+	[[ -n $guardian ]] || { echo "no guardian"; return 1; }
+	# The guardian first: woken by the CLI's death, it would put them back.
+	kill -KILL "$guardian" "$PID"
+	wait "$PID" 2>/dev/null
+	tap_wait_for 10 bash -c "! kill -0 $guardian 2>/dev/null" || return 1
+	flags_are 0011 || { echo "after the kill: $(idle_flags), want 0011 (still off)"; return 1; }
+	grep -Eqx "holder $PID [0-9]+" "$RECORD" && [[ $(grep -c '^cpu' "$RECORD") == 1 ]] &&
+		grep -qx 'cpu0 state3 0' "$RECORD" || { echo "the record:"; cat "$RECORD"; return 1; }
+}
+
+# After kill_both, COMMAND... (in the tree) puts every state back, says
+# so on its output ($OUT/back) naming the dead holder, and removes the
+# record.
+puts_back() {
+	local dead
+
+	kill_both || return 1
+	dead=$PID
+	TSCPROBE_SYSROOT=$ROOT "$@" >"$OUT/back" 2>&1 || { echo "exit $?:"; cat "$OUT/back"; return 1; }
+	flags_are 0010 || { echo "after $*: $(idle_flags), want 0010"; return 1; }
+	[[ ! -e $RECORD ]] || { echo "the record is left:"; cat "$RECORD"; return 1; }
+	grep -q "restored 1 idle state on CPU 0 left turned off by tscprobe pid $dead," "$OUT/back" ||
+		{ echo "what it said:"; cat "$OUT/back"; return 1; }
+}
+
+# After a clean end: no record, and restore has nothing to do or say.
+clean_end_leaves_nothing() {
+	local out
+
+	make_tree
+	start_tree_run --deepest-idle-state 0
+	wait "$PID" || { echo "exit $?: $(cat "$OUT/run.err")"; return 1; }
+	[[ ! -e $RECORD ]] || { echo "the record is left:"; cat "$RECORD"; return 1; }
+	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" restore 2>&1) || { echo "restore: exit $?: $out"; return 1; }
+	[[ -z $out ]] || { echo "restore said: $out"; return 1; }
+	flags_are 0010
+}
+
+# A second holder while the first holds: refused, exit 4, one line naming
+# the first; the first's states and record untouched, and back at its end
+# (Ctrl-C: the first runs long enough for the checks on a busy machine).
+second_holder() {
+	local first out rc
+
+	make_tree
+	SECONDS_RUN=60 start_tree_run --deepest-idle-state 1
+	first=$PID
+	tap_wait_for 10 flags_are 0011 || { echo "during: $(idle_flags), want 0011"; return 1; }
+	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d 200ms -q --dma-latency off \
+		--deepest-idle-state 0 2>&1)
+	rc=$?
+	if ((rc != 4)) || [[ $(wc -l <<<"$out") != 1 ]] ||
+		! grep -q -- "--deepest-idle-state: tscprobe pid $first holds the idle states" <<<"$out"; then
+		echo "exit $rc: $out"
+		return 1
+	fi
+	flags_are 0011 || { echo "the second changed them: $(idle_flags)"; return 1; }
+	grep -Eqx "holder $first [0-9]+" "$RECORD" || { echo "the record:"; cat "$RECORD"; return 1; }
+	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" restore) &&
+		grep -qx "tscprobe pid $first holds the idle states for its run: it puts them back when it ends" <<<"$out" ||
+		{ echo "restore during the run: $out"; return 1; }
+	flags_are 0011 || { echo "restore changed them mid-run: $(idle_flags)"; return 1; }
+	tap_wait_for 20 tap_catches "$first" 2 || { echo "Ctrl-C never caught"; return 1; }
+	kill -INT "$first"
+	wait "$first"
+	rc=$?
+	((rc == 130)) || { echo "the first: exit $rc: $(cat "$OUT/run.err")"; return 1; }
+	flags_are 0010 && [[ ! -e $RECORD ]]
+}
+
+# No record can be written (a full /run, in a mount namespace of this
+# test's own): nothing is turned off.
+unrecorded_changes_nothing() {
+	local out rc
+
+	make_tree
+	mkdir -p "$ROOT/run/tscprobe"
+	out=$(unshare -m bash -c 'mount -t tmpfs -o size=4k tmpfs "$1" || exit 99
+		dd if=/dev/zero of="$1/fill" bs=4k status=none 2>/dev/null
+		shift
+		exec "$@"' full "$ROOT/run/tscprobe" env TSCPROBE_SYSROOT="$ROOT" "$CLI" noise --user \
+		-c 0 -d 200ms -q --dma-latency off --deepest-idle-state 0 2>&1)
+	rc=$?
+	((rc != 99)) || return 0	# no mount namespace here: nothing to test
+	if ((rc != 1)) || [[ $(wc -l <<<"$out") != 1 ]] ||
+		! grep -q "cannot record what it turns off in $RECORD: No space left on device; nothing changed" <<<"$out" ||
+		! flags_are 0010; then
+		echo "exit $rc, flags $(idle_flags): $out"
+		return 1
+	fi
+}
+
+# A record tscprobe did not write (a path where a state should be) is
+# not acted on: restore fails with one line, nothing written.
+foreign_record() {
+	local out rc
+
+	make_tree
+	mkdir -p "$ROOT/run/tscprobe"
+	printf 'holder 1 1\ncpu0 state3 0\n../../../../../etc/victim 0\n' >"$RECORD"
+	echo 1 >"$IDLE/state3/disable"
+	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" restore 2>&1)
+	rc=$?
+	if ((rc != 1)) || [[ $(wc -l <<<"$out") != 1 ]] ||
+		! grep -q "not a record tscprobe wrote" <<<"$out" || ! flags_are 0011; then
+		echo "exit $rc, flags $(idle_flags): $out"
+		return 1
+	fi
 }
 
 idle_text() {
@@ -212,6 +341,16 @@ tap_check "text: 'held: /dev/cpu_dma_latency at 5 us'" text_states_it
 tap_check "--deepest-idle-state 0: deeper states off, then back; one off before stays off" idle_limited_then_back
 tap_check "Ctrl-C: the idle states are back" idle_back_after INT
 tap_check "kill -9: the guardian puts the idle states back" idle_back_after KILL
+tap_check "CLI and guardian killed: the record names the holder and each state" kill_both
+tap_check "... the next run puts them back and says so" puts_back "$CLI" noise --user -c 0 -d 100ms -q
+tap_check "... so does env, the audit" puts_back "$CLI" env -c 0
+tap_check "... so does the next holder, then holds its own" puts_back "$CLI" noise --user -c 0 \
+	-d 100ms -q --dma-latency off --deepest-idle-state 1
+tap_check "... so does 'tscprobe restore'" puts_back "$CLI" restore
+tap_check "restore after a clean end: nothing to do, nothing said" clean_end_leaves_nothing
+tap_check "a second holder: exit 4, one line; the first's states and record kept" second_holder
+tap_check "no record written: nothing turned off, one line, exit 1" unrecorded_changes_nothing
+tap_check "a record tscprobe did not write: refused, nothing written" foreign_record
 tap_check "text: 'held: idle states deeper than state0 off on CPU 0'" idle_text
 tap_check "a CPU without cpuidle: one line, exit 1, nothing changed" no_cpuidle_changes_nothing
 tap_check "the default request not held: the report says why" default_not_held_is_stated

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Conditions held during a run (hold.h): /dev/cpu_dma_latency and the
- * deepest idle state of the measured CPUs.  Paths are under
- * $TSCPROBE_SYSROOT like the environment audit's, so that tests can hold
- * them in a synthetic tree.
+ * deepest idle state of the measured CPUs (recorded by idle_record.c).
+ * Paths are under $TSCPROBE_SYSROOT like the environment audit's, so that
+ * tests can hold them in a synthetic tree.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,12 +16,8 @@
 
 #include "env.h"
 #include "hold.h"
+#include "idle_record.h"
 #include "json_write.h"
-
-/* One idle state's "disable" file that the run turned to 1. */
-struct tp_idle_file {
-	char path[160];
-};
 
 /* --dma-latency: microseconds (0 to TP_DMA_MAX_US), or "off". */
 static int tp_hold_option_dma(const char *cmd, const char *arg, long *us)
@@ -96,30 +92,31 @@ static int tp_write_flag(const char *path, int value)
 	return fclose(f) || ret ? -1 : 0;
 }
 
-static void tp_idle_restore(const struct tp_idle_file *files, unsigned int n)
+/* @fd moved out of 0-2, which the guardian points at /dev/null. */
+static int tp_above_stdio(int fd)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		tp_write_flag(files[i].path, 0);
+	return fd < 3 ? fcntl(fd, F_DUPFD, 3) : fd;
 }
 
 /*
  * The guardian: outside the CLI's process group, deaf to the signals
  * that end the CLI, it waits for the pipe's other end to close -- the
- * run's end, or the CLI's death, however it died -- and puts the idle
- * states back.
+ * run's end, or the CLI's death, however it died -- and puts back the
+ * idle states the record names.  It holds the lock (@lock) with the CLI:
+ * only once both are gone can another process take it, and then the
+ * record says what is left to put back (the whole cgroup killed, say).
  */
-static void tp_guardian(int fd, const struct tp_idle_file *files,
-			unsigned int n)
+static void tp_guardian(int fd, int lock)
 {
-	int null = open("/dev/null", O_RDWR);
+	int null = open("/dev/null", O_RDWR), lo, hi;
+	struct tp_idle_record left;
+	char why[600];
 	ssize_t got;
 	char b;
 
 	/* Out of 0-2, which become /dev/null (a CLI started without them). */
-	if (fd < 3)
-		fd = fcntl(fd, F_DUPFD, 3);
+	fd = tp_above_stdio(fd);
+	lock = tp_above_stdio(lock);
 	setsid();
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
@@ -130,18 +127,21 @@ static void tp_guardian(int fd, const struct tp_idle_file *files,
 		dup2(null, STDOUT_FILENO);
 		dup2(null, STDERR_FILENO);
 	}
-	if (fd > 3)
-		close_range(3, (unsigned int)fd - 1, 0);
-	close_range((unsigned int)fd + 1, ~0U, 0);
+	lo = fd < lock ? fd : lock;
+	hi = fd < lock ? lock : fd;
+	close_range(3, (unsigned int)lo - 1, 0);	/* EINVAL when lo is 3 */
+	close_range((unsigned int)lo + 1, (unsigned int)hi - 1, 0);
+	close_range((unsigned int)hi + 1, ~0U, 0);
 	do
 		got = read(fd, &b, 1);
 	while (got > 0 || (got < 0 && errno == EINTR));
-	tp_idle_restore(files, n);
+	/* A failure leaves the record for the next command to try again. */
+	tp_idle_put_back(&left, why, sizeof(why));
+	tp_idle_record_free(&left);
 	_exit(0);
 }
 
-static int tp_guardian_start(struct tp_hold *h, const struct tp_idle_file *files,
-			     unsigned int n)
+static int tp_guardian_start(struct tp_hold *h)
 {
 	int p[2];
 
@@ -156,7 +156,7 @@ static int tp_guardian_start(struct tp_hold *h, const struct tp_idle_file *files
 	}
 	if (!h->guard) {
 		close(p[1]);
-		tp_guardian(p[0], files, n);
+		tp_guardian(p[0], h->idle_lock);
 	}
 	close(p[0]);
 	h->guard_fd = p[1];
@@ -164,14 +164,13 @@ static int tp_guardian_start(struct tp_hold *h, const struct tp_idle_file *files
 }
 
 /*
- * The "disable" files of @cpu's states deeper than @deepest that are
- * enabled now, appended to @files; -1 when the CPU has no cpuidle
- * directory.
+ * @cpu's states deeper than @deepest that are enabled now, appended to
+ * the record; -1 when the CPU has no cpuidle directory.
  */
 static int tp_idle_collect(unsigned int cpu, int deepest,
-			   struct tp_idle_file *files, unsigned int *n)
+			   struct tp_idle_record *r)
 {
-	char rel[128], line[16], path[160];
+	char rel[128], line[16];
 	int k;
 
 	snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/cpuidle/state0/disable", cpu);
@@ -184,50 +183,113 @@ static int tp_idle_collect(unsigned int cpu, int deepest,
 			break;
 		if (strcmp(line, "0"))
 			continue;	/* disabled already: not ours to enable */
-		tp_env_path(path, sizeof(path), rel);
-		snprintf(files[(*n)++].path, sizeof(files[0].path), "%s", path);
+		r->s[r->n++] = (struct tp_idle_state){ cpu, (unsigned int)k, 0 };
 	}
 	return 0;
 }
 
-/* Disable the idle states deeper than @deepest on @cpus, guarded. */
+/*
+ * The lock of the idle states into @h, after putting back what a holder
+ * that is gone left turned off; another run holding them refuses this one
+ * (it would put them back in the middle of this run).
+ */
+static int tp_hold_idle_lock(struct tp_hold *h)
+{
+	struct tp_idle_record holder;
+	char path[512];
+	int fd, ret;
+
+	fd = tp_idle_lock(true, &holder);
+	if (fd == -EWOULDBLOCK) {
+		if (holder.pid)
+			tp_err("--deepest-idle-state: tscprobe pid %d holds the idle states for its run; wait for its end, or measure without --deepest-idle-state",
+			       (int)holder.pid);
+		else
+			tp_err("--deepest-idle-state: another tscprobe holds the idle states for its run; wait for its end, or measure without --deepest-idle-state");
+		tp_idle_record_free(&holder);
+		return TP_EXIT_BUSY;
+	}
+	if (fd < 0) {
+		tp_err("--deepest-idle-state: %s: %s",
+		       tp_env_path(path, sizeof(path), TP_IDLE_LOCK), strerror(-fd));
+		return tp_hold_refused(-fd);
+	}
+	h->idle_lock = fd;
+	ret = tp_idle_left_back(false);
+	if (ret != TP_EXIT_OK) {
+		close(fd);
+		h->idle_lock = -1;
+	}
+	return ret;
+}
+
+/* Turn off the states of @r, recorded first and guarded. */
+static int tp_hold_idle_states(struct tp_hold *h, struct tp_idle_record *r)
+{
+	char path[512], rel[96];
+	unsigned int i;
+	int err;
+
+	r->pid = getpid();
+	r->start = tp_idle_start_time(r->pid);
+	err = tp_idle_record_write(r);
+	if (err) {
+		tp_err("--deepest-idle-state: cannot record what it turns off in %s: %s; nothing changed",
+		       tp_env_path(path, sizeof(path), TP_IDLE_RECORD), strerror(-err));
+		return tp_hold_refused(-err);
+	}
+	if (tp_guardian_start(h)) {
+		struct tp_idle_record unused;
+
+		err = errno;
+		/* Nothing is off yet: this only removes the record. */
+		tp_idle_put_back(&unused, path, sizeof(path));
+		tp_idle_record_free(&unused);
+		tp_err("--deepest-idle-state: cannot start the process that restores the idle states: %s",
+		       strerror(err));
+		return TP_EXIT_FAIL;
+	}
+	for (i = 0; i < r->n; i++) {
+		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/cpuidle/state%u/disable",
+			 r->s[i].cpu, r->s[i].state);
+		if (tp_write_flag(tp_env_path(path, sizeof(path), rel), 1)) {
+			err = errno;
+			tp_err("--deepest-idle-state: %s: %s", path, strerror(err));
+			return tp_hold_refused(err);	/* the guardian undoes the rest */
+		}
+	}
+	return TP_EXIT_OK;
+}
+
+/* Disable the idle states deeper than @deepest on @cpus, recorded, guarded. */
 static int tp_hold_idle(struct tp_hold *h, int deepest,
 			const struct tp_cpuset *cpus)
 {
-	struct tp_idle_file *files;
-	unsigned int n = 0, i;
-	int cpu = -1, err;
+	struct tp_idle_record r = { 0 };
+	int cpu = -1, ret;
 
-	files = calloc((size_t)tp_cpuset_count(cpus) * TP_HOLD_STATES + 1,
-		       sizeof(*files));
-	if (!files)
+	ret = tp_hold_idle_lock(h);
+	if (ret != TP_EXIT_OK)
+		return ret;
+	r.s = calloc((size_t)tp_cpuset_count(cpus) * TP_HOLD_STATES + 1,
+		     sizeof(*r.s));
+	if (!r.s)
 		return TP_EXIT_FAIL;
 	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0)
-		if (tp_idle_collect((unsigned int)cpu, deepest, files, &n)) {
+		if (tp_idle_collect((unsigned int)cpu, deepest, &r)) {
 			tp_err("--deepest-idle-state: CPU %d has no idle states to limit (no cpuidle in sysfs)",
 			       cpu);
-			free(files);
+			tp_idle_record_free(&r);
 			return TP_EXIT_FAIL;
 		}
-	if (n && tp_guardian_start(h, files, n)) {
-		tp_err("--deepest-idle-state: cannot start the process that restores the idle states: %s",
-		       strerror(errno));
-		free(files);
-		return TP_EXIT_FAIL;
+	ret = r.n ? tp_hold_idle_states(h, &r) : TP_EXIT_OK;
+	if (ret == TP_EXIT_OK) {
+		h->c.deepest_idle = deepest;
+		h->c.idle_cpus = *cpus;
+		h->c.idle_disabled = r.n;
 	}
-	for (i = 0; i < n; i++)
-		if (tp_write_flag(files[i].path, 1)) {
-			err = errno;
-			tp_err("--deepest-idle-state: %s: %s", files[i].path, strerror(err));
-			free(files);
-			tp_hold_end(h);		/* the guardian undoes the rest */
-			return tp_hold_refused(err);
-		}
-	h->c.deepest_idle = deepest;
-	h->c.idle_cpus = *cpus;
-	h->c.idle_disabled = n;
-	free(files);
-	return TP_EXIT_OK;
+	tp_idle_record_free(&r);
+	return ret;
 }
 
 /*
@@ -282,12 +344,15 @@ int tp_hold_begin(struct tp_hold *h, const struct tp_hold_opts *o,
 	memset(h, 0, sizeof(*h));
 	h->dma_fd = -1;
 	h->guard_fd = -1;
+	h->idle_lock = -1;
 	h->c.stated = true;
 	h->c.dma_latency_us = -1;
 	h->c.deepest_idle = -1;
 	/* The guardian first: it must not inherit the QoS request's file. */
 	if (o && o->idle_given)
 		ret = tp_hold_idle(h, o->deepest_idle, cpus);
+	else
+		tp_idle_recover(false);	/* the audit must not see a dead run's */
 	if (ret != TP_EXIT_OK)
 		return ret;
 	if (o && o->dma_given && o->dma_latency_us != TP_DMA_OFF)
@@ -314,6 +379,9 @@ void tp_hold_end(struct tp_hold *h)
 	if (h->guard > 0)
 		waitpid(h->guard, NULL, 0);
 	h->guard = 0;
+	if (h->idle_lock >= 0)
+		close(h->idle_lock);
+	h->idle_lock = -1;
 }
 
 /**

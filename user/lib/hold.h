@@ -5,7 +5,9 @@
  * /dev/cpu_dma_latency (the kernel drops it when its file closes, which
  * any death of the process does), and idle states deeper than a limit
  * disabled on the measured CPUs (a guardian process puts them back when
- * the CLI's end of a pipe closes).  Every report states what was held.
+ * the CLI's end of a pipe closes; when both die, the record they wrote
+ * first lets the next command, or "tscprobe restore", put them back:
+ * idle_record.h).  Every report states what was held.
  */
 #ifndef TSCPROBE_USER_HOLD_H
 #define TSCPROBE_USER_HOLD_H
@@ -81,12 +83,14 @@ struct tp_conditions {
  * @dma_fd: the open /dev/cpu_dma_latency, -1 none
  * @guard_fd: the write end of the guardian's pipe, -1 none
  * @guard: the guardian process, 0 none
+ * @idle_lock: the lock of the idle states (idle_record.h), -1 none
  * @c: what is held
  */
 struct tp_hold {
 	int dma_fd;
 	int guard_fd;
 	pid_t guard;
+	int idle_lock;
 	struct tp_conditions c;
 };
 
