@@ -44,15 +44,18 @@ only_in_out() {
 }
 
 # verify UNIT...: systemd-analyze verify, silent and successful.  The units
-# name the installed path of their command, here under DEST: copies that
-# point there are checked; the man page is found in the source tree.
+# name the installed paths of their commands, here under DEST: copies that
+# point there are checked (tscprobe itself is "make install"'s, not
+# install-fleet's: the build's stands in); the man page is found in the
+# source tree.
 verify() {
 	local dir=$DEST/verify u out
 
 	mkdir -p "$dir" "$DEST/man/man8"
 	ln -sf "$REPO/Documentation/tscprobe.8" "$DEST/man/man8/"
+	[[ -e $DEST/usr/sbin/tscprobe ]] || ln -s "$REPO/build/tscprobe" "$DEST/usr/sbin/tscprobe"
 	for u in "$@"; do
-		sed "s|^ExecStart=/|ExecStart=$DEST/|" "$UNITS/$u" >"$dir/$u"
+		sed "s|^\(Exec[A-Za-z]*=\)/|\1$DEST/|" "$UNITS/$u" >"$dir/$u"
 	done
 	out=$(cd "$dir" && MANPATH=$DEST/man systemd-analyze verify "$@" 2>&1) ||
 		{ echo "$out"; return 1; }
@@ -84,6 +87,8 @@ tap_check "units, command and settings installed" bash -c \
 	 test -s '$UNITS/tscprobe-textfile.timer' && test -s '$DEST/etc/default/tscprobe'"
 tap_check "the service runs the installed command" \
 	bash -c "[ \"\$(exec_start)\" = /usr/sbin/tscprobe-textfile ]"
+tap_check "after it, even killed, 'tscprobe restore' puts back idle states left off" \
+	grep -qx "ExecStopPost=/usr/sbin/tscprobe restore" "$UNITS/tscprobe-textfile.service"
 tap_check "the timer is disabled: nothing in *.wants" \
 	bash -c "! find '$DEST' -path '*.wants*' | grep -q ."
 tap_check "the timer can be enabled: WantedBy=timers.target" \

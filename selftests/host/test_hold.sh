@@ -10,7 +10,7 @@
 # after the run, after Ctrl-C and after SIGKILL, and only those the run
 # turned off; when the CLI and its guardian are both killed, the record
 # under the tree's /run names what to put back, and the next command,
-# or "tscprobe restore" do; a second
+# "tscprobe restore" or the textfile service's ExecStopPost do; a second
 # holder is refused; every report states what it held; bad values and
 # conditions that cannot be held end the command before it measures.
 set -uo pipefail
@@ -181,6 +181,18 @@ puts_back() {
 		{ echo "what it said:"; cat "$OUT/back"; return 1; }
 }
 
+# The textfile service's ExecStopPost, this build's CLI for the installed
+# one.
+exec_stop_post() {
+	local cmd
+
+	cmd=$(sed -n 's/^ExecStopPost=-\{0,1\}@SBINDIR@\/tscprobe //p' \
+		"$REPO/user/systemd/tscprobe-textfile.service.in")
+	[[ -n $cmd ]] || { echo "no ExecStopPost running tscprobe"; return 1; }
+	# shellcheck disable=SC2086 # the unit's words
+	"$CLI" $cmd
+}
+
 # After a clean end: no record, and restore has nothing to do or say.
 clean_end_leaves_nothing() {
 	local out
@@ -347,6 +359,7 @@ tap_check "... so does env, the audit" puts_back "$CLI" env -c 0
 tap_check "... so does the next holder, then holds its own" puts_back "$CLI" noise --user -c 0 \
 	-d 100ms -q --dma-latency off --deepest-idle-state 1
 tap_check "... so does 'tscprobe restore'" puts_back "$CLI" restore
+tap_check "... so does the textfile service's ExecStopPost" puts_back exec_stop_post
 tap_check "restore after a clean end: nothing to do, nothing said" clean_end_leaves_nothing
 tap_check "a second holder: exit 4, one line; the first's states and record kept" second_holder
 tap_check "no record written: nothing turned off, one line, exit 1" unrecorded_changes_nothing
