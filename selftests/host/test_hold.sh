@@ -260,6 +260,29 @@ unrecorded_changes_nothing() {
 	fi
 }
 
+# As nobody, after kill_both: restore is refused (exit 5, one line) and
+# env warns, naming the dead holder; nothing changes.
+nobody_cannot_restore() {
+	local out rc dead
+
+	kill_both || return 1
+	dead=$PID
+	chmod 755 "$ROOT"
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env TSCPROBE_SYSROOT="$ROOT" "$CLI" restore 2>&1)
+	rc=$?
+	if ((rc != 5)) || [[ $(wc -l <<<"$out") != 1 ]] || ! grep -q 'Permission denied' <<<"$out"; then
+		echo "restore as nobody: exit $rc: $out"
+		return 1
+	fi
+	out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env TSCPROBE_SYSROOT="$ROOT" "$CLI" env -c 0 2>&1 >/dev/null)
+	grep -qx "tscprobe: tscprobe pid $dead ended without turning back on 1 idle state on CPU 0: 'tscprobe restore' as root does" <<<"$out" ||
+		{ echo "env as nobody said: $out"; return 1; }
+	flags_are 0011 && [[ -e $RECORD ]] || { echo "nobody changed $(idle_flags)"; return 1; }
+	TSCPROBE_SYSROOT=$ROOT "$CLI" restore >/dev/null && flags_are 0010
+}
+
 # A record tscprobe did not write (a path where a state should be) is
 # not acted on: restore fails with one line, nothing written.
 foreign_record() {
@@ -360,6 +383,7 @@ tap_check "... so does the next holder, then holds its own" puts_back "$CLI" noi
 	-d 100ms -q --dma-latency off --deepest-idle-state 1
 tap_check "... so does 'tscprobe restore'" puts_back "$CLI" restore
 tap_check "... so does the textfile service's ExecStopPost" puts_back exec_stop_post
+tap_check "as nobody: restore refused, env warns, nothing changed" nobody_cannot_restore
 tap_check "restore after a clean end: nothing to do, nothing said" clean_end_leaves_nothing
 tap_check "a second holder: exit 4, one line; the first's states and record kept" second_holder
 tap_check "no record written: nothing turned off, one line, exit 1" unrecorded_changes_nothing

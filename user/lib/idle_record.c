@@ -370,13 +370,14 @@ int tp_idle_recover(bool asked)
 	char path[512];
 	int fd, ret;
 
-	if (!asked && access(tp_env_path(path, sizeof(path), TP_IDLE_RECORD), F_OK))
+	/* Nothing recorded, nothing to do (and no lock to take). */
+	if (access(tp_env_path(path, sizeof(path), TP_IDLE_RECORD), F_OK))
 		return TP_EXIT_OK;
 	fd = tp_idle_lock(false, &holder);
 	if (fd == -ENOENT)
 		return TP_EXIT_OK;
 	if (fd == -EWOULDBLOCK) {
-		if (asked)
+		if (asked && holder.pid)
 			printf("tscprobe pid %d holds the idle states for its run: it puts them back when it ends\n",
 			       (int)holder.pid);
 		tp_idle_record_free(&holder);
