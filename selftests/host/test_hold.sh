@@ -166,6 +166,22 @@ kill_both() {
 		grep -qx 'cpu0 state3 0' "$RECORD" || { echo "the record:"; cat "$RECORD"; return 1; }
 }
 
+# The guardian alone killed (the OOM killer's pick): the CLI puts the
+# states back at the run's end itself, and removes the record.
+guardian_killed_alone() {
+	local guardian
+
+	make_tree
+	start_tree_run --deepest-idle-state 1
+	tap_wait_for 10 flags_are 0011 || { echo "during: $(idle_flags), want 0011"; return 1; }
+	guardian=$(pgrep -P "$PID")
+	[[ -n $guardian ]] || { echo "no guardian"; return 1; }
+	kill -KILL "$guardian"
+	wait "$PID" || { echo "exit $?: $(cat "$OUT/run.err")"; return 1; }
+	flags_are 0010 || { echo "after the run: $(idle_flags), want 0010"; return 1; }
+	[[ ! -e $RECORD ]] || { echo "the record is left:"; cat "$RECORD"; return 1; }
+}
+
 # After kill_both, COMMAND... (in the tree) puts every state back, says
 # so on its output ($OUT/back) naming the dead holder, and removes the
 # record.
@@ -376,6 +392,7 @@ tap_check "text: 'held: /dev/cpu_dma_latency at 5 us'" text_states_it
 tap_check "--deepest-idle-state 0: deeper states off, then back; one off before stays off" idle_limited_then_back
 tap_check "Ctrl-C: the idle states are back" idle_back_after INT
 tap_check "kill -9: the guardian puts the idle states back" idle_back_after KILL
+tap_check "the guardian killed alone: the CLI puts them back at its end" guardian_killed_alone
 tap_check "CLI and guardian killed: the record names the holder and each state" kill_both
 tap_check "... the next run puts them back and says so" puts_back "$CLI" noise --user -c 0 -d 100ms -q
 tap_check "... so does env, the audit" puts_back "$CLI" env -c 0

@@ -379,8 +379,15 @@ void tp_hold_end(struct tp_hold *h)
 	if (h->guard > 0)
 		waitpid(h->guard, NULL, 0);
 	h->guard = 0;
-	if (h->idle_lock >= 0)
+	if (h->idle_lock >= 0) {
+		struct tp_idle_record left;
+		char why[600];
+
+		/* Nothing left, unless the guardian was killed on its own. */
+		tp_idle_put_back(&left, why, sizeof(why));
+		tp_idle_record_free(&left);
 		close(h->idle_lock);
+	}
 	h->idle_lock = -1;
 }
 
