@@ -53,24 +53,29 @@ void tp_src_init(struct tp_src_cpu *c)
 	*c = (struct tp_src_cpu){ 0 };
 }
 
+/* Counters the measuring thread and debugfs read while probes write. */
+static void tp_src_add(uint64_t *v, uint64_t d)
+{
+	tp_write_once(*v, *v + d);
+}
+
 /* Entries past TP_SRC_DEPTH are counted, and so are their exits. */
-void tp_src_enter(struct tp_src_cpu *c, uint32_t kind, uint32_t id,
-		  const char *name, uint64_t now)
+void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
+		  const char *name, struct tp_src_at at)
 {
 	struct tp_src_frame *f;
 
 	if (c->depth == TP_SRC_DEPTH) {
-		c->unmatched++;
+		tp_src_add(&c->unmatched, 1);
 		c->skipped++;
 		return;
 	}
 	f = &c->stack[c->depth++];
-	f->start = now;
+	f->start = at.tsc;
 	f->nested = 0;
-	f->nmi_mark = c->nmi_time;
+	f->nmi_mark = at.nmi_before;
 	f->nested_nmi = 0;
-	f->key.kind = kind;
-	f->key.id = id;
+	f->key = *key;
 	tp_src_name_copy(f->name, name);
 }
 
@@ -79,28 +84,29 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
-/* End the innermost frame at @now: its span, and its time to its parent. */
-static void tp_src_end_top(struct tp_src_cpu *c, uint64_t now)
+/* End the innermost frame at @at: its span, and its time to its parent. */
+static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at)
 {
 	struct tp_src_frame *f = &c->stack[--c->depth];
-	uint64_t total = tp_sub_sat(now, f->start);
-	uint64_t nmi = c->nmi_time - f->nmi_mark;
-	uint64_t net = tp_sub_sat(total, f->nested + (nmi - f->nested_nmi));
+	uint64_t total = tp_sub_sat(at.tsc, f->start);
+	uint64_t nmi = tp_sub_sat(at.nmi_after, f->nmi_mark);
+	uint64_t net = tp_sub_sat(total, f->nested +
+				  tp_sub_sat(nmi, f->nested_nmi));
 
 	if (c->depth) {
 		c->stack[c->depth - 1].nested += total;
 		c->stack[c->depth - 1].nested_nmi += nmi;
 	}
-	c->kind_net[f->key.kind] += net;
-	c->kind_count[f->key.kind]++;
-	tp_src_push(&c->ring, f->start, now, net, &f->key, f->name);
+	tp_src_add(&c->kind_net[f->key.kind], net);
+	tp_src_add(&c->kind_count[f->key.kind], 1);
+	tp_src_push(&c->ring, f->start, at.tsc, net, &f->key, f->name);
 }
 
 /*
  * The exit of the innermost source of @kind.  Sources above it lost their
  * exits and end here too; an exit with no entry is only counted.
  */
-void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, uint64_t now)
+void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 {
 	uint32_t d = c->depth;
 
@@ -111,26 +117,29 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, uint64_t now)
 	while (d && c->stack[d - 1].key.kind != kind)
 		d--;
 	if (!d) {
-		c->unmatched++;
+		tp_src_add(&c->unmatched, 1);
 		return;
 	}
 	while (c->depth > d) {
-		tp_src_end_top(c, now);
-		c->unmatched++;
+		tp_src_end_top(c, at);
+		tp_src_add(&c->unmatched, 1);
 	}
-	tp_src_end_top(c, now);
+	tp_src_end_top(c, at);
 }
 
-/* An NMI handler that ran @cycles from @start, inside whatever ran then. */
+/*
+ * An NMI handler that ran @cycles from @start, inside whatever ran then.
+ * The probes it interrupted and the measuring thread read what it adds.
+ */
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 		uint64_t start, uint64_t cycles)
 {
 	struct tp_src_key key = { TP_SRC_NMI, id };
 
-	c->nmi_time += cycles;
-	c->kind_net[TP_SRC_NMI] += cycles;
-	c->kind_count[TP_SRC_NMI]++;
+	tp_src_add(&c->kind_net[TP_SRC_NMI], cycles);
+	tp_src_add(&c->kind_count[TP_SRC_NMI], 1);
 	tp_src_push(&c->nmi_ring, start, start + cycles, cycles, &key, name);
+	tp_src_add(&c->nmi_time, cycles);
 }
 
 /*

@@ -5,10 +5,11 @@
  * nested inside it subtracted), so that a noise gap can name its culprits.
  *
  * Written by probes on the CPU they describe (tp_src_enter(),
- * tp_src_exit(), tp_src_nmi(), with TSC stamps), read back on that CPU by
- * its measurement thread (tp_src_collect(), tp_src_drain()).  NMIs
- * interrupt the probes but never each other, so each of the two contexts
- * writes only its own ring and counters.
+ * tp_src_exit(), tp_src_nmi(), with the instant tp_src_now() read), read
+ * back on that CPU by its measurement thread (tp_src_collect(),
+ * tp_src_drain()).  NMIs interrupt the probes but never each other, so
+ * each of the two contexts writes only its own ring and counters; what
+ * the other context reads is written once (tp_write_once()).
  */
 #ifndef TSCPROBE_CORE_SOURCES_H
 #define TSCPROBE_CORE_SOURCES_H
@@ -56,8 +57,8 @@ struct tp_src_span {
 
 /*
  * A source that is running.  @nested: the whole time of the frames that
- * ended inside it; @nmi_mark: the CPU's NMI time when it began;
- * @nested_nmi: the NMI time inside those frames.
+ * ended inside it; @nmi_mark: the CPU's NMI time at @start (struct
+ * tp_src_at); @nested_nmi: the NMI time inside those frames.
  */
 struct tp_src_frame {
 	uint64_t start;
@@ -90,6 +91,20 @@ struct tp_src_cpu {
 	uint64_t kind_count[TP_SRC_KINDS];
 	struct tp_src_ring ring;
 	struct tp_src_ring nmi_ring;
+};
+
+/*
+ * An instant of a probe on its CPU: the TSC, and the CPU's NMI time
+ * (struct tp_src_cpu's @nmi_time) read before and after it: equal unless
+ * an NMI came between the reads (tp_src_now()), when it is not known on
+ * which side of @tsc the NMI fell.  A frame that begins takes @nmi_before
+ * and one that ends @nmi_after: such an NMI is then subtracted from a
+ * frame it may not be in, never left inside one while named on its own.
+ */
+struct tp_src_at {
+	uint64_t tsc;
+	uint64_t nmi_before;
+	uint64_t nmi_after;
 };
 
 /* A source's time over spans of the same key; @count spans. */
@@ -148,10 +163,43 @@ struct tp_src_gap_scratch {
 	struct tp_src_table table;
 };
 
+/* The CPU's NMI time, which an NMI may move under a probe or the reader. */
+static tp_always_inline uint64_t tp_src_nmi_time(const struct tp_src_cpu *c)
+{
+	return tp_read_once(c->nmi_time);
+}
+
+/**
+ * tp_src_now() - the instant a probe records: the TSC and the NMI time then
+ * @c: the CPU's state, on that CPU
+ * @tsc: reads the TSC (a constant: the call is inlined)
+ *
+ * The NMI time is read on both sides of the TSC, and all three again while
+ * it moved, a few times at most: an NMI per read is a storm, and then the
+ * instant's two NMI times tell the frames what they cannot know.
+ *
+ * Return: the instant.
+ */
+static tp_always_inline struct tp_src_at tp_src_now(const struct tp_src_cpu *c,
+						    uint64_t (*tsc)(void))
+{
+	struct tp_src_at at;
+	unsigned int tries = 3;
+
+	do {
+		at.nmi_before = tp_src_nmi_time(c);
+		tp_barrier();
+		at.tsc = tsc();
+		tp_barrier();
+		at.nmi_after = tp_src_nmi_time(c);
+	} while (at.nmi_before != at.nmi_after && --tries);
+	return at;
+}
+
 void tp_src_init(struct tp_src_cpu *c);
-void tp_src_enter(struct tp_src_cpu *c, uint32_t kind, uint32_t id,
-		  const char *name, uint64_t now);
-void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, uint64_t now);
+void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
+		  const char *name, struct tp_src_at at);
+void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at);
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 		uint64_t start, uint64_t cycles);
 

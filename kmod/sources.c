@@ -31,12 +31,24 @@ static DEFINE_PER_CPU(struct tp_src_here *, tp_src_here);
 /* NMI handlers by index, the span's id; filled from NMI context. */
 static void *tp_src_nmi_handlers[TP_SRC_NMI_HANDLERS];
 
+static u64 tp_src_tsc(void)
+{
+	return rdtsc();
+}
+
+/* The instant a probe records on its CPU (see tp_src_now()). */
+static struct tp_src_at tp_src_at_now(const struct tp_src_here *h)
+{
+	return tp_src_now(&h->src, tp_src_tsc);
+}
+
 static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	struct tp_src_key key = { TP_SRC_IRQ, irq };
 
 	if (h)
-		tp_src_enter(&h->src, TP_SRC_IRQ, irq, action->name, rdtsc());
+		tp_src_enter(&h->src, &key, action->name, tp_src_at_now(h));
 }
 
 static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
@@ -45,7 +57,7 @@ static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
 
 	if (h)
-		tp_src_exit(&h->src, TP_SRC_IRQ, rdtsc());
+		tp_src_exit(&h->src, TP_SRC_IRQ, tp_src_at_now(h));
 }
 
 /*
@@ -56,9 +68,10 @@ static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
 static void tp_src_vector_entry(void *data, int vector)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	struct tp_src_key key = { TP_SRC_IRQ, vector };
 
 	if (h)
-		tp_src_enter(&h->src, TP_SRC_IRQ, vector, data, rdtsc());
+		tp_src_enter(&h->src, &key, data, tp_src_at_now(h));
 }
 
 static void tp_src_vector_exit(void *data, int vector)
@@ -66,7 +79,7 @@ static void tp_src_vector_exit(void *data, int vector)
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
 
 	if (h)
-		tp_src_exit(&h->src, TP_SRC_IRQ, rdtsc());
+		tp_src_exit(&h->src, TP_SRC_IRQ, tp_src_at_now(h));
 }
 
 static const char *const tp_src_softirqs[] = {
@@ -89,13 +102,13 @@ const char *tp_src_softirq_name(unsigned int vec)
 static void tp_src_softirq_entry(void *data, unsigned int vec)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
+	struct tp_src_key key = { TP_SRC_SOFTIRQ, vec };
 	unsigned long flags;
 
 	if (!h)
 		return;
 	local_irq_save(flags);
-	tp_src_enter(&h->src, TP_SRC_SOFTIRQ, vec, tp_src_softirq_name(vec),
-		     rdtsc());
+	tp_src_enter(&h->src, &key, tp_src_softirq_name(vec), tp_src_at_now(h));
 	local_irq_restore(flags);
 }
 
@@ -107,7 +120,7 @@ static void tp_src_softirq_exit(void *data, unsigned int vec)
 	if (!h)
 		return;
 	local_irq_save(flags);
-	tp_src_exit(&h->src, TP_SRC_SOFTIRQ, rdtsc());
+	tp_src_exit(&h->src, TP_SRC_SOFTIRQ, tp_src_at_now(h));
 	local_irq_restore(flags);
 }
 
@@ -115,16 +128,18 @@ static void tp_src_softirq_exit(void *data, unsigned int vec)
 static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	u64 now;
+	struct tp_src_key key = { TP_SRC_THREAD };
+	struct tp_src_at at;
 
 	if (!h)
 		return;
-	now = rdtsc();
+	at = tp_src_at_now(h);
 	if (prev != h->measurer)
-		tp_src_exit(&h->src, TP_SRC_THREAD, now);
-	if (next != h->measurer)
-		tp_src_enter(&h->src, TP_SRC_THREAD, task_pid_nr(next),
-			     next->comm, now);
+		tp_src_exit(&h->src, TP_SRC_THREAD, at);
+	if (next != h->measurer) {
+		key.id = task_pid_nr(next);
+		tp_src_enter(&h->src, &key, next->comm, at);
+	}
 }
 
 /* The handler's index, claimed on first sight; the last one is "other". */

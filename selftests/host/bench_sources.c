@@ -67,10 +67,11 @@ static __attribute__((noinline)) void probe_tsc_pair(void)
 static __attribute__((noinline)) void probe_entry(int irq)
 {
 	struct here *h = here_of_cpu;
+	struct tp_src_key key = { TP_SRC_IRQ, (uint32_t)irq };
 
 	if (h)
-		tp_src_enter(&h->src, TP_SRC_IRQ, (uint32_t)irq, "bench",
-			     tp_rdtsc());
+		tp_src_enter(&h->src, &key, "bench",
+			     tp_src_now(&h->src, tp_rdtsc));
 }
 
 static __attribute__((noinline)) void probe_exit(int irq)
@@ -79,7 +80,7 @@ static __attribute__((noinline)) void probe_exit(int irq)
 
 	(void)irq;
 	if (h)
-		tp_src_exit(&h->src, TP_SRC_IRQ, tp_rdtsc());
+		tp_src_exit(&h->src, TP_SRC_IRQ, tp_src_now(&h->src, tp_rdtsc));
 }
 
 static void one_interrupt(void)
@@ -168,8 +169,8 @@ int main(int argc, char **argv)
 		return 1;
 	tp_src_init(&measured->src);
 	/* The thread whose span the interrupts nest in, as in a run. */
-	tp_src_enter(&measured->src, TP_SRC_THREAD, 1, "bench",
-		     tp_rdtsc());
+	tp_src_enter(&measured->src, &(struct tp_src_key){ TP_SRC_THREAD, 1 },
+		     "bench", tp_src_now(&measured->src, tp_rdtsc));
 	for (r = 0; r < rounds; r++)
 		for (k = 0; k < 4; k++)
 			ns[k][r] = round_of(fns[k], k == 3 ? EVENTS : CALLS);

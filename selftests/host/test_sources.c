@@ -16,6 +16,24 @@
 
 static struct tp_src_cpu cpu;
 
+/* What a probe reads at @t, no NMI coming while it reads. */
+static struct tp_src_at at(uint64_t t)
+{
+	return (struct tp_src_at){ t, cpu.nmi_time, cpu.nmi_time };
+}
+
+static void enter(uint32_t kind, uint32_t id, const char *name, uint64_t t)
+{
+	struct tp_src_key key = { kind, id };
+
+	tp_src_enter(&cpu, &key, name, at(t));
+}
+
+static void leave(uint32_t kind, uint64_t t)
+{
+	tp_src_exit(&cpu, kind, at(t));
+}
+
 /* The table of every span the rings of @c hold, by source. */
 static void drain_all(const struct tp_src_cpu *c, struct tp_src_table *t)
 {
@@ -50,12 +68,12 @@ TEST(thread_softirq_irq_nest)
 	struct tp_src_table t;
 
 	tp_src_init(&cpu);
-	tp_src_enter(&cpu, TP_SRC_THREAD, 42, "kworker/1:1", 100);
-	tp_src_enter(&cpu, TP_SRC_SOFTIRQ, 1, "TIMER", 200);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "virtio0-input", 250);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 300);
-	tp_src_exit(&cpu, TP_SRC_SOFTIRQ, 400);
-	tp_src_exit(&cpu, TP_SRC_THREAD, 1000);
+	enter(TP_SRC_THREAD, 42, "kworker/1:1", 100);
+	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 200);
+	enter(TP_SRC_IRQ, 24, "virtio0-input", 250);
+	leave(TP_SRC_IRQ, 300);
+	leave(TP_SRC_SOFTIRQ, 400);
+	leave(TP_SRC_THREAD, 1000);
 	drain_all(&cpu, &t);
 	ASSERT_EQ(3, t.n);
 	EXPECT_EQ(50, net_of(&t, TP_SRC_IRQ, 24));
@@ -75,14 +93,14 @@ TEST(nmi_time_leaves_the_frame_it_hit)
 
 	tp_src_init(&cpu);
 	/* A softirq 0..200, an IRQ 50..150 inside it, an NMI of 20 in that. */
-	tp_src_enter(&cpu, TP_SRC_SOFTIRQ, 3, "NET_RX", 0);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 11, "eth0", 50);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 0);
+	enter(TP_SRC_IRQ, 11, "eth0", 50);
 	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 60, 20);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 150);
+	leave(TP_SRC_IRQ, 150);
 	/* Two handlers of one NMI, directly in the softirq. */
 	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 160, 5);
 	tp_src_nmi(&cpu, 1, "nmi_cpu_backtrace_handler", 165, 7);
-	tp_src_exit(&cpu, TP_SRC_SOFTIRQ, 200);
+	leave(TP_SRC_SOFTIRQ, 200);
 	drain_all(&cpu, &t);
 	EXPECT_EQ(80, net_of(&t, TP_SRC_IRQ, 11));
 	EXPECT_EQ(88, net_of(&t, TP_SRC_SOFTIRQ, 3));
@@ -94,6 +112,112 @@ TEST(nmi_time_leaves_the_frame_it_hit)
 	EXPECT_EQ(200, 80 + 88 + 25 + 7);
 }
 
+/* The named times of the event [@from, @to], which must add up to it. */
+static uint64_t named_in(uint64_t from, uint64_t to,
+			 struct tp_event_sources *ev)
+{
+	static struct tp_src_gap_scratch scratch;
+	uint64_t named;
+	uint32_t i;
+
+	tp_src_event(&cpu, from, to, &scratch, ev);
+	named = ev->other.net;
+	for (i = 0; i < ev->n; i++)
+		named += ev->e[i].net;
+	return named;
+}
+
+/*
+ * An NMI that comes after a probe read its instant and before it records
+ * it.  On an IRQ's entry it is inside the IRQ and subtracted from it: the
+ * gap the IRQ made names the IRQ and the NMI, once each, and adds up.  On
+ * its exit it is after the IRQ: the IRQ keeps its whole time.
+ */
+TEST(an_nmi_between_a_probe_s_stamp_and_its_record_is_counted_once)
+{
+	struct tp_src_key irq = { TP_SRC_IRQ, 24 };
+	struct tp_event_sources ev;
+	struct tp_src_at stamp;
+	uint64_t named;
+
+	tp_src_init(&cpu);
+	stamp = at(1200);
+	tp_src_nmi(&cpu, 0, "perf", 1210, 50);
+	tp_src_enter(&cpu, &irq, "eth0", stamp);
+	leave(TP_SRC_IRQ, 1400);
+	named = named_in(1200, 1400, &ev);
+	EXPECT_LE(named, 200);
+	EXPECT_EQ(200, named + ev.unexplained);
+	ASSERT_EQ(2, ev.n);
+	EXPECT_EQ(TP_SRC_IRQ, ev.e[0].key.kind);
+	EXPECT_EQ(150, ev.e[0].net);
+	EXPECT_EQ(TP_SRC_NMI, ev.e[1].key.kind);
+	EXPECT_EQ(50, ev.e[1].net);
+
+	enter(TP_SRC_IRQ, 24, "eth0", 1500);
+	stamp = at(1600);
+	tp_src_nmi(&cpu, 0, "perf", 1605, 20);
+	tp_src_exit(&cpu, TP_SRC_IRQ, stamp);
+	named = named_in(1500, 1630, &ev);
+	EXPECT_EQ(120, named);
+	EXPECT_EQ(130, named + ev.unexplained);
+	ASSERT_EQ(2, ev.n);
+	EXPECT_EQ(100, ev.e[0].net);
+	EXPECT_EQ(20, ev.e[1].net);
+}
+
+/*
+ * The TSC a test's probe reads; an NMI of 20 cycles comes just before
+ * each of the next @clock_nmis reads, which it delays.
+ */
+static uint64_t clock_tsc;
+static unsigned int clock_nmis;
+
+static uint64_t clock_read(void)
+{
+	if (clock_nmis) {
+		clock_nmis--;
+		tp_src_nmi(&cpu, 0, "perf", clock_tsc, 20);
+		clock_tsc += 25;
+	}
+	return clock_tsc;
+}
+
+/*
+ * tp_src_now(): an NMI while it reads is before the TSC or after it, and
+ * the instant says which by reading again; in a storm that never lets it
+ * read twice alike, each frame takes the NMI time that charges it less,
+ * and the gap still adds up.
+ */
+TEST(an_instant_has_no_nmi_inside_it)
+{
+	struct tp_src_key irq = { TP_SRC_IRQ, 24 };
+	struct tp_event_sources ev;
+	struct tp_src_at a, b;
+	uint64_t named;
+
+	tp_src_init(&cpu);
+	clock_tsc = 500;
+	clock_nmis = 1;
+	a = tp_src_now(&cpu, clock_read);
+	EXPECT_EQ(525, a.tsc);
+	EXPECT_EQ(20, a.nmi_before);
+	EXPECT_EQ(20, a.nmi_after);
+
+	clock_tsc = 1200;
+	clock_nmis = 100;
+	a = tp_src_now(&cpu, clock_read);
+	EXPECT_EQ(100 - 3, clock_nmis);
+	EXPECT_EQ(20, a.nmi_after - a.nmi_before);
+	tp_src_enter(&cpu, &irq, "eth0", a);
+	clock_tsc = 1400;
+	b = tp_src_now(&cpu, clock_read);
+	tp_src_exit(&cpu, TP_SRC_IRQ, b);
+	named = named_in(a.tsc, b.tsc, &ev);
+	EXPECT_LE(named, b.tsc - a.tsc);
+	EXPECT_EQ(b.tsc - a.tsc, named + ev.unexplained);
+}
+
 TEST(missed_exits_and_entries)
 {
 	struct tp_src_table t;
@@ -101,13 +225,13 @@ TEST(missed_exits_and_entries)
 
 	tp_src_init(&cpu);
 	/* Probes attached inside an IRQ: its exit alone is seen. */
-	tp_src_exit(&cpu, TP_SRC_IRQ, 10);
+	leave(TP_SRC_IRQ, 10);
 	EXPECT_EQ(1, cpu.unmatched);
 	EXPECT_EQ(0, cpu.ring.head);
 	/* A softirq whose exit is lost ends with the thread around it. */
-	tp_src_enter(&cpu, TP_SRC_THREAD, 7, "t", 100);
-	tp_src_enter(&cpu, TP_SRC_SOFTIRQ, 9, "RCU", 150);
-	tp_src_exit(&cpu, TP_SRC_THREAD, 300);
+	enter(TP_SRC_THREAD, 7, "t", 100);
+	enter(TP_SRC_SOFTIRQ, 9, "RCU", 150);
+	leave(TP_SRC_THREAD, 300);
 	EXPECT_EQ(2, cpu.unmatched);
 	EXPECT_EQ(0, cpu.depth);
 	drain_all(&cpu, &t);
@@ -116,11 +240,11 @@ TEST(missed_exits_and_entries)
 	/* Entries past the depth are counted, and their exits skipped. */
 	tp_src_init(&cpu);
 	for (i = 0; i < TP_SRC_DEPTH + 2; i++)
-		tp_src_enter(&cpu, TP_SRC_IRQ, i, "irq", 10 * i);
+		enter(TP_SRC_IRQ, i, "irq", 10 * i);
 	EXPECT_EQ(TP_SRC_DEPTH, cpu.depth);
 	EXPECT_EQ(2, cpu.unmatched);
 	for (i = 0; i < TP_SRC_DEPTH + 2; i++)
-		tp_src_exit(&cpu, TP_SRC_IRQ, 1000 + i);
+		leave(TP_SRC_IRQ, 1000 + i);
 	EXPECT_EQ(0, cpu.depth);
 	EXPECT_EQ(2, cpu.unmatched);
 	EXPECT_EQ(TP_SRC_DEPTH, cpu.ring.head);
@@ -169,19 +293,19 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	uint32_t i;
 
 	tp_src_init(&cpu);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 9, "before", 100);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 200);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 9, "edge", 900);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 1100);
-	tp_src_enter(&cpu, TP_SRC_THREAD, 77, "hog", 1200);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 4, "ttyS0", 1300);
+	enter(TP_SRC_IRQ, 9, "before", 100);
+	leave(TP_SRC_IRQ, 200);
+	enter(TP_SRC_IRQ, 9, "edge", 900);
+	leave(TP_SRC_IRQ, 1100);
+	enter(TP_SRC_THREAD, 77, "hog", 1200);
+	enter(TP_SRC_IRQ, 4, "ttyS0", 1300);
 	tp_src_nmi(&cpu, 0, "perf", 1350, 50);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 1500);
+	leave(TP_SRC_IRQ, 1500);
 	for (i = 0; i < 6; i++) {
-		tp_src_enter(&cpu, TP_SRC_SOFTIRQ, i, "sirq", 1600 + 20 * i);
-		tp_src_exit(&cpu, TP_SRC_SOFTIRQ, 1610 + 20 * i);
+		enter(TP_SRC_SOFTIRQ, i, "sirq", 1600 + 20 * i);
+		leave(TP_SRC_SOFTIRQ, 1610 + 20 * i);
 	}
-	tp_src_exit(&cpu, TP_SRC_THREAD, 1900);
+	leave(TP_SRC_THREAD, 1900);
 
 	tp_src_event(&cpu, 1000, 2000, &scratch, &ev);
 	EXPECT_EQ(1, ev.probed);
@@ -259,8 +383,8 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 
 	tp_src_init(&cpu);
 	for (i = 0; i < 3 * TP_SRC_RING; i++) {
-		tp_src_enter(&cpu, TP_SRC_IRQ, i % 4, "irq", 100 * i);
-		tp_src_exit(&cpu, TP_SRC_IRQ, 100 * i + 10);
+		enter(TP_SRC_IRQ, i % 4, "irq", 100 * i);
+		leave(TP_SRC_IRQ, 100 * i + 10);
 	}
 	tp_src_table_init(&t);
 	lost = tp_src_drain(&cpu.ring, &cursor, &t);
@@ -294,8 +418,8 @@ TEST(a_full_ring_never_reads_the_slot_the_next_writer_takes)
 
 	tp_src_init(&cpu);
 	for (i = 0; i < TP_SRC_RING; i++) {
-		tp_src_enter(&cpu, TP_SRC_IRQ, 0, "irq", 100 * i);
-		tp_src_exit(&cpu, TP_SRC_IRQ, 100 * i + 10);
+		enter(TP_SRC_IRQ, 0, "irq", 100 * i);
+		leave(TP_SRC_IRQ, 100 * i + 10);
 	}
 	tp_src_table_init(&t);
 	EXPECT_EQ(1, tp_src_drain(&cpu.ring, &cursor, &t));
@@ -314,18 +438,18 @@ TEST(windows_count_only_what_ran_inside_them)
 	tp_src_init(&cpu);
 	tp_src_windows_init(&w);
 	/* Between windows: the measuring thread sleeps, others run. */
-	tp_src_enter(&cpu, TP_SRC_THREAD, 0, "swapper/1", 0);
-	tp_src_exit(&cpu, TP_SRC_THREAD, 500);
+	enter(TP_SRC_THREAD, 0, "swapper/1", 0);
+	leave(TP_SRC_THREAD, 500);
 	tp_src_window_begin(&w, &cpu);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "eth0", 600);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 640);
+	enter(TP_SRC_IRQ, 24, "eth0", 600);
+	leave(TP_SRC_IRQ, 640);
 	tp_src_nmi(&cpu, 2, "", 700, 9);
 	tp_src_window_end(&w, &cpu);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "eth0", 900);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 990);
+	enter(TP_SRC_IRQ, 24, "eth0", 900);
+	leave(TP_SRC_IRQ, 990);
 	tp_src_window_begin(&w, &cpu);
-	tp_src_enter(&cpu, TP_SRC_IRQ, 24, "eth0", 1000);
-	tp_src_exit(&cpu, TP_SRC_IRQ, 1010);
+	enter(TP_SRC_IRQ, 24, "eth0", 1000);
+	leave(TP_SRC_IRQ, 1010);
 	tp_src_window_end(&w, &cpu);
 	EXPECT_EQ(0, w.kind_net[TP_SRC_THREAD]);
 	EXPECT_EQ(50, w.kind_net[TP_SRC_IRQ]);
@@ -379,10 +503,10 @@ static void sim_step(struct sim *s, uint64_t *rng)
 			s->outer_start[s->nouter] = s->t;
 		/* The innermost running source is charged: kind and id. */
 		s->kind[s->depth++] = kind | id << 8;
-		tp_src_enter(&cpu, kind, id, "sim", s->t);
+		enter(kind, id, "sim", s->t);
 	} else if (r < 55 && s->depth) {
 		s->depth--;
-		tp_src_exit(&cpu, s->kind[s->depth] & 0xff, s->t);
+		leave(s->kind[s->depth] & 0xff, s->t);
 		if (!s->depth)
 			s->outer_end[s->nouter++] = s->t;
 	} else if (r < 65) {
@@ -420,7 +544,7 @@ TEST(random_sequences_match_the_innermost_source)
 			sim_step(&s, &rng);
 		while (s.depth) {
 			s.depth--;
-			tp_src_exit(&cpu, s.kind[s.depth] & 0xff, s.t);
+			leave(s.kind[s.depth] & 0xff, s.t);
 			if (!s.depth)
 				s.outer_end[s.nouter++] = s.t;
 		}
