@@ -134,7 +134,7 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 		uint64_t start, uint64_t cycles)
 {
-	struct tp_src_key key = { TP_SRC_NMI, id };
+	struct tp_src_key key = { .kind = TP_SRC_NMI, .id = id };
 
 	tp_src_add(&c->kind_net[TP_SRC_NMI], cycles);
 	tp_src_add(&c->kind_count[TP_SRC_NMI], 1);
@@ -240,6 +240,11 @@ void tp_src_table_init(struct tp_src_table *t)
 	t->other = (struct tp_src_total){ .key.kind = TP_SRC_KINDS };
 }
 
+static bool tp_src_same(const struct tp_src_key *a, const struct tp_src_key *b)
+{
+	return a->kind == b->kind && a->id == b->id && a->flags == b->flags;
+}
+
 /* Into the entry of @key, or a new one, or @t->other once full. */
 void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,
 		      const char *name, uint64_t net, uint64_t count)
@@ -248,7 +253,7 @@ void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,
 	uint32_t i;
 
 	for (i = 0; i < t->n && !e; i++)
-		if (t->e[i].key.kind == key->kind && t->e[i].key.id == key->id)
+		if (tp_src_same(&t->e[i].key, key))
 			e = &t->e[i];
 	if (!e && t->n < TP_SRC_TABLE) {
 		e = &t->e[t->n++];
@@ -268,7 +273,9 @@ static bool tp_src_before(const struct tp_src_total *a,
 		return a->net > b->net;
 	if (a->key.kind != b->key.kind)
 		return a->key.kind < b->key.kind;
-	return a->key.id < b->key.id;
+	if (a->key.id != b->key.id)
+		return a->key.id < b->key.id;
+	return a->key.flags < b->key.flags;
 }
 
 /* Largest net time first (insertion sort: at most TP_SRC_TABLE entries). */

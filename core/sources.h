@@ -39,12 +39,17 @@ tp_static_assert((TP_SRC_RING & (TP_SRC_RING - 1)) == 0,
 
 /*
  * @id: the IRQ number, the softirq vector, the thread's pid, or the NMI
- * handler's index in the prober's table.
+ * handler's index in the prober's table; @flags: TP_SRC_* below, an id of
+ * another space than its kind's, so that IRQ 236 and vector 236 are two.
  */
 struct tp_src_key {
 	uint32_t kind;
 	uint32_t id;
+	uint32_t flags;
 };
+
+/* TP_SRC_IRQ: @id is an x86 system vector (the tick: 236), no IRQ number. */
+#define TP_SRC_VECTOR	0x1u
 
 /* A source that ended; @net is in cycles, [@start, @end] on the TSC. */
 struct tp_src_span {

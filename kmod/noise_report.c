@@ -216,6 +216,9 @@ static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
 		if (nla_put_u32(skb, TSCPROBE_SOURCE_A_ID, other ? 0 : e->key.id) ||
 		    nla_put_string(skb, TSCPROBE_SOURCE_A_NAME, name))
 			goto full;
+		if (!other && (e->key.flags & TP_SRC_VECTOR) &&
+		    nla_put_flag(skb, TSCPROBE_SOURCE_A_VECTOR))
+			goto full;
 	}
 	if (tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_COUNT, count) ||
 	    tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_CYCLES, cycles))
@@ -447,7 +450,10 @@ static void tp_noise_show_events(struct seq_file *m,
 	}
 }
 
-/* A source as the reader knows it: "irq 24 virtio0-input". */
+/*
+ * A source as the reader knows it: "irq 24 virtio0-input", "irq vector
+ * 236 local_timer".
+ */
 static void tp_noise_show_source(struct seq_file *m,
 				 const struct tp_src_total *e)
 {
@@ -461,8 +467,10 @@ static void tp_noise_show_source(struct seq_file *m,
 		else
 			seq_puts(m, "  source nmi other:");
 	} else {
-		seq_printf(m, "  source %s %u %s:",
-			   tp_source_name(e->key.kind), e->key.id, e->name);
+		seq_printf(m, "  source %s %s%u %s:",
+			   tp_source_name(e->key.kind),
+			   e->key.flags & TP_SRC_VECTOR ? "vector " : "",
+			   e->key.id, e->name);
 	}
 	seq_printf(m, " count=%llu cycles=%llu\n", e->count, e->net);
 }

@@ -45,7 +45,7 @@ static struct tp_src_at tp_src_at_now(const struct tp_src_here *h)
 static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_IRQ, irq };
+	struct tp_src_key key = { TP_SRC_IRQ, irq, 0 };
 
 	if (h)
 		tp_src_enter(&h->src, &key, action->name, tp_src_at_now(h));
@@ -63,12 +63,14 @@ static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
 /*
  * The local APIC's system vectors (the tick, IPIs, irq_work, thermal...)
  * run no irqaction, so irq_handler_entry never sees them: x86 traces each
- * on its own, and @data is the vector's name, as osnoise does.
+ * on its own, and @data is the vector's name, as osnoise does.  Their
+ * numbers (236 and up) are no IRQ numbers: a server's MSI-X interrupts
+ * pass 236 too, so a vector is keyed apart.
  */
 static void tp_src_vector_entry(void *data, int vector)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_IRQ, vector };
+	struct tp_src_key key = { TP_SRC_IRQ, vector, TP_SRC_VECTOR };
 
 	if (h)
 		tp_src_enter(&h->src, &key, data, tp_src_at_now(h));
@@ -102,7 +104,7 @@ const char *tp_src_softirq_name(unsigned int vec)
 static void tp_src_softirq_entry(void *data, unsigned int vec)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_SOFTIRQ, vec };
+	struct tp_src_key key = { TP_SRC_SOFTIRQ, vec, 0 };
 	unsigned long flags;
 
 	if (!h)
@@ -128,7 +130,7 @@ static void tp_src_softirq_exit(void *data, unsigned int vec)
 static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_THREAD };
+	struct tp_src_key key = { .kind = TP_SRC_THREAD };
 	struct tp_src_at at;
 
 	if (!h)

@@ -395,15 +395,16 @@ static double tp_diff_kind_figure(const struct jr *cpu, const char *kind,
 }
 
 /*
- * A noise CPU's largest source, "irq 24 virtio0-input" ("irq LOC" where
- * its id is null); NULL: not known.
+ * A noise CPU's largest source, "irq 24 virtio0-input" ("irq vector 236
+ * local_timer" for a system vector, "irq LOC" where its id is null); NULL:
+ * not known.
  */
 static const char *tp_diff_largest(const struct jr *cpu,
 				   const struct tp_diff_src *src, char *buf,
 				   size_t len)
 {
 	const struct jr *n = jr_get(jr_get(cpu, "sources"), "named");
-	const struct jr *id;
+	const struct jr *id, *vector;
 	const char *kind;
 
 	if (!tp_diff_has_sources(cpu, src->timed))
@@ -414,9 +415,12 @@ static const char *tp_diff_largest(const struct jr *cpu,
 	if (kind && !strcmp(kind, "other"))
 		return "other";
 	id = jr_get(&n->v[0], "id");
+	vector = jr_get(&n->v[0], "vector");
 	if (id && id->type == JR_NUM)
-		snprintf(buf, len, "%s %.0f %s", kind ? kind : "?", id->num,
-			 jr_str(&n->v[0], "name") ?: "");
+		snprintf(buf, len, "%s %s%.0f %s", kind ? kind : "?",
+			 vector && vector->type == JR_BOOL && vector->b ?
+			 "vector " : "",
+			 id->num, jr_str(&n->v[0], "name") ?: "");
 	else
 		snprintf(buf, len, "%s %s", kind ? kind : "?",
 			 jr_str(&n->v[0], "name") ?: "");

@@ -45,7 +45,7 @@ static void tp_kind_text(const struct tp_result *r, const struct tp_cpu_res *c,
 	fprintf(f, " (%s)", t);
 }
 
-/* A source's line: "irq 236 local_timer: 17.1ms in 205", "irq LOC: 79 times". */
+/* A source's line: "irq vector 236 local_timer: 17.1ms in 205", "irq LOC: 79 times". */
 static void tp_source_line(const struct tp_result *r, const struct tp_cpu_res *c,
 			   const struct tp_source_res *s, FILE *f)
 {

@@ -67,7 +67,7 @@ static __attribute__((noinline)) void probe_tsc_pair(void)
 static __attribute__((noinline)) void probe_entry(int irq)
 {
 	struct here *h = here_of_cpu;
-	struct tp_src_key key = { TP_SRC_IRQ, (uint32_t)irq };
+	struct tp_src_key key = { TP_SRC_IRQ, (uint32_t)irq, 0 };
 
 	if (h)
 		tp_src_enter(&h->src, &key, "bench",
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 		return 1;
 	tp_src_init(&measured->src);
 	/* The thread whose span the interrupts nest in, as in a run. */
-	tp_src_enter(&measured->src, &(struct tp_src_key){ TP_SRC_THREAD, 1 },
+	tp_src_enter(&measured->src, &(struct tp_src_key){ TP_SRC_THREAD, 1, 0 },
 		     "bench", tp_src_now(&measured->src, tp_rdtsc));
 	for (r = 0; r < rounds; r++)
 		for (k = 0; k < 4; k++)

@@ -28,7 +28,8 @@ static inline struct nlmsghdr *notification(char *buf, uint8_t cmd,
 /* One source of an event's gap, as the module's probes named it. */
 static inline void put_event_source(struct nlmsghdr *nlh, uint32_t kind,
 				    uint32_t id, const char *name,
-				    uint64_t count, uint64_t cycles)
+				    uint64_t count, uint64_t cycles,
+				    bool vector)
 {
 	struct nlattr *s = mnl_attr_nest_start(nlh, TSCPROBE_EVENT_A_SOURCE);
 
@@ -37,6 +38,8 @@ static inline void put_event_source(struct nlmsghdr *nlh, uint32_t kind,
 	mnl_attr_put_strz(nlh, TSCPROBE_SOURCE_A_NAME, name);
 	mnl_attr_put_u64(nlh, TSCPROBE_SOURCE_A_COUNT, count);
 	mnl_attr_put_u64(nlh, TSCPROBE_SOURCE_A_CYCLES, cycles);
+	if (vector)
+		mnl_attr_put(nlh, TSCPROBE_SOURCE_A_VECTOR, 0, NULL);
 	mnl_attr_nest_end(nlh, s);
 }
 

@@ -28,8 +28,9 @@
 #define START_TSC	1000000000ULL
 
 /*
- * An EVENT of CPU @cpu: an SMI (counter read) with an interrupt inside its
- * gap and the rest unexplained, and an unexplained gap without sources.
+ * An EVENT of CPU @cpu: an SMI (counter read) with two interrupts inside
+ * its gap, the serial port's and the tick (a system vector), and the rest
+ * unexplained, and an unexplained gap without sources.
  */
 static struct nlmsghdr *event_msg(char *buf, uint64_t run, unsigned int cpu)
 {
@@ -40,8 +41,10 @@ static struct nlmsghdr *event_msg(char *buf, uint64_t run, unsigned int cpu)
 	mnl_attr_put_u32(nlh, TSCPROBE_CPU_A_ID, cpu);
 	ev = put_event_open(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 4000000,
 			    30000, TSCPROBE_CAUSE_SMI, 1);
-	put_event_source(nlh, TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 10000);
-	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES, 20000);
+	put_event_source(nlh, TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 10000, false);
+	put_event_source(nlh, TSCPROBE_SOURCE_IRQ, 236, "local_timer", 1, 4000,
+			 true);
+	mnl_attr_put_u64(nlh, TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES, 16000);
 	mnl_attr_nest_end(nlh, ev);
 	put_event(nlh, TSCPROBE_CPU_A_EVENT, START_TSC + 6000000, 50000,
 		  TSCPROBE_CAUSE_UNEXPLAINED, -1);
@@ -96,7 +99,7 @@ TEST(event_lines_as_text)
 	EXPECT_EQ(2, count_lines(c.text));
 	/* 4e6 cycles after the start at 2 GHz: 2 ms; 30000 cycles: 15 us. */
 	EXPECT_NE(NULL, strstr(c.text,
-			       "run 7 +0.002000s cpu 3: 30000 cycles (15.0us), cause smi [ smi 1 nmi 0 irq 0 steal_ns n/a ]; ran irq 4 ttyS0 5.0us; unexplained 10.0us\n"))
+			       "run 7 +0.002000s cpu 3: 30000 cycles (15.0us), cause smi [ smi 1 nmi 0 irq 0 steal_ns n/a ]; ran irq 4 ttyS0 5.0us, irq vector 236 local_timer 2.0us; unexplained 8.0us\n"))
 		TH_LOG("%s", c.text);
 	EXPECT_NE(NULL, strstr(c.text,
 			       "cause unexplained [ smi n/a nmi 0 irq 0 steal_ns n/a ]\n"))
@@ -126,9 +129,12 @@ TEST(event_lines_as_json)
 			      " and .[0] == {kind: \"event\", run_id: 7, cpu: 3, tsc: 1004000000,"
 			      " offset_ns: 2000000, cycles: 30000, ns: 15000, cause: \"smi\","
 			      " smi: 1, nmi: 0, irq: 0, steal_ns: null,"
-			      " sources: {unexplained_cycles: 20000, unexplained_ns: 10000,"
-			      " named: [{kind: \"irq\", id: 4, name: \"ttyS0\", count: 1,"
-			      " cycles: 10000, ns: 5000}]}}"
+			      " sources: {unexplained_cycles: 16000, unexplained_ns: 8000,"
+			      " named: [{kind: \"irq\", id: 4, vector: false,"
+			      " name: \"ttyS0\", count: 1, cycles: 10000, ns: 5000},"
+			      " {kind: \"irq\", id: 236, vector: true,"
+			      " name: \"local_timer\", count: 1, cycles: 4000,"
+			      " ns: 2000}]}}"
 			      " and .[1].smi == null and .[1].cause == \"unexplained\""
 			      " and .[1].sources == null"
 			      " and .[3].run_id == 8 and .[3].offset_ns == null and .[3].ns == null"

@@ -24,7 +24,7 @@ static struct tp_src_at at(uint64_t t)
 
 static void enter(uint32_t kind, uint32_t id, const char *name, uint64_t t)
 {
-	struct tp_src_key key = { kind, id };
+	struct tp_src_key key = { kind, id, 0 };
 
 	tp_src_enter(&cpu, &key, name, at(t));
 }
@@ -135,7 +135,7 @@ static uint64_t named_in(uint64_t from, uint64_t to,
  */
 TEST(an_nmi_between_a_probe_s_stamp_and_its_record_is_counted_once)
 {
-	struct tp_src_key irq = { TP_SRC_IRQ, 24 };
+	struct tp_src_key irq = { TP_SRC_IRQ, 24, 0 };
 	struct tp_event_sources ev;
 	struct tp_src_at stamp;
 	uint64_t named;
@@ -191,7 +191,7 @@ static uint64_t clock_read(void)
  */
 TEST(an_instant_has_no_nmi_inside_it)
 {
-	struct tp_src_key irq = { TP_SRC_IRQ, 24 };
+	struct tp_src_key irq = { TP_SRC_IRQ, 24, 0 };
 	struct tp_event_sources ev;
 	struct tp_src_at a, b;
 	uint64_t named;
@@ -253,14 +253,14 @@ TEST(missed_exits_and_entries)
 TEST(gap_names_the_largest_and_sums_the_rest)
 {
 	static const struct tp_src_span spans[] = {
-		{ 1000, 1100, 100, { TP_SRC_IRQ, 0 }, "timer" },
-		{ 1200, 1700, 400, { TP_SRC_THREAD, 88 }, "ksoftirqd/1" },
-		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1 }, "TIMER" },
-		{ 1800, 1830, 30, { TP_SRC_IRQ, 0 }, "timer" },
-		{ 1850, 1860, 10, { TP_SRC_NMI, 0 }, "nmi" },
+		{ 1000, 1100, 100, { TP_SRC_IRQ, 0, 0 }, "timer" },
+		{ 1200, 1700, 400, { TP_SRC_THREAD, 88, 0 }, "ksoftirqd/1" },
+		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1, 0 }, "TIMER" },
+		{ 1800, 1830, 30, { TP_SRC_IRQ, 0, 0 }, "timer" },
+		{ 1850, 1860, 10, { TP_SRC_NMI, 0, 0 }, "nmi" },
 		/* Outside the gap, or across its edge: not counted. */
-		{ 500, 600, 100, { TP_SRC_IRQ, 5 }, "early" },
-		{ 1950, 2100, 150, { TP_SRC_IRQ, 6 }, "late" },
+		{ 500, 600, 100, { TP_SRC_IRQ, 5, 0 }, "early" },
+		{ 1950, 2100, 150, { TP_SRC_IRQ, 6, 0 }, "late" },
 	};
 	struct tp_src_table t;
 	uint64_t unexplained;
@@ -330,6 +330,60 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	EXPECT_EQ(0, ev.n);
 	EXPECT_EQ(0, ev.other.count);
 	EXPECT_EQ(500, ev.unexplained);
+}
+
+/*
+ * On a server with many MSI-X queues nvme0q3 is IRQ 236 and the tick is
+ * vector 236: two sources, each with its own name and time, in a
+ * window's table, an event's sources and the kinds' totals (both irq),
+ * and a cause irq whichever is larger.
+ */
+TEST(irq_236_and_vector_236_are_two_sources)
+{
+	static struct tp_src_gap_scratch scratch;
+	struct tp_src_key tick = { TP_SRC_IRQ, 236, TP_SRC_VECTOR };
+	struct tp_src_key nvme = { TP_SRC_IRQ, 236, 0 };
+	const struct tp_src_total *a, *b;
+	struct tp_event_sources ev;
+	struct tp_src_windows w;
+
+	tp_src_init(&cpu);
+	tp_src_windows_init(&w);
+	tp_src_window_begin(&w, &cpu);
+	tp_src_enter(&cpu, &nvme, "nvme0q3", at(100));
+	leave(TP_SRC_IRQ, 150);
+	tp_src_enter(&cpu, &tick, "local_timer", at(200));
+	leave(TP_SRC_IRQ, 230);
+	tp_src_enter(&cpu, &nvme, "nvme0q3", at(300));
+	leave(TP_SRC_IRQ, 310);
+	tp_src_window_end(&w, &cpu);
+
+	ASSERT_EQ(2, w.table.n);
+	tp_src_table_sort(&w.table);
+	a = &w.table.e[0];
+	b = &w.table.e[1];
+	EXPECT_EQ(236, a->key.id);
+	EXPECT_EQ(0, a->key.flags);
+	EXPECT_STREQ("nvme0q3", a->name);
+	EXPECT_EQ(60, a->net);
+	EXPECT_EQ(2, a->count);
+	EXPECT_EQ(236, b->key.id);
+	EXPECT_EQ(TP_SRC_VECTOR, b->key.flags);
+	EXPECT_STREQ("local_timer", b->name);
+	EXPECT_EQ(30, b->net);
+	EXPECT_EQ(1, b->count);
+	EXPECT_EQ(90, w.kind_net[TP_SRC_IRQ]);
+	EXPECT_EQ(3, w.kind_count[TP_SRC_IRQ]);
+
+	tp_src_event(&cpu, 100, 230, &scratch, &ev);
+	ASSERT_EQ(2, ev.n);
+	EXPECT_STREQ("nvme0q3", ev.e[0].name);
+	EXPECT_EQ(50, ev.e[0].net);
+	EXPECT_STREQ("local_timer", ev.e[1].name);
+	EXPECT_EQ(TP_SRC_VECTOR, ev.e[1].key.flags);
+	EXPECT_EQ(30, ev.e[1].net);
+	EXPECT_EQ(130 - 80, ev.unexplained);
+	EXPECT_EQ(TSCPROBE_CAUSE_IRQ, tp_src_cause(&ev, TSCPROBE_CAUSE_SMI));
 }
 
 /*

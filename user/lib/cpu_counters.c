@@ -166,6 +166,8 @@ static void tp_counted_list(const struct tp_cpu_counters *c,
 		s->kind = all[i].kind;
 		s->id = all[i].row->numbered ? all[i].row->id : 0;
 		s->no_id = !all[i].row->numbered;
+		/* x86's named rows (LOC, RES, CAL...) are system vectors. */
+		s->vector = s->kind == TSCPROBE_SOURCE_IRQ && s->no_id;
 		snprintf(s->name, sizeof(s->name), "%s", all[i].row->name);
 		s->count = all[i].row->total;
 	}

@@ -326,6 +326,7 @@ static uint32_t tp_decode_source_fields(const struct nlattr *nest,
 		tp_copy_name(s->name, sizeof(s->name), tb[TSCPROBE_SOURCE_A_NAME]);
 	s->count = tp_nl_u64(tb[TSCPROBE_SOURCE_A_COUNT], 0);
 	s->cycles = tp_nl_u64(tb[TSCPROBE_SOURCE_A_CYCLES], 0);
+	s->vector = tb[TSCPROBE_SOURCE_A_VECTOR] != NULL;
 	return s->kind;
 }
 
@@ -817,8 +818,9 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 }
 
 /*
- * "irq 4 ttyS0", "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
- * "irq LOC" (a row of /proc/interrupts without a number), "other".
+ * "irq 4 ttyS0", "irq vector 236 local_timer" (a system vector, no IRQ
+ * number), "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler", "irq LOC"
+ * (a row of /proc/interrupts without a number), "other".
  */
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 {
@@ -827,8 +829,9 @@ void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 	else if (s->kind == TSCPROBE_SOURCE_NMI || s->no_id)
 		snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
 	else
-		snprintf(buf, len, "%s %u%s%s", tp_source_name(s->kind), s->id,
-			 *s->name ? " " : "", s->name);
+		snprintf(buf, len, "%s %s%u%s%s", tp_source_name(s->kind),
+			 s->vector ? "vector " : "", s->id, *s->name ? " " : "",
+			 s->name);
 }
 
 /*
@@ -852,7 +855,10 @@ void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
 		jw_null(j, "ns");
 }
 
-/* One source of a "named" array; "id" null where it has no number. */
+/*
+ * One source of a "named" array; "id" null where it has no number,
+ * "vector" true where it is a system vector's.
+ */
 void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 		    bool untimed, struct jw *j)
 {
@@ -862,6 +868,7 @@ void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 		jw_null(j, "id");
 	else
 		jw_u64(j, "id", s->id);
+	jw_bool(j, "vector", s->vector);
 	jw_str(j, "name", s->name);
 	tp_source_json_figures(tsc_khz, s, untimed, j);
 	jw_obj_end(j);
@@ -869,7 +876,7 @@ void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 
 /**
  * tp_event_sources_text() - what ran inside an event's gap, for its line
- *	of the events list: "; ran irq 236 local_timer 9.1us, ...; unexplained
+ *	of the events list: "; ran irq vector 236 local_timer 9.1us, ...; unexplained
  *	1.2us", nothing where the module named none
  * @tsc_khz: the TSC rate (0: unknown, the times are in cycles)
  * @e: the event

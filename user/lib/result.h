@@ -87,6 +87,7 @@ struct tp_counter_res {
  * @cycles: its net time
  * @no_id: it has no number: a named row of /proc/interrupts ("LOC"), whose
  *	vector the file does not give (the userspace engine's)
+ * @vector: an x86 system vector (kind irq): @id is no IRQ number
  */
 struct tp_source_res {
 	uint32_t kind;
@@ -95,6 +96,7 @@ struct tp_source_res {
 	uint64_t count;
 	uint64_t cycles;
 	bool no_id;
+	bool vector;
 };
 
 /**

@@ -884,7 +884,9 @@ enum tscprobe_stat_attr {
  * @TSCPROBE_SOURCE_THREAD: another thread (ID: its pid, NAME: its comm)
  * @TSCPROBE_SOURCE_SOFTIRQ: a softirq (ID: its vector, NAME: TIMER, ...)
  * @TSCPROBE_SOURCE_IRQ: a hard IRQ's handler (ID: the IRQ number, NAME:
- *	the action's name)
+ *	the action's name), or an x86 system vector, which runs none
+ *	(TSCPROBE_SOURCE_A_VECTOR; ID: the vector, NAME: local_timer,
+ *	reschedule, ...)
  * @TSCPROBE_SOURCE_NMI: an NMI handler (NAME: its function)
  * @TSCPROBE_SOURCE_OTHER: the sources beyond the TSCPROBE_MAX_SOURCES
  *	largest (an event's: TSCPROBE_EVENT_SOURCES), summed (ID 0, NAME
@@ -935,6 +937,11 @@ enum tscprobe_smi_source {
  * @TSCPROBE_SOURCE_A_CYCLES: u64 cycles; its net time: what ran nested in
  *	it (an IRQ inside a softirq inside a thread) is subtracted, so the
  *	sources of a stretch of time never add up to more than it
+ * @TSCPROBE_SOURCE_A_VECTOR: flag; KIND IRQ only: ID is an x86 system
+ *	vector (236 is the tick's, LOCAL_TIMER_VECTOR), not an IRQ number.
+ *	A server's device interrupts (MSI-X queues) are numbered past 236
+ *	too: IRQ 236 and vector 236 are two sources, told apart by this.
+ *	Modules before it sent a vector as an IRQ of its number.
  */
 enum tscprobe_source_attr {
 	TSCPROBE_SOURCE_A_UNSPEC,
@@ -944,6 +951,7 @@ enum tscprobe_source_attr {
 	TSCPROBE_SOURCE_A_NAME,
 	TSCPROBE_SOURCE_A_COUNT,
 	TSCPROBE_SOURCE_A_CYCLES,
+	TSCPROBE_SOURCE_A_VECTOR,
 
 	__TSCPROBE_SOURCE_A_MAX
 };
