@@ -2,9 +2,10 @@
 /*
  * The interrupts and NMIs a CPU has taken, from the kernel's per-CPU counts:
  * device interrupts (kstat) and the x86 system vectors (irq_stat), less the
- * counted elsewhere (NMIs; TLB shootdowns, which arrive as function-call
- * IPIs) and the no interrupts (ICR read retries, machine checks, misrouted
- * IO-APIC ones); kmod/probes/irq_stat*.c say which exist.  Both are modulo
+ * counted elsewhere (NMIs; performance-monitoring interrupts, which arrive
+ * as NMIs; TLB shootdowns, which arrive as function-call IPIs) and the no
+ * interrupts (ICR read retries, machine checks, misrouted IO-APIC ones);
+ * kmod/probes/irq_stat.c and irq_count.c say which exist.  Both are modulo
  * 2^32, for tp_counter_step(..., 32).
  */
 #include <linux/kernel_stat.h>

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The entries of the 7.2 interrupt-count array (irq_stat_counts.c) that
- * are not interrupts of their own and exist only in some configurations:
- * APIC ICR read retries, machine-check exceptions and polls, misrouted
- * IO-APIC interrupts.
+ * are not interrupts of their own and exist only in some configurations
+ * (CONFIG_X86_LOCAL_APIC, _MCE, _IO_APIC): performance-monitoring
+ * interrupts, which x86 delivers as NMIs (counted in IRQ_COUNT_NMI), APIC
+ * ICR read retries, machine-check exceptions and polls, misrouted IO-APIC
+ * interrupts.
  *
- * probe-items: ICR_READ_RETRY MCE_EXCEPTION MCE_POLL IOAPIC_MISROUTED
+ * probe-items: APIC_PERF ICR_READ_RETRY MCE_EXCEPTION MCE_POLL
+ * probe-items: IOAPIC_MISROUTED
  */
 #include <linux/cache.h>
 #include <linux/percpu.h>

@@ -4,10 +4,12 @@
  * that count interrupts the CPU took.  Which of them exist depends on the
  * release and the configuration: the posted-MSI count came with posted
  * MSI in 6.10, the posted-interrupt counts depend on CONFIG_HAVE_KVM in 6.1
- * and on CONFIG_KVM in 6.12, the Hyper-V ones on CONFIG_HYPERV.
+ * and on CONFIG_KVM in 6.12, the Hyper-V ones on CONFIG_HYPERV.  Not
+ * apic_perf_irqs: x86 delivers the performance-monitoring interrupt as an
+ * NMI, which __nmi_count has counted already.
  *
  * probe-items: apic_timer_irqs irq_spurious_count x86_platform_ipis
- * probe-items: apic_perf_irqs apic_irq_work_irqs irq_resched_count
+ * probe-items: apic_irq_work_irqs irq_resched_count
  * probe-items: irq_call_count irq_thermal_count irq_threshold_count
  * probe-items: irq_deferred_error_count irq_hv_callback_count
  * probe-items: irq_hv_reenlightenment_count hyperv_stimer0_count

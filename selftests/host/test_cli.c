@@ -218,9 +218,10 @@ TEST(proc_interrupts)
 }
 
 /*
- * The userspace engine's "irq": every row but NMI, TLB (counted in CAL
- * too) and the rows that are no interrupts, modulo 2^32 across a count
- * that wrapped between the two readings.
+ * The userspace engine's "irq": every row but NMI, PMI (the performance-
+ * monitoring interrupt, delivered as an NMI and counted in NMI too), TLB
+ * (counted in CAL too) and the rows that are no interrupts, modulo 2^32
+ * across a count that wrapped between the two readings.
  */
 TEST(interrupts_taken_skip_tlb_and_wrap)
 {
@@ -232,7 +233,8 @@ TEST(interrupts_taken_skip_tlb_and_wrap)
 		"CAL:         60   Function call interrupts\n"
 		"RTR:          7   APIC ICR read retries\n"
 		"MCP:          9   Machine check polls\n"
-		"NMI:          1   Non-maskable interrupts\n";
+		"NMI:          1   Non-maskable interrupts\n"
+		"PMI:          0   Performance monitoring interrupts\n";
 	static const char after[] =
 		"           CPU0\n"
 		"  1:          4   IO-APIC    1-edge      i8042\n"
@@ -241,7 +243,8 @@ TEST(interrupts_taken_skip_tlb_and_wrap)
 		"CAL:         63   Function call interrupts\n"
 		"RTR:         17   APIC ICR read retries\n"
 		"MCP:         19   Machine check polls\n"
-		"NMI:          2   Non-maskable interrupts\n";
+		"NMI:          5   Non-maskable interrupts\n"
+		"PMI:          3   Performance monitoring interrupts\n";
 	const char *text[2] = { before, after };
 	struct tp_context *x = calloc(1, sizeof(*x));
 	struct tp_irq_counts *k[2] = { &x->before, &x->after };
@@ -261,7 +264,9 @@ TEST(interrupts_taken_skip_tlb_and_wrap)
 	EXPECT_EQ(0, tp_irq_delta(x, TP_IRQ_OTHER, 0));
 	EXPECT_EQ(10, tp_irq_delta(x, TP_IRQ_DEV, 0));
 	EXPECT_EQ(3, tp_irq_delta(x, TP_IRQ_TLB, 0));
-	/* devices 10 (one wrapped), LOC 10, CAL 3; not TLB, RTR, MCP, NMI */
+	/* 3 of the 4 NMIs were PMIs: once, as NMIs */
+	EXPECT_EQ(4, tp_irq_delta(x, TP_IRQ_NMI, 0));
+	/* devices 10 (one wrapped), LOC 10, CAL 3; not TLB, RTR, MCP, NMI, PMI */
 	EXPECT_EQ(10 + 10 + 3, tp_irq_delta_all(x, 0));
 	free(x);
 }

@@ -100,8 +100,9 @@ TEST(delta_wraps_at_32_bits_or_starts_again)
 
 /*
  * The CPU's own column among others (CPU 2 is the second column), the
- * rows that count interrupts it took only (not NMI, TLB, ERR and the
- * rows that are no interrupts), numbered rows named by their actions.
+ * rows that count interrupts it took only (not NMI, PMI, which are NMIs,
+ * TLB, ERR and the rows that are no interrupts), numbered rows named by
+ * their actions.
  */
 TEST(interrupts_of_one_cpu_column)
 {
@@ -113,6 +114,7 @@ TEST(interrupts_of_one_cpu_column)
 		" 38:          0         50          0 PCI-MSIX-0000:00:03.0   1-edge      virtio2-input.0\n"
 		"NMI:          4          5          6   Non-maskable interrupts\n"
 		"LOC:        100        200        300   Local timer interrupts\n"
+		"PMI:          4          5          6   Performance monitoring interrupts\n"
 		"TLB:          1          1          1   TLB shootdowns\n"
 		"RTR:          0          9          0   APIC ICR read retries\n"
 		"ERR:          9\n"
@@ -125,6 +127,7 @@ TEST(interrupts_of_one_cpu_column)
 		" 38:          0         57          0 PCI-MSIX-0000:00:03.0   1-edge      virtio2-input.0\n"
 		"NMI:          4         15          6   Non-maskable interrupts\n"
 		"LOC:        100        230        300   Local timer interrupts\n"
+		"PMI:          4         13          6   Performance monitoring interrupts\n"
 		"TLB:          1          9          1   TLB shootdowns\n"
 		"RTR:          0         99          0   APIC ICR read retries\n"
 		"ERR:         19\n"
@@ -140,6 +143,7 @@ TEST(interrupts_of_one_cpu_column)
 	EXPECT_EQ(7, total_of(&t, "38"));
 	EXPECT_EQ(30, total_of(&t, "LOC"));
 	EXPECT_EQ(-1, total_of(&t, "NMI"));
+	EXPECT_EQ(-1, total_of(&t, "PMI"));
 	EXPECT_EQ(-1, total_of(&t, "TLB"));
 	EXPECT_EQ(-1, total_of(&t, "RTR"));
 	EXPECT_EQ(-1, total_of(&t, "ERR"));

@@ -41,11 +41,15 @@ static enum tp_irq_cat tp_irq_cat_of(const char *label)
 /*
  * Rows that count no interrupt a CPU took: ERR and MIS (machine-wide, one
  * column, before 7.2), the APIC's ICR read retries (RTR), machine-check
- * polls (MCP, run from the timer) and exceptions (MCE: not interrupts).
+ * polls (MCP, run from the timer) and exceptions (MCE: not interrupts);
+ * and PMI, performance-monitoring interrupts, which x86 delivers as NMIs:
+ * the NMI row has them already.
  */
 static bool tp_irq_row_skipped(const char *label)
 {
-	static const char *const skipped[] = { "ERR", "MIS", "RTR", "MCP", "MCE" };
+	static const char *const skipped[] = {
+		"ERR", "MIS", "RTR", "MCP", "MCE", "PMI"
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
@@ -59,8 +63,8 @@ static bool tp_irq_row_skipped(const char *label)
  *	the CPU took, as tp_irq_taken() sums them
  * @label: the row's label: "24", "LOC", "TLB"
  *
- * Return: false for NMIs, TLB shootdowns (counted in CAL too) and the rows
- * that are no interrupts.
+ * Return: false for NMIs (PMI too), TLB shootdowns (counted in CAL too) and
+ * the rows that are no interrupts.
  */
 bool tp_irq_row_taken(const char *label)
 {

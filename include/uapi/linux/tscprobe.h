@@ -548,8 +548,12 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_SMI_COUNT: u64; SMIs during the run, from SMI_SOURCE
  *	(absent: unknown, see TSCPROBE_FEAT_SMI_COUNT and _SMI_PMU; always so
  *	under a hypervisor)
- * @TSCPROBE_CPU_A_NMI_COUNT: u64; NMIs during the run
- * @TSCPROBE_CPU_A_IRQ_COUNT: u64; interrupts (device, timer, IPIs) taken
+ * @TSCPROBE_CPU_A_NMI_COUNT: u64; NMIs during the run, performance-
+ *	monitoring interrupts (PMIs: the perf hard-lockup watchdog, sampling)
+ *	among them: x86 delivers those as NMIs
+ * @TSCPROBE_CPU_A_IRQ_COUNT: u64; interrupts (device, timer, IPIs) taken;
+ *	never a PMI, counted once, as an NMI (older modules counted PMIs in
+ *	both)
  * @TSCPROBE_CPU_A_APERF: u64; APERF delta over the windows (absent:
  *	unreadable)
  * @TSCPROBE_CPU_A_MPERF: u64; MPERF delta over the windows; effective
@@ -744,9 +748,7 @@ enum tscprobe_window_attr {
  *	unknown (SMI_SOURCE NONE) and under a hypervisor
  * @TSCPROBE_EVENT_A_NMI: u32; NMIs taken by the CPU since then
  * @TSCPROBE_EVENT_A_IRQ: u32; interrupts taken since then (device IRQs
- *	and the x86 system vectors, as CPU_A_IRQ_COUNT; with IRQS off only
- *	performance-monitoring interrupts, which arrive as NMIs and are
- *	counted as both)
+ *	and the x86 system vectors, as CPU_A_IRQ_COUNT: with IRQS off, 0)
  * @TSCPROBE_EVENT_A_STEAL_NS: u64 ns; steal time the kernel accounted to
  *	the CPU since then.  Present only where it can move across a gap:
  *	the kernel runs as a guest (FEAT_HYPERVISOR) and interrupts are on
