@@ -3,17 +3,31 @@
  * Net time per source on one CPU: a stack of the sources running, each
  * charged with its whole time minus what ended inside it; NMI time, which
  * arrives as one figure per handler, is subtracted from the frame it hit.
+ * A thread switched out mid-softirq (PREEMPT_RT runs softirqs in
+ * preemptible threads) has its softirq's frame put aside and given back
+ * when it runs again; an interrupt's thread is named as its interrupt.
  */
 #include "sources.h"
 
-static void tp_src_name_copy(char *dst, const char *src)
+/* @src cut to @len - 1 characters, NUL-terminated ("" for NULL). */
+static void tp_src_copy(char *dst, const char *src, uint32_t len)
 {
 	uint32_t i = 0;
 
 	if (src)
-		for (; i < TP_SRC_NAME - 1 && src[i]; i++)
+		for (; i < len - 1 && src[i]; i++)
 			dst[i] = src[i];
 	dst[i] = '\0';
+}
+
+static bool tp_src_streq(const char *a, const char *b, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < len && (a[i] || b[i]); i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 /* The head may move under a reader: an interrupt or an NMI writes. */
@@ -31,21 +45,17 @@ static bool tp_src_kept(uint64_t idx, uint64_t head)
 	return idx + TP_SRC_RING > head;
 }
 
-/* The slot is filled before the new head is published. */
-static void tp_src_push(struct tp_src_ring *r, uint64_t start, uint64_t end,
-			uint64_t net, const struct tp_src_key *key,
-			const char *name)
+/* The next slot of @r, to fill before tp_src_publish(). */
+static struct tp_src_span *tp_src_slot(struct tp_src_ring *r)
 {
-	uint64_t h = r->head;
-	struct tp_src_span *s = &r->span[h & (TP_SRC_RING - 1)];
+	return &r->span[r->head & (TP_SRC_RING - 1)];
+}
 
-	s->start = start;
-	s->end = end;
-	s->net = net;
-	s->key = *key;
-	tp_src_name_copy(s->name, name);
+/* The slot is filled before the new head is published. */
+static void tp_src_publish(struct tp_src_ring *r)
+{
 	tp_barrier();
-	tp_write_once(r->head, h + 1);
+	tp_write_once(r->head, r->head + 1);
 }
 
 void tp_src_init(struct tp_src_cpu *c)
@@ -59,24 +69,49 @@ static void tp_src_add(uint64_t *v, uint64_t d)
 	tp_write_once(*v, *v + d);
 }
 
-/* Entries past TP_SRC_DEPTH are counted, and so are their exits. */
-void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
-		  const char *name, struct tp_src_at at)
+/* An interrupt's thread runs its handler: switched in and out as one. */
+static bool tp_src_is_thread(const struct tp_src_key *k)
+{
+	return k->kind == TP_SRC_THREAD || (k->flags & TP_SRC_THREADED);
+}
+
+/*
+ * A new frame on top: at @at, named @name, with the thread @pid, @thread
+ * of an interrupt's; NULL where the stack is full (the entry is counted,
+ * and so will its exit be).
+ */
+static struct tp_src_frame *tp_src_push_frame(struct tp_src_cpu *c,
+					      const struct tp_src_key *key,
+					      const char *name, uint32_t pid,
+					      const char *thread,
+					      struct tp_src_at at)
 {
 	struct tp_src_frame *f;
 
 	if (c->depth == TP_SRC_DEPTH) {
 		tp_src_add(&c->unmatched, 1);
 		c->skipped++;
-		return;
+		return NULL;
 	}
 	f = &c->stack[c->depth++];
 	f->start = at.tsc;
-	f->nested = 0;
+	f->resumed = at.tsc;
+	f->ran = 0;
 	f->nmi_mark = at.nmi_before;
+	f->ran_nmi = 0;
+	f->nested = 0;
 	f->nested_nmi = 0;
 	f->key = *key;
-	tp_src_name_copy(f->name, name);
+	f->pid = pid;
+	tp_src_copy(f->name, name, TP_SRC_NAME);
+	tp_src_copy(f->thread, thread, TP_SRC_COMM);
+	return f;
+}
+
+void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
+		  const char *name, struct tp_src_at at)
+{
+	tp_src_push_frame(c, key, name, 0, NULL, at);
 }
 
 static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
@@ -84,27 +119,58 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
 	return a > b ? a - b : 0;
 }
 
+/*
+ * The innermost frame's time on the CPU since it last got it, and the
+ * NMI time inside that, into its parent's nested time, which it is.
+ */
+static void tp_src_stretch(struct tp_src_cpu *c, struct tp_src_at at,
+			   uint64_t *stretch, uint64_t *nmi)
+{
+	struct tp_src_frame *f = &c->stack[c->depth - 1];
+
+	*stretch = tp_sub_sat(at.tsc, f->resumed);
+	*nmi = tp_sub_sat(at.nmi_after, f->nmi_mark);
+	if (c->depth > 1) {
+		c->stack[c->depth - 2].nested += *stretch;
+		c->stack[c->depth - 2].nested_nmi += *nmi;
+	}
+}
+
 /* End the innermost frame at @at: its span, and its time to its parent. */
 static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at)
 {
-	struct tp_src_frame *f = &c->stack[--c->depth];
-	uint64_t total = tp_sub_sat(at.tsc, f->start);
-	uint64_t nmi = tp_sub_sat(at.nmi_after, f->nmi_mark);
-	uint64_t net = tp_sub_sat(total, f->nested +
-				  tp_sub_sat(nmi, f->nested_nmi));
+	struct tp_src_frame *f = &c->stack[c->depth - 1];
+	struct tp_src_span *s = tp_src_slot(&c->ring);
+	uint64_t stretch, stretch_nmi, total, nmi, net;
 
-	if (c->depth) {
-		c->stack[c->depth - 1].nested += total;
-		c->stack[c->depth - 1].nested_nmi += nmi;
-	}
+	tp_src_stretch(c, at, &stretch, &stretch_nmi);
+	c->depth--;
+	total = f->ran + stretch;
+	nmi = f->ran_nmi + stretch_nmi;
+	net = tp_sub_sat(total, f->nested + tp_sub_sat(nmi, f->nested_nmi));
 	tp_src_add(&c->kind_net[f->key.kind], net);
 	tp_src_add(&c->kind_count[f->key.kind], 1);
-	tp_src_push(&c->ring, f->start, at.tsc, net, &f->key, f->name);
+	s->start = f->start;
+	s->end = at.tsc;
+	s->net = net;
+	s->key = f->key;
+	s->pid = f->pid;
+	tp_src_copy(s->name, f->name, TP_SRC_NAME);
+	tp_src_copy(s->thread, f->thread, TP_SRC_COMM);
+	tp_src_publish(&c->ring);
+}
+
+static bool tp_src_matches(const struct tp_src_key *k, uint32_t kind)
+{
+	if (kind == TP_SRC_THREAD)
+		return tp_src_is_thread(k);
+	return k->kind == kind && !(k->flags & TP_SRC_THREADED);
 }
 
 /*
- * The exit of the innermost source of @kind.  Sources above it lost their
- * exits and end here too; an exit with no entry is only counted.
+ * The exit of the innermost source of @kind (TP_SRC_THREAD: the innermost
+ * thread, an interrupt's included).  Sources above it lost their exits
+ * and end here too; an exit with no entry is only counted.
  */
 void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 {
@@ -114,7 +180,7 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 		c->skipped--;
 		return;
 	}
-	while (d && c->stack[d - 1].key.kind != kind)
+	while (d && !tp_src_matches(&c->stack[d - 1].key, kind))
 		d--;
 	if (!d) {
 		tp_src_add(&c->unmatched, 1);
@@ -127,6 +193,158 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 	tp_src_end_top(c, at);
 }
 
+/**
+ * tp_src_irq_thread() - an interrupt handler that wakes a thread ran
+ * @c: the CPU's state
+ * @pid: the thread's pid (irqaction's thread)
+ * @comm: its name
+ * @irq: the IRQ number
+ * @name: the action's name
+ *
+ * From then on the thread of @pid and @comm is named as the interrupt.
+ * The last TP_SRC_IRQ_THREADS threads are kept.
+ */
+void tp_src_irq_thread(struct tp_src_cpu *c, uint32_t pid, const char *comm,
+		       uint32_t irq, const char *name)
+{
+	struct tp_src_irq_thread *t = NULL;
+	uint32_t i;
+
+	for (i = 0; i < TP_SRC_IRQ_THREADS && !t; i++)
+		if (c->irq_thread[i].pid == pid &&
+		    tp_src_streq(c->irq_thread[i].comm, comm, TP_SRC_COMM - 1))
+			t = &c->irq_thread[i];
+	if (!t) {
+		t = &c->irq_thread[c->irq_thread_next];
+		c->irq_thread_next = (c->irq_thread_next + 1) % TP_SRC_IRQ_THREADS;
+	}
+	t->pid = pid;
+	t->irq = irq;
+	tp_src_copy(t->comm, comm, TP_SRC_COMM);
+	tp_src_copy(t->name, name, TP_SRC_NAME);
+}
+
+/* A thread is an interrupt's by pid and name (a pid may be reused). */
+static const struct tp_src_irq_thread *
+tp_src_irq_thread_of(const struct tp_src_cpu *c, uint32_t pid, const char *comm)
+{
+	uint32_t i;
+
+	for (i = 0; i < TP_SRC_IRQ_THREADS; i++)
+		if (c->irq_thread[i].pid == pid && pid &&
+		    tp_src_streq(c->irq_thread[i].comm, comm, TP_SRC_COMM - 1))
+			return &c->irq_thread[i];
+	return NULL;
+}
+
+/*
+ * Put aside the frames above thread frame @d - 1, when all of them are
+ * softirqs that fit a free slot: their time so far goes to the frames
+ * below, as if they had ended, and they go on when @pid runs again.
+ */
+static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
+			     struct tp_src_at at)
+{
+	struct tp_src_aside *a = NULL;
+	uint64_t stretch, nmi;
+	uint32_t i, n = c->depth - d;
+
+	if (!n || n > TP_SRC_ASIDE_DEPTH)
+		return;
+	for (i = d; i < c->depth; i++)
+		if (c->stack[i].key.kind != TP_SRC_SOFTIRQ)
+			return;
+	for (i = 0; i < TP_SRC_ASIDE && !a; i++)
+		if (!c->aside[i].n)
+			a = &c->aside[i];
+	if (!a)
+		return;
+	a->pid = pid;
+	a->n = n;
+	while (c->depth > d) {
+		struct tp_src_frame *f = &c->stack[c->depth - 1];
+
+		tp_src_stretch(c, at, &stretch, &nmi);
+		f->ran += stretch;
+		f->ran_nmi += nmi;
+		a->f[--n] = *f;
+		c->depth--;
+	}
+}
+
+/**
+ * tp_src_switch_out() - a thread other than the measuring one leaves the CPU
+ * @c: the CPU's state
+ * @pid: its pid
+ * @at: the instant of the switch
+ *
+ * Its frame ends.  A softirq it was running (preempted: PREEMPT_RT runs
+ * them in threads) is put aside and goes on when the thread comes back
+ * (tp_src_switch_in()): the time between is the others'.  Where no slot
+ * is free the softirq ends here, and its exit later, both counted as
+ * unmatched.
+ */
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, struct tp_src_at at)
+{
+	uint32_t d = c->depth;
+
+	while (d && !tp_src_is_thread(&c->stack[d - 1].key))
+		d--;
+	if (d && !c->skipped)
+		tp_src_put_aside(c, pid, d, at);
+	tp_src_exit(c, TP_SRC_THREAD, at);
+}
+
+/* Give @pid back the frames it had put aside, resumed at @at. */
+static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid,
+			  struct tp_src_at at)
+{
+	struct tp_src_aside *a = NULL;
+	uint32_t i;
+
+	for (i = 0; i < TP_SRC_ASIDE && !a; i++)
+		if (c->aside[i].n && c->aside[i].pid == pid)
+			a = &c->aside[i];
+	if (!a)
+		return;
+	/* Frames the stack has no room for are lost: their exits unmatched. */
+	for (i = 0; i < a->n && c->depth < TP_SRC_DEPTH; i++) {
+		struct tp_src_frame *f = &c->stack[c->depth++];
+
+		*f = a->f[i];
+		f->resumed = at.tsc;
+		f->nmi_mark = at.nmi_before;
+	}
+	a->n = 0;
+}
+
+/**
+ * tp_src_switch_in() - a thread other than the measuring one gets the CPU
+ * @c: the CPU's state
+ * @pid: its pid
+ * @comm: its name
+ * @at: the instant of the switch
+ *
+ * A thread; an interrupt's thread (tp_src_irq_thread()) is an IRQ
+ * source of that interrupt, TP_SRC_THREADED.  Frames it had put aside
+ * come back above it.
+ */
+void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
+		      struct tp_src_at at)
+{
+	const struct tp_src_irq_thread *t = tp_src_irq_thread_of(c, pid, comm);
+	struct tp_src_key key = { TP_SRC_THREAD, pid, 0 };
+
+	if (t) {
+		key = (struct tp_src_key){ TP_SRC_IRQ, t->irq, TP_SRC_THREADED };
+		if (!tp_src_push_frame(c, &key, t->name, pid, comm, at))
+			return;
+	} else if (!tp_src_push_frame(c, &key, comm, 0, NULL, at)) {
+		return;
+	}
+	tp_src_resume(c, pid, at);
+}
+
 /*
  * An NMI handler that ran @cycles from @start, inside whatever ran then.
  * The probes it interrupted and the measuring thread read what it adds.
@@ -134,11 +352,18 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 		uint64_t start, uint64_t cycles)
 {
-	struct tp_src_key key = { .kind = TP_SRC_NMI, .id = id };
+	struct tp_src_span *s = tp_src_slot(&c->nmi_ring);
 
 	tp_src_add(&c->kind_net[TP_SRC_NMI], cycles);
 	tp_src_add(&c->kind_count[TP_SRC_NMI], 1);
-	tp_src_push(&c->nmi_ring, start, start + cycles, cycles, &key, name);
+	s->start = start;
+	s->end = start + cycles;
+	s->net = cycles;
+	s->key = (struct tp_src_key){ .kind = TP_SRC_NMI, .id = id };
+	s->pid = 0;
+	tp_src_copy(s->name, name, TP_SRC_NAME);
+	s->thread[0] = '\0';
+	tp_src_publish(&c->nmi_ring);
 	tp_src_add(&c->nmi_time, cycles);
 }
 
@@ -195,7 +420,7 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 			lost++;
 			continue;
 		}
-		tp_src_table_add(t, &s.key, s.name, s.net, 1);
+		tp_src_table_add(t, &s, 1);
 	}
 	*cursor = head;
 	return lost;
@@ -245,24 +470,28 @@ static bool tp_src_same(const struct tp_src_key *a, const struct tp_src_key *b)
 	return a->kind == b->kind && a->id == b->id && a->flags == b->flags;
 }
 
-/* Into the entry of @key, or a new one, or @t->other once full. */
-void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,
-		      const char *name, uint64_t net, uint64_t count)
+/*
+ * Span @s, as @count spans, into the entry of its key, or a new one, or
+ * @t->other once full.
+ */
+void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s,
+		      uint64_t count)
 {
 	struct tp_src_total *e = NULL;
 	uint32_t i;
 
 	for (i = 0; i < t->n && !e; i++)
-		if (tp_src_same(&t->e[i].key, key))
+		if (tp_src_same(&t->e[i].key, &s->key))
 			e = &t->e[i];
 	if (!e && t->n < TP_SRC_TABLE) {
 		e = &t->e[t->n++];
-		*e = (struct tp_src_total){ .key = *key };
-		tp_src_name_copy(e->name, name);
+		*e = (struct tp_src_total){ .key = s->key, .pid = s->pid };
+		tp_src_copy(e->name, s->name, TP_SRC_NAME);
+		tp_src_copy(e->thread, s->thread, TP_SRC_COMM);
 	}
 	if (!e)
 		e = &t->other;
-	e->net += net;
+	e->net += s->net;
 	e->count += count;
 }
 
@@ -308,8 +537,7 @@ uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 	tp_src_table_init(t);
 	for (i = 0; i < n; i++)
 		if (spans[i].start >= from && spans[i].end <= to)
-			tp_src_table_add(t, &spans[i].key, spans[i].name,
-					 spans[i].net, 1);
+			tp_src_table_add(t, &spans[i], 1);
 	tp_src_table_sort(t);
 	for (i = max; i < t->n; i++) {
 		t->other.net += t->e[i].net;

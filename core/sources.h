@@ -30,9 +30,15 @@ enum tp_src_kind {
 };
 
 #define TP_SRC_NAME	TSCPROBE_SOURCE_NAME_LEN
+#define TP_SRC_COMM	16	/* a thread's name, as the kernel keeps it */
 #define TP_SRC_DEPTH	8
 #define TP_SRC_RING	64	/* a power of two */
 #define TP_SRC_TABLE	TSCPROBE_MAX_SOURCES
+/* Interrupt threads a CPU knows (tp_src_irq_thread()). */
+#define TP_SRC_IRQ_THREADS	8
+/* Threads whose preempted softirqs a CPU keeps, and how many of each. */
+#define TP_SRC_ASIDE		4
+#define TP_SRC_ASIDE_DEPTH	2
 
 tp_static_assert((TP_SRC_RING & (TP_SRC_RING - 1)) == 0,
 		 "TP_SRC_RING must be a power of two");
@@ -50,28 +56,67 @@ struct tp_src_key {
 
 /* TP_SRC_IRQ: @id is an x86 system vector (the tick: 236), no IRQ number. */
 #define TP_SRC_VECTOR	0x1u
+/*
+ * TP_SRC_IRQ: the interrupt's handler ran in its thread (PREEMPT_RT, or
+ * a threaded handler): the source has the thread's @pid and @thread name.
+ */
+#define TP_SRC_THREADED	0x2u
 
-/* A source that ended; @net is in cycles, [@start, @end] on the TSC. */
+/*
+ * A source that ended; @net is in cycles, [@start, @end] on the TSC;
+ * @pid and @thread: TP_SRC_THREADED's thread, else 0 and "".
+ */
 struct tp_src_span {
 	uint64_t start;
 	uint64_t end;
 	uint64_t net;
 	struct tp_src_key key;
+	uint32_t pid;
+	char name[TP_SRC_NAME];
+	char thread[TP_SRC_COMM];
+};
+
+/*
+ * A source that is running.  @resumed: when it last got the CPU (a
+ * softirq its thread's preemption put aside comes back; else @start);
+ * @ran: its time on the CPU before @resumed; @nmi_mark: the CPU's NMI
+ * time at @resumed (struct tp_src_at); @ran_nmi: the NMI time inside
+ * @ran; @nested: the whole time of the frames that ended inside it;
+ * @nested_nmi: the NMI time inside those frames.
+ */
+struct tp_src_frame {
+	uint64_t start;
+	uint64_t resumed;
+	uint64_t ran;
+	uint64_t nmi_mark;
+	uint64_t ran_nmi;
+	uint64_t nested;
+	uint64_t nested_nmi;
+	struct tp_src_key key;
+	uint32_t pid;
+	char name[TP_SRC_NAME];
+	char thread[TP_SRC_COMM];
+};
+
+/*
+ * An interrupt's thread: @pid with the name @comm runs the handler of
+ * IRQ @irq, whose action is @name.
+ */
+struct tp_src_irq_thread {
+	uint32_t pid;
+	uint32_t irq;
+	char comm[TP_SRC_COMM];
 	char name[TP_SRC_NAME];
 };
 
 /*
- * A source that is running.  @nested: the whole time of the frames that
- * ended inside it; @nmi_mark: the CPU's NMI time at @start (struct
- * tp_src_at); @nested_nmi: the NMI time inside those frames.
+ * The frames thread @pid had above its own when it was switched out
+ * mid-softirq (PREEMPT_RT), @n of them, innermost last; @n 0: free.
  */
-struct tp_src_frame {
-	uint64_t start;
-	uint64_t nested;
-	uint64_t nmi_mark;
-	uint64_t nested_nmi;
-	struct tp_src_key key;
-	char name[TP_SRC_NAME];
+struct tp_src_aside {
+	uint32_t pid;
+	uint32_t n;
+	struct tp_src_frame f[TP_SRC_ASIDE_DEPTH];
 };
 
 /* The last TP_SRC_RING spans of @head ever written. */
@@ -84,7 +129,9 @@ struct tp_src_ring {
  * One CPU's state.  @unmatched counts exits without their entry (probes
  * attached while a source ran) and entries past TP_SRC_DEPTH; @skipped:
  * those entries whose exits are still to come; @kind_net and @kind_count
- * are exact even when a ring overwrites spans.
+ * are exact even when a ring overwrites spans; @irq_thread: the interrupt
+ * threads seen, @irq_thread_next the one to replace; @aside: the frames
+ * of threads preempted mid-softirq.
  */
 struct tp_src_cpu {
 	struct tp_src_frame stack[TP_SRC_DEPTH];
@@ -94,6 +141,9 @@ struct tp_src_cpu {
 	uint64_t nmi_time;
 	uint64_t kind_net[TP_SRC_KINDS];
 	uint64_t kind_count[TP_SRC_KINDS];
+	struct tp_src_irq_thread irq_thread[TP_SRC_IRQ_THREADS];
+	uint32_t irq_thread_next;
+	struct tp_src_aside aside[TP_SRC_ASIDE];
 	struct tp_src_ring ring;
 	struct tp_src_ring nmi_ring;
 };
@@ -112,12 +162,17 @@ struct tp_src_at {
 	uint64_t nmi_after;
 };
 
-/* A source's time over spans of the same key; @count spans. */
+/*
+ * A source's time over spans of the same key; @count spans; the name,
+ * @pid and @thread of the first.
+ */
 struct tp_src_total {
 	struct tp_src_key key;
 	uint64_t net;
 	uint64_t count;
+	uint32_t pid;
 	char name[TP_SRC_NAME];
+	char thread[TP_SRC_COMM];
 };
 
 /* Per-source totals, at most TP_SRC_TABLE; the rest in @other. */
@@ -205,6 +260,12 @@ void tp_src_init(struct tp_src_cpu *c);
 void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
 		  const char *name, struct tp_src_at at);
 void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at);
+void tp_src_irq_thread(struct tp_src_cpu *c, uint32_t pid, const char *comm,
+		       uint32_t irq, const char *name);
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid,
+		       struct tp_src_at at);
+void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
+		      struct tp_src_at at);
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 		uint64_t start, uint64_t cycles);
 
@@ -218,8 +279,8 @@ void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c);
 void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c);
 
 void tp_src_table_init(struct tp_src_table *t);
-void tp_src_table_add(struct tp_src_table *t, const struct tp_src_key *key,
-		      const char *name, uint64_t net, uint64_t count);
+void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s,
+		      uint64_t count);
 void tp_src_table_sort(struct tp_src_table *t);
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,

@@ -4,6 +4,7 @@
  * final counts as netlink attributes, and its debugfs text.
  */
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <asm/tsc.h>
 
 #include <linux/tscprobe.h>
@@ -218,6 +219,11 @@ static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
 			goto full;
 		if (!other && (e->key.flags & TP_SRC_VECTOR) &&
 		    nla_put_flag(skb, TSCPROBE_SOURCE_A_VECTOR))
+			goto full;
+		if (!other && (e->key.flags & TP_SRC_THREADED) &&
+		    (nla_put_u32(skb, TSCPROBE_SOURCE_A_THREAD_PID, e->pid) ||
+		     nla_put_string(skb, TSCPROBE_SOURCE_A_THREAD_NAME,
+				    e->thread)))
 			goto full;
 	}
 	if (tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_COUNT, count) ||
@@ -452,7 +458,8 @@ static void tp_noise_show_events(struct seq_file *m,
 
 /*
  * A source as the reader knows it: "irq 24 virtio0-input", "irq vector
- * 236 local_timer".
+ * 236 local_timer", "irq 45 virtio0-requests (thread 812
+ * irq/45-virtio0-r)".
  */
 static void tp_noise_show_source(struct seq_file *m,
 				 const struct tp_src_total *e)
@@ -467,23 +474,27 @@ static void tp_noise_show_source(struct seq_file *m,
 		else
 			seq_puts(m, "  source nmi other:");
 	} else {
-		seq_printf(m, "  source %s %s%u %s:",
+		seq_printf(m, "  source %s %s%u %s",
 			   tp_source_name(e->key.kind),
 			   e->key.flags & TP_SRC_VECTOR ? "vector " : "",
 			   e->key.id, e->name);
+		if (e->key.flags & TP_SRC_THREADED)
+			seq_printf(m, " (thread %u %s)", e->pid, e->thread);
+		seq_putc(m, ':');
 	}
 	seq_printf(m, " count=%llu cycles=%llu\n", e->count, e->net);
 }
 
 /*
  * "sources: thread=COUNT/CYCLES ...": what ran inside the windows by kind,
- * then each source, largest first.
+ * then each source, largest first (sorted in a copy: the table is too
+ * large for the stack).
  */
 static void tp_noise_show_sources(struct seq_file *m,
 				  const struct tp_noise_cpu *n)
 {
 	const struct tp_src_windows *w = &n->sources;
-	struct tp_src_table t = w->table;
+	struct tp_src_table *t;
 	unsigned int k;
 
 	seq_puts(m, "  sources:");
@@ -492,11 +503,17 @@ static void tp_noise_show_sources(struct seq_file *m,
 			   w->kind_count[k], w->kind_net[k]);
 	seq_printf(m, " lost=%llu unmatched=%llu (count/cycles)\n", w->lost,
 		   n->src ? READ_ONCE(n->src->src.unmatched) : 0);
-	tp_src_table_sort(&t);
-	for (k = 0; k < t.n; k++)
-		tp_noise_show_source(m, &t.e[k]);
-	if (t.other.count)
-		tp_noise_show_source(m, &t.other);
+	t = kmemdup(&w->table, sizeof(*t), GFP_KERNEL);
+	if (!t) {
+		seq_puts(m, "  source list: no memory to sort it\n");
+		return;
+	}
+	tp_src_table_sort(t);
+	for (k = 0; k < t->n; k++)
+		tp_noise_show_source(m, &t->e[k]);
+	if (t->other.count)
+		tp_noise_show_source(m, &t->other);
+	kfree(t);
 }
 
 /* The log2 table for one CPU, preceded by a summary line. */

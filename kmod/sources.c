@@ -42,13 +42,27 @@ static struct tp_src_at tp_src_at_now(const struct tp_src_here *h)
 	return tp_src_now(&h->src, tp_src_tsc);
 }
 
+/*
+ * A handler with a thread (every device's on PREEMPT_RT, where the hard
+ * part only wakes it; a threaded handler elsewhere) tells which thread is
+ * the interrupt's: the kernel's own link, irqaction's thread, never a
+ * guess from a name ("irq/45-virtio0", which any task can take and which
+ * the comm's 15 characters cut).  A thread whose handler's hard part ran
+ * on another CPU stays a thread here.
+ */
 static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
 	struct tp_src_key key = { TP_SRC_IRQ, irq, 0 };
+	struct task_struct *thread;
 
-	if (h)
-		tp_src_enter(&h->src, &key, action->name, tp_src_at_now(h));
+	if (!h)
+		return;
+	tp_src_enter(&h->src, &key, action->name, tp_src_at_now(h));
+	thread = READ_ONCE(action->thread);
+	if (thread)
+		tp_src_irq_thread(&h->src, task_pid_nr(thread), thread->comm,
+				  irq, action->name);
 }
 
 static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
@@ -126,22 +140,22 @@ static void tp_src_softirq_exit(void *data, unsigned int vec)
 	local_irq_restore(flags);
 }
 
-/* Every thread but the measuring one is a source while it has the CPU. */
+/*
+ * Every thread but the measuring one is a source while it has the CPU; a
+ * softirq it was running when preempted goes on when it comes back.
+ */
 static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { .kind = TP_SRC_THREAD };
 	struct tp_src_at at;
 
 	if (!h)
 		return;
 	at = tp_src_at_now(h);
 	if (prev != h->measurer)
-		tp_src_exit(&h->src, TP_SRC_THREAD, at);
-	if (next != h->measurer) {
-		key.id = task_pid_nr(next);
-		tp_src_enter(&h->src, &key, next->comm, at);
-	}
+		tp_src_switch_out(&h->src, task_pid_nr(prev), at);
+	if (next != h->measurer)
+		tp_src_switch_in(&h->src, task_pid_nr(next), next->comm, at);
 }
 
 /* The handler's index, claimed on first sight; the last one is "other". */

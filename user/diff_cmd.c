@@ -396,16 +396,18 @@ static double tp_diff_kind_figure(const struct jr *cpu, const char *kind,
 
 /*
  * A noise CPU's largest source, "irq 24 virtio0-input" ("irq vector 236
- * local_timer" for a system vector, "irq LOC" where its id is null); NULL:
- * not known.
+ * local_timer" for a system vector, "irq 45 virtio0-requests (thread 812
+ * irq/45-virtio0-r)" for an interrupt's thread, "irq LOC" where its id is
+ * null); NULL: not known.
  */
 static const char *tp_diff_largest(const struct jr *cpu,
 				   const struct tp_diff_src *src, char *buf,
 				   size_t len)
 {
 	const struct jr *n = jr_get(jr_get(cpu, "sources"), "named");
-	const struct jr *id, *vector;
+	const struct jr *id, *vector, *thread, *pid;
 	const char *kind;
+	size_t at;
 
 	if (!tp_diff_has_sources(cpu, src->timed))
 		return NULL;
@@ -424,6 +426,12 @@ static const char *tp_diff_largest(const struct jr *cpu,
 	else
 		snprintf(buf, len, "%s %s", kind ? kind : "?",
 			 jr_str(&n->v[0], "name") ?: "");
+	thread = jr_get(&n->v[0], "thread");
+	pid = jr_get(thread, "pid");
+	at = strlen(buf);
+	if (pid && pid->type == JR_NUM && at < len)
+		snprintf(buf + at, len - at, " (thread %.0f %s)", pid->num,
+			 jr_str(thread, "name") ?: "");
 	return buf;
 }
 
@@ -442,7 +450,7 @@ static void tp_diff_figure_text(double v, const struct tp_diff_src *src,
 static void tp_diff_sources_line(const struct jr *a, const struct jr *b,
 				 const struct tp_diff_src *src)
 {
-	char ta[32], tb[32], la_buf[64], lb_buf[64];
+	char ta[32], tb[32], la_buf[96], lb_buf[96];
 	const char *sa, *sb;
 	size_t k;
 
@@ -497,7 +505,7 @@ static void tp_diff_sources_json(const struct tp_diff *d, struct jw *j,
 				 const struct jr *a, const struct jr *b)
 {
 	const struct tp_diff_src *src = tp_diff_src_of(d);
-	char la_buf[64], lb_buf[64], key[32];
+	char la_buf[96], lb_buf[96], key[32];
 	const char *sa, *sb;
 	size_t k;
 

@@ -49,7 +49,7 @@ static void tp_kind_text(const struct tp_result *r, const struct tp_cpu_res *c,
 static void tp_source_line(const struct tp_result *r, const struct tp_cpu_res *c,
 			   const struct tp_source_res *s, FILE *f)
 {
-	char t[32], label[64];
+	char t[32], label[TP_SOURCE_LABEL];
 
 	tp_source_label(s, label, sizeof(label));
 	if (c->sources_untimed) {
@@ -123,7 +123,7 @@ static void tp_source_figure(const struct tp_result *r,
 bool tp_noise_sources_brief(const struct tp_result *r,
 			    const struct tp_cpu_res *c, char *buf, size_t len)
 {
-	char t[32], label[64];
+	char t[32], label[TP_SOURCE_LABEL];
 	size_t at = 0;
 	unsigned int k;
 
@@ -234,7 +234,7 @@ static void tp_csv_ns(const struct tp_result *r, const struct tp_cpu_res *cpu,
 void tp_noise_sources_csv_row(const struct tp_result *r,
 			      const struct tp_cpu_res *cpu, struct tp_csv *c)
 {
-	char label[64];
+	char label[TP_SOURCE_LABEL];
 	unsigned int k;
 
 	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {

@@ -216,17 +216,18 @@ static void fill_causes(struct tp_cpu_res *c, unsigned int i)
 static void fill_sources(struct tp_cpu_res *c, unsigned int i)
 {
 	static const struct tp_source_res named[] = {
-		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 205, 430000, false, true },
-		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 120, 420000, false, false },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 40, 84000, false, false },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000, false, false },
-		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000, false, false },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000, false, false },
-		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100, false, false },
-		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800, false, false },
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 205, 430000, false, true, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 120, 420000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 40, 84000, false, false, true, 140,
+		  "irq/4-ttyS0" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800, false, false, false, 0, "" },
 	};
 	unsigned int k, n = i == 2 ? TP_ARRAY_SIZE(named) : 3;
 
@@ -254,11 +255,11 @@ static void fill_event_sources(struct tp_event_res *ev, unsigned int e,
 			       unsigned int i)
 {
 	static const struct tp_source_res many[] = {
-		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 2, 0, false, true },
-		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 1, 0, false, false },
-		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0, false, false },
-		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0, false, false },
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 2, 0, false, true, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0, false, false, false, 0, "" },
 	};
 	uint64_t named = 0;
 	unsigned int k;
@@ -596,15 +597,15 @@ TEST_F(golden, noise)
 static void fill_user_sources(struct tp_cpu_res *c, unsigned int i)
 {
 	static const struct tp_source_res counted[] = {
-		{ TSCPROBE_SOURCE_IRQ, 0, "LOC", 5, 0, true, true },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 4, 0, false, false },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 3, 0, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 0, "RES", 2, 0, true, true },
-		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 0, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input.0", 1, 0, false, false },
-		{ TSCPROBE_SOURCE_IRQ, 0, "CAL", 1, 0, true, true },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0, false, false },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 7, "SCHED", 1, 0, false, false },
+		{ TSCPROBE_SOURCE_IRQ, 0, "LOC", 5, 0, true, true, false, 0, "" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 4, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 3, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 0, "RES", 2, 0, true, true, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input.0", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 0, "CAL", 1, 0, true, true, false, 0, "" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 7, "SCHED", 1, 0, false, false, false, 0, "" },
 	};
 	unsigned int k;
 

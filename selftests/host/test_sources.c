@@ -253,14 +253,14 @@ TEST(missed_exits_and_entries)
 TEST(gap_names_the_largest_and_sums_the_rest)
 {
 	static const struct tp_src_span spans[] = {
-		{ 1000, 1100, 100, { TP_SRC_IRQ, 0, 0 }, "timer" },
-		{ 1200, 1700, 400, { TP_SRC_THREAD, 88, 0 }, "ksoftirqd/1" },
-		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1, 0 }, "TIMER" },
-		{ 1800, 1830, 30, { TP_SRC_IRQ, 0, 0 }, "timer" },
-		{ 1850, 1860, 10, { TP_SRC_NMI, 0, 0 }, "nmi" },
+		{ 1000, 1100, 100, { TP_SRC_IRQ, 0, 0 }, 0, "timer", "" },
+		{ 1200, 1700, 400, { TP_SRC_THREAD, 88, 0 }, 0, "ksoftirqd/1", "" },
+		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1, 0 }, 0, "TIMER", "" },
+		{ 1800, 1830, 30, { TP_SRC_IRQ, 0, 0 }, 0, "timer", "" },
+		{ 1850, 1860, 10, { TP_SRC_NMI, 0, 0 }, 0, "nmi", "" },
 		/* Outside the gap, or across its edge: not counted. */
-		{ 500, 600, 100, { TP_SRC_IRQ, 5, 0 }, "early" },
-		{ 1950, 2100, 150, { TP_SRC_IRQ, 6, 0 }, "late" },
+		{ 500, 600, 100, { TP_SRC_IRQ, 5, 0 }, 0, "early", "" },
+		{ 1950, 2100, 150, { TP_SRC_IRQ, 6, 0 }, 0, "late", "" },
 	};
 	struct tp_src_table t;
 	uint64_t unexplained;
@@ -383,6 +383,138 @@ TEST(irq_236_and_vector_236_are_two_sources)
 	EXPECT_EQ(TP_SRC_VECTOR, ev.e[1].key.flags);
 	EXPECT_EQ(30, ev.e[1].net);
 	EXPECT_EQ(130 - 80, ev.unexplained);
+	EXPECT_EQ(TSCPROBE_CAUSE_IRQ, tp_src_cause(&ev, TSCPROBE_CAUSE_SMI));
+}
+
+static void switch_to(uint32_t prev, uint32_t next, const char *comm,
+		      uint64_t t)
+{
+	if (prev)
+		tp_src_switch_out(&cpu, prev, at(t));
+	if (next)
+		tp_src_switch_in(&cpu, next, comm, at(t));
+}
+
+/*
+ * PREEMPT_RT runs softirqs in threads that can be preempted: ksoftirqd
+ * (pid 10) is preempted mid-TIMER by a real-time thread (pid 20), then
+ * gets the CPU back and finishes it.  The softirq's frame waits aside:
+ * it is one softirq, its net time only its own, nothing unmatched, and
+ * the thread is charged none of it; the whole stretch is named once.
+ */
+TEST(a_softirq_preempted_in_its_thread_goes_on_when_the_thread_does)
+{
+	struct tp_src_table t;
+	uint64_t named = 0;
+	uint32_t i;
+
+	tp_src_init(&cpu);
+	switch_to(0, 10, "ksoftirqd/1", 100);
+	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 200);
+	switch_to(10, 20, "rtpoller", 300);
+	enter(TP_SRC_IRQ, 4, "ttyS0", 400);
+	leave(TP_SRC_IRQ, 450);
+	switch_to(20, 10, "ksoftirqd/1", 600);
+	tp_src_nmi(&cpu, 0, "perf", 650, 10);
+	leave(TP_SRC_SOFTIRQ, 700);
+	switch_to(10, 0, NULL, 800);
+
+	EXPECT_EQ(0, cpu.unmatched);
+	EXPECT_EQ(0, cpu.depth);
+	drain_all(&cpu, &t);
+	EXPECT_EQ(100 + 100 - 10, net_of(&t, TP_SRC_SOFTIRQ, 1));
+	EXPECT_EQ(1, entry(&t, TP_SRC_SOFTIRQ, 1)->count);
+	EXPECT_EQ(100 + 100, net_of(&t, TP_SRC_THREAD, 10));
+	EXPECT_EQ(2, entry(&t, TP_SRC_THREAD, 10)->count);
+	EXPECT_EQ(300 - 50, net_of(&t, TP_SRC_THREAD, 20));
+	EXPECT_EQ(50, net_of(&t, TP_SRC_IRQ, 4));
+	for (i = 0; i < t.n; i++)
+		named += t.e[i].net;
+	EXPECT_EQ(800 - 100, named);
+	EXPECT_EQ(190, cpu.kind_net[TP_SRC_SOFTIRQ]);
+	EXPECT_EQ(1, cpu.kind_count[TP_SRC_SOFTIRQ]);
+}
+
+/*
+ * The slots are bounded: a fifth thread preempted mid-softirq while four
+ * wait ends its softirq there, counted unmatched with its exit; the
+ * others go on.
+ */
+TEST(softirqs_put_aside_are_bounded)
+{
+	uint32_t pid;
+
+	tp_src_init(&cpu);
+	for (pid = 1; pid <= TP_SRC_ASIDE + 1; pid++) {
+		switch_to(0, pid, "t", 100 * pid);
+		enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 100 * pid + 10);
+		switch_to(pid, 0, NULL, 100 * pid + 20);
+	}
+	EXPECT_EQ(1, cpu.unmatched);
+	for (pid = 1; pid <= TP_SRC_ASIDE + 1; pid++) {
+		switch_to(0, pid, "t", 1000 + 100 * pid);
+		leave(TP_SRC_SOFTIRQ, 1000 + 100 * pid + 10);
+		switch_to(pid, 0, NULL, 1000 + 100 * pid + 20);
+	}
+	EXPECT_EQ(2, cpu.unmatched);
+	EXPECT_EQ(0, cpu.depth);
+	EXPECT_EQ(TP_SRC_ASIDE + 1, cpu.kind_count[TP_SRC_SOFTIRQ]);
+}
+
+/*
+ * PREEMPT_RT: IRQ 45's hard handler (irq_default_primary_handler) wakes
+ * its thread, irq/45-virtio0 (pid 77), which runs the driver's handler
+ * and the softirq it raises.  The thread is IRQ 45, threaded, with its
+ * pid and name: the hard part and the thread are two sources, both irq,
+ * and a gap the thread fills has cause irq.  Another task that got pid
+ * 77 later, under another name, is a thread.
+ */
+TEST(an_interrupt_thread_is_named_as_its_interrupt)
+{
+	static struct tp_src_gap_scratch scratch;
+	const struct tp_src_total *hard = NULL, *thread = NULL;
+	struct tp_event_sources ev;
+	struct tp_src_table t;
+	uint32_t i;
+
+	tp_src_init(&cpu);
+	enter(TP_SRC_IRQ, 45, "virtio0-requests", 100);
+	tp_src_irq_thread(&cpu, 77, "irq/45-virtio0", 45, "virtio0-requests");
+	leave(TP_SRC_IRQ, 110);
+	switch_to(0, 77, "irq/45-virtio0", 120);
+	enter(TP_SRC_SOFTIRQ, 4, "BLOCK", 150);
+	leave(TP_SRC_SOFTIRQ, 180);
+	switch_to(77, 0, NULL, 200);
+	switch_to(0, 77, "kworker/1:2", 300);
+	switch_to(77, 0, NULL, 310);
+
+	EXPECT_EQ(0, cpu.unmatched);
+	drain_all(&cpu, &t);
+	for (i = 0; i < t.n; i++) {
+		if (t.e[i].key.kind != TP_SRC_IRQ)
+			continue;
+		if (t.e[i].key.flags & TP_SRC_THREADED)
+			thread = &t.e[i];
+		else
+			hard = &t.e[i];
+	}
+	ASSERT_NE(NULL, hard);
+	ASSERT_NE(NULL, thread);
+	EXPECT_EQ(45, hard->key.id);
+	EXPECT_EQ(10, hard->net);
+	EXPECT_EQ(45, thread->key.id);
+	EXPECT_EQ(80 - 30, thread->net);
+	EXPECT_STREQ("virtio0-requests", thread->name);
+	EXPECT_EQ(77, thread->pid);
+	EXPECT_STREQ("irq/45-virtio0", thread->thread);
+	EXPECT_EQ(30, net_of(&t, TP_SRC_SOFTIRQ, 4));
+	EXPECT_EQ(10, net_of(&t, TP_SRC_THREAD, 77));
+	EXPECT_STREQ("kworker/1:2", entry(&t, TP_SRC_THREAD, 77)->name);
+	EXPECT_EQ(60, cpu.kind_net[TP_SRC_IRQ]);
+
+	tp_src_event(&cpu, 100, 200, &scratch, &ev);
+	ASSERT_EQ(3, ev.n);
+	EXPECT_EQ(TP_SRC_THREADED, ev.e[0].key.flags);
 	EXPECT_EQ(TSCPROBE_CAUSE_IRQ, tp_src_cause(&ev, TSCPROBE_CAUSE_SMI));
 }
 
@@ -607,8 +739,7 @@ TEST(random_sequences_match_the_innermost_source)
 		/* Per source: its net time is what the naive count gave it. */
 		tp_src_table_init(&t);
 		for (i = 0; i < s.nspans; i++)
-			tp_src_table_add(&t, &s.span[i].key, s.span[i].name,
-					 s.span[i].net, 1);
+			tp_src_table_add(&t, &s.span[i], 1);
 		for (k = 0; k < TP_SRC_KINDS; k++)
 			for (id = 0; id < SIM_KEYS; id++) {
 				const struct tp_src_total *e = entry(&t, k, id);

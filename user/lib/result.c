@@ -327,6 +327,11 @@ static uint32_t tp_decode_source_fields(const struct nlattr *nest,
 	s->count = tp_nl_u64(tb[TSCPROBE_SOURCE_A_COUNT], 0);
 	s->cycles = tp_nl_u64(tb[TSCPROBE_SOURCE_A_CYCLES], 0);
 	s->vector = tb[TSCPROBE_SOURCE_A_VECTOR] != NULL;
+	s->threaded = tb[TSCPROBE_SOURCE_A_THREAD_PID] != NULL;
+	s->pid = tp_nl_u32(tb[TSCPROBE_SOURCE_A_THREAD_PID], 0);
+	if (tb[TSCPROBE_SOURCE_A_THREAD_NAME])
+		tp_copy_name(s->thread, sizeof(s->thread),
+			     tb[TSCPROBE_SOURCE_A_THREAD_NAME]);
 	return s->kind;
 }
 
@@ -819,19 +824,27 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 
 /*
  * "irq 4 ttyS0", "irq vector 236 local_timer" (a system vector, no IRQ
- * number), "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler", "irq LOC"
- * (a row of /proc/interrupts without a number), "other".
+ * number), "irq 45 virtio0-requests (thread 812 irq/45-virtio0-r)" (the
+ * handler's thread), "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
+ * "irq LOC" (a row of /proc/interrupts without a number), "other".
  */
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 {
-	if (s->kind == TSCPROBE_SOURCE_OTHER)
+	int n;
+
+	if (s->kind == TSCPROBE_SOURCE_OTHER) {
 		snprintf(buf, len, "%s", tp_source_name(s->kind));
-	else if (s->kind == TSCPROBE_SOURCE_NMI || s->no_id)
-		snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
+		return;
+	}
+	if (s->kind == TSCPROBE_SOURCE_NMI || s->no_id)
+		n = snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
 	else
-		snprintf(buf, len, "%s %s%u%s%s", tp_source_name(s->kind),
-			 s->vector ? "vector " : "", s->id, *s->name ? " " : "",
-			 s->name);
+		n = snprintf(buf, len, "%s %s%u%s%s", tp_source_name(s->kind),
+			     s->vector ? "vector " : "", s->id,
+			     *s->name ? " " : "", s->name);
+	if (s->threaded && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (thread %u %s)", s->pid,
+			 s->thread);
 }
 
 /*
@@ -857,7 +870,8 @@ void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
 
 /*
  * One source of a "named" array; "id" null where it has no number,
- * "vector" true where it is a system vector's.
+ * "vector" true where it is a system vector's, "thread" the interrupt
+ * thread's pid and name where the handler ran in it, else null.
  */
 void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 		    bool untimed, struct jw *j)
@@ -870,6 +884,14 @@ void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 		jw_u64(j, "id", s->id);
 	jw_bool(j, "vector", s->vector);
 	jw_str(j, "name", s->name);
+	if (s->threaded) {
+		jw_obj(j, "thread");
+		jw_u64(j, "pid", s->pid);
+		jw_str(j, "name", s->thread);
+		jw_obj_end(j);
+	} else {
+		jw_null(j, "thread");
+	}
 	tp_source_json_figures(tsc_khz, s, untimed, j);
 	jw_obj_end(j);
 }
@@ -885,7 +907,7 @@ void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
 			   FILE *f)
 {
-	char t[32], label[64];
+	char t[32], label[TP_SOURCE_LABEL];
 	unsigned int i;
 
 	if (!e->has_sources)

@@ -88,6 +88,8 @@ struct tp_counter_res {
  * @no_id: it has no number: a named row of /proc/interrupts ("LOC"), whose
  *	vector the file does not give (the userspace engine's)
  * @vector: an x86 system vector (kind irq): @id is no IRQ number
+ * @threaded: kind irq: the handler ran in the interrupt's thread, @pid,
+ *	named @thread
  */
 struct tp_source_res {
 	uint32_t kind;
@@ -97,6 +99,9 @@ struct tp_source_res {
 	uint64_t cycles;
 	bool no_id;
 	bool vector;
+	bool threaded;
+	uint32_t pid;
+	char thread[TSCPROBE_SOURCE_NAME_LEN];
 };
 
 /**
@@ -418,6 +423,8 @@ void tp_event_counters_text(FILE *f, const char *lead,
 			    const struct tp_event_res *e);
 void tp_event_cause_json(struct jw *j, const struct tp_event_res *e);
 
+/* Room for the longest tp_source_label(), its NUL included. */
+#define TP_SOURCE_LABEL	96
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len);
 void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
 			    bool untimed, struct jw *j);

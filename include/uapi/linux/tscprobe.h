@@ -888,7 +888,8 @@ enum tscprobe_stat_attr {
  * @TSCPROBE_SOURCE_IRQ: a hard IRQ's handler (ID: the IRQ number, NAME:
  *	the action's name), or an x86 system vector, which runs none
  *	(TSCPROBE_SOURCE_A_VECTOR; ID: the vector, NAME: local_timer,
- *	reschedule, ...)
+ *	reschedule, ...); a handler that ran in the interrupt's thread is
+ *	the interrupt's too (TSCPROBE_SOURCE_A_THREAD_PID), not a THREAD
  * @TSCPROBE_SOURCE_NMI: an NMI handler (NAME: its function)
  * @TSCPROBE_SOURCE_OTHER: the sources beyond the TSCPROBE_MAX_SOURCES
  *	largest (an event's: TSCPROBE_EVENT_SOURCES), summed (ID 0, NAME
@@ -944,6 +945,13 @@ enum tscprobe_smi_source {
  *	A server's device interrupts (MSI-X queues) are numbered past 236
  *	too: IRQ 236 and vector 236 are two sources, told apart by this.
  *	Modules before it sent a vector as an IRQ of its number.
+ * @TSCPROBE_SOURCE_A_THREAD_PID: u32; KIND IRQ only: the interrupt's
+ *	handler ran in this thread (every device interrupt's on PREEMPT_RT,
+ *	where the hard handler only wakes it; a threaded handler elsewhere),
+ *	whose time is the source's; the hard handler of the same IRQ is
+ *	another source, without it.  Absent: a hard handler, or a vector.
+ * @TSCPROBE_SOURCE_A_THREAD_NAME: string, at most TSCPROBE_SOURCE_NAME_LEN
+ *	bytes with its NUL; with THREAD_PID: the thread's comm (irq/45-...)
  */
 enum tscprobe_source_attr {
 	TSCPROBE_SOURCE_A_UNSPEC,
@@ -954,6 +962,8 @@ enum tscprobe_source_attr {
 	TSCPROBE_SOURCE_A_COUNT,
 	TSCPROBE_SOURCE_A_CYCLES,
 	TSCPROBE_SOURCE_A_VECTOR,
+	TSCPROBE_SOURCE_A_THREAD_PID,
+	TSCPROBE_SOURCE_A_THREAD_NAME,
 
 	__TSCPROBE_SOURCE_A_MAX
 };
