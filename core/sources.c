@@ -123,8 +123,9 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
  * The innermost frame's time on the CPU since it last got it, and the
  * NMI time inside that, into its parent's nested time, which it is.
  */
-static void tp_src_stretch(struct tp_src_cpu *c, struct tp_src_at at,
-			   uint64_t *stretch, uint64_t *nmi)
+static tp_always_inline void tp_src_stretch(struct tp_src_cpu *c,
+					    struct tp_src_at at,
+					    uint64_t *stretch, uint64_t *nmi)
 {
 	struct tp_src_frame *f = &c->stack[c->depth - 1];
 
