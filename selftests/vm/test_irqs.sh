@@ -32,6 +32,15 @@
 #    of waiting real-time threads.
 #    A kernel without ftrace (the project's debug kernel) gets every other
 #    check, and a comment that says this one did not run.
+#  - on PREEMPT_RT, what ran on a CPU measured with interrupts on, with
+#    the serial port's interrupt routed there, a SCHED_FIFO 60 timer
+#    thread waking there every millisecond (above the interrupt threads'
+#    50: it preempts them and ksoftirqd mid-softirq) and a SCHED_FIFO 99
+#    poller owning the CPU beside it, as a DPDK core would: no frame of
+#    the sources' bookkeeping is unmatched (a softirq preempted in its
+#    thread goes on when the thread does), and the serial port's
+#    interrupt thread is named as its interrupt, irq N with the thread
+#    irq/N-ttyS0, never as a thread.
 # Prints TAP and the kselftest totals line.
 KO=/lib/tscprobe/tscprobe.ko
 OUT=/tmp/irqs
@@ -303,6 +312,71 @@ run_checked irqs-on noise -d 2s --irqs on --width 1s
 run_checked defaults noise -d 2s
 run_checked cache cache -n 1e4
 run_checked skew skew -n 32
+
+# This kernel is PREEMPT_RT.
+preempt_rt() {
+	[ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ] ||
+		uname -v | grep -q PREEMPT_RT
+}
+
+SHOW=/sys/kernel/debug/tscprobe/noise
+
+# The "unmatched=N" of CPU $1's sources line in the noise view: N.
+unmatched_of_cpu() {
+	awk -v want="$1:" '/^cpu / { cpu = $2 }
+		cpu == want && /^  sources:/ {
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^unmatched=/) { sub(/unmatched=/, "", $i); print $i }
+		}' "$SHOW"
+}
+
+rt_interrupt_threads_named() {
+	irq=$(awk -F: '/ttyS0/ { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+	[ -n "$irq" ] || { echo "no ttyS0 in /proc/interrupts"; return 1; }
+	old=$(cat /proc/irq/$irq/smp_affinity_list)
+	echo 1 >/proc/irq/$irq/smp_affinity_list || return 1
+	timerlat -r 60 -p 1000 -d 5 -o "$OUT/rt-timerlat.json" &
+	tl=$!
+	poller=
+	if [ "$ncpu" -gt 2 ]; then
+		rtpoller 2 5 &
+		poller=$!
+	fi
+	on1=$(awk -v n="$irq:" '$1 == n { print $3 }' /proc/interrupts)
+	tscprobe noise -c 1 --irqs on -d 3s -q -j >"$OUT/rt-sources.json" &
+	pid=$!
+	taskset -c 0 sh -c "i=0; while kill -0 $pid 2>/dev/null; do
+		for j in 0 1 2 3 4 5 6 7 8 9; do
+			echo \"test_irqs: to ttyS0 on CPU 1 \$i.\$j ..................\"
+		done
+		i=\$((i + 1)); sleep 0.01
+	done" | vm-pace >/dev/ttyS0
+	wait "$pid"
+	s=$?
+	wait "$tl" $poller
+	echo "$old" >/proc/irq/$irq/smp_affinity_list
+	[ $s -eq 0 ] || return 1
+	echo "IRQ $irq on CPU 1: $on1 before the run, $(awk -v n="$irq:" \
+		'$1 == n { print $3 }' /proc/interrupts) after"
+	grep -E '^(cpu 1:|  source)' "$SHOW" | head -20
+	n=$(unmatched_of_cpu 1)
+	echo "unmatched on CPU 1: ${n:-none}"
+	[ "$n" = 0 ] || return 1
+	jq -e --argjson irq "$irq" '.cpus[] | select(.cpu == 1) | .sources.named |
+		any(.[]; .kind == "irq" and .id == $irq and .thread != null and
+			(.thread.name | startswith("irq/\($irq)-")) and .cycles > 0) and
+		all(.[]; .kind != "thread" or
+			(.name | startswith("irq/\($irq)-") | not))' \
+		"$OUT/rt-sources.json" >/dev/null && return 0
+	echo "the serial port's interrupt thread is not named as its interrupt:"
+	jq -c '.cpus[] | select(.cpu == 1) | .sources.named[]' "$OUT/rt-sources.json"
+	return 1
+}
+
+if preempt_rt; then
+	tap_check "PREEMPT_RT: interrupt threads are their interrupts, nothing unmatched" \
+		rt_interrupt_threads_named
+fi
 
 # After everything: each serial line still raises interrupts.
 lines_alive() {
