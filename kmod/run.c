@@ -39,6 +39,7 @@
 #include "run.h"
 #include "sources.h"
 #include "core/names.h"
+#include "core/ramp.h"
 #include "trace.h"
 
 /* Protects tp_current and every run's state, reason and threads. */
@@ -331,22 +332,24 @@ static void tp_test_late_start(const struct tp_cpu *c)
 		schedule_timeout_interruptible(HZ / 10);
 }
 
-/* Bounds the spin of tp_cpu_clock_khz() should the TSC step back. */
+/* Bounds the spin of tp_cpu_clock_read() should the TSC step back. */
 #define TP_CLOCK_READ_SPINS	1000000
 
 /*
- * The effective clock of @cpu, the caller's, in kHz: the TSC rate times
- * APERF/MPERF over TSCPROBE_CLOCK_READ_NS of spinning with interrupts off,
- * so the CPU stays in C0 and runs nothing else.  0 where the CPU has no
- * APERF/MPERF, a read faults, or the thread is no longer on @cpu.
+ * One reading of the effective clock of the caller's CPU, *@data, in kHz:
+ * the TSC rate times APERF/MPERF over TSCPROBE_CLOCK_READ_NS (*@ns) of
+ * spinning with interrupts off, so the CPU stays in C0 and runs nothing
+ * else.  0 where the CPU has no APERF/MPERF, a read faults, or the thread
+ * is no longer on that CPU.
  */
-static u32 tp_cpu_clock_khz(unsigned int cpu)
+static u32 tp_cpu_clock_read(void *data, u64 *ns)
 {
+	unsigned int cpu = *(unsigned int *)data, spins = 0;
 	u64 a0, m0, a1 = 0, m1 = 0, end;
-	unsigned int spins = 0;
 	unsigned long flags;
 	bool ok;
 
+	*ns = TSCPROBE_CLOCK_READ_NS;
 	if (!boot_cpu_has(X86_FEATURE_APERFMPERF) || !tsc_khz)
 		return 0;
 	local_irq_save(flags);
@@ -365,6 +368,28 @@ static u32 tp_cpu_clock_khz(unsigned int cpu)
 	return min_t(u64, div64_u64((a1 - a0) * tsc_khz, m1 - m0), U32_MAX);
 }
 
+/*
+ * The clock before a CPU's measurement, read once it has settled: the
+ * thread has just woken the CPU from idle, where its clock may still be
+ * ramping up (core/ramp.h says how long, and why).  Interrupts are on
+ * between readings; at most TP_RAMP_MAX_NS of spinning.
+ */
+static u32 tp_cpu_clock_settled(unsigned int cpu)
+{
+	struct tp_ramp ramp;
+
+	tp_ramp_init(&ramp);
+	return tp_ramp_settle(&ramp, tp_cpu_clock_read, &cpu);
+}
+
+/* The clock after it: the CPU was busy until now, so one reading. */
+static u32 tp_cpu_clock_now(unsigned int cpu)
+{
+	u64 ns;
+
+	return tp_cpu_clock_read(&cpu, &ns);
+}
+
 static int tp_cpu_thread(void *data)
 {
 	struct tp_cpu *c = data;
@@ -380,10 +405,10 @@ static int tp_cpu_thread(void *data)
 		return 0;
 	}
 	if (run->kind->measure->clock_around)
-		c->clock_before_khz = tp_cpu_clock_khz(c->cpu);
+		c->clock_before_khz = tp_cpu_clock_settled(c->cpu);
 	complete = run->kind->measure->cpu_main(run, c);
 	if (run->kind->measure->clock_around)
-		c->clock_after_khz = tp_cpu_clock_khz(c->cpu);
+		c->clock_after_khz = tp_cpu_clock_now(c->cpu);
 	/* What the scheduler did to the thread, for the report. */
 	c->nvcsw = current->nvcsw - nvcsw;
 	c->nivcsw = current->nivcsw - nivcsw;
