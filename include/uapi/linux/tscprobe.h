@@ -605,8 +605,9 @@ enum tscprobe_attr {
  * @TSCPROBE_CPU_A_CLOCK_BEFORE_KHZ: u32 kHz; cache and skew: the CPU's
  *	effective clock (the TSC rate times APERF/MPERF) over
  *	TSCPROBE_CLOCK_READ_NS of spinning with interrupts off on the CPU,
- *	just before its measurement; absent where APERF/MPERF cannot be read
- *	(no such MSRs, as in most virtual machines)
+ *	just before its measurement, once it has settled after the CPU left
+ *	idle (5 to 20 ms of such readings); absent where APERF/MPERF cannot
+ *	be read (no such MSRs, as in most virtual machines)
  * @TSCPROBE_CPU_A_CLOCK_AFTER_KHZ: u32 kHz; the same just after it, when
  *	the thread ended on its CPU
  * @TSCPROBE_CPU_A_SOURCE_KIND: nest, enum tscprobe_source_attr; noise: one
