@@ -488,28 +488,43 @@ void tp_test_delay(void)
 /* Every START and every noise run's end: the probes change between runs. */
 static DEFINE_MUTEX(tp_start_lock);
 
+/* Test hook, 0 by default: a kernel slow to patch its text, at a run's end. */
+static unsigned int tp_test_detach_ms;
+module_param_named(test_detach_ms, tp_test_detach_ms, uint, 0600);
+MODULE_PARM_DESC(test_detach_ms,
+		 "test hook: ms a noise run's end waits before detaching its probes (0)");
+
 /*
- * At the end of a run that names sources, once its threads have measured
- * for the last time and while it still counts as running, so that no
- * other run starts before the probes are off.  Not under tp_lock:
- * detaching takes the hotplug lock, under which the offline callback
- * takes tp_lock.
+ * With tp_start_lock held, after the run has ended and said so (@ms: the
+ * test hook's hold, read as it ended): its probes write nothing any more
+ * (each thread published NULL at its end), and no START attaches them
+ * again before they are off.  Detaching patches kernel text at every
+ * probed site, each batch with IPIs to every CPU that must all answer
+ * (text_poke_bp()); in a 64-vCPU TCG guest that took seconds, and forever
+ * once a CPU never ran what was queued for it: the run's end does not
+ * wait for it.  Not under tp_lock: detaching takes the hotplug lock, under
+ * which the offline callback takes tp_lock.
  */
-static void tp_run_detach_sources(const struct tp_run *run)
+static void tp_run_detach_sources(const struct tp_run *run, unsigned int ms)
 {
 	if (!run->kind->measure->sources)
 		return;
-	mutex_lock(&tp_start_lock);
+	if (ms)
+		msleep(min(ms, 10000U));
 	tp_src_probes_detach();
-	mutex_unlock(&tp_start_lock);
 }
 
-/* Runs once every thread has ended: make the results final and say so. */
+/*
+ * Runs once every thread has ended: make the results final, say so, then
+ * detach the probes.  tp_start_lock is held throughout, so that the next
+ * START finds them off.
+ */
 static void tp_run_finish(struct work_struct *work)
 {
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
+	unsigned int hold_ms = READ_ONCE(tp_test_detach_ms);
 
-	tp_run_detach_sources(run);
+	mutex_lock(&tp_start_lock);
 	mutex_lock(&tp_lock);
 	tp_run_reap(run);
 	WRITE_ONCE(run->end_ns, ktime_get_ns());
@@ -527,6 +542,8 @@ static void tp_run_finish(struct work_struct *work)
 	if (run->notify)
 		run->notify->finished(run);
 	complete_all(&run->done);
+	tp_run_detach_sources(run, hold_ms);
+	mutex_unlock(&tp_start_lock);
 	tp_run_put(run);	/* the reference of the running run */
 }
 
