@@ -11,6 +11,9 @@
 #    rmmod mid-run leaves none; sources=0 attaches none (a probe left
 #    behind would call into the unloaded module at the next context
 #    switch: the harness scans the kernel log);
+#  - a run ends and says so on time while its probes' detach is held back
+#    (the test hook test_detach_ms, as a kernel slow to patch its text),
+#    and the next START waits for the detach, then attaches them anew;
 #  - a busy thread pinned to a CPU measured with interrupts on is named
 #    there by pid and comm, with time;
 #  - the serial port's interrupt, routed to that CPU, is named by number;
@@ -83,6 +86,22 @@ not_running() {
 	! running
 }
 
+probes_off() {
+	n=$(attached)
+	[ "${n%% of *}" = 0 ]
+}
+
+# None attached once its end has detached them: a run says it has ended
+# before it detaches its probes (kmod/run.c, tp_run_finish()).
+detached() {
+	tap_wait_for 10 probes_off
+	none_attached "$1"
+}
+
+now_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
 probes_while_running() {
 	none_attached "after insmod" || return 1
 	tscprobe info >/dev/null && tscprobe cache -c 1 -n 1e4 -q >/dev/null ||
@@ -94,12 +113,12 @@ probes_while_running() {
 	all_attached "during a run" || return 1
 	tscprobe stop || return 1
 	wait "$pid"
-	none_attached "after STOP" || return 1
+	detached "after STOP" || return 1
 	# Attached again by the next run: its sources are named.
 	tscprobe noise -c 1 -d 300ms -q -j >"$OUT/again.json" || return 1
 	jq -e '.cpus[0].sources.kinds.irq != null' "$OUT/again.json" \
 		>/dev/null || { echo "the second run names no source"; return 1; }
-	none_attached "after a run that ended by itself" || return 1
+	detached "after a run that ended by itself" || return 1
 	tscprobe noise -c 1 -d 60s -q >/dev/null 2>&1 &
 	pid=$!
 	wait_for running || return 1
@@ -125,7 +144,35 @@ cli_killed() {
 	wait "$pid"
 	all_attached "after kill -9 of the CLI" || return 1
 	wait_for not_running || return 1
-	none_attached "after the killed CLI's run ended"
+	detached "after the killed CLI's run ended"
+}
+
+# The module parameter test_detach_ms holds a noise run's detach back, as a
+# kernel slow to patch its text does: a 64-vCPU TCG guest took seconds to
+# tens of seconds, and once forever, a vCPU never running the IPI the patch
+# waited for.  The run ends and says so on time all the same; its probes
+# stay until the detach, and the next START waits for it, then attaches
+# them anew.
+DETACH_HOLD_MS=9000
+end_before_detach() {
+	hold=/sys/module/tscprobe/parameters/test_detach_ms
+	echo "$DETACH_HOLD_MS" >"$hold" || return 1
+	t0=$(now_ms)
+	tscprobe noise -c 1 -d 200ms -q -j >"$OUT/held.json"
+	rc=$?
+	ms=$(($(now_ms) - t0))
+	echo 0 >"$hold"
+	echo "a 200 ms run whose detach is held for $DETACH_HOLD_MS ms: the CLI returned after $ms ms (exit $rc)"
+	[ "$rc" -eq 0 ] && [ "$ms" -lt $((DETACH_HOLD_MS * 2 / 3)) ] || return 1
+	all_attached "while the ended run's detach is held" || return 1
+	tscprobe noise -c 1 -d 200ms -q -j >"$OUT/after-held.json" || return 1
+	ms=$(($(now_ms) - t0))
+	echo "the next run, started during the held detach, ended after $ms ms"
+	[ "$ms" -ge "$DETACH_HOLD_MS" ] ||
+		{ echo "it did not wait for the detach"; return 1; }
+	jq -e '.cpus[0].sources.kinds.irq != null' "$OUT/after-held.json" \
+		>/dev/null || { echo "the next run names no source"; return 1; }
+	detached "after both runs"
 }
 
 rmmod_mid_run() {
@@ -418,6 +465,7 @@ sources_off() {
 tap_fresh_module "$KO"
 tap_check "probes attached while a noise run is on, gone after it" probes_while_running
 tap_check "kill -9 of the CLI: no probe once its run has ended" cli_killed
+tap_check "a run ends on time while its probes' detach is held back" end_before_detach
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
 tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
