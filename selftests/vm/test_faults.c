@@ -94,6 +94,7 @@ FIXTURE(faults) {
 	uint64_t seed;
 	char rt_runtime[32];	/* sched_rt_runtime_us to put back, or "" */
 	char fair_runtime[160];	/* a fair server's runtime to put back, or "" */
+	char rcu_stall[160];	/* the RCU stall timeout to put back, or "" */
 };
 
 FIXTURE_SETUP(faults)
@@ -127,6 +128,8 @@ FIXTURE_TEARDOWN(faults)
 	}
 	if (self->fair_runtime[0])
 		tp_sh(self->fair_runtime, NULL);
+	if (self->rcu_stall[0])
+		tp_sh(self->rcu_stall, NULL);
 	tp_module_load();
 	tp_nl_close(&self->nl);
 	if (tp_nl_open(&self->nl) == TP_EXIT_OK) {
@@ -784,6 +787,61 @@ static void tp_expect_reported(struct __test_metadata *_metadata,
 #define TP_POLLER_S		18
 
 /*
+ * rmmod in a child during run @id: the run ends as unloaded, and the
+ * module's exit says it is done, each within TP_STARVED_BOUND_MS (rmmod
+ * itself may wait on, for the kernel).  Returns the child; *@t0 is when
+ * rmmod started.
+ */
+static pid_t tp_rmmod_mid_run(struct __test_metadata *_metadata,
+			      struct tp_nl *ev, uint64_t id, uint64_t *t0)
+{
+	long unloads = tp_log_count("tscprobe: unloaded");
+	uint64_t ms;
+	pid_t child;
+
+	*t0 = tp_now_ms();
+	child = tp_rmmod_child();
+	EXPECT_EQ(TSCPROBE_STOP_UNLOAD, tp_heard_finish(ev, id, 20000));
+	ms = tp_now_ms() - *t0;
+	TH_LOG("rmmod mid-run: RUN_FINISHED after %" PRIu64 " ms", ms);
+	EXPECT_LT(ms, TP_STARVED_BOUND_MS);
+	/* The module's exit is over when it says so. */
+	while (tp_now_ms() - *t0 < TP_STARVED_BOUND_MS &&
+	       tp_log_count("tscprobe: unloaded") == unloads)
+		tp_sleep_ms(50);
+	ms = tp_now_ms() - *t0;
+	TH_LOG("rmmod mid-run: the module's exit done after %" PRIu64 " ms", ms);
+	EXPECT_LT(ms, TP_STARVED_BOUND_MS);
+	return child;
+}
+
+/* A noise run of 1 s: a poller's CPU is given up, the others measured. */
+static const struct tp_attr_val tp_one_second_run[] = {
+	{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 1000000000ULL },
+	{ 0 },
+};
+
+/*
+ * Ready for a poller on @cpu: RT throttling and @cpu's fair server off
+ * (put back by the teardown too, should an assertion end the test), @ev
+ * listening to the events group.  Returns sched_rt_runtime_us as it was.
+ */
+static long tp_ready_for_poller(struct __test_metadata *_metadata,
+				FIXTURE_DATA(faults) *self, unsigned int cpu,
+				struct tp_nl *ev)
+{
+	long rt_was = tp_rt_runtime(-1);
+
+	ASSERT_NE(LONG_MIN, rt_was);
+	snprintf(self->rt_runtime, sizeof(self->rt_runtime), "%ld", rt_was);
+	ASSERT_EQ(0, tp_fair_server_off(cpu, self->fair_runtime,
+					sizeof(self->fair_runtime)));
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(ev));
+	ASSERT_EQ(0, tp_nl_join_events(ev));
+	return rt_was;
+}
+
+/*
  * A SCHED_FIFO 99 poller owns the last CPU with RT throttling off, so
  * that no SCHED_OTHER thread runs there (a DPDK or isolcpus machine; from
  * 6.12 on, with that CPU's fair server turned off, which would otherwise
@@ -793,24 +851,19 @@ static void tp_expect_reported(struct __test_metadata *_metadata,
  * time; STOP returns at once and the run ends within the bound, also when
  * the poller took the CPU from a thread that had started; rmmod mid-run
  * ends the run and the module promptly (rmmod itself may then wait for
- * the kernel: without the fair server an RCU grace period of its own
- * does not end while the poller runs); offlining the
- * poller's CPU never waits in the module's callback.  Every step must end
- * well before the poller does.
+ * the kernel: rmmod_after_a_starved_run says which wait, and when);
+ * offlining the poller's CPU never waits in the module's callback.  Every
+ * step must end well before the poller does.
  */
 TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 {
-	static const struct tp_attr_val short_run[] = {
-		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 1000000000ULL },
-		{ 0 },
-	};
 	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
 	const struct tp_kind_desc *skew = tp_kind_by_name("skew");
 	unsigned int n = tp_online_count(), last = n - 1;
 	uint64_t id, t0, ms, windows = 0;
 	char *out = NULL, *trace = NULL, want[160];
 	struct tp_nl_error e;
-	long flags, unloads, rt_was;
+	long flags, rt_was;
 	struct tp_nl ev;
 	pid_t poller, child;
 	double cb_ms;
@@ -819,20 +872,13 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	if (n < 2)
 		SKIP(return, "needs 2 CPUs");
 	ASSERT_NE(NULL, noise);
-	rt_was = tp_rt_runtime(-1);
-	ASSERT_NE(LONG_MIN, rt_was);
-	/* Put back by the teardown too, should an assertion end the test. */
-	snprintf(self->rt_runtime, sizeof(self->rt_runtime), "%ld", rt_was);
-	ASSERT_EQ(0, tp_fair_server_off(last, self->fair_runtime,
-					sizeof(self->fair_runtime)));
-	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
-	ASSERT_EQ(0, tp_nl_join_events(&ev));
+	rt_was = tp_ready_for_poller(_metadata, self, last, &ev);
 
 	/* 1. A default run: the poller's CPU given up, the run on time. */
 	poller = tp_poller(last, TP_POLLER_S);
 	ASSERT_TRUE(tp_poller_owns(poller, last));
 	t0 = tp_now_ms();
-	ASSERT_EQ(0, tp_start(&self->nl, noise, short_run, NULL, &id, &e))
+	ASSERT_EQ(0, tp_start(&self->nl, noise, tp_one_second_run, NULL, &id, &e))
 		TH_LOG("%s", e.msg);
 	EXPECT_EQ(TSCPROBE_STOP_COMPLETED, tp_heard_finish(&ev, id, 20000));
 	ms = tp_now_ms() - t0;
@@ -917,20 +963,7 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	/* 4. rmmod mid-run: the run ends, its listeners hear why, promptly. */
 	ASSERT_EQ(0, tp_start(&self->nl, noise, noise->lasting, NULL, &id, &e));
 	tp_sleep_ms(300);
-	unloads = tp_log_count("tscprobe: unloaded");
-	t0 = tp_now_ms();
-	child = tp_rmmod_child();
-	EXPECT_EQ(TSCPROBE_STOP_UNLOAD, tp_heard_finish(&ev, id, 20000));
-	ms = tp_now_ms() - t0;
-	TH_LOG("rmmod mid-run: RUN_FINISHED after %" PRIu64 " ms", ms);
-	EXPECT_LT(ms, TP_STARVED_BOUND_MS);
-	/* The module's exit is over when it says so; rmmod may wait on. */
-	while (tp_now_ms() - t0 < TP_STARVED_BOUND_MS &&
-	       tp_log_count("tscprobe: unloaded") == unloads)
-		tp_sleep_ms(50);
-	ms = tp_now_ms() - t0;
-	TH_LOG("rmmod mid-run: the module's exit done after %" PRIu64 " ms", ms);
-	EXPECT_LT(ms, TP_STARVED_BOUND_MS);
+	child = tp_rmmod_mid_run(_metadata, &ev, id, &t0);
 	EXPECT_EQ(0, tp_poller_end(poller));
 	EXPECT_EQ(0, tp_child_wait_ms(child, 30000)) TH_LOG("rmmod");
 	TH_LOG("rmmod returned %" PRIu64 " ms after it started, the poller ended after the module's exit",
@@ -981,6 +1014,136 @@ TEST_F_TIMEOUT(faults, starved_cpu_never_blocks, 300)
 	ASSERT_EQ(0, tp_cpu_set_online(last, true));
 	EXPECT_EQ(0, tp_stop(&self->nl, &e)) TH_LOG("%s", e.msg);
 	tp_nl_close(&ev);
+	EXPECT_EQ(-1, tp_rt_runtime(rt_was));
+}
+
+#define TP_RCU_STALL_TIMEOUT	"/sys/module/rcupdate/parameters/rcu_cpu_stall_timeout"
+
+/*
+ * Raise the RCU stall timeout to 60 s for the grace periods that start
+ * from now on, @restore set to the command that puts it back.  On a 6.1
+ * kernel a poller may hold a grace period for the whole of its life,
+ * longer than the default 21 s: the kernel reports that itself, and the
+ * harness fails a test on the report.
+ */
+static int tp_rcu_stall_timeout_raise(char *restore, size_t len)
+{
+	char *was = NULL;
+
+	restore[0] = '\0';
+	if (tp_sh("cat " TP_RCU_STALL_TIMEOUT, &was))
+		return -1;
+	snprintf(restore, len, "echo %ld > " TP_RCU_STALL_TIMEOUT,
+		 strtol(was, NULL, 10));
+	free(was);
+	return tp_sh("echo 60 > " TP_RCU_STALL_TIMEOUT, NULL);
+}
+
+/* How many RCU softirqs @cpu has run (/proc/softirqs), -1 if unknown. */
+static long tp_rcu_softirqs(unsigned int cpu)
+{
+	char cmd[128], *out = NULL;
+	long n = -1;
+
+	snprintf(cmd, sizeof(cmd),
+		 "awk '$1 == \"RCU:\" { print $%u }' /proc/softirqs", cpu + 2);
+	if (!tp_sh(cmd, &out) && out && isdigit((unsigned char)out[0]))
+		n = strtol(out, NULL, 10);
+	free(out);
+	return n;
+}
+
+/* The kernel stack of @pid and the state of ksoftirqd/@cpu, for the log. */
+static char *tp_waiting_on(pid_t pid, unsigned int cpu)
+{
+	char cmd[256], *out = NULL;
+
+	snprintf(cmd, sizeof(cmd),
+		 "cat /proc/%d/stack; for p in /proc/[0-9]*; do"
+		 " [ \"$(cat $p/comm 2>/dev/null)\" = ksoftirqd/%u ] &&"
+		 " echo \"ksoftirqd/%u: $(cut -d' ' -f3 $p/stat)\"; done",
+		 (int)pid, cpu, cpu);
+	tp_sh(cmd, &out);
+	return out;
+}
+
+/*
+ * Issue 35's finding 12, as reported: with a SCHED_FIFO poller owning the
+ * last CPU (RT throttling and the fair server off), a 1 s noise run gives
+ * that CPU up and ends; a lasting run starts; rmmod a second later.  The
+ * run ends and the module's exit is done within the bound, and so does
+ * rmmod, while the poller still runs, where the kernel can end an RCU
+ * grace period.  Before 6.5 it cannot once the poller's CPU has woken its
+ * ksoftirqd (within seconds under TCG, with or without the module):
+ * invoke_softirq() leaves every softirq but HI and TASKLET to that
+ * thread, which never runs, RCU's among them, so the CPU reports no
+ * quiescent state and every grace period waits for the poller, as does
+ * delete_module() (free_module()'s synchronize_rcu(), after the module's
+ * exit).  There rmmod must be found in such a wait, the CPU's RCU softirq
+ * count must not move, and rmmod must return once the poller ends.  A
+ * wait of the module's own (a thread stopped where it cannot run) fails
+ * either way.
+ */
+TEST_F_TIMEOUT(faults, rmmod_after_a_starved_run, 240)
+{
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	unsigned int n = tp_online_count(), last = n - 1;
+	long rt_was, rcu_before, rcu_after;
+	uint64_t id, t0, ms;
+	struct tp_nl_error e;
+	char *waiting;
+	struct tp_nl ev;
+	pid_t poller, child;
+	int err;
+
+	if (n < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_NE(NULL, noise);
+	ASSERT_EQ(0, tp_rcu_stall_timeout_raise(self->rcu_stall,
+						sizeof(self->rcu_stall)));
+	rt_was = tp_ready_for_poller(_metadata, self, last, &ev);
+	poller = tp_poller(last, 45);
+	ASSERT_TRUE(tp_poller_owns(poller, last));
+
+	ASSERT_EQ(0, tp_start(&self->nl, noise, tp_one_second_run, NULL, &id, &e))
+		TH_LOG("%s", e.msg);
+	EXPECT_EQ(TSCPROBE_STOP_COMPLETED, tp_heard_finish(&ev, id, 20000));
+	EXPECT_EQ(TSCPROBE_CPU_F_STARVED,
+		  tp_cpu_flags(&self->nl, last, NULL) & TSCPROBE_CPU_F_STARVED);
+
+	ASSERT_EQ(0, tp_start(&self->nl, noise, noise->lasting, NULL, &id, &e))
+		TH_LOG("%s", e.msg);
+	tp_sleep_ms(1000);
+	rcu_before = tp_rcu_softirqs(last);
+	child = tp_rmmod_mid_run(_metadata, &ev, id, &t0);
+	ms = tp_now_ms() - t0;
+	err = tp_child_wait_ms(child, ms < TP_STARVED_BOUND_MS ?
+			       TP_STARVED_BOUND_MS - ms : 0);
+	ms = tp_now_ms() - t0;
+	if (err == -1) {
+		waiting = tp_waiting_on(child, last);
+		rcu_after = tp_rcu_softirqs(last);
+		TH_LOG("rmmod still waits after %" PRIu64 " ms, CPU %u ran %ld RCU softirqs meanwhile:\n%s",
+		       ms, last, rcu_after - rcu_before, waiting ? waiting : "");
+		EXPECT_EQ(rcu_before, rcu_after);
+		EXPECT_TRUE(waiting && (strstr(waiting, "synchronize_rcu") ||
+					strstr(waiting, "synchronize_srcu")));
+		free(waiting);
+		EXPECT_EQ(0, tp_poller_end(poller));
+		err = tp_child_wait_ms(child, 20000);
+		TH_LOG("rmmod returned %" PRIu64 " ms after the poller ended",
+		       tp_now_ms() - t0 - ms);
+	} else {
+		TH_LOG("rmmod returned after %" PRIu64 " ms, the poller still on",
+		       ms);
+		EXPECT_EQ(0, tp_poller_end(poller));
+	}
+	EXPECT_EQ(0, err) TH_LOG("rmmod");
+	EXPECT_FALSE(tp_module_loaded());
+	tp_nl_close(&ev);
+	tp_nl_close(&self->nl);
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
 	EXPECT_EQ(-1, tp_rt_runtime(rt_was));
 }
 
