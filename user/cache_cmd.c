@@ -13,6 +13,8 @@
 #include "reports.h"
 #include "lib/module_run.h"
 #include "lib/options.h"
+#include "lib/format.h"
+#include "lib/parse.h"
 
 static const char tp_cache_usage[] =
 	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"

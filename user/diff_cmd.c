@@ -16,6 +16,7 @@
 #include "lib/json_read.h"
 #include "lib/json_write.h"
 #include "lib/options.h"
+#include "lib/format.h"
 
 static const char tp_diff_usage[] =
 	"usage: tscprobe diff A.json B.json [-j]\n"

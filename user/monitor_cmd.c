@@ -20,6 +20,7 @@
 #include "lib/live.h"
 #include "lib/module_run.h"
 #include "lib/options.h"
+#include "lib/parse.h"
 
 static const char tp_monitor_usage[] =
 	"usage: tscprobe monitor [-j] [--run ID]\n"

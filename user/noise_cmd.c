@@ -17,6 +17,8 @@
 #include "core/report.h"
 #include "lib/module_run.h"
 #include "lib/options.h"
+#include "lib/format.h"
+#include "lib/parse.h"
 
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"

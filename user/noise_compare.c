@@ -15,6 +15,7 @@
 #include "noise_cmd.h"
 #include "reports.h"
 #include "core/report.h"
+#include "lib/format.h"
 
 enum { TP_CMP_OFF, TP_CMP_ON, TP_CMP_USER, TP_CMP_MODES };
 

@@ -33,6 +33,7 @@
 #include "lib/pinned.h"
 #include "core/report.h"
 #include "core/tsc.h"
+#include "lib/format.h"
 
 /**
  * struct tp_noise_loop - core/'s state and what its explain hook counts

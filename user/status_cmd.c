@@ -11,6 +11,7 @@
 #include "lib/nl.h"
 #include "lib/module_run.h"
 #include "lib/options.h"
+#include "lib/format.h"
 
 static const char tp_status_usage[] =
 	"usage: tscprobe status [-j]\n"

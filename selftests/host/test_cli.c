@@ -11,6 +11,8 @@
 
 #include "kselftest_harness.h"
 #include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
+#include "user/lib/parse.h"
 #include "user/lib/context.h"
 #include "user/engines.h"
 #include "user/lib/json_write.h"

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
 #include "user/lib/nl.h"
 
 #define TP_MODULE_PATH	"/lib/tscprobe/tscprobe.ko"

@@ -22,6 +22,7 @@
 #include "result.h"
 #include "core/names.h"
 #include "core/report.h"
+#include "format.h"
 
 /* How long the end of a run waits for the commands it started. */
 #define TP_ACTION_WAIT_NS	(30 * 1000000000ull)

@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "proc_rows.h"
+#include "cli.h"
 
 static const char *const tp_irq_names[TP_IRQ_CATS] = {
 	[TP_IRQ_LOC] = "LOC", [TP_IRQ_RES] = "RES", [TP_IRQ_TLB] = "TLB",

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * CSV (RFC 4180: fields with commas, quotes or line breaks are quoted,
- * quotes doubled; an unknown value is an empty field) and the Prometheus
+ * quotes doubled; an unknown value is an empty field), the Prometheus
  * text exposition format (HELP and TYPE before a family's samples, label
- * values escaped, one sample per line).
+ * values escaped, one sample per line), and times written for humans.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "format.h"
 #include "number.h"
+#include "core/report.h"
 
 /**
  * tp_output_option() - take a format option from getopt_long()
@@ -212,4 +213,38 @@ int tp_prom_labels(char *buf, size_t len, const char *name, ...)
 				   va_arg(ap, const char *));
 	va_end(ap);
 	return ok ? (int)used : -1;
+}
+
+/**
+ * tp_format_ns() - a duration for humans: "850ns", "12.5us", "1.20s"
+ * @ns: nanoseconds
+ * @buf: the output
+ * @len: its size
+ */
+void tp_format_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1fus", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", ns / 1e9);
+}
+
+/**
+ * tp_format_cycles() - a TSC interval for humans, as tp_format_ns() writes
+ *	its duration at @tsc_khz, or "N cycles" where the rate is unknown
+ * @cycles: TSC cycles
+ * @tsc_khz: the TSC's frequency (0: unknown)
+ * @buf: the output
+ * @len: its size
+ */
+void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len)
+{
+	if (!tsc_khz)
+		snprintf(buf, len, "%llu cycles", (unsigned long long)cycles);
+	else
+		tp_format_ns(tp_cycles_to_ns_round(cycles, tsc_khz), buf, len);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Output formats shared by every measurement: the command-line options
- * that choose them, and the small writers for CSV and for the Prometheus
- * text exposition format (JSON is json_write.h, SVG is svg.h).
+ * that choose them, the small writers for CSV and for the Prometheus text
+ * exposition format (JSON is json_write.h, SVG is svg.h), and times
+ * written for humans.
  */
 #ifndef TSCPROBE_USER_FORMAT_H
 #define TSCPROBE_USER_FORMAT_H
@@ -60,6 +61,9 @@ enum { TP_OPT_CSV = 1000, TP_OPT_PROM, TP_OPT_SVG };
 
 int tp_output_option(struct tp_output *o, int c, const char *arg,
 		     const char *cmd, int *ret);
+
+void tp_format_ns(uint64_t ns, char *buf, size_t len);
+void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len);
 
 /**
  * struct tp_csv - a CSV row being written

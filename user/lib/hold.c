@@ -18,6 +18,8 @@
 #include "hold.h"
 #include "idle_record.h"
 #include "json_write.h"
+#include "parse.h"
+#include "cli.h"
 
 /* --dma-latency: microseconds (0 to TP_DMA_MAX_US), or "off". */
 static int tp_hold_option_dma(const char *cmd, const char *arg, long *us)

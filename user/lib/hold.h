@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "cli.h"
+#include "cpuset.h"
 
 struct jw;
 

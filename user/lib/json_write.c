@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "json_write.h"
+#include "cpuset.h"
 #include "number.h"
 
 void jw_init(struct jw *j, FILE *f)

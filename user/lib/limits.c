@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "core/names.h"
 #include "limits.h"
+#include "parse.h"
 
 /* The figures a limit can name, and the measurements that have them. */
 static const struct {

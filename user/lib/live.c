@@ -17,6 +17,7 @@
 #include "live.h"
 #include "core/names.h"
 #include "core/report.h"
+#include "format.h"
 
 void tp_live_init(struct tp_live *l, FILE *f, bool json)
 {

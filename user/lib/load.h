@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "cpuset.h"
 
 struct jw;
 

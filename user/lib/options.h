@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "cli.h"
+#include "cpuset.h"
 #include "format.h"
 #include "hold.h"
 #include "limits.h"

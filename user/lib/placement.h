@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "cli.h"
+#include "cpuset.h"
 
 struct jw;
 

@@ -14,6 +14,7 @@
 #include "core/report.h"
 #include "nl.h"
 #include "result.h"
+#include "format.h"
 
 /**
  * tp_json_counter() - a counter that may be unreadable: its value or null

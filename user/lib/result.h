@@ -14,6 +14,7 @@
 #include <linux/tscprobe.h>
 #include "actions.h"
 #include "cli.h"
+#include "cpuset.h"
 #include "core/cache.h"
 #include "hold.h"
 #include "load.h"
