@@ -72,9 +72,7 @@ static int tp_cache_number(const char *opt, const char *arg, uint64_t min,
 	const char *why;
 
 	if (tp_parse_u64(arg, min, max, v, &why))
-		return tp_usage_err("cache", "%s '%s': %s (%llu to %llu)", opt,
-				    arg, why, (unsigned long long)min,
-				    (unsigned long long)max);
+		return tp_usage_err("cache", "%s '%s': %s", opt, arg, why);
 	return TP_EXIT_OK;
 }
 

@@ -84,8 +84,8 @@ static int tp_noise_duration(const char *opt, const char *arg, uint64_t min,
 	if (*ns < min || *ns > max) {
 		char lo[32], hi[32];
 
-		tp_format_ns(min, lo, sizeof(lo));
-		tp_format_ns(max, hi, sizeof(hi));
+		tp_format_ns_exact(min, lo, sizeof(lo));
+		tp_format_ns_exact(max, hi, sizeof(hi));
 		return tp_usage_err("noise", "%s '%s': must be %s to %s", opt,
 				    arg, lo, hi);
 	}

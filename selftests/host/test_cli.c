@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "cli_path.h"
 #include "user/lib/cli.h"
 #include "user/lib/cpuset.h"
 #include "user/lib/parse.h"
@@ -73,12 +74,12 @@ TEST(durations)
 		{ "500us", 500000 }, { "10s", 10000000000ULL },
 		{ "2m", 120000000000ULL }, { "1h", 3600000000000ULL },
 		{ "250ns", 250 }, { "100ms", 100000000 }, { "1.5s", 1500000000 },
-		{ "0.1ms", 100000 }, { "10", 10000000000ULL }, { "0", 0 },
+		{ "0.1ms", 100000 }, { "0", 0 }, { "0.0", 0 },
 		{ "1.000000001s", 1000000001 },
 	};
 	static const char *const bad[] = {
 		"", "s", "10x", "1.s", ".5s", "10 s", "-1s", "1e3s", "1ss",
-		"99999999999999999999s",
+		"99999999999999999999s", "10", "1.5", "-0",
 	};
 	const char *why;
 	uint64_t ns;
@@ -115,6 +116,80 @@ TEST(thresholds)
 	EXPECT_EQ(-1, tp_parse_threshold("0c", &v, &cycles, &why));
 	EXPECT_EQ(-1, tp_parse_threshold("c", &v, &cycles, &why));
 	EXPECT_EQ(-1, tp_parse_threshold("1.5c", &v, &cycles, &why));
+}
+
+/*
+ * A time takes its unit (only 0 goes without), and the reason for a bare
+ * number offers it in units, cycles too where they are taken.
+ */
+TEST(a_time_needs_its_unit)
+{
+	const char *why = NULL;
+	uint64_t v;
+	bool cycles;
+
+	ASSERT_EQ(-1, tp_parse_duration("10", &v, &why));
+	EXPECT_NE(NULL, strstr(why, "needs a unit: 10us, 10ms or 10s")) TH_LOG("%s", why);
+	ASSERT_EQ(-1, tp_parse_threshold("5000", &v, &cycles, &why));
+	EXPECT_NE(NULL, strstr(why, "5000us")) TH_LOG("%s", why);
+	EXPECT_NE(NULL, strstr(why, "5000c for TSC cycles")) TH_LOG("%s", why);
+	ASSERT_EQ(-1, tp_parse_threshold("2.5", &v, &cycles, &why));
+	EXPECT_EQ(NULL, strstr(why, "2.5c")) TH_LOG("%s", why);
+	ASSERT_EQ(-1, tp_parse_duration("-1s", &v, &why));
+	EXPECT_NE(NULL, strstr(why, "cannot be negative")) TH_LOG("%s", why);
+	ASSERT_EQ(0, tp_parse_threshold("0", &v, &cycles, &why));
+	EXPECT_EQ(0, v);
+	EXPECT_FALSE(cycles);
+}
+
+/* Every option that takes a time refuses a bare number, in one line. */
+TEST(time_options_refuse_bare_numbers)
+{
+	static const char *const bare[] = {
+		"noise -d 10", "noise --width 1", "noise --gap 100",
+		"noise --threshold 5000", "noise --stop-at 5000",
+		"noise --warm-up 1", "noise --fail-above 20",
+		"noise --fail-above p99:20", "noise --dma-latency 20",
+		"cache --dma-latency 20", "skew --dma-latency 20",
+		"skew --fail-above 200",
+	};
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(bare) / sizeof(bare[0]); i++) {
+		EXPECT_EQ(1, tp_test_refused(bare[i], err, sizeof(err)))
+			TH_LOG("%s: %s", bare[i], err);
+		EXPECT_NE(NULL, strstr(err, "needs a unit")) TH_LOG("%s: %s", bare[i], err);
+	}
+	EXPECT_EQ(1, tp_test_refused("noise -d -1s", err, sizeof(err)));
+	EXPECT_NE(NULL, strstr(err, "cannot be negative")) TH_LOG("%s", err);
+}
+
+/* A refused number or time says the range it must be in. */
+TEST(ranges_are_said)
+{
+	static const struct { const char *args, *range; } cases[] = {
+		{ "skew -n 8", "must be 16 to 4096" },
+		{ "skew -n x", "16 to 4096" },
+		{ "skew -r 0", "must be 1 to 1000" },
+		{ "cache -n 0", "must be 1 to 1000000000" },
+		{ "cache --batch 2000000", "must be 1 to 1000000" },
+		{ "noise --deepest-idle-state 16", "must be 0 to 15" },
+		{ "noise --dma-latency 1500ns", "whole microseconds, 0 to 2000s" },
+		{ "monitor --run 0", "must be at least 1" },
+		{ "noise -d 25h", "must be 1ms to 24h" },
+		{ "noise --width 5us", "must be 10us to 1s" },
+		{ "noise --warm-up 2h", "to 1h" },
+	};
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(1, tp_test_refused(cases[i].args, err, sizeof(err)))
+			TH_LOG("%s: %s", cases[i].args, err);
+		EXPECT_NE(NULL, strstr(err, cases[i].range))
+			TH_LOG("%s: %s", cases[i].args, err);
+	}
 }
 
 TEST(bounded_numbers)

@@ -66,7 +66,7 @@ cache_holds_nothing_by_default() {
 }
 
 dma_released_on_kill9() {
-	start_run --dma-latency 9
+	start_run --dma-latency 9us
 	tap_wait_for 10 dma_is 9 || return 1
 	kill -9 "$PID"
 	wait "$PID" 2>/dev/null
@@ -78,7 +78,7 @@ text_states_it() {
 
 	# Whole, then searched: grep -q leaving early could end the CLI by
 	# SIGPIPE, which pipefail would count against it.
-	out=$("$CLI" noise --user -c 0 -d 200ms -q --dma-latency 5) &&
+	out=$("$CLI" noise --user -c 0 -d 200ms -q --dma-latency 5us) &&
 		grep -qx 'held: /dev/cpu_dma_latency at 5 us' <<<"$out"
 }
 
@@ -351,7 +351,7 @@ asked_not_held_fails() {
 	local out rc
 
 	make_tree
-	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d 200ms -q --dma-latency 3 2>&1)
+	out=$(TSCPROBE_SYSROOT=$ROOT "$CLI" noise --user -c 0 -d 200ms -q --dma-latency 3us 2>&1)
 	rc=$?
 	if ((rc != 1)) || [[ $(wc -l <<<"$out") != 1 ]] ||
 		! grep -q -- '--dma-latency: .*No such file' <<<"$out"; then
@@ -384,7 +384,7 @@ json_has_conditions() {
 }
 
 tap_check "noise with interrupts on holds cpu_dma_latency at 0, then lets go" held_then_released 0
-tap_check "--dma-latency 7: held at 7 during the run only" held_then_released 7 --dma-latency 7
+tap_check "--dma-latency 7us: held at 7 during the run only" held_then_released 7 --dma-latency 7us
 tap_check "--dma-latency off: nothing held" dma_off
 tap_check "cache holds nothing unless asked" cache_holds_nothing_by_default
 tap_check "kill -9 of the CLI: the kernel lets go at once" dma_released_on_kill9
@@ -409,7 +409,7 @@ tap_check "text: 'held: idle states deeper than state0 off on CPU 0'" idle_text
 tap_check "a CPU without cpuidle: one line, exit 1, nothing changed" no_cpuidle_changes_nothing
 tap_check "the default request not held: the report says why" default_not_held_is_stated
 tap_check "--dma-latency asked and not held: one line, exit 1" asked_not_held_fails
-tap_check "bad --dma-latency: one line, exit 2" bad --dma-latency x -1 2000000001 5us ''
+tap_check "bad --dma-latency: one line, exit 2" bad --dma-latency x -1us 2001s 1500ns 5 ''
 tap_check "bad --deepest-idle-state: one line, exit 2" bad --deepest-idle-state x -1 16 ''
 tap_check "--compare holds nothing: exit 2" compare_refuses
 tap_check "JSON reports carry .conditions" json_has_conditions

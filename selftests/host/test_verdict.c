@@ -101,21 +101,21 @@ TEST(bad_limits_say_why)
 		{ TSCPROBE_KIND_NOISE, "20", "needs a unit" },
 		{ TSCPROBE_KIND_NOISE, "p99.99:20", "needs a unit" },
 		{ TSCPROBE_KIND_NOISE, "1.5", "needs a unit" },
-		{ TSCPROBE_KIND_NOISE, "", "needs a unit" },
+		{ TSCPROBE_KIND_NOISE, "", "a number and its unit" },
 		{ TSCPROBE_KIND_NOISE, "p99.5:5us", "noise has max, p50, p99, p99.9 and p99.99" },
 		{ TSCPROBE_KIND_NOISE, "p9999:5us", "unknown figure" },
 		{ TSCPROBE_KIND_NOISE, "P99:5us", "unknown figure" },
 		{ TSCPROBE_KIND_NOISE, ":5us", "unknown figure" },
 		{ TSCPROBE_KIND_NOISE, "p99", "after a colon" },
-		{ TSCPROBE_KIND_NOISE, "p99:", "needs a unit" },
+		{ TSCPROBE_KIND_NOISE, "p99:", "a number and its unit" },
 		{ TSCPROBE_KIND_NOISE, "0ns", "above 0" },
-		{ TSCPROBE_KIND_NOISE, "0c", "with its unit" },
-		{ TSCPROBE_KIND_NOISE, "20 us", "with its unit" },
-		{ TSCPROBE_KIND_NOISE, "20xs", "with its unit" },
-		{ TSCPROBE_KIND_NOISE, "-5us", "with its unit" },
-		{ TSCPROBE_KIND_NOISE, "1.5c", "with its unit" },
-		{ TSCPROBE_KIND_NOISE, "99999999999999999999us", "with its unit" },
-		{ TSCPROBE_KIND_NOISE, "sync", "with its unit" },
+		{ TSCPROBE_KIND_NOISE, "0c", "positive number of cycles" },
+		{ TSCPROBE_KIND_NOISE, "20 us", "a number and its unit" },
+		{ TSCPROBE_KIND_NOISE, "20xs", "a number and its unit" },
+		{ TSCPROBE_KIND_NOISE, "-5us", "cannot be negative" },
+		{ TSCPROBE_KIND_NOISE, "1.5c", "a number and its unit" },
+		{ TSCPROBE_KIND_NOISE, "99999999999999999999us", "a number and its unit" },
+		{ TSCPROBE_KIND_NOISE, "sync", "a number and its unit" },
 		{ TSCPROBE_KIND_CACHE, "120ns", "names its figure" },
 		{ TSCPROBE_KIND_CACHE, "p99.99:5us", "cache has p50, p99 and max" },
 		{ TSCPROBE_KIND_CACHE, "overhead.p99:5us", "unknown figure" },
@@ -193,7 +193,7 @@ TEST(bad_limits_file_names_the_line)
 		const char *err;	/* after "PATH:" */
 	} bad[] = {
 		{ "noise max 20us\nnoise p99.5 3us\n", "2: noise p99.5 3us: unknown figure" },
-		{ "# c\nnoise max 20\n", "2: noise max 20: a limit needs a unit" },
+		{ "# c\nnoise max 20\n", "2: noise max 20: a time needs a unit" },
 		{ "noise max 20us\nnoise max 3us\n", "2: noise max is given twice (also on line 1)" },
 		{ "cache p99 1us\ncache uncached.p99 2us\n", "2: cache uncached.p99 is given twice" },
 		{ "latency max 3us\n", "1: unknown measurement 'latency'" },
@@ -905,7 +905,7 @@ TEST(bad_limits_file_refused_with_its_line)
 	write_file(path, "# lab\nnoise max 20us\n\nnoise p99.99 5\n");
 	snprintf(args, sizeof(args), "noise --limits %s", path);
 	EXPECT_EQ(2, tp_test_run_cli(args, err, sizeof(err)));
-	snprintf(want, sizeof(want), "tscprobe: %s:4: noise p99.99 5: a limit needs a unit", path);
+	snprintf(want, sizeof(want), "tscprobe: %s:4: noise p99.99 5: a time needs a unit", path);
 	EXPECT_EQ(0, strncmp(err, want, strlen(want))) TH_LOG("%s", err);
 	EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s", err);
 	/* a line for another measurement is checked too: one file, every command */

@@ -101,7 +101,7 @@ tap_check "--limits: a file without the command's lines is refused: exit 2" \
 printf 'noise max 1h\nnoise p99.99 1\n' >"$OUT/bad.limits"
 tap_check "--limits: a bad line is refused, naming the file and line: exit 2" bash -c \
 	"err=\$(noise --limits '$OUT/bad.limits' 2>&1 >/dev/null); [ \$? -eq 2 ] &&
-	 [ \"\$err\" = \"tscprobe: $OUT/bad.limits:2: noise p99.99 1: a limit needs a unit: ns, us, ms, s, or c for TSC cycles (like 20us or 5000c) (see 'tscprobe noise --help')\" ]"
+	 [ \"\$err\" = \"tscprobe: $OUT/bad.limits:2: noise p99.99 1: a time needs a unit: 1us, 1ms or 1s, or 1c for TSC cycles (see 'tscprobe noise --help')\" ]"
 
 # Ctrl-C: what was measured is printed and judged; the exit is Ctrl-C's.
 interrupted() {

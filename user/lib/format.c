@@ -248,3 +248,34 @@ void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len)
 	else
 		tp_format_ns(tp_cycles_to_ns_round(cycles, tsc_khz), buf, len);
 }
+
+/**
+ * tp_format_ns_exact() - a time as the command line takes it: in the
+ *	largest unit that shows it exactly in at most three decimals
+ * @ns: nanoseconds
+ * @buf: "20us", "1.5ms", "1234.5us", "750ns", "1h"
+ * @len: its size
+ */
+void tp_format_ns_exact(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { const char *unit; uint64_t ns; } u[] = {
+		{ "h", 3600000000000ULL }, { "m", 60000000000ULL },
+		{ "s", 1000000000ULL }, { "ms", 1000000 }, { "us", 1000 },
+	};
+	unsigned int i;
+	char frac[8];
+	int n;
+
+	for (i = 0; i < TP_ARRAY_SIZE(u); i++) {
+		if (ns < u[i].ns || ns % (u[i].ns / 1000))
+			continue;
+		n = snprintf(frac, sizeof(frac), ".%03llu",
+			     (unsigned long long)(ns % u[i].ns / (u[i].ns / 1000)));
+		while (n > 0 && (frac[n - 1] == '0' || frac[n - 1] == '.'))
+			frac[--n] = '\0';
+		snprintf(buf, len, "%llu%s%s",
+			 (unsigned long long)(ns / u[i].ns), frac, u[i].unit);
+		return;
+	}
+	snprintf(buf, len, "%lluns", (unsigned long long)ns);
+}

@@ -64,6 +64,7 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 
 void tp_format_ns(uint64_t ns, char *buf, size_t len);
 void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len);
+void tp_format_ns_exact(uint64_t ns, char *buf, size_t len);
 
 /**
  * struct tp_csv - a CSV row being written

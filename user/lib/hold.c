@@ -21,20 +21,23 @@
 #include "parse.h"
 #include "cli.h"
 
-/* --dma-latency: microseconds (0 to TP_DMA_MAX_US), or "off". */
+/* --dma-latency: a time in whole microseconds, at most TP_DMA_MAX_US; or off. */
 static int tp_hold_option_dma(const char *cmd, const char *arg, long *us)
 {
 	const char *why;
-	uint64_t v;
+	uint64_t ns;
 
 	if (!strcmp(arg, "off")) {
 		*us = TP_DMA_OFF;
 		return TP_EXIT_OK;
 	}
-	if (tp_parse_u64(arg, 0, TP_DMA_MAX_US, &v, &why))
-		return tp_usage_err(cmd, "--dma-latency '%s': %s (microseconds, or off)",
-				    arg, why);
-	*us = (long)v;
+	if (tp_parse_duration(arg, &ns, &why))
+		return tp_usage_err(cmd, "--dma-latency '%s': %s; or off", arg,
+				    why);
+	if (ns % 1000 || ns / 1000 > TP_DMA_MAX_US)
+		return tp_usage_err(cmd, "--dma-latency '%s': must be whole microseconds, 0 to %lds",
+				    arg, TP_DMA_MAX_US / 1000000);
+	*us = (long)(ns / 1000);
 	return TP_EXIT_OK;
 }
 

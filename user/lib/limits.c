@@ -11,6 +11,7 @@
 
 #include <linux/tscprobe.h>
 #include "cli.h"
+#include "format.h"
 #include "core/names.h"
 #include "limits.h"
 #include "parse.h"
@@ -84,20 +85,11 @@ static void tp_limit_series_of(struct tp_limit *l, const char **name,
 	}
 }
 
-/*
- * A limit's value: a time with its unit or TSC cycles ("5000c").  A bare
- * number is refused: elsewhere it means seconds, which no lab means here.
- */
+/* A limit's value: a time with its unit or TSC cycles ("5000c"), above 0. */
 static int tp_limit_value(const char *s, struct tp_limit *l, const char **why)
 {
-	if (!s[strspn(s, "0123456789.")]) {
-		*why = "a limit needs a unit: ns, us, ms, s, or c for TSC cycles (like 20us or 5000c)";
+	if (tp_parse_threshold(s, &l->value, &l->cycles, why))
 		return -1;
-	}
-	if (tp_parse_threshold(s, &l->value, &l->cycles, why)) {
-		*why = "expected a time with its unit (20us) or TSC cycles (5000c)";
-		return -1;
-	}
 	if (!l->value) {
 		*why = "a limit must be above 0";
 		return -1;
@@ -174,34 +166,6 @@ void tp_limit_name(const struct tp_limit *l, char *buf, size_t len)
 		 i < TP_ARRAY_SIZE(tp_limit_stats) ? tp_limit_stats[i].name : "?");
 }
 
-/*
- * Nanoseconds in the largest unit that shows them exactly, in at most
- * three decimals: "20us", "1.5ms", "1234.5us", "750ns", "1h".
- */
-static void tp_limit_ns_text(uint64_t ns, char *buf, size_t len)
-{
-	static const struct { const char *unit; uint64_t ns; } u[] = {
-		{ "h", 3600000000000ULL }, { "m", 60000000000ULL },
-		{ "s", 1000000000ULL }, { "ms", 1000000 }, { "us", 1000 },
-	};
-	unsigned int i;
-	char frac[8];
-	int n;
-
-	for (i = 0; i < TP_ARRAY_SIZE(u); i++) {
-		if (ns < u[i].ns || ns % (u[i].ns / 1000))
-			continue;
-		n = snprintf(frac, sizeof(frac), ".%03llu",
-			     (unsigned long long)(ns % u[i].ns / (u[i].ns / 1000)));
-		while (n > 0 && (frac[n - 1] == '0' || frac[n - 1] == '.'))
-			frac[--n] = '\0';
-		snprintf(buf, len, "%llu%s%s",
-			 (unsigned long long)(ns / u[i].ns), frac, u[i].unit);
-		return;
-	}
-	snprintf(buf, len, "%lluns", (unsigned long long)ns);
-}
-
 /**
  * tp_limit_text() - a limit as it would be written: "p99.99 5us",
  *	"max 5000c", "sync"
@@ -222,7 +186,7 @@ void tp_limit_text(const struct tp_limit *l, char *buf, size_t len)
 		snprintf(value, sizeof(value), "%lluc",
 			 (unsigned long long)l->value);
 	else
-		tp_limit_ns_text(l->value, value, sizeof(value));
+		tp_format_ns_exact(l->value, value, sizeof(value));
 	snprintf(buf, len, "%s %s", name, value);
 }
 

@@ -5,9 +5,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/host.h"
 #include "parse.h"
 
 /* Parse "12", "1.5" into value * 10^9 (nanounits); returns end or NULL. */
@@ -47,9 +49,51 @@ static const struct { const char *unit; uint64_t ns; } tp_units[] = {
 	{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
 };
 
+/* A reason that quotes the value or a range: valid until the next parse. */
+static char tp_why[160];
+
+/*
+ * A time always takes its unit: a bare number is seconds to oslat and
+ * microseconds to rtla and cyclictest, so whichever one it meant here,
+ * some user would be wrong.  0 is the same in every unit and may go bare.
+ * The reason offers the number in the units it most likely meant.
+ */
+static int tp_parse_time(const char *s, bool cycles_too, uint64_t *ns,
+			 const char **why)
+{
+	const char *unit = s + strspn(s, "0123456789.");
+	size_t i;
+
+	if (*s == '-') {
+		*why = "a time cannot be negative";
+		return -1;
+	}
+	if (!*unit && tp_parse_decimal(s, 1, ns) == unit && !*ns &&
+	    !s[strspn(s, "0.")])
+		return 0;
+	if (!*unit && unit != s) {
+		cycles_too = cycles_too && !strchr(s, '.');
+		snprintf(tp_why, sizeof(tp_why),
+			 "a time needs a unit: %.20sus, %.20sms or %.20ss%s%.20s%s",
+			 s, s, s, cycles_too ? ", or " : "", cycles_too ? s : "",
+			 cycles_too ? "c for TSC cycles" : "");
+		*why = tp_why;
+		return -1;
+	}
+	for (i = 0; i < TP_ARRAY_SIZE(tp_units); i++)
+		if (!strcmp(unit, tp_units[i].unit) &&
+		    tp_parse_decimal(s, tp_units[i].ns, ns) == unit)
+			return 0;
+	*why = cycles_too ?
+		"expected a number and its unit: ns, us, ms, s, m or h, or c for TSC cycles" :
+		"expected a number and its unit: ns, us, ms, s, m or h";
+	return -1;
+}
+
 /**
  * tp_parse_duration() - parse a duration such as "500us", "10s", "2m"
- * @s: the text; a bare number means seconds
+ * @s: the text: a number and its unit (ns, us, ms, s, m, h); only 0 may
+ *	go without one
  * @ns: the result in nanoseconds
  * @why: set to the reason on error
  *
@@ -57,21 +101,7 @@ static const struct { const char *unit; uint64_t ns; } tp_units[] = {
  */
 int tp_parse_duration(const char *s, uint64_t *ns, const char **why)
 {
-	const char *unit;
-	size_t i;
-
-	for (i = 0; i < sizeof(tp_units) / sizeof(tp_units[0]); i++) {
-		unit = s + strspn(s, "0123456789.");
-		if (strcmp(unit, tp_units[i].unit) && !(!*unit && i == 3))
-			continue;
-		if (tp_parse_decimal(s, tp_units[i].ns, ns) != unit) {
-			*why = "expected a number with a unit: ns, us, ms, s, m, h";
-			return -1;
-		}
-		return 0;
-	}
-	*why = "expected a number with a unit: ns, us, ms, s, m, h";
-	return -1;
+	return tp_parse_time(s, false, ns, why);
 }
 
 /**
@@ -91,7 +121,7 @@ int tp_parse_threshold(const char *s, uint64_t *value, bool *cycles,
 
 	*cycles = !strcmp(suffix, "c") || !strcmp(suffix, "cycles");
 	if (!*cycles)
-		return tp_parse_duration(s, value, why);
+		return tp_parse_time(s, true, value, why);
 	errno = 0;
 	*value = strtoull(s, &end, 10);
 	if (suffix == s || end != suffix || errno || !*value) {
@@ -101,13 +131,25 @@ int tp_parse_threshold(const char *s, uint64_t *value, bool *cycles,
 	return 0;
 }
 
+/* "must be MIN to MAX", or "must be at least MIN" for no real maximum. */
+static const char *tp_range_why(const char *what, uint64_t min, uint64_t max)
+{
+	if (max == UINT64_MAX)
+		snprintf(tp_why, sizeof(tp_why), "%s at least %llu", what,
+			 (unsigned long long)min);
+	else
+		snprintf(tp_why, sizeof(tp_why), "%s %llu to %llu", what,
+			 (unsigned long long)min, (unsigned long long)max);
+	return tp_why;
+}
+
 /**
  * tp_parse_u64() - parse a decimal integer in [min, max]
  * @s: the text (digits only; "1e6" style exponents are accepted)
  * @min: smallest allowed
  * @max: largest allowed
  * @v: the result
- * @why: set to the reason on error
+ * @why: set to the reason on error, with the range
  *
  * Return: 0, or -1 with @why set.
  */
@@ -117,10 +159,8 @@ int tp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
 	uint64_t x = 0;
 	const char *p = s;
 
-	if (!isdigit((unsigned char)*p)) {
-		*why = "expected a whole number";
-		return -1;
-	}
+	if (!isdigit((unsigned char)*p))
+		goto nan;
 	while (isdigit((unsigned char)*p)) {
 		if (x > (UINT64_MAX - 9) / 10)
 			goto range;
@@ -136,15 +176,16 @@ int tp_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v,
 		}
 		p += 2;
 	}
-	if (*p) {
-		*why = "expected a whole number";
-		return -1;
-	}
+	if (*p)
+		goto nan;
 	if (x < min || x > max)
 		goto range;
 	*v = x;
 	return 0;
+nan:
+	*why = tp_range_why("expected a whole number:", min, max);
+	return -1;
 range:
-	*why = "out of range";
+	*why = tp_range_why("must be", min, max);
 	return -1;
 }
