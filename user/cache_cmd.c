@@ -139,7 +139,8 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 				       TSCPROBE_KIND_CACHE, &cmd->m.limits);
 	if (ret)
 		return ret;
-	ret = tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given);
+	ret = tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given,
+			    TSCPROBE_MAX_RUN_CPUS);
 	return ret ? ret : tp_load_check(&cmd->load, "cache", &cmd->m.cpus);
 }
 

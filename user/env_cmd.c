@@ -70,6 +70,7 @@ int tp_cmd_env(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct tp_env_cmd cmd = { .given = false };
+	struct tp_cpuset online, present;
 	struct tp_env e;
 	char path[512];
 	int ret;
@@ -81,10 +82,19 @@ int tp_cmd_env(int argc, char **argv)
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
 	tp_idle_recover(false);	/* the audit must not see a dead run's */
-	if (!cmd.given && tp_env_online(&cmd.cpus, path, sizeof(path))) {
+	if (tp_env_online(&online, path, sizeof(path))) {
 		tp_err("env: cannot read the online CPUs from %s", path);
 		return TP_EXIT_FAIL;
 	}
+	if (!cmd.given)
+		cmd.cpus = online;
+	/* An offline CPU is audited (and said to be offline), a missing one not. */
+	if (!tp_env_present(&present))
+		ret = tp_check_cpus_in("env", "-c", &cmd.cpus, &present, "present");
+	else
+		ret = tp_check_cpus_in("env", "-c", &cmd.cpus, &online, "online");
+	if (ret)
+		return ret;
 	if (tp_env_read(&e, &cmd.cpus, tp_engine_tsc_khz())) {
 		tp_err("env: cannot read /sys/devices/system/cpu/online");
 		return TP_EXIT_FAIL;

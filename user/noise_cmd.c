@@ -260,7 +260,8 @@ static int tp_noise_check(struct tp_noise_cmd *cmd)
 		cmd->p.width_ns = cmd->p.duration_ns;
 	if (cmd->p.width_ns > cmd->p.duration_ns)
 		return tp_usage_err("noise", "--width is longer than the duration");
-	ret = tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given);
+	ret = tp_check_cpus("noise", &cmd->m.cpus, cmd->m.cpus_given,
+			    TSCPROBE_MAX_RUN_CPUS);
 	return ret ? ret : tp_load_check(&cmd->load, "noise", &cmd->m.cpus);
 }
 

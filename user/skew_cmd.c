@@ -91,26 +91,12 @@ static int tp_skew_option(void *ctx, int c, char **argv)
 /* Everything the kernel would refuse is refused here first: exit 2. */
 static int tp_skew_check(struct tp_skew_cmd *cmd)
 {
-	struct tp_cpuset online;
-	unsigned int n;
-	int cpu = -1;
+	int ret = tp_check_cpus("skew", &cmd->m.cpus, cmd->m.cpus_given,
+				TSCPROBE_MAX_SKEW_CPUS);
 
-	if (tp_online_cpus(&online)) {
-		tp_err("cannot read the online CPUs from /sys");
-		return TP_EXIT_FAIL;
-	}
-	if (!cmd->m.cpus_given)
-		cmd->m.cpus = online;
-	while ((cpu = tp_cpuset_next(&cmd->m.cpus, cpu)) >= 0)
-		if (!tp_cpuset_has(&online, (unsigned int)cpu))
-			return tp_usage_err("skew", "-c: CPU %d is not online", cpu);
-	n = tp_cpuset_count(&cmd->m.cpus);
-	if (n < 2)
-		return tp_usage_err("skew", "-c: skew needs at least two CPUs");
-	if (n > TSCPROBE_MAX_SKEW_CPUS)
-		return tp_usage_err("skew", "-c: at most %d CPUs per skew run",
-				    TSCPROBE_MAX_SKEW_CPUS);
-	return TP_EXIT_OK;
+	if (!ret && tp_cpuset_count(&cmd->m.cpus) < 2)
+		ret = tp_usage_err("skew", "-c: skew needs at least two CPUs");
+	return ret;
 }
 
 static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)

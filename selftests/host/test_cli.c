@@ -192,6 +192,28 @@ TEST(ranges_are_said)
 	}
 }
 
+/*
+ * A CPU that is not there is refused alike by every command that takes
+ * CPUs: one line naming it and the CPUs there are, exit 2.
+ */
+TEST(cpus_not_there_are_refused_alike)
+{
+	static const char *const cmds[] = {
+		"noise -c 8191", "cache -c 8191", "skew -c 0,8191",
+		"env -c 8191", "noise --load cpu --load-cpus 8191 -c 0",
+		"cache --user --load cpu --load-cpus 8191 -c 0",
+	};
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		EXPECT_EQ(1, tp_test_refused(cmds[i], err, sizeof(err)))
+			TH_LOG("%s: %s", cmds[i], err);
+		EXPECT_NE(NULL, strstr(err, "CPU 8191 is not ")) TH_LOG("%s: %s", cmds[i], err);
+		EXPECT_NE(NULL, strstr(err, ": 0")) TH_LOG("%s: %s", cmds[i], err);
+	}
+}
+
 TEST(bounded_numbers)
 {
 	const char *why;

@@ -30,6 +30,7 @@ flags		: fpu tsc msr constant_tsc rdtscp hypervisor tsc_known_freq
 "
 	put proc/cmdline "root=/dev/sda1 isolcpus=3 nohz_full=3 rcu_nocbs=3 quiet"
 	put $sys/online "0-3"
+	put $sys/present "0-3"
 	put $sys/isolated "3"
 	put $sys/nohz_full "3"
 	put $sys/cpufreq/boost "1"
@@ -213,6 +214,9 @@ tap_check "merged: 'CPUs 0-31,64-95 are not isolated' in the text" \
 	bash -c "TSCPROBE_SYSROOT='$BIG' '$CLI' env | grep -qx '  - CPUs 0-31,64-95 are not isolated (isolcpus): the scheduler puts other work on them'"
 tap_check "text report lists the warnings" \
 	bash -c "TSCPROBE_SYSROOT='$ROOT' '$CLI' env -c 2 | grep -q '^  - CPU 2 runs the powersave governor'"
+tap_check "a CPU that is not present: one line, exit 2, as noise -c" \
+	bash -c "e=\$(TSCPROBE_SYSROOT='$ROOT' '$CLI' env -c 1,9 2>&1 >/dev/null); [ \$? -eq 2 ] &&
+		 [ \"\$e\" = \"tscprobe: -c: CPU 9 is not present (present: 0-3) (see 'tscprobe env --help')\" ]"
 tap_check "a CPU list that does not parse is a usage error" \
 	bash -c "'$CLI' env -c x 2>/dev/null; [ \$? -eq 2 ]"
 rm -f "$ROOT/sys/devices/system/cpu/online"

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/tscprobe.h>
 #include "cli.h"
 #include "cpuset.h"
 
@@ -204,20 +203,53 @@ int tp_online_cpus(struct tp_cpuset *set)
 }
 
 /**
- * tp_check_cpus() - settle a subcommand's CPU set before anything starts
+ * tp_check_cpus_in() - refuse CPUs outside a set, naming the first
+ * @cmd: the subcommand, for the message
+ * @opt: the option that gave them: "-c", "--load-cpus"
+ * @cpus: the CPUs given
+ * @set: the CPUs they may be
+ * @name: what @set is: "online" (measurements), "present" (env)
+ *
+ * Every command checks the CPUs it is given here, so that a CPU it cannot
+ * take is one refusal, with one exit code, whatever the command.
+ *
+ * Return: TP_EXIT_OK, or TP_EXIT_USAGE (one line printed, with @set).
+ */
+int tp_check_cpus_in(const char *cmd, const char *opt,
+		     const struct tp_cpuset *cpus, const struct tp_cpuset *set,
+		     const char *name)
+{
+	char list[200];
+	int cpu = -1;
+
+	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0) {
+		if (tp_cpuset_has(set, (unsigned int)cpu))
+			continue;
+		tp_cpuset_format(set, list, sizeof(list));
+		return tp_usage_err(cmd, "%s: CPU %d is not %s (%s: %s)", opt,
+				    cpu, name, name, list);
+	}
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_check_cpus() - settle a measurement's CPU set before anything starts
  * @cmd: the subcommand, for messages
  * @cpus: the CPUs from -c, or set to every online CPU
  * @given: -c was given
+ * @max: the most CPUs one run of it takes
  *
  * Everything the module would refuse about the set is refused here first.
  *
  * Return: TP_EXIT_OK, TP_EXIT_USAGE (one line printed), or TP_EXIT_FAIL
  * when sysfs cannot be read.
  */
-int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given)
+int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given,
+		  unsigned int max)
 {
 	struct tp_cpuset online;
-	int cpu = -1;
+	unsigned int n;
+	int ret;
 
 	if (tp_online_cpus(&online)) {
 		tp_err("cannot read the online CPUs from /sys");
@@ -225,11 +257,10 @@ int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given)
 	}
 	if (!given)
 		*cpus = online;
-	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0)
-		if (!tp_cpuset_has(&online, (unsigned int)cpu))
-			return tp_usage_err(cmd, "-c: CPU %d is not online", cpu);
-	if (tp_cpuset_count(cpus) > TSCPROBE_MAX_RUN_CPUS)
-		return tp_usage_err(cmd, "-c: at most %d CPUs per run",
-				    TSCPROBE_MAX_RUN_CPUS);
-	return TP_EXIT_OK;
+	ret = tp_check_cpus_in(cmd, "-c", cpus, &online, "online");
+	n = tp_cpuset_count(cpus);
+	if (!ret && n > max)
+		ret = tp_usage_err(cmd, "-c: %u CPUs, at most %u per %s run", n,
+				   max, cmd);
+	return ret;
 }

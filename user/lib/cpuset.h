@@ -28,6 +28,10 @@ void tp_cpuset_from_bytes(struct tp_cpuset *set, const void *bytes,
 			  size_t len);
 int tp_online_cpus(struct tp_cpuset *set);
 int tp_read_list(const char *path, struct tp_cpuset *set);
-int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given);
+int tp_check_cpus_in(const char *cmd, const char *opt,
+		     const struct tp_cpuset *cpus, const struct tp_cpuset *set,
+		     const char *name);
+int tp_check_cpus(const char *cmd, struct tp_cpuset *cpus, bool given,
+		  unsigned int max);
 
 #endif /* TSCPROBE_USER_CPUSET_H */

@@ -90,6 +90,20 @@ int tp_env_online(struct tp_cpuset *set, char *path, size_t len)
 }
 
 /**
+ * tp_env_present() - the CPUs present (online or not), under the root
+ * @set: filled in
+ *
+ * Return: 0, or -1 when the list cannot be read.
+ */
+int tp_env_present(struct tp_cpuset *set)
+{
+	char path[512];
+
+	return tp_read_cpuset(tp_path(path, sizeof(path),
+				      "/sys/devices/system/cpu/present"), set);
+}
+
+/**
  * tp_env_cpu_long() - a number from a CPU's sysfs directory, under the root
  * @cpu: the CPU
  * @rel: the file under /sys/devices/system/cpu/cpuN/

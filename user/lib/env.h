@@ -171,6 +171,7 @@ int tp_env_read(struct tp_env *e, const struct tp_cpuset *cpus,
 		uint32_t tsc_khz);
 void tp_env_free(struct tp_env *e);
 int tp_env_online(struct tp_cpuset *set, char *path, size_t len);
+int tp_env_present(struct tp_cpuset *set);
 int tp_env_node(unsigned int cpu);
 long tp_env_cpu_long(unsigned int cpu, const char *rel);
 int tp_env_cpu_list(unsigned int cpu, const char *rel, struct tp_cpuset *set);

@@ -149,16 +149,14 @@ int tp_load_check(const struct tp_load_opts *o, const char *cmd,
 		       tp_usage_err(cmd, "--load-cpus needs --load") : TP_EXIT_OK;
 	if (!o->cpus_given)
 		return tp_usage_err(cmd, "--load needs --load-cpus: the CPUs it runs on");
-	if (tp_online_cpus(&online))
-		memset(&online, 0, sizeof(online));
-	while ((cpu = tp_cpuset_next(&o->cpus, cpu)) >= 0) {
+	while ((cpu = tp_cpuset_next(&o->cpus, cpu)) >= 0)
 		if (tp_cpuset_has(measured, (unsigned int)cpu))
 			return tp_usage_err(cmd, "CPU %d is both measured and loaded: give -c and --load-cpus apart",
 					    cpu);
-		if (!tp_cpuset_has(&online, (unsigned int)cpu))
-			return tp_usage_err(cmd, "--load-cpus: CPU %d is not online", cpu);
-	}
-	return TP_EXIT_OK;
+	if (tp_online_cpus(&online))
+		memset(&online, 0, sizeof(online));
+	return tp_check_cpus_in(cmd, "--load-cpus", &o->cpus, &online,
+				"online");
 }
 
 /* One chunk of work; returns the bytes it read and wrote. */
