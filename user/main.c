@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "core/host.h"
 
 struct tp_command {
 	const char *name;
@@ -36,16 +37,33 @@ static void tp_usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "usage: tscprobe [--version] [-h] COMMAND [OPTIONS]\n\ncommands:\n");
-	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
+	for (i = 0; i < TP_ARRAY_SIZE(tp_commands); i++)
 		fprintf(f, "  %-8s %s\n", tp_commands[i].name,
 			tp_commands[i].summary);
 	fprintf(f, "\n'tscprobe COMMAND --help' describes a command's options.\n");
 }
 
+/* "unknown command 'nosie' (did you mean 'noise'?); usage: ...; commands: ..." */
+static int tp_unknown_command(const char *typed)
+{
+	const char *near = tp_nearest(typed, tp_commands, TP_ARRAY_SIZE(tp_commands),
+				      sizeof(tp_commands[0]));
+	char names[128], hint[64] = "";
+	size_t i, n = 0;
+
+	for (i = 0; i < TP_ARRAY_SIZE(tp_commands); i++)
+		n += snprintf(names + n, sizeof(names) - n, " %s",
+			      tp_commands[i].name);
+	if (near)
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+	tp_err("unknown command '%s'%s; usage: tscprobe [--version] [-h] COMMAND [OPTIONS]; commands:%s",
+	       typed, hint, names);
+	return TP_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
-	char names[128];
-	size_t i, n;
+	size_t i;
 
 	/* Every refusal is one line (the full usage is --help's). */
 	if (argc < 2 || argv[1][0] == '\0') {
@@ -60,14 +78,8 @@ int main(int argc, char **argv)
 		printf("tscprobe %s\n", TSCPROBE_VERSION);
 		return TP_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
+	for (i = 0; i < TP_ARRAY_SIZE(tp_commands); i++)
 		if (!strcmp(argv[1], tp_commands[i].name))
 			return tp_commands[i].run(argc - 1, argv + 1);
-	n = 0;
-	for (i = 0; i < sizeof(tp_commands) / sizeof(tp_commands[0]); i++)
-		n += snprintf(names + n, sizeof(names) - n, " %s",
-			      tp_commands[i].name);
-	tp_err("unknown command '%s'; usage: tscprobe [--version] [-h] COMMAND [OPTIONS]; commands:%s",
-	       argv[1], names);
-	return TP_EXIT_USAGE;
+	return tp_unknown_command(argv[1]);
 }

@@ -208,8 +208,9 @@ static void tp_cmp_json(const struct tp_noise_cmd *cmd,
  * @cmd: the parsed command line (CPUs, duration, width, gap, threshold,
  *	clock; --irqs and --user are refused with --compare)
  *
- * Without the module, the kernel modes are left out (with a note) and the
- * userspace engine is measured alone.  A mode that fails ends the
+ * Without the module there is nothing to compare: the command says so and
+ * ends before it measures (exit 3), so that a script never takes the
+ * userspace engine alone for a comparison.  A mode that fails ends the
  * comparison with its exit code; Ctrl-C ends it too, and what was measured
  * so far is printed.
  *
@@ -219,16 +220,16 @@ int tp_noise_compare(const struct tp_noise_cmd *cmd)
 {
 	struct tp_result res[TP_CMP_MODES];
 	struct tp_cmp_row row[TP_CMP_MODES];
-	unsigned int m = TP_CMP_OFF, ran = 0;
+	unsigned int m, ran = 0;
 	int ret = TP_EXIT_OK;
 
+	if (!tp_nl_family_registered()) {
+		fprintf(stderr, "tscprobe module is not loaded: noise --compare measures it against the userspace engine and cannot compare without it: load it with 'modprobe tscprobe', or measure the userspace engine alone with --user\n");
+		return TP_EXIT_NOMODULE;
+	}
 	memset(row, 0, sizeof(row));
 	memset(res, 0, sizeof(res));
-	if (!tp_module_tsc_khz()) {
-		tp_err("the module is not loaded: comparing the userspace engine alone");
-		m = TP_CMP_USER;
-	}
-	for (; m < TP_CMP_MODES && ret == TP_EXIT_OK; m++) {
+	for (m = 0; m < TP_CMP_MODES && ret == TP_EXIT_OK; m++) {
 		ret = tp_cmp_run(cmd, m, &res[m]);
 		if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
 			tp_cmp_aggregate(&res[m], &row[m]);

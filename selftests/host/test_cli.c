@@ -5,8 +5,10 @@
  * /proc/interrupts reader (on a synthetic file), and the netlink
  * attribute names used in error messages.
  */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -212,6 +214,100 @@ TEST(cpus_not_there_are_refused_alike)
 		EXPECT_NE(NULL, strstr(err, "CPU 8191 is not ")) TH_LOG("%s: %s", cmds[i], err);
 		EXPECT_NE(NULL, strstr(err, ": 0")) TH_LOG("%s: %s", cmds[i], err);
 	}
+}
+
+TEST(nearest_name)
+{
+	static const struct option opts[] = {
+		{ "threshold", required_argument, NULL, 1 },
+		{ "duration", required_argument, NULL, 2 },
+		{ "user", no_argument, NULL, 3 },
+		{ NULL, 0, NULL, 0 },
+	};
+	const size_t n = sizeof(opts) / sizeof(opts[0]), w = sizeof(opts[0]);
+
+	EXPECT_STREQ("threshold", tp_nearest("treshold", opts, n, w));
+	EXPECT_STREQ("threshold", tp_nearest("threshhold=5us", opts, n, w));
+	EXPECT_STREQ("duration", tp_nearest("duratoin", opts, n, w));
+	EXPECT_STREQ("duration", tp_nearest("dur", opts, n, w));
+	EXPECT_STREQ("user", tp_nearest("usr", opts, n, w));
+	EXPECT_EQ(NULL, tp_nearest("u", opts, n, w));
+	EXPECT_EQ(NULL, tp_nearest("xyzzy", opts, n, w));
+	EXPECT_EQ(NULL, tp_nearest("us3r2", opts, n, w));
+}
+
+/* An unknown command or option is answered with the nearest one. */
+TEST(unknown_words_get_the_nearest)
+{
+	static const struct { const char *args, *hint; } cases[] = {
+		{ "nosie", "unknown command 'nosie' (did you mean 'noise'?)" },
+		{ "moniter", "(did you mean 'monitor'?)" },
+		{ "sho", "(did you mean 'show'?)" },
+		{ "noise --treshold 5us", "unknown option '--treshold' (did you mean '--threshold'?)" },
+		{ "skew --sampels 20", "(did you mean '--samples'?)" },
+		{ "noise --s", "option '--s' is ambiguous: --stop-at, --svg" },
+		{ "noise --user=1", "option '--user' takes no value" },
+	};
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		EXPECT_EQ(1, tp_test_refused(cases[i].args, err, sizeof(err)))
+			TH_LOG("%s: %s", cases[i].args, err);
+		EXPECT_NE(NULL, strstr(err, cases[i].hint))
+			TH_LOG("%s: %s", cases[i].args, err);
+	}
+	EXPECT_EQ(1, tp_test_refused("xyzzy", err, sizeof(err)));
+	EXPECT_EQ(NULL, strstr(err, "did you mean")) TH_LOG("%s", err);
+	EXPECT_EQ(1, tp_test_refused("noise --bogus", err, sizeof(err)));
+	EXPECT_EQ(NULL, strstr(err, "did you mean")) TH_LOG("%s", err);
+}
+
+/* The host has no module; where one is loaded, these are left out. */
+static bool tp_test_no_module(void)
+{
+	char err[1024];
+
+	return tp_test_run_cli("info", err, sizeof(err)) == TP_EXIT_NOMODULE;
+}
+
+/*
+ * Without the module, a measuring command says how to load it and that
+ * --user measures without it, in one line, exit 3.
+ */
+TEST(without_the_module_say_how_to_load_it)
+{
+	char err[1024];
+
+	if (!tp_test_no_module())
+		SKIP(return, "the module is loaded here");
+	EXPECT_EQ(TP_EXIT_NOMODULE, tp_test_run_cli("noise -c 0 -d 1s", err, sizeof(err)));
+	EXPECT_EQ(0, strncmp(err, "tscprobe module is not loaded: ", 31)) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "modprobe tscprobe")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "--user")) TH_LOG("%s", err);
+	EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s", err);
+}
+
+/*
+ * noise --compare without the module compares nothing: it says so before
+ * it measures and exits 3, so that CI never takes one engine for a
+ * comparison.
+ */
+TEST(compare_without_the_module_fails)
+{
+	struct timespec t0, t1;
+	char err[1024];
+
+	if (!tp_test_no_module())
+		SKIP(return, "the module is loaded here");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(TP_EXIT_NOMODULE,
+		  tp_test_run_cli("noise --compare -c 0 -d 3s -q", err, sizeof(err)));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT_NE(NULL, strstr(err, "--compare")) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "--user")) TH_LOG("%s", err);
+	EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s", err);
+	EXPECT_GT(3, t1.tv_sec - t0.tv_sec) TH_LOG("it measured first");
 }
 
 TEST(bounded_numbers)

@@ -38,12 +38,6 @@ tap_check "--svg with --csv: both" bash -c "run --csv --svg '$OUT/b.svg' | head 
 tap_check "two stdout formats: usage error" bash -c "'$CLI' noise --user -j --csv 2>/dev/null; [ \$? -eq 2 ]"
 tap_check "unwritable --svg: exit 1, one line" bash -c \
 	"e=\$('$CLI' noise --user -c 0 -d 10ms --csv --svg /nonexistent/x.svg 2>&1 >/dev/null); s=\$?; [ \$s -eq 1 ] && [ \$(echo \"\$e\" | wc -l) -eq 1 ]"
-tap_check "noise --compare on the host: the userspace engine" bash -c \
-	"'$CLI' noise --compare -c 0 -d 200ms -j 2>/dev/null | jq -e '[.modes[].mode] == [\"user\"] and .modes[0].p50_cycles <= .modes[0].p99_cycles and .modes[0].coverage > 0.5' >/dev/null"
-tap_check "noise --compare says why the kernel rows are missing" bash -c \
-	"'$CLI' noise --compare -c 0 -d 100ms 2>&1 >/dev/null | grep -q 'module is not loaded'"
-tap_check "noise --compare prints the table" bash -c \
-	"'$CLI' noise --compare -c 0 -d 100ms 2>/dev/null | grep -q '^user (irqs on) '"
 tap_check "noise --compare refuses --csv" bash -c "'$CLI' noise --compare --csv 2>/dev/null; [ \$? -eq 2 ]"
 skew() {
 	"$CLI" skew --user -c 0-1 -n 32 -q "$@"

@@ -6,6 +6,10 @@
 #ifndef TSCPROBE_USER_CLI_H
 #define TSCPROBE_USER_CLI_H
 
+#include <stddef.h>
+
+struct option;
+
 /* Exit codes scripts can rely on (documented in the man page). */
 enum tp_exit {
 	TP_EXIT_OK = 0,		/* done */
@@ -23,5 +27,9 @@ void tp_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tp_usage_err(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int tp_bad_option(const char *cmd, int c, char **argv);
+int tp_bad_long_option(const char *cmd, int c, char **argv,
+		       const struct option *opts);
+const char *tp_nearest(const char *typed, const void *names, size_t n,
+		       size_t stride);
 
 #endif /* TSCPROBE_USER_CLI_H */

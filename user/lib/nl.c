@@ -329,7 +329,7 @@ static int tp_nl_resolve(struct tp_nl *nl, bool quiet)
 	if (err && quiet)
 		return err == -ENOENT ? TP_EXIT_NOMODULE : TP_EXIT_FAIL;
 	if (err == -ENOENT) {
-		fprintf(stderr, "tscprobe module is not loaded: generic netlink family \"%s\" not found (load it with: insmod tscprobe.ko)\n",
+		fprintf(stderr, "tscprobe module is not loaded: load it with 'modprobe tscprobe' (from a build tree: 'insmod kmod/tscprobe.ko'), or measure without it: noise, cache and skew take --user (no generic netlink family \"%s\")\n",
 			TSCPROBE_GENL_NAME);
 		return TP_EXIT_NOMODULE;
 	}
@@ -443,6 +443,25 @@ uint32_t tp_module_tsc_khz(void)
 	}
 	free(nl);
 	return khz;
+}
+
+/**
+ * tp_nl_family_registered() - whether the module is loaded: its family; quiet
+ *
+ * Return: false only when the family is certainly absent: a socket that
+ * cannot be opened leaves the question to the request that needs it.
+ */
+bool tp_nl_family_registered(void)
+{
+	struct tp_nl *nl = calloc(1, sizeof(*nl));
+	bool loaded = true;
+
+	if (nl) {
+		loaded = tp_nl_open_mode(nl, true) != TP_EXIT_NOMODULE;
+		tp_nl_close(nl);
+	}
+	free(nl);
+	return loaded;
 }
 
 /**

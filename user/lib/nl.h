@@ -73,6 +73,7 @@ typedef int (*tp_nl_cb)(const struct nlmsghdr *nlh, void *data);
 
 int tp_nl_open(struct tp_nl *nl);
 uint32_t tp_module_tsc_khz(void);
+bool tp_nl_family_registered(void);
 void tp_nl_close(struct tp_nl *nl);
 struct nlmsghdr *tp_nl_request(struct tp_nl *nl, uint8_t cmd, bool dump);
 int tp_nl_talk(struct tp_nl *nl, struct nlmsghdr *req, tp_nl_cb cb,

@@ -16,7 +16,7 @@
  * @shortopts: getopt_long()'s short options, starting with ":" or "+:"
  * @opts: its long options
  * @usage: printed on standard output for -h
- * @option: takes every option but -h
+ * @option: takes every option but -h and what getopt_long() refused
  * @ctx: passed to @option
  *
  * Return: TP_EXIT_OK when every option was taken, -1 after printing the
@@ -34,6 +34,8 @@ int tp_getopt(int argc, char **argv, const char *shortopts,
 			fputs(usage, stdout);
 			return -1;
 		}
+		if (c == '?' || c == ':')
+			return tp_bad_long_option(argv[0], c, argv, opts);
 		ret = option(ctx, c, argv);
 		if (ret)
 			return ret;
