@@ -310,6 +310,59 @@ TEST(compare_without_the_module_fails)
 	EXPECT_GT(3, t1.tv_sec - t0.tv_sec) TH_LOG("it measured first");
 }
 
+/* The first @len bytes of @path, NUL-terminated; "" when it is absent. */
+static void tp_test_slurp(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/*
+ * --svg FILE that cannot be written is refused before the run (not after
+ * it), and the check leaves nothing behind: no empty file where there was
+ * none, an existing file as it was.
+ */
+TEST(svg_is_checked_before_the_run)
+{
+	char dir[] = "/tmp/tp-svg-XXXXXX", args[256], path[128], err[1024];
+	struct timespec t0, t1;
+	FILE *f;
+
+	ASSERT_NE(NULL, mkdtemp(dir));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_EQ(1, tp_test_refused("noise --user -c 0 -d 3s -q --svg /nonexistent/x.svg",
+				     err, sizeof(err))) TH_LOG("%s", err);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT_GT(3, t1.tv_sec - t0.tv_sec) TH_LOG("it measured first");
+	EXPECT_NE(NULL, strstr(err, "--svg '/nonexistent/x.svg': No such file"))
+		TH_LOG("%s", err);
+	snprintf(args, sizeof(args), "cache --user -c 0 -n 1e4 -q --svg %s", dir);
+	EXPECT_EQ(1, tp_test_refused(args, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "Is a directory")) TH_LOG("%s", err);
+	if (tp_test_no_module()) {
+		/* Accepted, then the run fails: nothing may be left behind. */
+		snprintf(path, sizeof(path), "%s/new.svg", dir);
+		snprintf(args, sizeof(args), "noise -c 0 --svg %s", path);
+		EXPECT_EQ(TP_EXIT_NOMODULE, tp_test_run_cli(args, err, sizeof(err)));
+		EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s was left behind", path);
+		snprintf(path, sizeof(path), "%s/old.svg", dir);
+		f = fopen(path, "w");
+		ASSERT_NE(NULL, f);
+		fputs("kept", f);
+		fclose(f);
+		snprintf(args, sizeof(args), "cache -c 0 --svg %s", path);
+		EXPECT_EQ(TP_EXIT_NOMODULE, tp_test_run_cli(args, err, sizeof(err)));
+		tp_test_slurp(path, err, sizeof(err));
+		EXPECT_STREQ("kept", err);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
 TEST(bounded_numbers)
 {
 	const char *why;

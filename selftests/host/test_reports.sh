@@ -36,8 +36,8 @@ tap_check "noise --svg runs" bash -c "run --svg '$OUT/n.svg' >/dev/null"
 tap_check "noise --svg renders in Chromium, not blank" "$CHECK" svg "$OUT/n.svg" "$OUT/n.png"
 tap_check "--svg with --csv: both" bash -c "run --csv --svg '$OUT/b.svg' | head -1 | grep -q ^kind, && test -s '$OUT/b.svg'"
 tap_check "two stdout formats: usage error" bash -c "'$CLI' noise --user -j --csv 2>/dev/null; [ \$? -eq 2 ]"
-tap_check "unwritable --svg: exit 1, one line" bash -c \
-	"e=\$('$CLI' noise --user -c 0 -d 10ms --csv --svg /nonexistent/x.svg 2>&1 >/dev/null); s=\$?; [ \$s -eq 1 ] && [ \$(echo \"\$e\" | wc -l) -eq 1 ]"
+tap_check "unwritable --svg: refused before the run, exit 2, one line" bash -c \
+	"e=\$('$CLI' noise --user -c 0 -d 10ms --csv --svg /nonexistent/x.svg 2>&1 >/dev/null); s=\$?; [ \$s -eq 2 ] && [ \$(echo \"\$e\" | wc -l) -eq 1 ]"
 tap_check "noise --compare refuses --csv" bash -c "'$CLI' noise --compare --csv 2>/dev/null; [ \$? -eq 2 ]"
 skew() {
 	"$CLI" skew --user -c 0-1 -n 32 -q "$@"

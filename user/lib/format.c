@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "format.h"
 #include "number.h"
+#include "parse.h"
 #include "core/report.h"
 
 /**
@@ -20,7 +21,8 @@
  * @c: what getopt_long() returned
  * @arg: its optarg
  * @cmd: the subcommand, for errors
- * @ret: set to TP_EXIT_USAGE when two stdout formats are asked for
+ * @ret: set to TP_EXIT_USAGE when two stdout formats are asked for, or
+ *	an SVG file that cannot be written (checked now, before any run)
  *
  * Return: true when @c was a format option.
  */
@@ -28,6 +30,7 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 		     const char *cmd, int *ret)
 {
 	enum tp_format want;
+	int err;
 
 	switch (c) {
 	case 'j':
@@ -41,7 +44,9 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 		break;
 	case TP_OPT_SVG:
 		o->svg = arg;
-		*ret = TP_EXIT_OK;
+		err = tp_check_creatable(arg);
+		*ret = err ? tp_usage_err(cmd, "--svg '%s': %s", arg,
+					  strerror(err)) : TP_EXIT_OK;
 		return 1;
 	case 'v':
 		o->verbose = true;

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Command-line values (parse.h): durations ("500us", "1.5s"), thresholds
- * ("10us" or "2000c") and bounded integers.
+ * ("10us" or "2000c"), bounded integers, and files to write.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/host.h"
 #include "parse.h"
@@ -188,4 +190,34 @@ nan:
 range:
 	*why = tp_range_why("must be", min, max);
 	return -1;
+}
+
+/**
+ * tp_check_creatable() - can an output file be written once the run ends?
+ * @path: the file
+ *
+ * Checked before anything starts, so that a typo in a path does not cost
+ * a whole run.  A file that does not exist is created and removed at once,
+ * so that nothing is left behind whatever happens later; one that exists
+ * is opened for writing, not truncated.  A FIFO without a reader yet, or
+ * a dangling symbolic link, is left for the write to judge.
+ *
+ * Return: 0, or the errno that refuses it.
+ */
+int tp_check_creatable(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+		return 0;
+	}
+	if (errno != EEXIST)
+		return errno;
+	fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENXIO || errno == ENOENT ? 0 : errno;
+	close(fd);
+	return 0;
 }
