@@ -36,6 +36,7 @@ static const char tp_cache_usage[] =
 	"                    to 256 MiB, by pointer chasing (takes seconds)\n"
 	"      --nodes       also the uncached load to every NUMA node's memory\n"
 	"      --user        measure in userspace (interrupts on; no module)\n"
+	"      --priority N      with --user: the measuring threads SCHED_FIFO at N\n"
 	TP_LIMIT_USAGE
 	TP_HOLD_USAGE
 	TP_LOAD_USAGE
@@ -137,8 +138,11 @@ static int tp_cache_parse(struct tp_cache_cmd *cmd, int argc, char **argv)
 		cmd->p.batch = (uint32_t)cmd->p.rounds;
 	ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "cache",
 				       TSCPROBE_KIND_CACHE, &cmd->m.limits);
+	if (!ret)
+		ret = tp_priority_check(&cmd->m, "cache");
 	if (ret)
 		return ret;
+	cmd->p.priority = cmd->m.priority;
 	ret = tp_check_cpus("cache", &cmd->m.cpus, cmd->m.cpus_given,
 			    TSCPROBE_MAX_RUN_CPUS);
 	return ret ? ret : tp_load_check(&cmd->load, "cache", &cmd->m.cpus);

@@ -356,6 +356,7 @@ int tp_user_cache(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		.threads = t, .stride = sizeof(*t), .n = n,
 		.body = tp_cache_thread_main,
 		.prepare = tp_cache_lock_memory, .res = res,
+		.priority = p->priority,
 	};
 	t0 = tp_mono_raw_ns();
 	tp_pinned_run(&run);

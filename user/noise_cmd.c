@@ -46,6 +46,7 @@ static const char tp_noise_usage[] =
 	"      --warm-up D       measure D first on each CPU and drop it: caches,\n"
 	"                        predictors and clocks settle (default 0, max 1h)\n"
 	"      --user            measure in userspace (interrupts on; no module)\n"
+	"      --priority N      with --user: the measuring threads SCHED_FIFO at N\n"
 	"      --compare         measure the same CPUs three ways, back to back: the\n"
 	"                        module with interrupts off, with them on, and\n"
 	"                        userspace; print them side by side\n"
@@ -308,12 +309,17 @@ static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
 		return tp_usage_err("noise", "--compare runs no load: give --load to one engine's run");
 	if (cmd->compare && (cmd->m.hold.dma_given || cmd->m.hold.idle_given))
 		return tp_usage_err("noise", "--compare holds nothing: give --dma-latency and --deepest-idle-state to one engine's run");
+	if (cmd->compare && cmd->m.priority)
+		return tp_usage_err("noise", "--compare measures every engine at its default priority: give --priority to a --user run");
 	if (cmd->compare && (cmd->m.lim.nargs || cmd->m.lim.file))
 		return tp_usage_err("noise", "--compare is not judged: give --fail-above and --limits to one engine's run");
 	ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "noise",
 				       TSCPROBE_KIND_NOISE, &cmd->m.limits);
+	if (!ret)
+		ret = tp_priority_check(&cmd->m, "noise");
 	if (ret)
 		return ret;
+	cmd->p.priority = cmd->m.priority;
 	ret = tp_noise_check_stop_at(cmd);
 	if (!ret)
 		ret = tp_noise_check_actions(cmd);

@@ -357,7 +357,7 @@ int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	run = (struct tp_pinned_run){
 		.threads = t, .stride = sizeof(*t), .n = n,
 		.body = tp_noise_thread_main, .res = res,
-		.arg = &watch,
+		.arg = &watch, .priority = eff.priority,
 	};
 	if (!quiet && isatty(STDERR_FILENO))
 		run.watch = tp_noise_watch;

@@ -32,6 +32,7 @@ static const char tp_skew_usage[] =
 	"  -r, --repeats N       times each pair is measured, 1..1000 (default 1)\n"
 	"      --user            measure in userspace (interrupts on; no module;\n"
 	"                        interrupted samples are dropped)\n"
+	"      --priority N      with --user: the measuring threads SCHED_FIFO at N\n"
 	TP_LIMIT_USAGE
 	TP_HOLD_USAGE
 	TP_OUTPUT_USAGE
@@ -118,6 +119,9 @@ static int tp_skew_parse(struct tp_skew_cmd *cmd, int argc, char **argv)
 	if (!ret)
 		ret = tp_output_limits(&cmd->m.out, &cmd->m.lim, "skew",
 				       TSCPROBE_KIND_SKEW, &cmd->m.limits);
+	if (!ret)
+		ret = tp_priority_check(&cmd->m, "skew");
+	cmd->p.priority = cmd->m.priority;
 	return ret ? ret : tp_skew_check(cmd);
 }
 

@@ -315,7 +315,7 @@ int tp_user_skew(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 	run = (struct tp_pinned_run){
 		.threads = w, .stride = sizeof(*w), .n = n,
 		.body = tp_skew_worker_main, .watch = tp_skew_user_pairs,
-		.arg = &plan, .res = res,
+		.arg = &plan, .res = res, .priority = p->priority,
 	};
 	t0 = tp_mono_raw_ns();
 	tp_pinned_run(&run);

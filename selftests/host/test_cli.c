@@ -6,9 +6,14 @@
  * attribute names used in error messages.
  */
 #include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -18,6 +23,7 @@
 #include "user/lib/parse.h"
 #include "user/lib/context.h"
 #include "user/engines.h"
+#include "user/lib/pinned.h"
 #include "user/lib/json_write.h"
 #include "core/names.h"
 
@@ -361,6 +367,112 @@ TEST(svg_is_checked_before_the_run)
 		unlink(path);
 	}
 	rmdir(dir);
+}
+
+/* sh -c @cmd: its exit status, and its standard error in @err. */
+static int tp_test_sh(const char *cmd, char *err, size_t len)
+{
+	char line[PATH_MAX + 1024];
+	size_t n;
+	FILE *p;
+	int status;
+
+	snprintf(line, sizeof(line), "%s 2>&1 >/dev/null", cmd);
+	p = popen(line, "r");
+	if (!p)
+		return -1;
+	n = fread(err, 1, len - 1, p);
+	err[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * --priority N is the userspace engine's, 1 to 99, and refused without
+ * the privilege before anything runs (exit 5).
+ */
+TEST(priority_is_refused_cleanly)
+{
+	static const char *const bad[] = {
+		"noise --priority 50", "skew --priority 50 -c 0-1",
+		"noise --user --priority 0", "cache --user --priority 100",
+		"noise --user --priority x", "noise --compare --priority 5",
+	};
+	struct rlimit none = { 0, 0 };
+	char cli[PATH_MAX], cmd[PATH_MAX + 256], err[1024];
+
+	EXPECT_ALL_REFUSED(bad);
+	if (geteuid() || system("command -v setpriv >/dev/null"))
+		SKIP(return, "needs root and setpriv to drop CAP_SYS_NICE");
+	ASSERT_EQ(0, tp_test_cli_path(cli, sizeof(cli)));
+	/* Root without CAP_SYS_NICE, and no RLIMIT_RTPRIO: not permitted. */
+	ASSERT_EQ(0, setrlimit(RLIMIT_RTPRIO, &none));
+	snprintf(cmd, sizeof(cmd),
+		 "setpriv --bounding-set=-sys_nice %s noise --user -c 0 -d 3s -q --priority 10",
+		 cli);
+	EXPECT_EQ(TP_EXIT_PERM, tp_test_sh(cmd, err, sizeof(err))) TH_LOG("%s", err);
+	EXPECT_NE(NULL, strstr(err, "--priority 10: not permitted")) TH_LOG("%s", err);
+	EXPECT_EQ(strlen(err) - 1, strcspn(err, "\n")) TH_LOG("%s", err);
+}
+
+/* What a measuring thread runs at, seen from inside it. */
+static int tp_seen_policy = -1, tp_seen_priority = -1;
+
+static void tp_record_sched(struct tp_pinned *t, bool left)
+{
+	struct sched_param sp;
+	int policy;
+
+	if (left || pthread_getschedparam(pthread_self(), &policy, &sp))
+		return;
+	__atomic_store_n(&tp_seen_policy, policy, __ATOMIC_RELAXED);
+	__atomic_store_n(&tp_seen_priority, sp.sched_priority, __ATOMIC_RELAXED);
+}
+
+/* The userspace engine's threads measure at SCHED_FIFO --priority. */
+TEST(priority_runs_the_threads_sched_fifo)
+{
+	struct tp_run_params p = {
+		.duration_ns = 50000000, .width_ns = 10000000,
+		.gap_ns = 100000, .threshold_ns = 10000,
+		.clock = TSCPROBE_CLOCK_LFENCE, .priority = 10,
+	};
+	struct tp_cpuset cpus = { .nbytes = 0 };
+	struct tp_result res;
+
+	if (tp_fifo_allowed(10))
+		SKIP(return, "SCHED_FIFO is not permitted here");
+	tp_cpuset_add(&cpus, 0);
+	tp_result_init(&res, TSCPROBE_KIND_NOISE);
+	tp_pinned_end_hook = tp_record_sched;
+	EXPECT_EQ(TP_EXIT_OK, tp_user_noise(&cpus, &p, true, &res));
+	tp_pinned_end_hook = NULL;
+	EXPECT_EQ(SCHED_FIFO, tp_seen_policy);
+	EXPECT_EQ(10, tp_seen_priority);
+	EXPECT_EQ(10, res.cli.priority);
+	tp_result_free(&res);
+}
+
+/* The report says the priority: a text line, JSON's fifo_priority. */
+TEST(priority_is_in_the_report)
+{
+	char cli[PATH_MAX], cmd[PATH_MAX + 256];
+
+	if (tp_fifo_allowed(10))
+		SKIP(return, "SCHED_FIFO is not permitted here");
+	ASSERT_EQ(0, tp_test_cli_path(cli, sizeof(cli)));
+	snprintf(cmd, sizeof(cmd),
+		 "%s noise --user -c 0 -d 50ms -q --priority 10 | grep -qx 'threads: SCHED_FIFO priority 10 on the measured CPUs (--priority)'",
+		 cli);
+	EXPECT_EQ(0, system(cmd));
+	snprintf(cmd, sizeof(cmd),
+		 "%s cache --user -c 0 -n 1e4 -q -j --priority 10 | jq -e '.fifo_priority == 10' >/dev/null",
+		 cli);
+	EXPECT_EQ(0, system(cmd));
+	snprintf(cmd, sizeof(cmd),
+		 "%s noise --user -c 0 -d 50ms -q -j | jq -e '.fifo_priority == null' >/dev/null",
+		 cli);
+	EXPECT_EQ(0, system(cmd));
 }
 
 TEST(bounded_numbers)

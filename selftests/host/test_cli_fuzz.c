@@ -68,7 +68,7 @@ static const char *const af_noise[] = {
 	"-c=", "--cpus=", "-d=", "--duration=", "--irqs=", "--width=",
 	"--gap=", "--threshold=", "--clock=", "-j", "--json", "-q", "--quiet",
 	"--fail-above=", "--limits=", "--dma-latency=", "--load=",
-	"--load-cpus=", NULL,
+	"--load-cpus=", "--priority=", NULL,
 };
 static const char *const af_status[] = { "-j", "--json", NULL };
 static const char *const af_stop[] = { "-j", NULL };

@@ -4,10 +4,14 @@
  * (opterr is 0 and the short options start with ':'): every complaint is
  * the command's own one line, from tp_bad_option() or tp_usage_err().
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "options.h"
+#include "parse.h"
+#include "pinned.h"
 
 /**
  * tp_getopt() - run a command's options through its handler
@@ -126,6 +130,54 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
 	return ret;
 }
 
+/* --priority N: a SCHED_FIFO priority, as chrt and oslat -f take it. */
+static int tp_priority_option(const char *cmd, const char *arg,
+			      uint32_t *priority)
+{
+	const char *why;
+	uint64_t v;
+
+	if (tp_parse_u64(arg, TP_PRIORITY_MIN, TP_PRIORITY_MAX, &v, &why))
+		return tp_usage_err(cmd, "--priority '%s': %s (a SCHED_FIFO priority)",
+				    arg, why);
+	*priority = (uint32_t)v;
+	return TP_EXIT_OK;
+}
+
+/**
+ * tp_priority_check() - settle --priority before anything starts
+ * @m: the options as given
+ * @cmd: the subcommand, for errors
+ *
+ * The priority is the userspace engine's: the module's threads measure
+ * with interrupts off, where no priority counts.  Whether this process may
+ * run threads SCHED_FIFO at it is tried now, so that a missing privilege
+ * is one line before the run rather than the end of it.
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_USAGE without --user, or TP_EXIT_PERM.
+ */
+int tp_priority_check(const struct tp_measure_opts *m, const char *cmd)
+{
+	int err;
+
+	if (!m->priority)
+		return TP_EXIT_OK;
+	if (!m->user)
+		return tp_usage_err(cmd, "--priority is the userspace engine's: give --user (the module measures with interrupts off, where no priority counts)");
+	err = tp_fifo_allowed(m->priority);
+	if (err == EPERM) {
+		tp_err("--priority %u: not permitted to run threads SCHED_FIFO: needs CAP_SYS_NICE, or an RLIMIT_RTPRIO of at least %u (ulimit -r)",
+		       m->priority, m->priority);
+		return TP_EXIT_PERM;
+	}
+	if (err) {
+		tp_err("--priority %u: cannot run a thread SCHED_FIFO: %s",
+		       m->priority, strerror(err));
+		return TP_EXIT_FAIL;
+	}
+	return TP_EXIT_OK;
+}
+
 /**
  * tp_measure_option() - take an option every measuring command shares
  * @m: the options, updated
@@ -133,8 +185,8 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
  * @c: what getopt_long() returned (optarg set)
  * @ret: set to the option's enum tp_exit when it was one of them
  *
- * Return: true when @c was -c, --user, -q, a format, a limit or a
- * condition to hold.
+ * Return: true when @c was -c, --user, --priority, -q, a format, a limit
+ * or a condition to hold.
  */
 bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 		       int *ret)
@@ -147,6 +199,9 @@ bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 	case 'c':
 		m->cpus_given = true;
 		*ret = tp_cpus_option(cmd, optarg, &m->cpus);
+		return true;
+	case TP_OPT_PRIORITY:
+		*ret = tp_priority_option(cmd, optarg, &m->priority);
 		return true;
 	case TP_OPT_USER:
 		m->user = true;

@@ -34,6 +34,8 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
  * @cpus: -c, the CPUs
  * @cpus_given: -c was given (else: every online CPU)
  * @user: --user, the userspace engine instead of the module
+ * @priority: --priority, the userspace engine's SCHED_FIFO priority (0:
+ *	none given)
  * @quiet: -q, no progress line
  * @out: the output format options (@out.limits: @limits once settled)
  * @lim: --fail-above and --limits as given
@@ -44,6 +46,7 @@ struct tp_measure_opts {
 	struct tp_cpuset cpus;
 	bool cpus_given;
 	bool user;
+	uint32_t priority;
 	bool quiet;
 	struct tp_output out;
 	struct tp_limit_opts lim;
@@ -51,13 +54,14 @@ struct tp_measure_opts {
 	struct tp_hold_opts hold;
 };
 
-/* getopt value of --user, above every command's own and the formats'. */
-enum { TP_OPT_USER = 1100 };
+/* getopt values of --user and --priority, above every command's own. */
+enum { TP_OPT_USER = 1100, TP_OPT_PRIORITY };
 
 /* The rest of a measuring command's getopt_long() table, its end too. */
 #define TP_MEASURE_OPTIONS						\
 	{ "cpus", required_argument, NULL, 'c' },			\
 	{ "user", no_argument, NULL, TP_OPT_USER },			\
+	{ "priority", required_argument, NULL, TP_OPT_PRIORITY },	\
 	TP_OUTPUT_OPTIONS,						\
 	TP_LIMIT_OPTIONS,						\
 	TP_HOLD_OPTIONS,						\
@@ -69,5 +73,6 @@ bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 		       int *ret);
 int tp_output_limits(struct tp_output *out, const struct tp_limit_opts *o,
 		     const char *cmd, uint32_t kind, struct tp_limits *limits);
+int tp_priority_check(const struct tp_measure_opts *m, const char *cmd);
 
 #endif /* TSCPROBE_USER_OPTIONS_H */

@@ -120,21 +120,75 @@ void tp_thread_sched_delta(struct tp_cpu_res *c,
 	c->migrations.v = after->migrations - before->migrations;
 }
 
-/* Start a thread that runs on one CPU only; 0 or a positive errno. */
-static int tp_spawn_pinned(pthread_t *tid, unsigned int cpu,
+/*
+ * A thread's attributes: on @cpu only (-1: anywhere), SCHED_FIFO at
+ * @priority when it is not 0; 0 or a positive errno.
+ */
+static int tp_thread_attr(pthread_attr_t *attr, int cpu, uint32_t priority)
+{
+	struct sched_param sp = { .sched_priority = (int)priority };
+	cpu_set_t set;
+	int err = 0;
+
+	pthread_attr_init(attr);
+	if (cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET((unsigned int)cpu, &set);
+		err = pthread_attr_setaffinity_np(attr, sizeof(set), &set);
+	}
+	if (!err && priority)
+		err = pthread_attr_setinheritsched(attr, PTHREAD_EXPLICIT_SCHED) ?:
+		      pthread_attr_setschedpolicy(attr, SCHED_FIFO) ?:
+		      pthread_attr_setschedparam(attr, &sp);
+	if (err)
+		pthread_attr_destroy(attr);
+	return err;
+}
+
+static void *tp_nothing(void *arg)
+{
+	return arg;
+}
+
+/**
+ * tp_fifo_allowed() - may this process run threads SCHED_FIFO at @priority?
+ * @priority: the priority
+ *
+ * Tried with a thread that does nothing, so that the answer is the one the
+ * measuring threads will get.
+ *
+ * Return: 0, or the positive errno of the refusal (EPERM: no privilege).
+ */
+int tp_fifo_allowed(uint32_t priority)
+{
+	pthread_attr_t attr;
+	pthread_t tid;
+	int err = tp_thread_attr(&attr, -1, priority);
+
+	if (err)
+		return err;
+	err = pthread_create(&tid, &attr, tp_nothing, NULL);
+	pthread_attr_destroy(&attr);
+	if (!err)
+		pthread_join(tid, NULL);
+	return err;
+}
+
+/*
+ * Start a thread that runs on one CPU only, SCHED_FIFO at @priority when
+ * it is not 0; 0 or a positive errno.
+ */
+static int tp_spawn_pinned(pthread_t *tid, unsigned int cpu, uint32_t priority,
 			   void *(*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
-	cpu_set_t set;
 	int err;
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_attr_init(&attr);
-	/* Created pinned: the thread never runs anywhere else. */
-	err = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	if (!err)
-		err = pthread_create(tid, &attr, fn, arg);
+	/* Created pinned (and at its priority): it never runs otherwise. */
+	err = tp_thread_attr(&attr, (int)cpu, priority);
+	if (err)
+		return err;
+	err = pthread_create(tid, &attr, fn, arg);
 	pthread_attr_destroy(&attr);
 	return err;
 }
@@ -203,6 +257,7 @@ void tp_pinned_run(struct tp_pinned_run *run)
 
 	tp_catch_interrupt();	/* Ctrl-C ends the measurement, not us */
 	tp_cli_place(&res->cpus, &res->cli);
+	res->cli.priority = run->priority;
 	pthread_barrier_init(&run->ready, NULL, run->n + 1);
 	pthread_barrier_init(&run->go, NULL, run->n + 1);
 	pthread_barrier_init(&run->end, NULL, run->n);
@@ -210,7 +265,8 @@ void tp_pinned_run(struct tp_pinned_run *run)
 		struct tp_pinned *t = tp_pinned_at(run, i);
 
 		t->run = run;
-		err = tp_spawn_pinned(&t->tid, t->cpu, run->body, t);
+		err = tp_spawn_pinned(&t->tid, t->cpu, run->priority, run->body,
+				      t);
 		if (err) {
 			tp_err("cannot start a thread on CPU %u: %s", t->cpu,
 			       strerror(err));

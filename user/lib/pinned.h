@@ -27,6 +27,10 @@ struct tp_thread_sched {
 	uint64_t migrations;
 };
 
+/* The SCHED_FIFO priorities --priority takes (Linux's, as chrt shows). */
+#define TP_PRIORITY_MIN	1
+#define TP_PRIORITY_MAX	99
+
 uint32_t tp_user_tsc_khz(void);
 bool tp_proc_value(const char *path, const char *key, uint64_t *v);
 void tp_thread_sched(struct tp_thread_sched *s);
@@ -59,6 +63,7 @@ struct tp_pinned {
  *	machine's state is read and the threads go (NULL: nothing)
  * @watch: on the main thread while the threads measure (NULL: nothing)
  * @arg: for @prepare and @watch
+ * @priority: the threads' SCHED_FIFO priority (0: SCHED_OTHER)
  * @res: the result whose context (/proc/interrupts before and after, the
  *	environment) is read right around the measured part; its @cpus and
  *	@tsc_khz must be set
@@ -74,12 +79,14 @@ struct tp_pinned_run {
 	void (*prepare)(void *arg);
 	void (*watch)(void *arg);
 	void *arg;
+	uint32_t priority;
 	struct tp_result *res;
 	pthread_barrier_t ready;
 	pthread_barrier_t go;
 	pthread_barrier_t end;
 };
 
+int tp_fifo_allowed(uint32_t priority);
 void tp_pinned_run(struct tp_pinned_run *run);
 void tp_pinned_go(struct tp_pinned *t);
 void tp_pinned_end(struct tp_pinned *t);

@@ -125,7 +125,8 @@ void tp_cli_place(const struct tp_cpuset *measured, struct tp_placement *pl)
 }
 
 /**
- * tp_placement_text() - "cli: ran on CPU 0, apart from the measured CPUs"
+ * tp_placement_text() - "cli: ran on CPU 0, apart from the measured CPUs",
+ *	and "threads: SCHED_FIFO priority 50 ..." when --priority raised them
  * @pl: the placement (nothing is printed unless it is known)
  * @f: where to
  */
@@ -146,10 +147,14 @@ void tp_placement_text(const struct tp_placement *pl, FILE *f)
 		fprintf(f, "cli: ran on CPU%s %s, maybe among the measured CPUs: %s\n",
 			tp_cpuset_count(&pl->cpus) == 1 ? "" : "s", cpus,
 			pl->why);
+	if (pl->priority)
+		fprintf(f, "threads: SCHED_FIFO priority %u on the measured CPUs (--priority)\n",
+			pl->priority);
 }
 
 /**
- * tp_placement_json() - "cli": {cpus, apart, why} (null: not known)
+ * tp_placement_json() - "cli": {cpus, apart, why} (null: not known), and
+ *	"fifo_priority" of the measuring threads (null: not raised)
  * @pl: the placement
  * @j: the writer, inside the report's top-level object
  */
@@ -157,15 +162,19 @@ void tp_placement_json(const struct tp_placement *pl, struct jw *j)
 {
 	if (!pl->known) {
 		jw_null(j, "cli");
-		return;
+	} else {
+		jw_obj(j, "cli");
+		jw_cpuset(j, "cpus", &pl->cpus);
+		jw_bool(j, "apart", pl->apart);
+		if (pl->apart)
+			jw_null(j, "why");
+		else
+			jw_str(j, "why", *pl->why ? pl->why :
+			       "no other CPU is online");
+		jw_obj_end(j);
 	}
-	jw_obj(j, "cli");
-	jw_cpuset(j, "cpus", &pl->cpus);
-	jw_bool(j, "apart", pl->apart);
-	if (pl->apart)
-		jw_null(j, "why");
+	if (pl->priority)
+		jw_u64(j, "fifo_priority", pl->priority);
 	else
-		jw_str(j, "why", *pl->why ? pl->why :
-		       "no other CPU is online");
-	jw_obj_end(j);
+		jw_null(j, "fifo_priority");
 }

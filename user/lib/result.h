@@ -50,6 +50,9 @@ struct tp_nl_error;
  * @stop_at_ns: noise: the first gap this long ends the run (0: none)
  * @stop_at_cycles: the same in cycles (0: derive from ns)
  * @trace_stop: noise: tracing_off() at that moment too
+ * @warm_up_ns: noise: measured first on each CPU and dropped
+ * @priority: userspace engines: the SCHED_FIFO priority of the measuring
+ *	threads (0: SCHED_OTHER, the default)
  */
 struct tp_run_params {
 	uint64_t duration_ns;
@@ -69,6 +72,7 @@ struct tp_run_params {
 	uint64_t stop_at_cycles;
 	bool trace_stop;
 	uint64_t warm_up_ns;
+	uint32_t priority;
 };
 
 /** struct tp_counter_res - a counter that may be unreadable (@ok false) */
