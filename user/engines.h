@@ -6,11 +6,13 @@
 #ifndef TSCPROBE_USER_ENGINES_H
 #define TSCPROBE_USER_ENGINES_H
 
+#include "lib/cpu_counters.h"
 #include "lib/result.h"
 
 /* noise_engine.c */
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,
 		  bool quiet, struct tp_result *res);
+bool tp_user_event_cause(const struct tp_cpu_window *win, struct tp_event *ev);
 void tp_noise_progress_line(char *buf, size_t len, const char *engine,
 			    uint64_t elapsed_ns, uint64_t total_ns,
 			    unsigned int ncpus, uint64_t worst,

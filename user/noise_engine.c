@@ -8,12 +8,12 @@
  *
  * Causes, as far as userspace can tell: between two windows the thread
  * reads its CPU's rows of /proc/interrupts and /proc/softirqs and its
- * steal time (/proc/stat); a window's events get the window's deltas and
- * the cause the module's rule gives them (irq, else steal, else
- * unexplained).  SMIs and per-gap NMIs are out of userspace's reach: those
- * counters are unknown, never 0.  Over the run, the rows' counts name the
- * CPU's sources, without time: where in a window, or between windows, an
- * interrupt came is out of reach too.
+ * steal time (/proc/stat).  Those counts are the window's, not a gap's
+ * (tp_user_event_cause()): an event gets a cause only from a window in
+ * which none of them moved.  SMIs and per-gap NMIs are out of userspace's
+ * reach: those counters are unknown, never 0.  Over the run, the rows'
+ * counts name the CPU's sources, without time: where in a window, or
+ * between windows, an interrupt came is out of reach too.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -93,6 +93,9 @@ struct tp_noise_thread {
 	bool done;
 };
 
+/* An event of the current window, until the window's counters are read. */
+#define TP_CAUSE_PENDING	(TSCPROBE_CAUSE_MAX + 1)
+
 /* core/'s explain hook: count the window's events; the window explains. */
 static void tp_noise_count_event(struct tp_noise *n, struct tp_event *ev)
 {
@@ -100,44 +103,71 @@ static void tp_noise_count_event(struct tp_noise *n, struct tp_event *ev)
 
 	l->win_events++;
 	l->win_cycles += ev->cycles;
+	ev->cause = TP_CAUSE_PENDING;
+}
+
+/**
+ * tp_user_event_cause() - what the userspace engine can say of an event
+ *	from the counts of the window it ended in
+ * @win: what the CPU counted over the window (and the reading before it)
+ * @ev: the event; its counters, valid bits and cause are set here
+ *
+ * A count that stayed 0 over the window stayed 0 over each of its gaps:
+ * that counter is the event's too.  When every counter that could be read
+ * stayed 0, the module's counter rule applies (tp_event_cause():
+ * unexplained, nothing userspace can read moved).  A count that moved is
+ * the window's, not the gap's: an interrupt may have come anywhere in the
+ * window, and most windows take the tick.  Then the counter is unknown for
+ * the event, and the event has no cause rather than the window's.
+ *
+ * Return: true when the event has a cause.
+ */
+bool tp_user_event_cause(const struct tp_cpu_window *win, struct tp_event *ev)
+{
+	ev->valid = 0;
+	ev->irq = 0;
+	ev->steal_ns = 0;
+	if (win->irq_ok && !win->irq)
+		ev->valid |= TP_EVENT_IRQ;
+	if (win->steal_ok && !win->steal_ns)
+		ev->valid |= TP_EVENT_STEAL;
+	if ((win->irq_ok && win->irq) || (win->steal_ok && win->steal_ns)) {
+		ev->cause = TSCPROBE_CAUSE_NONE;
+		return false;
+	}
+	ev->cause = (uint16_t)tp_event_cause(ev);
+	return true;
 }
 
 /*
- * After a window that started at @start: read the counters, and give the
- * window's events (the kept ones that ended in it) the deltas since the
- * last reading and the cause they point at.
+ * After a window: read the counters, and give the window's events (the
+ * kept ones, marked pending by the hook) what those counters say of them;
+ * the per-cause totals count every event of the window, kept or not, the
+ * ones without a cause under TSCPROBE_CAUSE_NONE.
  */
-static void tp_noise_explain_window(struct tp_noise_thread *t, uint64_t start)
+static void tp_noise_explain_window(struct tp_noise_thread *t)
 {
 	struct tp_noise_causes *w = &t->why;
 	struct tp_noise_loop *l = t->loop;
-	struct tp_event d = { .cause = TSCPROBE_CAUSE_NONE };
 	struct tp_events *e = &l->n.events;
 	struct tp_cpu_window win;
-	unsigned int i, cause;
+	struct tp_event d;
+	unsigned int i;
 
 	tp_cpu_counters_read(&w->counters, &win);
 	if (!l->win_events)
 		return;
-	if (win.irq_ok) {
-		d.valid |= TP_EVENT_IRQ;
-		d.irq = (uint32_t)win.irq;
-	}
-	if (win.steal_ok) {
-		d.valid |= TP_EVENT_STEAL;
-		d.steal_ns = win.steal_ns;
-	}
-	cause = tp_event_cause(&d);
-	w->causes[cause].events += l->win_events;
-	w->causes[cause].cycles += l->win_cycles;
+	tp_user_event_cause(&win, &d);
+	w->causes[d.cause].events += l->win_events;
+	w->causes[d.cause].cycles += l->win_cycles;
 	l->win_events = l->win_cycles = 0;
 	for (i = 0; i < e->n; i++) {
-		if (e->ev[i].tsc <= start || e->ev[i].cause != TSCPROBE_CAUSE_NONE)
+		if (e->ev[i].cause != TP_CAUSE_PENDING)
 			continue;
 		e->ev[i].irq = d.irq;
 		e->ev[i].steal_ns = d.steal_ns;
 		e->ev[i].valid = d.valid;
-		e->ev[i].cause = (uint16_t)cause;
+		e->ev[i].cause = d.cause;
 	}
 }
 
@@ -175,7 +205,7 @@ static void *tp_noise_thread_main(void *arg)
 		t->first_tsc -= back;
 		end -= back;
 		t->windows++;
-		tp_noise_explain_window(t, now);
+		tp_noise_explain_window(t);
 		__atomic_store_n(&t->seen_cycles, t->last_tsc - t->first_tsc,
 				 __ATOMIC_RELAXED);
 		__atomic_store_n(&t->seen_max, loop->max, __ATOMIC_RELAXED);
@@ -222,13 +252,12 @@ static void tp_noise_collect(struct tp_result *res,
 	c->nevents = l->events.n;
 	c->has_causes = true;
 	/*
-	 * Per gap, SMIs and NMIs are out of userspace's sight, and nothing
-	 * traces what ran inside one.
+	 * Per gap, SMIs and NMIs are out of userspace's sight, nothing traces
+	 * what ran inside one, and an interrupt or steal counted in a window
+	 * is no gap's: only "unexplained" is known.  The events without a
+	 * cause are counted under NONE.
 	 */
-	c->causes_known = ~((1U << TSCPROBE_CAUSE_SMI) |
-			    (1U << TSCPROBE_CAUSE_NMI) |
-			    (1U << TSCPROBE_CAUSE_THREAD) |
-			    (1U << TSCPROBE_CAUSE_SOFTIRQ));
+	c->causes_known = 1U << TSCPROBE_CAUSE_UNEXPLAINED;
 	memcpy(c->causes, t->why.causes, sizeof(c->causes));
 	c->steps_back.ok = true;
 	c->steps_back.v = l->steps_back;

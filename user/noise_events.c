@@ -241,7 +241,8 @@ void tp_noise_causes_text(const struct tp_result *r,
 		fprintf(f, "; %llu events not notified",
 			(unsigned long long)c->not_notified.v);
 	if (c->has_causes && r->user_engine)
-		fprintf(f, "; userspace: irq and steal of each window, smi and nmi unreadable, nothing traced");
+		fprintf(f, "; userspace: %llu not attributed (the interrupt and steal counts are per window, not per gap; unexplained: in a window where neither moved)",
+			(unsigned long long)c->causes[TSCPROBE_CAUSE_NONE].events);
 	fprintf(f, "\n");
 }
 

@@ -475,6 +475,61 @@ TEST(priority_is_in_the_report)
 	EXPECT_EQ(0, system(cmd));
 }
 
+/*
+ * The userspace engine's counts are per window: an event gets a cause
+ * only from a window where none moved (and then its counters are 0); in
+ * any other window it has none, and the moved counter is unknown for it.
+ */
+TEST(user_engine_causes_only_what_a_window_rules_out)
+{
+	static const struct {
+		struct tp_cpu_window win;
+		bool caused;
+		uint16_t valid;
+	} cases[] = {
+		{ { true, 0, true, 0 }, true, TP_EVENT_IRQ | TP_EVENT_STEAL },
+		{ { true, 25, true, 0 }, false, TP_EVENT_STEAL },
+		{ { true, 0, true, 4000000 }, false, TP_EVENT_IRQ },
+		{ { true, 1, true, 1 }, false, 0 },
+		{ { false, 0, true, 0 }, true, TP_EVENT_STEAL },
+		{ { false, 0, false, 0 }, true, 0 },
+	};
+	struct tp_event ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&ev, 0xff, sizeof(ev));
+		EXPECT_EQ(cases[i].caused, tp_user_event_cause(&cases[i].win, &ev))
+			TH_LOG("case %zu", i);
+		EXPECT_EQ(cases[i].caused ? TSCPROBE_CAUSE_UNEXPLAINED :
+			  TSCPROBE_CAUSE_NONE, ev.cause) TH_LOG("case %zu", i);
+		EXPECT_EQ(cases[i].valid, ev.valid) TH_LOG("case %zu", i);
+		EXPECT_EQ(0, ev.irq);
+		EXPECT_EQ(0, ev.steal_ns);
+	}
+}
+
+/*
+ * Live: no event of the userspace engine is blamed on irq or steal (every
+ * window of a CPU with a tick counts interrupts), and an event with a
+ * cause has its counters at 0; the per-CPU irq and steal causes are
+ * unknown.
+ */
+TEST(user_engine_blames_no_event_on_a_window)
+{
+	char cli[PATH_MAX], cmd[PATH_MAX + 512];
+
+	ASSERT_EQ(0, tp_test_cli_path(cli, sizeof(cli)));
+	snprintf(cmd, sizeof(cmd),
+		 "%s noise --user -c 0 -d 300ms --threshold 1us -q -j | jq -e '"
+		 "[.cpus[].events[]] as $e | ($e | length) > 0 and "
+		 "all($e[]; .cause == null or (.cause == \"unexplained\" and "
+		 "(.irq // 0) == 0 and (.steal_ns // 0) == 0)) and "
+		 "all(.cpus[]; .causes.irq == null and .causes.steal == null)' >/dev/null",
+		 cli);
+	EXPECT_EQ(0, system(cmd));
+}
+
 TEST(bounded_numbers)
 {
 	const char *why;

@@ -632,31 +632,42 @@ static void fill_user_sources(struct tp_cpu_res *c, unsigned int i)
 /*
  * What the userspace engine can tell: no SMI or NMI per gap (both
  * unknown, their events unexplained), no SMI count, no source traced (the
- * thread and softirq causes unknown, each event's cause the counters',
- * no event's sources), and the sources it counted.
+ * thread and softirq causes unknown, no event's sources), interrupt and
+ * steal counts per window only (an event in a window where one moved has
+ * no cause and those counters unknown: counted under NONE), and the
+ * sources it counted.
  */
 static void user_engine_causes(struct tp_result *r)
 {
 	static const uint32_t hidden[] = {
 		TSCPROBE_CAUSE_SMI, TSCPROBE_CAUSE_NMI, TSCPROBE_CAUSE_THREAD,
-		TSCPROBE_CAUSE_SOFTIRQ,
+		TSCPROBE_CAUSE_SOFTIRQ, TSCPROBE_CAUSE_IRQ, TSCPROBE_CAUSE_STEAL,
 	};
+	struct tp_event_res *ev;
 	struct tp_cause_res *u;
 	unsigned int i, k;
 
 	for (i = 0; i < r->ncpus; i++) {
-		u = &r->cpu[i].causes[TSCPROBE_CAUSE_UNEXPLAINED];
 		for (k = 0; k < TP_ARRAY_SIZE(hidden); k++) {
+			u = &r->cpu[i].causes[k < 4 ? TSCPROBE_CAUSE_UNEXPLAINED :
+					      TSCPROBE_CAUSE_NONE];
 			u->events += r->cpu[i].causes[hidden[k]].events;
 			u->cycles += r->cpu[i].causes[hidden[k]].cycles;
 			memset(&r->cpu[i].causes[hidden[k]], 0, sizeof(*u));
-			r->cpu[i].causes_known &= ~(1U << hidden[k]);
 		}
+		r->cpu[i].causes_known = 1U << TSCPROBE_CAUSE_UNEXPLAINED;
 		r->cpu[i].smi.ok = false;
 		fill_user_sources(&r->cpu[i], i);
 		for (k = 0; k < r->cpu[i].nevents; k++) {
-			r->cpu[i].events[k].has_sources = false;
-			fill_event_cause(&r->cpu[i].events[k], k, i);
+			ev = &r->cpu[i].events[k];
+			ev->has_sources = false;
+			fill_event_cause(ev, k, i);
+			ev->smi.ok = ev->nmi.ok = false;
+			ev->cause = TSCPROBE_CAUSE_UNEXPLAINED;
+			if (ev->steal_ns.ok && ev->steal_ns.v) {
+				ev->has_cause = ev->steal_ns.ok = false;
+				ev->cause = TSCPROBE_CAUSE_NONE;
+			}
 		}
 	}
 }
