@@ -17,39 +17,30 @@
 #include "lib/parse.h"
 
 static const char tp_cache_usage[] =
-	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--batch N] [--levels] [--nodes]\n"
-	"                      [--user] [--fail-above NAME:VALUE]... [--limits FILE]\n"
-	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
-	"                      [--load memmove|stream|cpu --load-cpus CPUS]\n"
-	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
+	"usage: tscprobe cache [-c CPUS] [-n ROUNDS] [--user] [OPTIONS]\n"
 	"\n"
 	"Time one load on every chosen CPU, with its line cached and just flushed\n"
 	"(clflush), and an empty measurement, in rounds of the three; report them\n"
-	"net of the empty one's cost, as distributions and as the averages of the\n"
-	"last 1e3, 1e5 and 1e6 rounds.  Interrupts are off in the module.\n"
+	"net of the empty one's cost.  Interrupts are off in the module.\n"
 	"\n"
-	"  -c, --cpus CPUS   CPUs to measure, like 0-3,8 (default: all online)\n"
-	"  -n, --rounds N    rounds per CPU, 1 to 1e9 (default 1e6); 1e5 works\n"
-	"      --batch N     rounds between two deadline checks, 1 to 1e6 and at\n"
-	"                    most the rounds (default 1000)\n"
-	"      --levels      also load-to-use latency of working sets from 4 KiB\n"
-	"                    to 256 MiB, by pointer chasing (takes seconds)\n"
-	"      --nodes       also the uncached load to every NUMA node's memory\n"
-	"      --user        measure in userspace (interrupts on; no module)\n"
+	"  -c, --cpus CPUS       CPUs to measure, like 0-3,8 (default: all online)\n"
+	"  -n, --rounds N        rounds per CPU, 1 to 1e9 (default 1e6)\n"
+	"      --levels          also the latency of working sets, 4 KiB to 256 MiB\n"
+	"      --nodes           also the uncached load to every NUMA node's memory\n"
+	"      --user            measure in userspace, without the module (irqs on)\n"
 	"      --priority N      with --user: the measuring threads SCHED_FIFO at N\n"
-	TP_LIMIT_USAGE
-	TP_HOLD_USAGE
-	TP_LOAD_USAGE
-	TP_OUTPUT_USAGE
+	"      --fail-above L    exit 7 when a CPU's figure is over L: p99:120ns\n"
+	"                        (p50, p99, max; cached.p99: of the cached load)\n"
+	"  -j, --json            print JSON (or --csv, --prom); --svg FILE: a picture\n"
+	"  -v, --verbose         every CPU in full: the series, the rolling averages\n"
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Limits: NAME:VALUE, NAME p50, p99 or max of a CPU's uncached load net of\n"
-	"the overhead (cached.p99: of the cached load), as in 'cache p99 120ns' in\n"
-	"FILE or --fail-above p99:120ns.\n"
-	TP_LIMIT_RULES
+	"Also, in 'man tscprobe': --batch N, --limits FILE, --dma-latency D|off,\n"
+	"--deepest-idle-state N, --load KIND, --load-cpus CPUS.  Ctrl-C stops the\n"
+	"run and prints what was measured (exit 130).\n"
 	"\n"
-	"Ctrl-C stops the run and prints what was measured (exit 130).\n";
+	TP_LIMIT_HELP;
 
 enum { OPT_BATCH = 256, OPT_LEVELS, OPT_NODES };
 

@@ -21,54 +21,33 @@
 #include "lib/parse.h"
 
 static const char tp_noise_usage[] =
-	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--width D]\n"
-	"                      [--gap D] [--threshold D|Nc] [--clock CLOCK] [--user]\n"
-	"                      [--compare] [--follow] [--stop-at D|Nc [--trace-stop]]\n"
-	"                      [--on-threshold ACTION]... [--on-end ACTION]...\n"
-	"                      [--warm-up D]\n"
-	"                      [--fail-above [NAME:]VALUE]... [--limits FILE]\n"
-	"                      [--dma-latency US|off] [--deepest-idle-state N]\n"
-	"                      [--load memmove|stream|cpu --load-cpus CPUS]\n"
-	"                      [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
+	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--user] [OPTIONS]\n"
 	"\n"
-	"Spin reading the TSC on every chosen CPU and histogram the gaps between\n"
-	"consecutive reads.  With interrupts off, what remains is SMIs, NMIs, the\n"
-	"hypervisor and the hardware; with them on, the operating system too.\n"
+	"Histogram the gaps between consecutive TSC reads on every chosen CPU: with\n"
+	"interrupts off, SMIs, NMIs, the hypervisor and the hardware; on, the OS too.\n"
 	"\n"
 	"  -c, --cpus CPUS       CPUs to measure, like 0-3,8 (default: all online)\n"
-	"  -d, --duration D      how long: 500ms, 10s, 2m, 1h (default 10s)\n"
+	"  -d, --duration D      how long, like 10s or 2m (default 10s)\n"
 	"      --irqs off|on     interrupts during the windows (default off)\n"
-	"      --width D         longest interrupts-off window (default 100ms, max 1s)\n"
-	"      --gap D           interrupts-on pause between windows (default 100us)\n"
-	"      --threshold D|Nc  gaps this long are events: 10us, or cycles: 25000c\n"
-	"                        (default 10us)\n"
-	"      --clock CLOCK     lfence (default), rdtscp, mfence or plain\n"
-	"      --warm-up D       measure D first on each CPU and drop it: caches,\n"
-	"                        predictors and clocks settle (default 0, max 1h)\n"
-	"      --user            measure in userspace (interrupts on; no module)\n"
+	"      --threshold D|Nc  gaps this long are events: 10us (default), 25000c\n"
+	"      --user            measure in userspace, without the module (irqs on)\n"
 	"      --priority N      with --user: the measuring threads SCHED_FIFO at N\n"
-	"      --compare         measure the same CPUs three ways, back to back: the\n"
-	"                        module with interrupts off, with them on, and\n"
-	"                        userspace; print them side by side\n"
-	"      --follow          print every event as it comes (standard error; JSON\n"
-	"                        lines with -j), then the report\n"
-	"      --stop-at D|Nc    end the run at the first gap this long (at least the\n"
-	"                        threshold): stop reason threshold\n"
-	"      --trace-stop      with --stop-at: also turn tracing off at that gap, so\n"
-	"                        the ftrace buffer keeps what led up to it\n"
-	TP_ACTION_USAGE
-	TP_LIMIT_USAGE
-	TP_HOLD_USAGE
-	TP_LOAD_USAGE
-	TP_OUTPUT_USAGE
+	"      --compare         irqs off, on, and --user, back to back, side by side\n"
+	"      --fail-above L    exit 7 when a CPU's max gap is over L (20us), or\n"
+	"                        its p50, p99, p99.9, p99.99 (p99.99:5us)\n"
+	"  -j, --json            print JSON (or --csv, --prom); --svg FILE: a picture\n"
+	"  -v, --verbose         every CPU in full: histogram, events, sources\n"
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Limits: [NAME:]VALUE, NAME max (the default), p50, p99, p99.9 or p99.99 of\n"
-	"a CPU's gaps, as in 'noise p99.99 5us' in FILE or --fail-above p99.99:5us.\n"
-	TP_LIMIT_RULES
+	"Also, in 'man tscprobe': --width D, --gap D, --clock CLOCK, --warm-up D,\n"
+	"--follow, --stop-at D|Nc, --trace-stop, --on-threshold ACTION, --on-end\n"
+	"ACTION, --limits FILE, --dma-latency D|off, --deepest-idle-state N,\n"
+	"--load KIND, --load-cpus CPUS.  A time takes its unit: 500ns, 10us, 5ms,\n"
+	"2s, 1m, 1h (only 0 goes without); Nc is N TSC cycles.  Ctrl-C stops the\n"
+	"run and prints what was measured (exit 130).\n"
 	"\n"
-	"Ctrl-C stops the run and prints what was measured (exit 130).\n";
+	TP_LIMIT_HELP;
 
 enum {
 	OPT_IRQS = 256, OPT_WIDTH, OPT_GAP, OPT_THRESHOLD, OPT_CLOCK,

@@ -15,21 +15,20 @@
 #include "reports.h"
 
 static const char tp_show_usage[] =
-	"usage: tscprobe show [noise|cache|skew] [--fail-above L]... [--limits FILE]\n"
-	"                     [-j|--csv|--prom] [--svg FILE] [-v]\n"
+	"usage: tscprobe show [noise|cache|skew] [OPTIONS]\n"
 	"\n"
 	"Print the module's last results again (as the measuring command did).\n"
 	"Naming the measurement makes the command fail (exit 6) when the last\n"
 	"results are of another kind.\n"
 	"\n"
-	TP_LIMIT_USAGE
-	TP_OUTPUT_USAGE
+	"      --fail-above L    judge them as the measuring command does (with the\n"
+	"                        measurement named)\n"
+	"      --limits FILE     judge them against FILE's lines for their kind\n"
+	"  -j, --json            print JSON (or --csv, --prom); --svg FILE: a picture\n"
+	"  -v, --verbose         text: every CPU (pair) in full\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Limits: judge the stored results as the measuring command does (see its\n"
-	"--help for the NAMEs); --fail-above needs the measurement named, --limits\n"
-	"alone takes the lines of the results' measurement.\n"
-	TP_LIMIT_RULES;
+	TP_LIMIT_HELP;
 
 /**
  * struct tp_show - show's command line

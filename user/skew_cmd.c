@@ -17,35 +17,30 @@
 #include "lib/parse.h"
 
 static const char tp_skew_usage[] =
-	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user]\n"
-	"                     [--fail-above VALUE|sync]... [--limits FILE]\n"
-	"                     [--dma-latency US|off] [--deepest-idle-state N]\n"
-	"                     [-j|--csv|--prom] [--svg FILE] [-v] [-q]\n"
+	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user] [OPTIONS]\n"
 	"\n"
 	"For every ordered pair (i, j) of the chosen CPUs, hand a cache line back\n"
 	"and forth between i and j with interrupts off, logging the TSC at every\n"
 	"hand-off; report the one-way latency and the skew TSC_j - TSC_i.\n"
 	"\n"
 	"  -c, --cpus CPUS       at least two CPUs, like 0-3,8 (default: all online)\n"
-	"  -n, --samples N       hand-offs used per pair and repeat, 16..4096\n"
-	"                        (default 256; 16 more warm the caches first)\n"
-	"  -r, --repeats N       times each pair is measured, 1..1000 (default 1)\n"
-	"      --user            measure in userspace (interrupts on; no module;\n"
+	"  -n, --samples N       hand-offs per pair and repeat, 16 to 4096 (default 256)\n"
+	"  -r, --repeats N       times each pair is measured, 1 to 1000 (default 1)\n"
+	"      --user            measure in userspace, without the module (irqs on;\n"
 	"                        interrupted samples are dropped)\n"
 	"      --priority N      with --user: the measuring threads SCHED_FIFO at N\n"
-	TP_LIMIT_USAGE
-	TP_HOLD_USAGE
-	TP_OUTPUT_USAGE
+	"      --fail-above L    exit 7 when a pair's |skew| is over L (200ns), or\n"
+	"                        with sync, when a pair is not in sync\n"
+	"  -j, --json            print JSON (or --csv, --prom); --svg FILE: a picture\n"
+	"  -v, --verbose         every pair and the matrices, beyond 16 CPUs too\n"
 	"  -q, --quiet           no progress line\n"
 	"  -h, --help            show this help\n"
 	"\n"
-	"Limits: [max:]VALUE, a pair's |avg skew|, or sync: every pair in sync by\n"
-	"the verdict line's rule; as in 'skew max 200ns' or 'skew sync' in FILE,\n"
-	"or --fail-above 200ns, --fail-above sync.  A pair not sound has no figure.\n"
-	TP_LIMIT_RULES
+	"Also, in 'man tscprobe': --limits FILE, --dma-latency D|off,\n"
+	"--deepest-idle-state N.  Ctrl-C stops after the pair in progress and\n"
+	"prints what was measured (exit 130).\n"
 	"\n"
-	"Ctrl-C stops after the pair in progress and prints what was measured\n"
-	"(exit 130).\n";
+	TP_LIMIT_HELP;
 
 
 /**

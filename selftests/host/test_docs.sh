@@ -3,7 +3,9 @@
 #
 # Every subcommand and every option of the CLI is in its --help and in the
 # man page.  The options are read from the getopt tables of user/*.c, so a
-# new option that is not documented fails here.
+# new option that is not documented fails here.  A command's help is short
+# and its own: no other command's options or words, and the limits' rules
+# one text wherever they are.
 set -uo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLI=$REPO/build/tscprobe
@@ -53,6 +55,49 @@ documented() {
 		{ echo "the man page does not mention --$opt"; return 1; }
 }
 
+# A command's help is short: the options that matter first, the rest
+# named and left to the man page.
+help_is_short() {
+	local help
+	help=$("$CLI" "$1" --help) || return 1
+	(($(wc -l <<<"$help") <= 30)) ||
+		{ echo "tscprobe $1 --help has $(wc -l <<<"$help") lines"; return 1; }
+	! awk 'length > 80 { print "line " NR " has " length " columns"; bad = 1 } END { exit !bad }' <<<"$help"
+}
+
+# A measurement's help (and show's, which prints them) speaks of its own
+# options and of itself only; other commands may name a measurement's
+# option in what they explain.
+help_is_its_own() {
+	local cmd=$1 src=$2 opt word own
+	[[ $cmd == noise || $cmd == cache || $cmd == skew || $cmd == show ]] || return 0
+	own=$(options_of "$src")
+	for opt in $("$CLI" "$cmd" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -qx -- "${opt#--}" <<<"$own" ||
+			{ echo "tscprobe $cmd --help mentions $opt, not its option"; return 1; }
+	done
+	for word in noise cache skew; do
+		[[ $word == "$cmd" || $cmd == show ]] && continue
+		# skew hands a "cache line" around: that is its own word.
+		"$CLI" "$cmd" --help | sed 's/cache line//g' | grep -qw "$word" &&
+			{ echo "tscprobe $cmd --help speaks of $word"; return 1; }
+	done
+	return 0
+}
+
+# The limits' rules are one text, the same in every help that has limits.
+limits_text_is_shared() {
+	local cmd first="" text
+	for cmd in noise cache skew show; do
+		text=$("$CLI" "$cmd" --help | sed -n '/^Limits/,/^$/p')
+		[[ -n $text ]] || { echo "tscprobe $cmd --help has no Limits text"; return 1; }
+		[[ -z $first ]] && first=$text
+		[[ $text == "$first" ]] ||
+			{ echo "tscprobe $cmd --help has a Limits text of its own"; return 1; }
+	done
+}
+
+tap_check "the limits' rules: one text in every help" limits_text_is_shared
 tap_check "man page renders without warnings" \
 	bash -c "! MANWIDTH=80 man --warnings -l '$REPO/Documentation/tscprobe.8' 2>&1 >/dev/null | grep ."
 for src in "$REPO"/user/*.c; do
@@ -61,6 +106,8 @@ for src in "$REPO"/user/*.c; do
 	tap_check "'$cmd' is in tscprobe --help" \
 		grep -q "^  $cmd " <<<"$("$CLI" --help)"
 	tap_check "'$cmd' is in the man page" grep -q "^ *tscprobe $cmd" <<<"$MAN_TEXT"
+	tap_check "tscprobe $cmd --help: 30 lines at most, 80 columns" help_is_short "$cmd"
+	tap_check "tscprobe $cmd --help: of its own options" help_is_its_own "$cmd" "$src"
 	for opt in $(options_of "$src"); do
 		tap_check "$cmd --$opt is documented" documented "$cmd" "$opt"
 	done

@@ -37,15 +37,6 @@ enum { TP_OPT_ON_THRESHOLD = 1500, TP_OPT_ON_END };
 	{ "on-threshold", required_argument, NULL, TP_OPT_ON_THRESHOLD }, \
 	{ "on-end", required_argument, NULL, TP_OPT_ON_END }
 
-#define TP_ACTION_USAGE							\
-	"      --on-threshold ACTION  at every gap of at least --stop-at, and\n" \
-	"                        without ending the run unless ACTION is stop:\n" \
-	"                        snapshot[=DIR] (save a tracing snapshot to DIR,\n" \
-	"                        default .), 'exec CMD' (run CMD with the event\n" \
-	"                        in TSCPROBE_* variables) or stop; repeatable,\n" \
-	"                        at most once a second\n"			\
-	"      --on-end ACTION   once the run ended: snapshot[=DIR] or 'exec CMD'\n"
-
 /**
  * struct tp_action - one action asked for
  * @kind: enum tp_action_kind

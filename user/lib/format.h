@@ -50,15 +50,6 @@ enum { TP_OPT_CSV = 1000, TP_OPT_PROM, TP_OPT_SVG };
 	{ "svg", required_argument, NULL, TP_OPT_SVG },			\
 	{ "verbose", no_argument, NULL, 'v' }
 
-/* The usage lines of the format options. */
-#define TP_OUTPUT_USAGE							\
-	"  -j, --json            print JSON\n"				\
-	"      --csv             print CSV: a header row, then a row per CPU or pair\n" \
-	"      --prom            print Prometheus text exposition (tscprobe_* metrics)\n" \
-	"      --svg FILE        also draw the results into FILE (SVG)\n"	\
-	"  -v, --verbose         text: every CPU's full block before the table of a\n" \
-	"                        row per CPU (skew: every pair and the matrices)\n"
-
 int tp_output_option(struct tp_output *o, int c, const char *arg,
 		     const char *cmd, int *ret);
 

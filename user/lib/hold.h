@@ -27,13 +27,6 @@ enum { TP_OPT_DMA_LATENCY = 1300, TP_OPT_DEEPEST_IDLE };
 	{ "dma-latency", required_argument, NULL, TP_OPT_DMA_LATENCY },	\
 	{ "deepest-idle-state", required_argument, NULL, TP_OPT_DEEPEST_IDLE }
 
-#define TP_HOLD_USAGE							\
-	"      --dma-latency US|off  hold /dev/cpu_dma_latency at US microseconds\n" \
-	"                        during the run (noise with interrupts on: 0 unless\n" \
-	"                        off)\n"					\
-	"      --deepest-idle-state N  idle states deeper than stateN off on the\n" \
-	"                        measured CPUs during the run\n"
-
 /* --dma-latency off: no request, not even the measurement's default. */
 #define TP_DMA_OFF	-1L
 

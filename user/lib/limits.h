@@ -86,19 +86,15 @@ enum { TP_OPT_FAIL_ABOVE = 1200, TP_OPT_LIMITS };
 	{ "fail-above", required_argument, NULL, TP_OPT_FAIL_ABOVE },	\
 	{ "limits", required_argument, NULL, TP_OPT_LIMITS }
 
-/* The usage lines of the limit options. */
-#define TP_LIMIT_USAGE							\
-	"      --fail-above L    judge the result against L: exit 7 when it fails\n" \
-	"                        (repeatable; see Limits below)\n"	\
-	"      --limits FILE     judge it against FILE's lines for this measurement\n"
-
-/* The usage paragraph on limits every command shares, after its own. */
-#define TP_LIMIT_RULES							\
-	"VALUE is a time with its unit (20us) or TSC cycles (5000c).  FILE has a\n" \
-	"line per limit, 'MEASUREMENT NAME VALUE', '#' comments; a --fail-above\n" \
-	"replaces FILE's limit of the same NAME.  At the limit passes, above it\n" \
-	"fails, and so does a CPU (pair) without the figure; the report says by\n" \
-	"how much.  Exit 7: measured, and a limit failed.\n"
+/*
+ * The rules of limits, one text in the help of every command that takes
+ * them; a command's --fail-above line names its own figures.
+ */
+#define TP_LIMIT_HELP							\
+	"Limits: --fail-above [NAME:]VALUE (repeatable) or a line of --limits FILE,\n" \
+	"'MEASUREMENT NAME VALUE'; VALUE a time with its unit (20us) or TSC cycles\n" \
+	"(5000c).  At the limit passes; above it fails: exit 7 after the report.\n" \
+	"Every NAME, and the file: man tscprobe.\n"
 
 int tp_limit_parse(uint32_t kind, const char *s, struct tp_limit *l,
 		   const char **why);

@@ -33,11 +33,6 @@ enum { TP_OPT_LOAD = 1400, TP_OPT_LOAD_CPUS };
 	{ "load", required_argument, NULL, TP_OPT_LOAD },		\
 	{ "load-cpus", required_argument, NULL, TP_OPT_LOAD_CPUS }
 
-#define TP_LOAD_USAGE							\
-	"      --load memmove|stream|cpu  run this load on --load-cpus while\n" \
-	"                        measuring (one pinned thread per CPU)\n"	\
-	"      --load-cpus CPUS  the CPUs of the load; none of them measured\n"
-
 /**
  * struct tp_load_opts - the load asked for
  * @kind: enum tp_load_kind (TP_LOAD_NONE: no --load)
