@@ -126,6 +126,30 @@ TEST(thresholds)
 	EXPECT_EQ(-1, tp_parse_threshold("1.5c", &v, &cycles, &why));
 }
 
+/* A command line the CLI must refuse, and what its one line must say. */
+struct tp_refusal {
+	const char *args;
+	const char *says;
+};
+
+/* Each of @n refusals: exit 2, one "tscprobe: " line that says its part. */
+static void tp_expect_refusals(struct __test_metadata *_metadata,
+			       const struct tp_refusal *cases, size_t n)
+{
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(1, tp_test_refused(cases[i].args, err, sizeof(err)))
+			TH_LOG("%s: %s", cases[i].args, err);
+		EXPECT_NE(NULL, strstr(err, cases[i].says))
+			TH_LOG("%s: %s", cases[i].args, err);
+	}
+}
+
+#define EXPECT_REFUSALS(cases)						\
+	tp_expect_refusals(_metadata, cases, sizeof(cases) / sizeof((cases)[0]))
+
 /*
  * A time takes its unit (only 0 goes without), and the reason for a bare
  * number offers it in units, cycles too where they are taken.
@@ -153,30 +177,29 @@ TEST(a_time_needs_its_unit)
 /* Every option that takes a time refuses a bare number, in one line. */
 TEST(time_options_refuse_bare_numbers)
 {
-	static const char *const bare[] = {
-		"noise -d 10", "noise --width 1", "noise --gap 100",
-		"noise --threshold 5000", "noise --stop-at 5000",
-		"noise --warm-up 1", "noise --fail-above 20",
-		"noise --fail-above p99:20", "noise --dma-latency 20",
-		"cache --dma-latency 20", "skew --dma-latency 20",
-		"skew --fail-above 200",
+	static const struct tp_refusal bare[] = {
+		{ "noise -d 10", "needs a unit" },
+		{ "noise --width 1", "needs a unit" },
+		{ "noise --gap 100", "needs a unit" },
+		{ "noise --threshold 5000", "needs a unit" },
+		{ "noise --stop-at 5000", "needs a unit" },
+		{ "noise --warm-up 1", "needs a unit" },
+		{ "noise --fail-above 20", "needs a unit" },
+		{ "noise --fail-above p99:20", "needs a unit" },
+		{ "noise --dma-latency 20", "needs a unit" },
+		{ "cache --dma-latency 20", "needs a unit" },
+		{ "skew --dma-latency 20", "needs a unit" },
+		{ "skew --fail-above 200", "needs a unit" },
+		{ "noise -d -1s", "cannot be negative" },
 	};
-	char err[1024];
-	size_t i;
 
-	for (i = 0; i < sizeof(bare) / sizeof(bare[0]); i++) {
-		EXPECT_EQ(1, tp_test_refused(bare[i], err, sizeof(err)))
-			TH_LOG("%s: %s", bare[i], err);
-		EXPECT_NE(NULL, strstr(err, "needs a unit")) TH_LOG("%s: %s", bare[i], err);
-	}
-	EXPECT_EQ(1, tp_test_refused("noise -d -1s", err, sizeof(err)));
-	EXPECT_NE(NULL, strstr(err, "cannot be negative")) TH_LOG("%s", err);
+	EXPECT_REFUSALS(bare);
 }
 
 /* A refused number or time says the range it must be in. */
 TEST(ranges_are_said)
 {
-	static const struct { const char *args, *range; } cases[] = {
+	static const struct tp_refusal cases[] = {
 		{ "skew -n 8", "must be 16 to 4096" },
 		{ "skew -n x", "16 to 4096" },
 		{ "skew -r 0", "must be 1 to 1000" },
@@ -189,15 +212,8 @@ TEST(ranges_are_said)
 		{ "noise --width 5us", "must be 10us to 1s" },
 		{ "noise --warm-up 2h", "to 1h" },
 	};
-	char err[1024];
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		EXPECT_EQ(1, tp_test_refused(cases[i].args, err, sizeof(err)))
-			TH_LOG("%s: %s", cases[i].args, err);
-		EXPECT_NE(NULL, strstr(err, cases[i].range))
-			TH_LOG("%s: %s", cases[i].args, err);
-	}
+	EXPECT_REFUSALS(cases);
 }
 
 /*
@@ -206,20 +222,18 @@ TEST(ranges_are_said)
  */
 TEST(cpus_not_there_are_refused_alike)
 {
-	static const char *const cmds[] = {
-		"noise -c 8191", "cache -c 8191", "skew -c 0,8191",
-		"env -c 8191", "noise --load cpu --load-cpus 8191 -c 0",
-		"cache --user --load cpu --load-cpus 8191 -c 0",
+	static const struct tp_refusal cases[] = {
+		{ "noise -c 8191", "-c: CPU 8191 is not online (online: 0" },
+		{ "cache -c 8191", "-c: CPU 8191 is not online (online: 0" },
+		{ "skew -c 0,8191", "-c: CPU 8191 is not online (online: 0" },
+		{ "env -c 8191", "-c: CPU 8191 is not present (present: 0" },
+		{ "noise --load cpu --load-cpus 8191 -c 0",
+		  "--load-cpus: CPU 8191 is not online (online: 0" },
+		{ "cache --user --load cpu --load-cpus 8191 -c 0",
+		  "--load-cpus: CPU 8191 is not online (online: 0" },
 	};
-	char err[1024];
-	size_t i;
 
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		EXPECT_EQ(1, tp_test_refused(cmds[i], err, sizeof(err)))
-			TH_LOG("%s: %s", cmds[i], err);
-		EXPECT_NE(NULL, strstr(err, "CPU 8191 is not ")) TH_LOG("%s: %s", cmds[i], err);
-		EXPECT_NE(NULL, strstr(err, ": 0")) TH_LOG("%s: %s", cmds[i], err);
-	}
+	EXPECT_REFUSALS(cases);
 }
 
 TEST(nearest_name)
@@ -245,7 +259,7 @@ TEST(nearest_name)
 /* An unknown command or option is answered with the nearest one. */
 TEST(unknown_words_get_the_nearest)
 {
-	static const struct { const char *args, *hint; } cases[] = {
+	static const struct tp_refusal cases[] = {
 		{ "nosie", "unknown command 'nosie' (did you mean 'noise'?)" },
 		{ "moniter", "(did you mean 'monitor'?)" },
 		{ "sho", "(did you mean 'show'?)" },
@@ -255,14 +269,8 @@ TEST(unknown_words_get_the_nearest)
 		{ "noise --user=1", "option '--user' takes no value" },
 	};
 	char err[1024];
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		EXPECT_EQ(1, tp_test_refused(cases[i].args, err, sizeof(err)))
-			TH_LOG("%s: %s", cases[i].args, err);
-		EXPECT_NE(NULL, strstr(err, cases[i].hint))
-			TH_LOG("%s: %s", cases[i].args, err);
-	}
+	EXPECT_REFUSALS(cases);
 	EXPECT_EQ(1, tp_test_refused("xyzzy", err, sizeof(err)));
 	EXPECT_EQ(NULL, strstr(err, "did you mean")) TH_LOG("%s", err);
 	EXPECT_EQ(1, tp_test_refused("noise --bogus", err, sizeof(err)));
