@@ -5,7 +5,8 @@
  * arrives as one figure per handler, is subtracted from the frame it hit.
  * A thread switched out mid-softirq (PREEMPT_RT runs softirqs in
  * preemptible threads) has its softirq's frame put aside and given back
- * when it runs again; an interrupt's thread is named as its interrupt.
+ * when it runs again, each stretch of the softirq a span where it ran; an
+ * interrupt's thread is named as its interrupt.
  */
 #include "sources.h"
 
@@ -95,10 +96,7 @@ static struct tp_src_frame *tp_src_push_frame(struct tp_src_cpu *c,
 	}
 	f = &c->stack[c->depth++];
 	f->start = at.tsc;
-	f->resumed = at.tsc;
-	f->ran = 0;
 	f->nmi_mark = at.nmi_before;
-	f->ran_nmi = 0;
 	f->nested = 0;
 	f->nested_nmi = 0;
 	f->key = *key;
@@ -120,45 +118,46 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
 }
 
 /*
- * The innermost frame's time on the CPU since it last got it, and the
- * NMI time inside that, into its parent's nested time, which it is.
+ * The innermost frame's stretch on the CPU ends at @at: its net time into
+ * a span, @count 1 where the source ends, 0 where it goes on later (an
+ * empty such stretch is left out); the stretch's whole time and the NMI
+ * time in it into its parent's nested time, which they are.
  */
-static tp_always_inline void tp_src_stretch(struct tp_src_cpu *c,
-					    struct tp_src_at at,
-					    uint64_t *stretch, uint64_t *nmi)
-{
-	struct tp_src_frame *f = &c->stack[c->depth - 1];
-
-	*stretch = tp_sub_sat(at.tsc, f->resumed);
-	*nmi = tp_sub_sat(at.nmi_after, f->nmi_mark);
-	if (c->depth > 1) {
-		c->stack[c->depth - 2].nested += *stretch;
-		c->stack[c->depth - 2].nested_nmi += *nmi;
-	}
-}
-
-/* End the innermost frame at @at: its span, and its time to its parent. */
-static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at)
+static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
+						struct tp_src_at at,
+						uint32_t count)
 {
 	struct tp_src_frame *f = &c->stack[c->depth - 1];
 	struct tp_src_span *s = tp_src_slot(&c->ring);
-	uint64_t stretch, stretch_nmi, total, nmi, net;
+	uint64_t stretch = tp_sub_sat(at.tsc, f->start);
+	uint64_t nmi = tp_sub_sat(at.nmi_after, f->nmi_mark);
+	uint64_t net = tp_sub_sat(stretch, f->nested +
+				  tp_sub_sat(nmi, f->nested_nmi));
 
-	tp_src_stretch(c, at, &stretch, &stretch_nmi);
-	c->depth--;
-	total = f->ran + stretch;
-	nmi = f->ran_nmi + stretch_nmi;
-	net = tp_sub_sat(total, f->nested + tp_sub_sat(nmi, f->nested_nmi));
+	if (c->depth > 1) {
+		c->stack[c->depth - 2].nested += stretch;
+		c->stack[c->depth - 2].nested_nmi += nmi;
+	}
+	if (!count && !net)
+		return;
 	tp_src_add(&c->kind_net[f->key.kind], net);
-	tp_src_add(&c->kind_count[f->key.kind], 1);
+	tp_src_add(&c->kind_count[f->key.kind], count);
 	s->start = f->start;
 	s->end = at.tsc;
 	s->net = net;
 	s->key = f->key;
 	s->pid = f->pid;
+	s->count = count;
 	tp_src_copy(s->name, f->name, TP_SRC_NAME);
 	tp_src_copy(s->thread, f->thread, TP_SRC_COMM);
 	tp_src_publish(&c->ring);
+}
+
+/* End the innermost frame at @at: its last stretch, and the source. */
+static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at)
+{
+	tp_src_end_stretch(c, at, 1);
+	c->depth--;
 }
 
 static bool tp_src_matches(const struct tp_src_key *k, uint32_t kind)
@@ -240,14 +239,14 @@ tp_src_irq_thread_of(const struct tp_src_cpu *c, uint32_t pid, const char *comm)
 
 /*
  * Put aside the frames above thread frame @d - 1, when all of them are
- * softirqs that fit a free slot: their time so far goes to the frames
- * below, as if they had ended, and they go on when @pid runs again.
+ * softirqs that fit a free slot: each one's stretch so far is a span of
+ * its own (named in the gap it ran in, its time within the window it ran
+ * in), and they go on when @pid runs again.
  */
 static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
 			     struct tp_src_at at)
 {
 	struct tp_src_aside *a = NULL;
-	uint64_t stretch, nmi;
 	uint32_t i, n = c->depth - d;
 
 	if (!n || n > TP_SRC_ASIDE_DEPTH)
@@ -263,13 +262,8 @@ static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
 	a->pid = pid;
 	a->n = n;
 	while (c->depth > d) {
-		struct tp_src_frame *f = &c->stack[c->depth - 1];
-
-		tp_src_stretch(c, at, &stretch, &nmi);
-		f->ran += stretch;
-		f->ran_nmi += nmi;
-		a->f[--n] = *f;
-		c->depth--;
+		tp_src_end_stretch(c, at, 0);
+		a->f[--n] = c->stack[--c->depth];
 	}
 }
 
@@ -313,8 +307,10 @@ static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid,
 		struct tp_src_frame *f = &c->stack[c->depth++];
 
 		*f = a->f[i];
-		f->resumed = at.tsc;
+		f->start = at.tsc;
 		f->nmi_mark = at.nmi_before;
+		f->nested = 0;
+		f->nested_nmi = 0;
 	}
 	a->n = 0;
 }
@@ -362,6 +358,7 @@ void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 	s->net = cycles;
 	s->key = (struct tp_src_key){ .kind = TP_SRC_NMI, .id = id };
 	s->pid = 0;
+	s->count = 1;
 	tp_src_copy(s->name, name, TP_SRC_NAME);
 	s->thread[0] = '\0';
 	tp_src_publish(&c->nmi_ring);
@@ -421,7 +418,7 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 			lost++;
 			continue;
 		}
-		tp_src_table_add(t, &s, 1);
+		tp_src_table_add(t, &s);
 	}
 	*cursor = head;
 	return lost;
@@ -472,11 +469,11 @@ static bool tp_src_same(const struct tp_src_key *a, const struct tp_src_key *b)
 }
 
 /*
- * Span @s, as @count spans, into the entry of its key, or a new one, or
- * @t->other once full.
+ * Span @s into the entry of its key, or a new one, or @t->other once
+ * full: its net time, and its count (0 for a stretch the source goes on
+ * after).
  */
-void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s,
-		      uint64_t count)
+void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s)
 {
 	struct tp_src_total *e = NULL;
 	uint32_t i;
@@ -493,7 +490,7 @@ void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s,
 	if (!e)
 		e = &t->other;
 	e->net += s->net;
-	e->count += count;
+	e->count += s->count;
 }
 
 static bool tp_src_before(const struct tp_src_total *a,
@@ -538,7 +535,7 @@ uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 	tp_src_table_init(t);
 	for (i = 0; i < n; i++)
 		if (spans[i].start >= from && spans[i].end <= to)
-			tp_src_table_add(t, &spans[i], 1);
+			tp_src_table_add(t, &spans[i]);
 	tp_src_table_sort(t);
 	for (i = max; i < t->n; i++) {
 		t->other.net += t->e[i].net;

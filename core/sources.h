@@ -63,8 +63,11 @@ struct tp_src_key {
 #define TP_SRC_THREADED	0x2u
 
 /*
- * A source that ended; @net is in cycles, [@start, @end] on the TSC;
- * @pid and @thread: TP_SRC_THREADED's thread, else 0 and "".
+ * A stretch of a source on the CPU, [@start, @end] on the TSC, with its
+ * net time @net in cycles; @count: 1 where the source ended, 0 where it
+ * goes on later (a softirq whose thread was preempted: each stretch is
+ * named where it ran, and the source counted once); @pid and @thread:
+ * TP_SRC_THREADED's thread, else 0 and "".
  */
 struct tp_src_span {
 	uint64_t start;
@@ -72,24 +75,21 @@ struct tp_src_span {
 	uint64_t net;
 	struct tp_src_key key;
 	uint32_t pid;
+	uint32_t count;
 	char name[TP_SRC_NAME];
 	char thread[TP_SRC_COMM];
 };
 
 /*
- * A source that is running.  @resumed: when it last got the CPU (a
- * softirq its thread's preemption put aside comes back; else @start);
- * @ran: its time on the CPU before @resumed; @nmi_mark: the CPU's NMI
- * time at @resumed (struct tp_src_at); @ran_nmi: the NMI time inside
- * @ran; @nested: the whole time of the frames that ended inside it;
- * @nested_nmi: the NMI time inside those frames.
+ * A source that is running.  @start: when its stretch on the CPU began
+ * (its entry, or its thread's return to a softirq put aside); @nmi_mark:
+ * the CPU's NMI time then (struct tp_src_at); @nested: the whole time of
+ * the frames that ended inside the stretch; @nested_nmi: the NMI time
+ * inside those frames.
  */
 struct tp_src_frame {
 	uint64_t start;
-	uint64_t resumed;
-	uint64_t ran;
 	uint64_t nmi_mark;
-	uint64_t ran_nmi;
 	uint64_t nested;
 	uint64_t nested_nmi;
 	struct tp_src_key key;
@@ -279,8 +279,7 @@ void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c);
 void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c);
 
 void tp_src_table_init(struct tp_src_table *t);
-void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s,
-		      uint64_t count);
+void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s);
 void tp_src_table_sort(struct tp_src_table *t);
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,

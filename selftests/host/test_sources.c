@@ -253,14 +253,14 @@ TEST(missed_exits_and_entries)
 TEST(gap_names_the_largest_and_sums_the_rest)
 {
 	static const struct tp_src_span spans[] = {
-		{ 1000, 1100, 100, { TP_SRC_IRQ, 0, 0 }, 0, "timer", "" },
-		{ 1200, 1700, 400, { TP_SRC_THREAD, 88, 0 }, 0, "ksoftirqd/1", "" },
-		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1, 0 }, 0, "TIMER", "" },
-		{ 1800, 1830, 30, { TP_SRC_IRQ, 0, 0 }, 0, "timer", "" },
-		{ 1850, 1860, 10, { TP_SRC_NMI, 0, 0 }, 0, "nmi", "" },
+		{ 1000, 1100, 100, { TP_SRC_IRQ, 0, 0 }, 0, 1, "timer", "" },
+		{ 1200, 1700, 400, { TP_SRC_THREAD, 88, 0 }, 0, 1, "ksoftirqd/1", "" },
+		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1, 0 }, 0, 1, "TIMER", "" },
+		{ 1800, 1830, 30, { TP_SRC_IRQ, 0, 0 }, 0, 1, "timer", "" },
+		{ 1850, 1860, 10, { TP_SRC_NMI, 0, 0 }, 0, 1, "nmi", "" },
 		/* Outside the gap, or across its edge: not counted. */
-		{ 500, 600, 100, { TP_SRC_IRQ, 5, 0 }, 0, "early", "" },
-		{ 1950, 2100, 150, { TP_SRC_IRQ, 6, 0 }, 0, "late", "" },
+		{ 500, 600, 100, { TP_SRC_IRQ, 5, 0 }, 0, 1, "early", "" },
+		{ 1950, 2100, 150, { TP_SRC_IRQ, 6, 0 }, 0, 1, "late", "" },
 	};
 	struct tp_src_table t;
 	uint64_t unexplained;
@@ -459,6 +459,74 @@ TEST(softirqs_put_aside_are_bounded)
 	EXPECT_EQ(2, cpu.unmatched);
 	EXPECT_EQ(0, cpu.depth);
 	EXPECT_EQ(TP_SRC_ASIDE + 1, cpu.kind_count[TP_SRC_SOFTIRQ]);
+}
+
+/*
+ * PREEMPT_RT: ksoftirqd (pid 10) runs NET_RX in the gap [100, 1100] and
+ * the measuring thread, of the same class, takes the CPU back mid-softirq.
+ * That gap names the softirq's 990 cycles, and its cause is softirq; the
+ * gap in which ksoftirqd finishes it names the last 50.  Each stretch is
+ * a span of its own, counted once, where the softirq ended.
+ */
+TEST(the_measurer_taking_the_cpu_mid_softirq_names_it_in_each_gap)
+{
+	struct tp_event_sources ev;
+
+	tp_src_init(&cpu);
+	switch_to(0, 10, "ksoftirqd/1", 100);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
+	switch_to(10, 0, NULL, 1100);
+	EXPECT_EQ(1000, named_in(100, 1100, &ev));
+	EXPECT_EQ(0, ev.unexplained);
+	ASSERT_EQ(2, ev.n);
+	EXPECT_EQ(TP_SRC_SOFTIRQ, ev.e[0].key.kind);
+	EXPECT_EQ(990, ev.e[0].net);
+	EXPECT_EQ(0, ev.e[0].count);
+	EXPECT_EQ(TP_SRC_THREAD, ev.e[1].key.kind);
+	EXPECT_EQ(10, ev.e[1].net);
+	EXPECT_EQ(TSCPROBE_CAUSE_SOFTIRQ,
+		  tp_src_cause(&ev, TSCPROBE_CAUSE_UNEXPLAINED));
+
+	switch_to(0, 10, "ksoftirqd/1", 2000);
+	leave(TP_SRC_SOFTIRQ, 2050);
+	switch_to(10, 0, NULL, 2060);
+	EXPECT_EQ(60, named_in(2000, 2100, &ev));
+	EXPECT_EQ(40, ev.unexplained);
+	ASSERT_EQ(2, ev.n);
+	EXPECT_EQ(TP_SRC_SOFTIRQ, ev.e[0].key.kind);
+	EXPECT_EQ(50, ev.e[0].net);
+	EXPECT_EQ(1, ev.e[0].count);
+	EXPECT_EQ(10, ev.e[1].net);
+	EXPECT_EQ(0, cpu.unmatched);
+	EXPECT_EQ(1040, cpu.kind_net[TP_SRC_SOFTIRQ]);
+	EXPECT_EQ(1, cpu.kind_count[TP_SRC_SOFTIRQ]);
+}
+
+/*
+ * A softirq put aside before a window began and finished inside it: the
+ * window has its 50 cycles inside it, never its 100 from before, in the
+ * kinds' totals and in the table alike.
+ */
+TEST(a_window_counts_only_the_stretch_of_a_softirq_inside_it)
+{
+	struct tp_src_windows w;
+
+	tp_src_init(&cpu);
+	tp_src_windows_init(&w);
+	switch_to(0, 10, "ksoftirqd/1", 100);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
+	switch_to(10, 0, NULL, 210);
+	tp_src_window_begin(&w, &cpu);
+	switch_to(0, 10, "ksoftirqd/1", 1000);
+	leave(TP_SRC_SOFTIRQ, 1050);
+	switch_to(10, 0, NULL, 1060);
+	tp_src_window_end(&w, &cpu);
+	EXPECT_EQ(50, w.kind_net[TP_SRC_SOFTIRQ]);
+	EXPECT_EQ(1, w.kind_count[TP_SRC_SOFTIRQ]);
+	EXPECT_EQ(10, w.kind_net[TP_SRC_THREAD]);
+	EXPECT_EQ(0, w.lost);
+	EXPECT_EQ(50, net_of(&w.table, TP_SRC_SOFTIRQ, 3));
+	EXPECT_EQ(10, net_of(&w.table, TP_SRC_THREAD, 10));
 }
 
 /*
@@ -739,7 +807,7 @@ TEST(random_sequences_match_the_innermost_source)
 		/* Per source: its net time is what the naive count gave it. */
 		tp_src_table_init(&t);
 		for (i = 0; i < s.nspans; i++)
-			tp_src_table_add(&t, &s.span[i], 1);
+			tp_src_table_add(&t, &s.span[i]);
 		for (k = 0; k < TP_SRC_KINDS; k++)
 			for (id = 0; id < SIM_KEYS; id++) {
 				const struct tp_src_total *e = entry(&t, k, id);
@@ -769,6 +837,272 @@ TEST(random_sequences_match_the_innermost_source)
 				named += t.e[k].net;
 			ASSERT_EQ(b - a, named + left);
 			ASSERT_LE(named, b - a);
+		}
+	}
+}
+
+/* ---- random preemptions of softirqs (PREEMPT_RT) ---------------------- */
+
+#define RT_THREADS	TP_SRC_ASIDE	/* each may have softirqs put aside */
+#define RT_IDS		(RT_THREADS + 1)
+
+/*
+ * A CPU of PREEMPT_RT: the measuring thread (0) and threads 1..RT_THREADS,
+ * each running up to TP_SRC_ASIDE_DEPTH softirqs that are preempted with
+ * it, interrupts above whatever runs, NMIs anywhere, and windows that the
+ * measuring thread opens and closes.  @naive charges each cycle to the
+ * innermost source running then, @windowed the same inside the windows;
+ * @outer_*: the stretches in which anything but the measurer ran.
+ */
+struct rt_sim {
+	uint64_t t;
+	uint32_t cur;
+	uint32_t sirq[RT_THREADS + 1][TP_SRC_ASIDE_DEPTH];
+	uint32_t nsirq[RT_THREADS + 1];
+	uint32_t irq[2];
+	uint32_t nirq;
+	bool window;
+	uint64_t window_start, window_named, window_kinds;
+	uint64_t naive[TP_SRC_KINDS][RT_IDS];
+	uint64_t windowed[TP_SRC_KINDS][RT_IDS];
+	struct tp_src_windows w;
+	struct sim spans;
+	uint64_t busy_since;
+	uint64_t bad_len, bad_kinds, bad_named;
+};
+
+static bool rt_idle(const struct rt_sim *s)
+{
+	return !s->cur && !s->nirq;
+}
+
+/* The stack leaves or reaches the measurer alone at s->t. */
+static void rt_busy(struct rt_sim *s, bool was_idle)
+{
+	struct sim *p = &s->spans;
+
+	if (was_idle && !rt_idle(s)) {
+		s->busy_since = s->t;
+	} else if (!was_idle && rt_idle(s) && p->nouter < SIM_SPANS) {
+		p->outer_start[p->nouter] = s->busy_since;
+		p->outer_end[p->nouter++] = s->t;
+	}
+}
+
+static void rt_charge(struct rt_sim *s, uint32_t kind, uint32_t id,
+		      uint64_t len)
+{
+	s->naive[kind][id] += len;
+	if (s->window) {
+		s->windowed[kind][id] += len;
+		s->window_named += len;
+	}
+}
+
+static uint64_t rt_kinds_net(const struct rt_sim *s)
+{
+	uint64_t sum = 0;
+	uint32_t k;
+
+	for (k = 0; k < TP_SRC_KINDS; k++)
+		sum += s->w.kind_net[k];
+	return sum;
+}
+
+/* From thread s->cur to @next (0: the measurer), both at s->t. */
+static void rt_switch(struct rt_sim *s, uint32_t next)
+{
+	struct sim *p = &s->spans;
+
+	if (s->cur)
+		tp_src_switch_out(&cpu, s->cur, at(s->t));
+	if (s->cur && next && p->nouter < SIM_SPANS) {
+		/* One stretch ends, another begins. */
+		p->outer_start[p->nouter] = s->busy_since;
+		p->outer_end[p->nouter++] = s->t;
+		s->busy_since = s->t;
+	}
+	s->cur = next;
+	if (next)
+		tp_src_switch_in(&cpu, next, "rt", at(s->t));
+}
+
+/*
+ * The measurer opens or closes a window; a closed one's kinds must hold
+ * exactly what ran inside it (the first that does not is kept).
+ */
+static void rt_window(struct rt_sim *s)
+{
+	uint64_t kinds;
+
+	if (!s->window) {
+		tp_src_window_begin(&s->w, &cpu);
+		s->window = true;
+		s->window_start = s->t;
+		s->window_named = 0;
+		s->window_kinds = rt_kinds_net(s);
+		return;
+	}
+	tp_src_window_end(&s->w, &cpu);
+	s->window = false;
+	kinds = rt_kinds_net(s) - s->window_kinds;
+	if (!s->bad_len && (kinds != s->window_named ||
+			    kinds > s->t - s->window_start)) {
+		s->bad_len = s->t - s->window_start;
+		s->bad_kinds = kinds;
+		s->bad_named = s->window_named;
+	}
+}
+
+static void rt_step(struct rt_sim *s, uint64_t *rng)
+{
+	uint32_t r = (uint32_t)tr_below(rng, 100), id, len, *n;
+	bool was_idle = rt_idle(s);
+
+	n = &s->nsirq[s->cur];
+	id = (uint32_t)tr_below(rng, 4);
+	if (r < 12 && s->nirq < 2) {
+		s->irq[s->nirq++] = id;
+		enter(TP_SRC_IRQ, id, "rt", s->t);
+	} else if (r < 24 && s->nirq) {
+		s->nirq--;
+		leave(TP_SRC_IRQ, s->t);
+	} else if (r < 34 && s->cur && !s->nirq && *n < TP_SRC_ASIDE_DEPTH) {
+		s->sirq[s->cur][(*n)++] = id;
+		enter(TP_SRC_SOFTIRQ, id, "rt", s->t);
+	} else if (r < 44 && s->cur && !s->nirq && *n) {
+		(*n)--;
+		leave(TP_SRC_SOFTIRQ, s->t);
+	} else if (r < 54 && !s->nirq) {
+		rt_switch(s, (s->cur + 1 + id % RT_THREADS) % (RT_THREADS + 1));
+	} else if (r < 60) {
+		len = 1 + (uint32_t)tr_below(rng, 20);
+		tp_src_nmi(&cpu, id, "nmi", s->t, len);
+		rt_charge(s, TP_SRC_NMI, id, len);
+		if (was_idle && s->spans.nouter < SIM_SPANS) {
+			s->spans.outer_start[s->spans.nouter] = s->t;
+			s->spans.outer_end[s->spans.nouter++] = s->t + len;
+		}
+		s->t += len;
+	} else if (r < 66 && rt_idle(s)) {
+		rt_window(s);
+	} else {
+		len = 1 + (uint32_t)tr_below(rng, 30);
+		if (s->nirq)
+			rt_charge(s, TP_SRC_IRQ, s->irq[s->nirq - 1], len);
+		else if (s->cur && *n)
+			rt_charge(s, TP_SRC_SOFTIRQ, s->sirq[s->cur][*n - 1], len);
+		else if (s->cur)
+			rt_charge(s, TP_SRC_THREAD, s->cur, len);
+		s->t += len;
+	}
+	rt_busy(s, was_idle);
+	sim_collect(&s->spans);
+}
+
+/* Quiet at last: interrupts out, the measurer back, the window closed,
+ * and every softirq put aside finished by its thread.
+ */
+static void rt_finish(struct rt_sim *s)
+{
+	bool was_idle = rt_idle(s);
+	uint32_t k, *n;
+
+	while (s->nirq) {
+		s->nirq--;
+		leave(TP_SRC_IRQ, s->t);
+	}
+	rt_switch(s, 0);
+	rt_busy(s, was_idle);
+	if (s->window)
+		rt_window(s);
+	for (k = 1; k <= RT_THREADS; k++) {
+		n = &s->nsirq[k];
+		if (!*n)
+			continue;
+		rt_switch(s, k);
+		rt_busy(s, true);
+		while (*n) {
+			rt_charge(s, TP_SRC_SOFTIRQ, s->sirq[k][*n - 1], 5);
+			s->t += 5;
+			(*n)--;
+			leave(TP_SRC_SOFTIRQ, s->t);
+		}
+		rt_switch(s, 0);
+		rt_busy(s, false);
+	}
+	sim_collect(&s->spans);
+}
+
+/* The sum of @t's entries' net times. */
+static uint64_t table_named(const struct tp_src_table *t)
+{
+	uint64_t named = t->other.net;
+	uint32_t k;
+
+	for (k = 0; k < t->n; k++)
+		named += t->e[k].net;
+	return named;
+}
+
+/*
+ * Random sequences with threads preempted mid-softirq: every source's net
+ * time is the naive count's; each stretch of others' time is named whole
+ * by the spans inside it, and any gap never more than it; each window's
+ * kinds hold exactly what ran inside it, and its table the same by source.
+ */
+TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
+{
+	static struct rt_sim s;
+	uint64_t rng = 0x7e57ab1eULL;
+	struct tp_src_table t;
+	uint32_t round, i, k, id;
+
+	for (round = 0; round < 200; round++) {
+		memset(&s, 0, sizeof(s));
+		tp_src_init(&cpu);
+		tp_src_windows_init(&s.w);
+		for (i = 0; i < 800; i++)
+			rt_step(&s, &rng);
+		rt_finish(&s);
+		ASSERT_EQ(0, cpu.unmatched) TH_LOG("round %u", round);
+		ASSERT_EQ(0, s.bad_len)
+			TH_LOG("round %u: a window of %llu cycles has %llu in its kinds, %llu ran",
+			       round, (unsigned long long)s.bad_len,
+			       (unsigned long long)s.bad_kinds,
+			       (unsigned long long)s.bad_named);
+		tp_src_table_init(&t);
+		for (i = 0; i < s.spans.nspans; i++)
+			tp_src_table_add(&t, &s.spans.span[i]);
+		for (k = 0; k < TP_SRC_KINDS; k++)
+			for (id = 0; id < RT_IDS; id++) {
+				const struct tp_src_total *e = entry(&t, k, id);
+				const struct tp_src_total *we = entry(&s.w.table, k, id);
+
+				ASSERT_EQ(s.naive[k][id], e ? e->net : 0)
+					TH_LOG("round %u: kind %u id %u", round, k, id);
+				if (!s.w.lost)
+					ASSERT_EQ(s.windowed[k][id], we ? we->net : 0)
+						TH_LOG("round %u: window, kind %u id %u",
+						       round, k, id);
+			}
+		for (i = 0; i < s.spans.nouter; i++) {
+			uint64_t len = s.spans.outer_end[i] - s.spans.outer_start[i];
+			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
+						   s.spans.outer_start[i],
+						   s.spans.outer_end[i], 3, &t);
+
+			ASSERT_EQ(0, left) TH_LOG("round %u, stretch %u", round, i);
+			ASSERT_EQ(len, table_named(&t));
+		}
+		for (i = 0; i < 50 && s.t; i++) {
+			uint64_t a = tr_below(&rng, s.t);
+			uint64_t b = a + tr_below(&rng, s.t - a + 1);
+			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
+						   a, b, 2, &t);
+
+			ASSERT_EQ(b - a, table_named(&t) + left);
+			ASSERT_LE(table_named(&t), b - a);
 		}
 	}
 }
