@@ -290,8 +290,13 @@ void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, struct tp_src_at at)
 	tp_src_exit(c, TP_SRC_THREAD, at);
 }
 
-/* Give @pid back the frames it had put aside, resumed at @at. */
-static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid,
+/*
+ * Give @pid back the frames it had put aside, resumed at @at above its
+ * own frame, if that is on the stack (@pushed).  Those the stack has no
+ * room for, or all of them without that frame, are dropped and counted as
+ * unmatched, as their exits will be; the slot is free again either way.
+ */
+static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid, bool pushed,
 			  struct tp_src_at at)
 {
 	struct tp_src_aside *a = NULL;
@@ -302,8 +307,7 @@ static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid,
 			a = &c->aside[i];
 	if (!a)
 		return;
-	/* Frames the stack has no room for are lost: their exits unmatched. */
-	for (i = 0; i < a->n && c->depth < TP_SRC_DEPTH; i++) {
+	for (i = 0; i < a->n && pushed && c->depth < TP_SRC_DEPTH; i++) {
 		struct tp_src_frame *f = &c->stack[c->depth++];
 
 		*f = a->f[i];
@@ -312,6 +316,8 @@ static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid,
 		f->nested = 0;
 		f->nested_nmi = 0;
 	}
+	if (i < a->n)
+		tp_src_add(&c->unmatched, a->n - i);
 	a->n = 0;
 }
 
@@ -324,22 +330,22 @@ static void tp_src_resume(struct tp_src_cpu *c, uint32_t pid,
  *
  * A thread; an interrupt's thread (tp_src_irq_thread()) is an IRQ
  * source of that interrupt, TP_SRC_THREADED.  Frames it had put aside
- * come back above it.
+ * come back above it (tp_src_resume()).
  */
 void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		      struct tp_src_at at)
 {
 	const struct tp_src_irq_thread *t = tp_src_irq_thread_of(c, pid, comm);
 	struct tp_src_key key = { TP_SRC_THREAD, pid, 0 };
+	struct tp_src_frame *f;
 
 	if (t) {
 		key = (struct tp_src_key){ TP_SRC_IRQ, t->irq, TP_SRC_THREADED };
-		if (!tp_src_push_frame(c, &key, t->name, pid, comm, at))
-			return;
-	} else if (!tp_src_push_frame(c, &key, comm, 0, NULL, at)) {
-		return;
+		f = tp_src_push_frame(c, &key, t->name, pid, comm, at);
+	} else {
+		f = tp_src_push_frame(c, &key, comm, 0, NULL, at);
 	}
-	tp_src_resume(c, pid, at);
+	tp_src_resume(c, pid, f, at);
 }
 
 /*

@@ -461,6 +461,77 @@ TEST(softirqs_put_aside_are_bounded)
 	EXPECT_EQ(TP_SRC_ASIDE + 1, cpu.kind_count[TP_SRC_SOFTIRQ]);
 }
 
+/* Whether no slot holds frames put aside. */
+static bool no_aside(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < TP_SRC_ASIDE; i++)
+		if (cpu.aside[i].n)
+			return false;
+	return true;
+}
+
+/*
+ * A thread comes back to softirqs it put aside, but the stack has no room
+ * for its own frame (entries whose exits were lost fill it): the softirqs
+ * are dropped, counted as unmatched, and their slot is free.  They never
+ * come back at a later switch-in, to sit above the thread for good; their
+ * exits, when they come, are unmatched too.
+ */
+TEST(softirqs_a_thread_cannot_take_back_are_dropped_and_counted)
+{
+	uint32_t i;
+
+	tp_src_init(&cpu);
+	switch_to(0, 10, "ksoftirqd/1", 100);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
+	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 120);
+	switch_to(10, 0, NULL, 200);
+	EXPECT_FALSE(no_aside());
+	for (i = 0; i < TP_SRC_DEPTH; i++)
+		enter(TP_SRC_IRQ, i, "lost", 300 + i);
+	switch_to(0, 10, "ksoftirqd/1", 400);
+	EXPECT_EQ(1 + 2, cpu.unmatched);
+	EXPECT_TRUE(no_aside());
+	switch_to(10, 0, NULL, 450);
+	for (i = 0; i < TP_SRC_DEPTH; i++)
+		leave(TP_SRC_IRQ, 500);
+	EXPECT_EQ(0, cpu.depth);
+
+	switch_to(0, 10, "ksoftirqd/1", 600);
+	EXPECT_EQ(1, cpu.depth);
+	leave(TP_SRC_SOFTIRQ, 610);
+	leave(TP_SRC_SOFTIRQ, 620);
+	EXPECT_EQ(1 + 2 + 2, cpu.unmatched);
+	switch_to(10, 0, NULL, 700);
+	EXPECT_EQ(0, cpu.depth);
+	EXPECT_TRUE(no_aside());
+}
+
+/*
+ * Room for the thread's frame and one softirq of its two: the outer one
+ * goes on, the inner one is dropped and counted, never lost unseen.
+ */
+TEST(a_partial_resume_counts_what_it_drops)
+{
+	uint32_t i;
+
+	tp_src_init(&cpu);
+	switch_to(0, 10, "ksoftirqd/1", 100);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
+	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 120);
+	switch_to(10, 0, NULL, 200);
+	for (i = 0; i < TP_SRC_DEPTH - 2; i++)
+		enter(TP_SRC_IRQ, i, "lost", 300 + i);
+	switch_to(0, 10, "ksoftirqd/1", 400);
+	EXPECT_EQ(TP_SRC_DEPTH, cpu.depth);
+	EXPECT_EQ(TP_SRC_SOFTIRQ, cpu.stack[TP_SRC_DEPTH - 1].key.kind);
+	EXPECT_EQ(3, cpu.stack[TP_SRC_DEPTH - 1].key.id);
+	EXPECT_EQ(1, cpu.unmatched);
+	EXPECT_TRUE(no_aside());
+}
+
 /*
  * PREEMPT_RT: ksoftirqd (pid 10) runs NET_RX in the gap [100, 1100] and
  * the measuring thread, of the same class, takes the CPU back mid-softirq.
