@@ -475,6 +475,16 @@ static bool tp_src_same(const struct tp_src_key *a, const struct tp_src_key *b)
 }
 
 /*
+ * Whether span @s is of the source of entry @e: the same key, and for an
+ * interrupt's thread the same thread (a shared line has one per action).
+ */
+static bool tp_src_of(const struct tp_src_total *e, const struct tp_src_span *s)
+{
+	return tp_src_same(&e->key, &s->key) &&
+	       (!(s->key.flags & TP_SRC_THREADED) || e->pid == s->pid);
+}
+
+/*
  * Span @s into the entry of its key, or a new one, or @t->other once
  * full: its net time, and its count (0 for a stretch the source goes on
  * after).
@@ -485,7 +495,7 @@ void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s)
 	uint32_t i;
 
 	for (i = 0; i < t->n && !e; i++)
-		if (tp_src_same(&t->e[i].key, &s->key))
+		if (tp_src_of(&t->e[i], s))
 			e = &t->e[i];
 	if (!e && t->n < TP_SRC_TABLE) {
 		e = &t->e[t->n++];

@@ -658,6 +658,61 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
 }
 
 /*
+ * A shared line on PREEMPT_RT (or with threadirqs): IRQ 16's actions
+ * ehci_hcd and i801_smbus each have a thread, irq/16-ehci_hcd (pid 200)
+ * and irq/16-i801_smbus (pid 201).  Two sources, each with its own name,
+ * thread and time, in a window's table and in an event's sources alike;
+ * never one named after the first action with the time of both.
+ */
+TEST(two_threads_of_one_shared_irq_are_two_sources)
+{
+	static struct tp_src_gap_scratch scratch;
+	const struct tp_src_total *ehci = NULL, *smbus = NULL;
+	struct tp_event_sources ev;
+	struct tp_src_table t;
+	uint32_t i, threaded = 0;
+
+	tp_src_init(&cpu);
+	enter(TP_SRC_IRQ, 16, "ehci_hcd", 100);
+	tp_src_irq_thread(&cpu, 200, "irq/16-ehci_hcd", 16, "ehci_hcd");
+	leave(TP_SRC_IRQ, 105);
+	enter(TP_SRC_IRQ, 16, "i801_smbus", 105);
+	tp_src_irq_thread(&cpu, 201, "irq/16-i801_smb", 16, "i801_smbus");
+	leave(TP_SRC_IRQ, 110);
+	switch_to(0, 200, "irq/16-ehci_hcd", 200);
+	switch_to(200, 201, "irq/16-i801_smb", 300);
+	switch_to(201, 0, NULL, 350);
+
+	drain_all(&cpu, &t);
+	for (i = 0; i < t.n; i++) {
+		if (!(t.e[i].key.flags & TP_SRC_THREADED))
+			continue;
+		threaded++;
+		if (t.e[i].pid == 200)
+			ehci = &t.e[i];
+		else if (t.e[i].pid == 201)
+			smbus = &t.e[i];
+	}
+	EXPECT_EQ(2, threaded);
+	ASSERT_NE(NULL, ehci);
+	ASSERT_NE(NULL, smbus);
+	EXPECT_STREQ("ehci_hcd", ehci->name);
+	EXPECT_STREQ("irq/16-ehci_hcd", ehci->thread);
+	EXPECT_EQ(100, ehci->net);
+	EXPECT_STREQ("i801_smbus", smbus->name);
+	EXPECT_STREQ("irq/16-i801_smb", smbus->thread);
+	EXPECT_EQ(50, smbus->net);
+
+	tp_src_event(&cpu, 200, 400, &scratch, &ev);
+	ASSERT_EQ(2, ev.n);
+	EXPECT_EQ(200, ev.e[0].pid);
+	EXPECT_EQ(100, ev.e[0].net);
+	EXPECT_EQ(201, ev.e[1].pid);
+	EXPECT_EQ(50, ev.e[1].net);
+	EXPECT_EQ(50, ev.unexplained);
+}
+
+/*
  * The cause word: the largest source's kind when it accounts for as much
  * of the gap as is left unexplained (a tie included), else the counters'.
  */
