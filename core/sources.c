@@ -336,11 +336,13 @@ void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		      struct tp_src_at at)
 {
 	const struct tp_src_irq_thread *t = tp_src_irq_thread_of(c, pid, comm);
-	struct tp_src_key key = { TP_SRC_THREAD, pid, 0 };
+	struct tp_src_key key = { .kind = TP_SRC_THREAD, .id = pid };
 	struct tp_src_frame *f;
 
 	if (t) {
-		key = (struct tp_src_key){ TP_SRC_IRQ, t->irq, TP_SRC_THREADED };
+		key = (struct tp_src_key){
+			.kind = TP_SRC_IRQ, .flags = TP_SRC_THREADED, .id = t->irq,
+		};
 		f = tp_src_push_frame(c, &key, t->name, pid, comm, at);
 	} else {
 		f = tp_src_push_frame(c, &key, comm, 0, NULL, at);
@@ -403,11 +405,11 @@ uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 }
 
 /*
- * Add the spans written since *@cursor to @t and move the cursor; the
- * number of spans lost to the ring's reuse.
+ * Add the spans written since *@cursor to @t, their threads to @th, and
+ * move the cursor; the number of spans lost to the ring's reuse.
  */
 uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
-		      struct tp_src_table *t)
+		      struct tp_src_threads *th, struct tp_src_table *t)
 {
 	uint64_t head = tp_src_head(r), i, lost = 0;
 
@@ -424,7 +426,7 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 			lost++;
 			continue;
 		}
-		tp_src_table_add(t, &s);
+		tp_src_table_add(t, th, &s);
 	}
 	*cursor = head;
 	return lost;
@@ -453,8 +455,10 @@ void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c)
 {
 	uint32_t k;
 
-	w->lost += tp_src_drain(&c->ring, &w->cursor[0], &w->table);
-	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], &w->table);
+	w->lost += tp_src_drain(&c->ring, &w->cursor[0], &w->threads,
+				&w->table);
+	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], &w->threads,
+				&w->table);
 	for (k = 0; k < TP_SRC_KINDS; k++) {
 		w->kind_net[k] += tp_read_once(c->kind_net[k]) - w->mark_net[k];
 		w->kind_count[k] += tp_read_once(c->kind_count[k]) -
@@ -471,42 +475,80 @@ void tp_src_table_init(struct tp_src_table *t)
 
 static bool tp_src_same(const struct tp_src_key *a, const struct tp_src_key *b)
 {
-	return a->kind == b->kind && a->id == b->id && a->flags == b->flags;
+	return a->kind == b->kind && a->flags == b->flags &&
+	       a->thread == b->thread && a->id == b->id;
 }
 
 /*
- * Whether span @s is of the source of entry @e: the same key, and for an
- * interrupt's thread the same thread (a shared line has one per action).
+ * The key span @s has in a table: with its thread's place in @th, added
+ * there if new, where it is an interrupt thread's (a thread is its pid
+ * and comm: a pid may be reused).  False where @th is full.
  */
-static bool tp_src_of(const struct tp_src_total *e, const struct tp_src_span *s)
+static bool tp_src_table_key(struct tp_src_threads *th,
+			     const struct tp_src_span *s, struct tp_src_key *key)
 {
-	return tp_src_same(&e->key, &s->key) &&
-	       (!(s->key.flags & TP_SRC_THREADED) || e->pid == s->pid);
+	uint32_t i;
+
+	*key = s->key;
+	if (!(key->flags & TP_SRC_THREADED))
+		return true;
+	for (i = 0; i < th->n; i++)
+		if (th->t[i].pid == s->pid &&
+		    tp_src_streq(th->t[i].comm, s->thread, TP_SRC_COMM))
+			break;
+	if (i == TP_SRC_THREADS)
+		return false;
+	if (i == th->n) {
+		th->t[i].pid = s->pid;
+		tp_src_copy(th->t[i].comm, s->thread, TP_SRC_COMM);
+		th->n++;
+	}
+	key->thread = i + 1;
+	return true;
 }
 
 /*
  * Span @s into the entry of its key, or a new one, or @t->other once
- * full: its net time, and its count (0 for a stretch the source goes on
- * after).
+ * full (or once @th, where its thread goes, is): its net time, and its
+ * count (0 for a stretch the source goes on after).
  */
-void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s)
+void tp_src_table_add(struct tp_src_table *t, struct tp_src_threads *th,
+		      const struct tp_src_span *s)
 {
 	struct tp_src_total *e = NULL;
+	struct tp_src_key key;
 	uint32_t i;
 
-	for (i = 0; i < t->n && !e; i++)
-		if (tp_src_of(&t->e[i], s))
-			e = &t->e[i];
-	if (!e && t->n < TP_SRC_TABLE) {
-		e = &t->e[t->n++];
-		*e = (struct tp_src_total){ .key = s->key, .pid = s->pid };
-		tp_src_copy(e->name, s->name, TP_SRC_NAME);
-		tp_src_copy(e->thread, s->thread, TP_SRC_COMM);
+	if (tp_src_table_key(th, s, &key)) {
+		for (i = 0; i < t->n && !e; i++)
+			if (tp_src_same(&t->e[i].key, &key))
+				e = &t->e[i];
+		if (!e && t->n < TP_SRC_TABLE) {
+			e = &t->e[t->n++];
+			*e = (struct tp_src_total){ .key = key };
+			tp_src_copy(e->name, s->name, TP_SRC_NAME);
+		}
 	}
 	if (!e)
 		e = &t->other;
 	e->net += s->net;
 	e->count += s->count;
+}
+
+/**
+ * tp_src_thread_of() - the thread of a source in a table
+ * @th: the list its key points into
+ * @key: the source's key
+ *
+ * Return: its thread where it is an interrupt thread's, else NULL.
+ */
+const struct tp_src_thread *tp_src_thread_of(const struct tp_src_threads *th,
+					     const struct tp_src_key *key)
+{
+	if (!(key->flags & TP_SRC_THREADED) || !key->thread ||
+	    key->thread > th->n)
+		return NULL;
+	return &th->t[key->thread - 1];
 }
 
 static bool tp_src_before(const struct tp_src_total *a,
@@ -518,7 +560,9 @@ static bool tp_src_before(const struct tp_src_total *a,
 		return a->key.kind < b->key.kind;
 	if (a->key.id != b->key.id)
 		return a->key.id < b->key.id;
-	return a->key.flags < b->key.flags;
+	if (a->key.flags != b->key.flags)
+		return a->key.flags < b->key.flags;
+	return a->key.thread < b->key.thread;
 }
 
 /* Largest net time first (insertion sort: at most TP_SRC_TABLE entries). */
@@ -537,13 +581,14 @@ void tp_src_table_sort(struct tp_src_table *t)
 
 /*
  * The sources of the gap [@from, @to] in @t, largest first, at most @max
- * named and the rest in @t->other; the gap's time no source accounts for.
+ * named and the rest in @t->other, their threads in @th; the gap's time
+ * no source accounts for.
  * Only spans wholly inside the gap count: their net times are disjoint
  * parts of it, so they never add up to more than the gap.
  */
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,
-		    struct tp_src_table *t)
+		    struct tp_src_threads *th, struct tp_src_table *t)
 {
 	uint64_t named = 0;
 	uint32_t i;
@@ -551,7 +596,7 @@ uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 	tp_src_table_init(t);
 	for (i = 0; i < n; i++)
 		if (spans[i].start >= from && spans[i].end <= to)
-			tp_src_table_add(t, &spans[i]);
+			tp_src_table_add(t, th, &spans[i]);
 	tp_src_table_sort(t);
 	for (i = max; i < t->n; i++) {
 		t->other.net += t->e[i].net;
@@ -566,10 +611,11 @@ uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 
 /*
  * What ran inside the gap [@from, @to] on the CPU of @c, read on that CPU
- * right after the gap (its sources have ended by then), into @out.
+ * right after the gap (its sources have ended by then), into @out, the
+ * interrupt threads among them into @th.
  */
 void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
-		  struct tp_src_gap_scratch *scratch,
+		  struct tp_src_threads *th, struct tp_src_gap_scratch *scratch,
 		  struct tp_event_sources *out)
 {
 	struct tp_src_table *t = &scratch->table;
@@ -587,7 +633,7 @@ void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
 		return;
 	}
 	out->unexplained = tp_src_gap(scratch->spans, n, from, to,
-				      TP_EVENT_SOURCES, t);
+				      TP_EVENT_SOURCES, th, t);
 	out->n = t->n;
 	for (i = 0; i < t->n; i++)
 		out->e[i] = t->e[i];

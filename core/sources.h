@@ -34,6 +34,8 @@ enum tp_src_kind {
 #define TP_SRC_DEPTH	8
 #define TP_SRC_RING	64	/* a power of two */
 #define TP_SRC_TABLE	TSCPROBE_MAX_SOURCES
+/* Interrupt threads a CPU's tables name (struct tp_src_threads). */
+#define TP_SRC_THREADS	TSCPROBE_MAX_SOURCES
 /* Interrupt threads a CPU knows (tp_src_irq_thread()). */
 #define TP_SRC_IRQ_THREADS	8
 /* Threads whose preempted softirqs a CPU keeps, and how many of each. */
@@ -42,16 +44,24 @@ enum tp_src_kind {
 
 tp_static_assert((TP_SRC_RING & (TP_SRC_RING - 1)) == 0,
 		 "TP_SRC_RING must be a power of two");
+tp_static_assert(TP_SRC_KINDS <= 0xff && TP_SRC_THREADS < 0xffff,
+		 "a key's kind and thread must fit their fields");
 
 /*
- * @id: the IRQ number, the softirq vector, the thread's pid, or the NMI
- * handler's index in the prober's table; @flags: TP_SRC_* below, an id of
- * another space than its kind's, so that IRQ 236 and vector 236 are two.
+ * What a source is.  @kind: enum tp_src_kind; @flags: TP_SRC_* below, an
+ * id of another space than its kind's, so that IRQ 236 and vector 236
+ * are two; @thread: in a table, a TP_SRC_THREADED source's thread, its
+ * place in the CPU's list of them from 1 (struct tp_src_threads), so that
+ * the threads of a shared line are two sources; 0 elsewhere (a span
+ * carries its thread's pid and comm); @id: the IRQ number, the softirq
+ * vector, the thread's pid, or the NMI handler's index in the prober's
+ * table.
  */
 struct tp_src_key {
-	uint32_t kind;
+	uint8_t kind;
+	uint8_t flags;
+	uint16_t thread;
 	uint32_t id;
-	uint32_t flags;
 };
 
 /* TP_SRC_IRQ: @id is an x86 system vector (the tick: 236), no IRQ number. */
@@ -163,16 +173,16 @@ struct tp_src_at {
 };
 
 /*
- * A source's time over spans of the same key; @count spans; the name,
- * @pid and @thread of the first.
+ * A source's time over spans of the same key, and their count; the name
+ * of the first.  An interrupt thread's pid and comm are in the list its
+ * key points into, not here: a noise CPU keeps TSCPROBE_MAX_EVENTS events'
+ * totals in each copy of its state.
  */
 struct tp_src_total {
 	struct tp_src_key key;
 	uint64_t net;
 	uint64_t count;
-	uint32_t pid;
 	char name[TP_SRC_NAME];
-	char thread[TP_SRC_COMM];
 };
 
 /* Per-source totals, at most TP_SRC_TABLE; the rest in @other. */
@@ -182,11 +192,28 @@ struct tp_src_table {
 	struct tp_src_total other;
 };
 
+/* An interrupt's thread, as the tables name it. */
+struct tp_src_thread {
+	uint32_t pid;
+	char comm[TP_SRC_COMM];
+};
+
+/*
+ * The threads of the TP_SRC_THREADED sources in a CPU's tables, its
+ * windows' and its events', @n of them; a source whose thread finds the
+ * list full is summed in its table's other.
+ */
+struct tp_src_threads {
+	uint32_t n;
+	struct tp_src_thread t[TP_SRC_THREADS];
+};
+
 /*
  * What ran inside a CPU's measurement windows: the spans drained at each
  * window's end into @table (@lost: those the rings dropped first), and the
  * exact time and count per kind from the CPU's counters.  @cursor and the
- * marks are the state at the window's start.
+ * marks are the state at the window's start.  @threads: the interrupt
+ * threads of @table's sources and of the CPU's events'.
  */
 struct tp_src_windows {
 	uint64_t cursor[2];
@@ -196,6 +223,7 @@ struct tp_src_windows {
 	uint64_t kind_count[TP_SRC_KINDS];
 	uint64_t lost;
 	struct tp_src_table table;
+	struct tp_src_threads threads;
 };
 
 #define TP_EVENT_SOURCES	TSCPROBE_EVENT_SOURCES
@@ -272,20 +300,23 @@ void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 			uint64_t to, struct tp_src_span *out, uint32_t max);
 uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
-		      struct tp_src_table *t);
+		      struct tp_src_threads *th, struct tp_src_table *t);
 
 void tp_src_windows_init(struct tp_src_windows *w);
 void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c);
 void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c);
 
 void tp_src_table_init(struct tp_src_table *t);
-void tp_src_table_add(struct tp_src_table *t, const struct tp_src_span *s);
+void tp_src_table_add(struct tp_src_table *t, struct tp_src_threads *th,
+		      const struct tp_src_span *s);
 void tp_src_table_sort(struct tp_src_table *t);
+const struct tp_src_thread *tp_src_thread_of(const struct tp_src_threads *th,
+					     const struct tp_src_key *key);
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,
-		    struct tp_src_table *t);
+		    struct tp_src_threads *th, struct tp_src_table *t);
 void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
-		  struct tp_src_gap_scratch *scratch,
+		  struct tp_src_threads *th, struct tp_src_gap_scratch *scratch,
 		  struct tp_event_sources *out);
 unsigned int tp_src_cause(const struct tp_event_sources *s,
 			  unsigned int counter_cause);

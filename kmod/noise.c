@@ -242,7 +242,7 @@ static void tp_noise_event_sources(struct tp_noise_cpu *n,
 	n->ev_next.probed = 0;
 	if (n->src_kinds && raw_smp_processor_id() == n->cpu)
 		tp_src_event(&n->src->src, ev->tsc - ev->cycles, ev->tsc,
-			     &n->src->gap, &n->ev_next);
+			     &n->sources.threads, &n->src->gap, &n->ev_next);
 }
 
 static void tp_noise_kept(struct tp_noise *loop, u32 slot)
@@ -424,7 +424,7 @@ static int tp_noise_batch_put(struct sk_buff *skb,
 	u16 slot = nb->slot[i];
 
 	return tp_noise_put_event(skb, &nb->n->loop.events.ev[slot],
-				  &nb->n->ev_src[slot]);
+				  &nb->n->ev_src[slot], &nb->n->sources.threads);
 }
 
 /*

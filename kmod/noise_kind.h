@@ -48,7 +48,8 @@ struct tp_noise_cpu {
 	struct tp_noise_cpu *undo;	/* irqs on: the state before a window */
 	bool warming;			/* in the warm-up: nothing kept */
 	struct tp_src_here *src;	/* what the probes saw on this CPU */
-	struct tp_src_windows sources;	/* of that, inside the windows */
+	/* Of that, inside the windows; its threads are the events' too. */
+	struct tp_src_windows sources;
 	u16 src_kinds;			/* traced BIT(TP_SRC_*); 0 in warm-up */
 	struct tp_event_sources ev_next;	/* the event being explained */
 	/* What ran inside each kept event's gap, by its slot. */
@@ -60,6 +61,7 @@ extern const struct tp_report_ops tp_noise_report_ops;
 struct sk_buff;
 void tp_noise_source_name(const struct tp_src_total *e, char *buf, size_t len);
 int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
-		       const struct tp_event_sources *s);
+		       const struct tp_event_sources *s,
+		       const struct tp_src_threads *th);
 
 #endif /* TSCPROBE_KMOD_NOISE_KIND_H */

@@ -200,14 +200,19 @@ void tp_noise_source_name(const struct tp_src_total *e, char *buf, size_t len)
 		strscpy(buf, "other", len);
 }
 
-/* One nest of @type: a kind's totals (@e NULL) or a source's. */
+/*
+ * One nest of @type: a kind's totals (@e NULL) or a source's, with its
+ * thread from @th where it is an interrupt thread's.
+ */
 static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
-			       const struct tp_src_total *e, u64 count,
+			       const struct tp_src_total *e,
+			       const struct tp_src_threads *th, u64 count,
 			       u64 cycles)
 {
 	char name[TSCPROBE_SOURCE_NAME_LEN] = "other";
 	struct nlattr *nest = nla_nest_start(skb, type);
 	bool other = kind == TSCPROBE_SOURCE_OTHER;
+	const struct tp_src_thread *t;
 
 	if (!nest || nla_put_u32(skb, TSCPROBE_SOURCE_A_KIND, kind))
 		goto full;
@@ -220,10 +225,10 @@ static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
 		if (!other && (e->key.flags & TP_SRC_VECTOR) &&
 		    nla_put_flag(skb, TSCPROBE_SOURCE_A_VECTOR))
 			goto full;
-		if (!other && (e->key.flags & TP_SRC_THREADED) &&
-		    (nla_put_u32(skb, TSCPROBE_SOURCE_A_THREAD_PID, e->pid) ||
-		     nla_put_string(skb, TSCPROBE_SOURCE_A_THREAD_NAME,
-				    e->thread)))
+		t = other ? NULL : tp_src_thread_of(th, &e->key);
+		if (t && (nla_put_u32(skb, TSCPROBE_SOURCE_A_THREAD_PID, t->pid) ||
+			  nla_put_string(skb, TSCPROBE_SOURCE_A_THREAD_NAME,
+					 t->comm)))
 			goto full;
 	}
 	if (tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_COUNT, count) ||
@@ -247,7 +252,7 @@ static int tp_noise_put_source_kinds(struct sk_buff *skb,
 	for (k = 0; k < TP_SRC_KINDS; k++)
 		if ((n->src_kinds & BIT(k)) &&
 		    tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE_KIND, k, NULL,
-					w->kind_count[k], w->kind_net[k]))
+					NULL, w->kind_count[k], w->kind_net[k]))
 			return -EMSGSIZE;
 	return tp_nla_put_u64(skb, TSCPROBE_CPU_A_SOURCES_LOST, w->lost);
 }
@@ -274,14 +279,15 @@ static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
 	for (; *idx <= t->n; (*idx)++) {
 		e = &t->e[*idx - 1];
 		if (tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE, e->key.kind,
-					e, e->count, e->net))
+					e, &n->sources.threads, e->count,
+					e->net))
 			return -EMSGSIZE;
 	}
 	if (*idx == t->n + 1 && t->other.count) {
 		e = &t->other;
 		if (tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE,
-					TSCPROBE_SOURCE_OTHER, e, e->count,
-					e->net))
+					TSCPROBE_SOURCE_OTHER, e, NULL,
+					e->count, e->net))
 			return -EMSGSIZE;
 	}
 	return 0;
@@ -314,7 +320,8 @@ static int tp_noise_put_series(struct sk_buff *skb,
 
 /* What ran inside the event's gap, where the probes recorded it. */
 static int tp_noise_put_event_sources(struct sk_buff *skb,
-				      const struct tp_event_sources *s)
+				      const struct tp_event_sources *s,
+				      const struct tp_src_threads *th)
 {
 	const struct tp_src_total *e;
 	u32 i;
@@ -324,13 +331,13 @@ static int tp_noise_put_event_sources(struct sk_buff *skb,
 	for (i = 0; i < s->n; i++) {
 		e = &s->e[i];
 		if (tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
-					e->key.kind, e, e->count, e->net))
+					e->key.kind, e, th, e->count, e->net))
 			return -EMSGSIZE;
 	}
 	e = &s->other;
 	if (e->count &&
 	    tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
-				TSCPROBE_SOURCE_OTHER, e, e->count, e->net))
+				TSCPROBE_SOURCE_OTHER, e, NULL, e->count, e->net))
 		return -EMSGSIZE;
 	return tp_nla_put_u64(skb, TSCPROBE_EVENT_A_UNEXPLAINED_CYCLES,
 			      s->unexplained);
@@ -342,18 +349,20 @@ static int tp_noise_put_event_sources(struct sk_buff *skb,
  * @skb: the message
  * @ev: the event
  * @s: its sources (not probed: none put)
+ * @th: the interrupt threads its sources' keys point into (the CPU's)
  *
  * Return: 0, or -EMSGSIZE with nothing added.
  */
 int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
-		       const struct tp_event_sources *s)
+		       const struct tp_event_sources *s,
+		       const struct tp_src_threads *th)
 {
 	struct nlattr *nest = nla_nest_start(skb, TSCPROBE_CPU_A_EVENT);
 
 	if (!nest)
 		return -EMSGSIZE;
 	if (tp_nla_put_event_fields(skb, ev) ||
-	    tp_noise_put_event_sources(skb, s)) {
+	    tp_noise_put_event_sources(skb, s, th)) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -367,7 +376,8 @@ static int tp_noise_put_events(struct sk_buff *skb,
 	const struct tp_events *e = &n->loop.events;
 
 	for (; *idx < e->n; (*idx)++)
-		if (tp_noise_put_event(skb, &e->ev[*idx], &n->ev_src[*idx]))
+		if (tp_noise_put_event(skb, &e->ev[*idx], &n->ev_src[*idx],
+				       &n->sources.threads))
 			return -EMSGSIZE;
 	return 0;
 }
@@ -462,8 +472,11 @@ static void tp_noise_show_events(struct seq_file *m,
  * irq/45-virtio0-r)".
  */
 static void tp_noise_show_source(struct seq_file *m,
-				 const struct tp_src_total *e)
+				 const struct tp_src_total *e,
+				 const struct tp_src_threads *th)
 {
+	const struct tp_src_thread *t = tp_src_thread_of(th, &e->key);
+
 	if (e->key.kind >= TP_SRC_KINDS) {
 		seq_puts(m, "  source other:");
 	} else if (e->key.kind == TP_SRC_NMI) {
@@ -478,8 +491,8 @@ static void tp_noise_show_source(struct seq_file *m,
 			   tp_source_name(e->key.kind),
 			   e->key.flags & TP_SRC_VECTOR ? "vector " : "",
 			   e->key.id, e->name);
-		if (e->key.flags & TP_SRC_THREADED)
-			seq_printf(m, " (thread %u %s)", e->pid, e->thread);
+		if (t)
+			seq_printf(m, " (thread %u %s)", t->pid, t->comm);
 		seq_putc(m, ':');
 	}
 	seq_printf(m, " count=%llu cycles=%llu\n", e->count, e->net);
@@ -510,9 +523,9 @@ static void tp_noise_show_sources(struct seq_file *m,
 	}
 	tp_src_table_sort(t);
 	for (k = 0; k < t->n; k++)
-		tp_noise_show_source(m, &t->e[k]);
+		tp_noise_show_source(m, &t->e[k], &w->threads);
 	if (t->other.count)
-		tp_noise_show_source(m, &t->other);
+		tp_noise_show_source(m, &t->other, &w->threads);
 	kfree(t);
 }
 

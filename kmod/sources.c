@@ -53,7 +53,7 @@ static struct tp_src_at tp_src_at_now(const struct tp_src_here *h)
 static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_IRQ, irq, 0 };
+	struct tp_src_key key = { .kind = TP_SRC_IRQ, .id = irq };
 	struct task_struct *thread;
 
 	if (!h)
@@ -84,7 +84,9 @@ static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
 static void tp_src_vector_entry(void *data, int vector)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_IRQ, vector, TP_SRC_VECTOR };
+	struct tp_src_key key = {
+		.kind = TP_SRC_IRQ, .flags = TP_SRC_VECTOR, .id = vector,
+	};
 
 	if (h)
 		tp_src_enter(&h->src, &key, data, tp_src_at_now(h));
@@ -118,7 +120,7 @@ const char *tp_src_softirq_name(unsigned int vec)
 static void tp_src_softirq_entry(void *data, unsigned int vec)
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
-	struct tp_src_key key = { TP_SRC_SOFTIRQ, vec, 0 };
+	struct tp_src_key key = { .kind = TP_SRC_SOFTIRQ, .id = vec };
 	unsigned long flags;
 
 	if (!h)

@@ -44,6 +44,7 @@
 struct here {
 	struct tp_src_cpu src;
 	struct tp_src_gap_scratch gap;
+	struct tp_src_threads threads;	/* the noise CPU's, in the module */
 };
 
 static __thread struct here *here_of_cpu;
@@ -67,7 +68,7 @@ static __attribute__((noinline)) void probe_tsc_pair(void)
 static __attribute__((noinline)) void probe_entry(int irq)
 {
 	struct here *h = here_of_cpu;
-	struct tp_src_key key = { TP_SRC_IRQ, (uint32_t)irq, 0 };
+	struct tp_src_key key = { .kind = TP_SRC_IRQ, .id = (uint32_t)irq };
 
 	if (h)
 		tp_src_enter(&h->src, &key, "bench",
@@ -123,8 +124,8 @@ static void event_read(void)
 	struct tp_event_sources out;
 	uint64_t now = tp_rdtsc();
 
-	tp_src_event(&measured->src, now - 100000000ULL, now, &measured->gap,
-		     &out);
+	tp_src_event(&measured->src, now - 100000000ULL, now,
+		     &measured->threads, &measured->gap, &out);
 	sink += out.unexplained;
 }
 
@@ -169,7 +170,8 @@ int main(int argc, char **argv)
 		return 1;
 	tp_src_init(&measured->src);
 	/* The thread whose span the interrupts nest in, as in a run. */
-	tp_src_enter(&measured->src, &(struct tp_src_key){ TP_SRC_THREAD, 1, 0 },
+	tp_src_enter(&measured->src,
+		     &(struct tp_src_key){ .kind = TP_SRC_THREAD, .id = 1 },
 		     "bench", tp_src_now(&measured->src, tp_rdtsc));
 	for (r = 0; r < rounds; r++)
 		for (k = 0; k < 4; k++)

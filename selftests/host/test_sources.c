@@ -15,6 +15,14 @@
 #include "prng.h"
 
 static struct tp_src_cpu cpu;
+/* The interrupt threads of the tables a test builds. */
+static struct tp_src_threads threads;
+
+static void reset(void)
+{
+	tp_src_init(&cpu);
+	memset(&threads, 0, sizeof(threads));
+}
 
 /* What a probe reads at @t, no NMI coming while it reads. */
 static struct tp_src_at at(uint64_t t)
@@ -24,7 +32,7 @@ static struct tp_src_at at(uint64_t t)
 
 static void enter(uint32_t kind, uint32_t id, const char *name, uint64_t t)
 {
-	struct tp_src_key key = { kind, id, 0 };
+	struct tp_src_key key = { .kind = kind, .id = id };
 
 	tp_src_enter(&cpu, &key, name, at(t));
 }
@@ -40,8 +48,8 @@ static void drain_all(const struct tp_src_cpu *c, struct tp_src_table *t)
 	uint64_t a = 0, b = 0;
 
 	tp_src_table_init(t);
-	tp_src_drain(&c->ring, &a, t);
-	tp_src_drain(&c->nmi_ring, &b, t);
+	tp_src_drain(&c->ring, &a, &threads, t);
+	tp_src_drain(&c->nmi_ring, &b, &threads, t);
 }
 
 static const struct tp_src_total *entry(const struct tp_src_table *t,
@@ -63,11 +71,27 @@ static uint64_t net_of(const struct tp_src_table *t, uint32_t kind,
 	return e ? e->net : ~0ULL;
 }
 
+/*
+ * A noise CPU keeps TSCPROBE_MAX_EVENTS events' sources in each of its
+ * working, snapshot and undo copies, two of them copied per window with
+ * interrupts on: a source's total is its key (8 bytes), its two figures
+ * and its name, as before interrupt threads were named.  The threads'
+ * pids and comms are in a list of the CPU's (struct tp_src_threads).
+ */
+TEST(a_source_total_is_a_key_two_figures_and_a_name)
+{
+	TH_LOG("struct tp_src_total: %zu bytes, struct tp_event_sources: %zu",
+	       sizeof(struct tp_src_total), sizeof(struct tp_event_sources));
+	EXPECT_LE(sizeof(struct tp_src_total), 8 + 2 * 8 + TP_SRC_NAME);
+	EXPECT_LE(sizeof(struct tp_event_sources),
+		  16 + (TP_EVENT_SOURCES + 1) * (8 + 2 * 8 + TP_SRC_NAME));
+}
+
 TEST(thread_softirq_irq_nest)
 {
 	struct tp_src_table t;
 
-	tp_src_init(&cpu);
+	reset();
 	enter(TP_SRC_THREAD, 42, "kworker/1:1", 100);
 	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 200);
 	enter(TP_SRC_IRQ, 24, "virtio0-input", 250);
@@ -91,7 +115,7 @@ TEST(nmi_time_leaves_the_frame_it_hit)
 {
 	struct tp_src_table t;
 
-	tp_src_init(&cpu);
+	reset();
 	/* A softirq 0..200, an IRQ 50..150 inside it, an NMI of 20 in that. */
 	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 0);
 	enter(TP_SRC_IRQ, 11, "eth0", 50);
@@ -120,7 +144,7 @@ static uint64_t named_in(uint64_t from, uint64_t to,
 	uint64_t named;
 	uint32_t i;
 
-	tp_src_event(&cpu, from, to, &scratch, ev);
+	tp_src_event(&cpu, from, to, &threads, &scratch, ev);
 	named = ev->other.net;
 	for (i = 0; i < ev->n; i++)
 		named += ev->e[i].net;
@@ -135,12 +159,12 @@ static uint64_t named_in(uint64_t from, uint64_t to,
  */
 TEST(an_nmi_between_a_probe_s_stamp_and_its_record_is_counted_once)
 {
-	struct tp_src_key irq = { TP_SRC_IRQ, 24, 0 };
+	struct tp_src_key irq = { .kind = TP_SRC_IRQ, .id = 24 };
 	struct tp_event_sources ev;
 	struct tp_src_at stamp;
 	uint64_t named;
 
-	tp_src_init(&cpu);
+	reset();
 	stamp = at(1200);
 	tp_src_nmi(&cpu, 0, "perf", 1210, 50);
 	tp_src_enter(&cpu, &irq, "eth0", stamp);
@@ -191,12 +215,12 @@ static uint64_t clock_read(void)
  */
 TEST(an_instant_has_no_nmi_inside_it)
 {
-	struct tp_src_key irq = { TP_SRC_IRQ, 24, 0 };
+	struct tp_src_key irq = { .kind = TP_SRC_IRQ, .id = 24 };
 	struct tp_event_sources ev;
 	struct tp_src_at a, b;
 	uint64_t named;
 
-	tp_src_init(&cpu);
+	reset();
 	clock_tsc = 500;
 	clock_nmis = 1;
 	a = tp_src_now(&cpu, clock_read);
@@ -223,7 +247,7 @@ TEST(missed_exits_and_entries)
 	struct tp_src_table t;
 	uint32_t i;
 
-	tp_src_init(&cpu);
+	reset();
 	/* Probes attached inside an IRQ: its exit alone is seen. */
 	leave(TP_SRC_IRQ, 10);
 	EXPECT_EQ(1, cpu.unmatched);
@@ -238,7 +262,7 @@ TEST(missed_exits_and_entries)
 	EXPECT_EQ(150, net_of(&t, TP_SRC_SOFTIRQ, 9));
 	EXPECT_EQ(50, net_of(&t, TP_SRC_THREAD, 7));
 	/* Entries past the depth are counted, and their exits skipped. */
-	tp_src_init(&cpu);
+	reset();
 	for (i = 0; i < TP_SRC_DEPTH + 2; i++)
 		enter(TP_SRC_IRQ, i, "irq", 10 * i);
 	EXPECT_EQ(TP_SRC_DEPTH, cpu.depth);
@@ -253,19 +277,20 @@ TEST(missed_exits_and_entries)
 TEST(gap_names_the_largest_and_sums_the_rest)
 {
 	static const struct tp_src_span spans[] = {
-		{ 1000, 1100, 100, { TP_SRC_IRQ, 0, 0 }, 0, 1, "timer", "" },
-		{ 1200, 1700, 400, { TP_SRC_THREAD, 88, 0 }, 0, 1, "ksoftirqd/1", "" },
-		{ 1300, 1400, 100, { TP_SRC_SOFTIRQ, 1, 0 }, 0, 1, "TIMER", "" },
-		{ 1800, 1830, 30, { TP_SRC_IRQ, 0, 0 }, 0, 1, "timer", "" },
-		{ 1850, 1860, 10, { TP_SRC_NMI, 0, 0 }, 0, 1, "nmi", "" },
+		{ 1000, 1100, 100, { .kind = TP_SRC_IRQ, .id = 0 }, 0, 1, "timer", "" },
+		{ 1200, 1700, 400, { .kind = TP_SRC_THREAD, .id = 88 }, 0, 1, "ksoftirqd/1", "" },
+		{ 1300, 1400, 100, { .kind = TP_SRC_SOFTIRQ, .id = 1 }, 0, 1, "TIMER", "" },
+		{ 1800, 1830, 30, { .kind = TP_SRC_IRQ, .id = 0 }, 0, 1, "timer", "" },
+		{ 1850, 1860, 10, { .kind = TP_SRC_NMI, .id = 0 }, 0, 1, "nmi", "" },
 		/* Outside the gap, or across its edge: not counted. */
-		{ 500, 600, 100, { TP_SRC_IRQ, 5, 0 }, 0, 1, "early", "" },
-		{ 1950, 2100, 150, { TP_SRC_IRQ, 6, 0 }, 0, 1, "late", "" },
+		{ 500, 600, 100, { .kind = TP_SRC_IRQ, .id = 5 }, 0, 1, "early", "" },
+		{ 1950, 2100, 150, { .kind = TP_SRC_IRQ, .id = 6 }, 0, 1, "late", "" },
 	};
 	struct tp_src_table t;
 	uint64_t unexplained;
 
-	unexplained = tp_src_gap(spans, TP_ARRAY_SIZE(spans), 1000, 2000, 2, &t);
+	unexplained = tp_src_gap(spans, TP_ARRAY_SIZE(spans), 1000, 2000, 2,
+				 &threads, &t);
 	ASSERT_EQ(2, t.n);
 	EXPECT_EQ(TP_SRC_THREAD, t.e[0].key.kind);
 	EXPECT_EQ(400, t.e[0].net);
@@ -276,7 +301,8 @@ TEST(gap_names_the_largest_and_sums_the_rest)
 	EXPECT_EQ(2, t.other.count);
 	EXPECT_EQ(1000 - 400 - 130 - 110, unexplained);
 	/* Nothing named: the whole gap is unexplained. */
-	EXPECT_EQ(1000, tp_src_gap(spans, TP_ARRAY_SIZE(spans), 3000, 4000, 4, &t));
+	EXPECT_EQ(1000, tp_src_gap(spans, TP_ARRAY_SIZE(spans), 3000, 4000, 4,
+				       &threads, &t));
 	EXPECT_EQ(0, t.n);
 }
 
@@ -292,7 +318,7 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	struct tp_event_sources ev;
 	uint32_t i;
 
-	tp_src_init(&cpu);
+	reset();
 	enter(TP_SRC_IRQ, 9, "before", 100);
 	leave(TP_SRC_IRQ, 200);
 	enter(TP_SRC_IRQ, 9, "edge", 900);
@@ -307,7 +333,7 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	}
 	leave(TP_SRC_THREAD, 1900);
 
-	tp_src_event(&cpu, 1000, 2000, &scratch, &ev);
+	tp_src_event(&cpu, 1000, 2000, &threads, &scratch, &ev);
 	EXPECT_EQ(1, ev.probed);
 	ASSERT_EQ(TP_EVENT_SOURCES, ev.n);
 	/* The thread: 700 less the IRQ's 200 and the softirqs' 60. */
@@ -326,7 +352,7 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	EXPECT_EQ(50, ev.other.net);
 	EXPECT_EQ(1000 - 440 - 150 - 50 - 10 - 50, ev.unexplained);
 	/* A gap with nothing inside it is unexplained, whole. */
-	tp_src_event(&cpu, 2000, 2500, &scratch, &ev);
+	tp_src_event(&cpu, 2000, 2500, &threads, &scratch, &ev);
 	EXPECT_EQ(0, ev.n);
 	EXPECT_EQ(0, ev.other.count);
 	EXPECT_EQ(500, ev.unexplained);
@@ -341,13 +367,15 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 TEST(irq_236_and_vector_236_are_two_sources)
 {
 	static struct tp_src_gap_scratch scratch;
-	struct tp_src_key tick = { TP_SRC_IRQ, 236, TP_SRC_VECTOR };
-	struct tp_src_key nvme = { TP_SRC_IRQ, 236, 0 };
+	struct tp_src_key tick = {
+		.kind = TP_SRC_IRQ, .flags = TP_SRC_VECTOR, .id = 236,
+	};
+	struct tp_src_key nvme = { .kind = TP_SRC_IRQ, .id = 236 };
 	const struct tp_src_total *a, *b;
 	struct tp_event_sources ev;
 	struct tp_src_windows w;
 
-	tp_src_init(&cpu);
+	reset();
 	tp_src_windows_init(&w);
 	tp_src_window_begin(&w, &cpu);
 	tp_src_enter(&cpu, &nvme, "nvme0q3", at(100));
@@ -375,7 +403,7 @@ TEST(irq_236_and_vector_236_are_two_sources)
 	EXPECT_EQ(90, w.kind_net[TP_SRC_IRQ]);
 	EXPECT_EQ(3, w.kind_count[TP_SRC_IRQ]);
 
-	tp_src_event(&cpu, 100, 230, &scratch, &ev);
+	tp_src_event(&cpu, 100, 230, &threads, &scratch, &ev);
 	ASSERT_EQ(2, ev.n);
 	EXPECT_STREQ("nvme0q3", ev.e[0].name);
 	EXPECT_EQ(50, ev.e[0].net);
@@ -408,7 +436,7 @@ TEST(a_softirq_preempted_in_its_thread_goes_on_when_the_thread_does)
 	uint64_t named = 0;
 	uint32_t i;
 
-	tp_src_init(&cpu);
+	reset();
 	switch_to(0, 10, "ksoftirqd/1", 100);
 	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 200);
 	switch_to(10, 20, "rtpoller", 300);
@@ -444,7 +472,7 @@ TEST(softirqs_put_aside_are_bounded)
 {
 	uint32_t pid;
 
-	tp_src_init(&cpu);
+	reset();
 	for (pid = 1; pid <= TP_SRC_ASIDE + 1; pid++) {
 		switch_to(0, pid, "t", 100 * pid);
 		enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 100 * pid + 10);
@@ -483,7 +511,7 @@ TEST(softirqs_a_thread_cannot_take_back_are_dropped_and_counted)
 {
 	uint32_t i;
 
-	tp_src_init(&cpu);
+	reset();
 	switch_to(0, 10, "ksoftirqd/1", 100);
 	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
 	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 120);
@@ -517,7 +545,7 @@ TEST(a_partial_resume_counts_what_it_drops)
 {
 	uint32_t i;
 
-	tp_src_init(&cpu);
+	reset();
 	switch_to(0, 10, "ksoftirqd/1", 100);
 	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
 	enter(TP_SRC_SOFTIRQ, 1, "TIMER", 120);
@@ -543,7 +571,7 @@ TEST(the_measurer_taking_the_cpu_mid_softirq_names_it_in_each_gap)
 {
 	struct tp_event_sources ev;
 
-	tp_src_init(&cpu);
+	reset();
 	switch_to(0, 10, "ksoftirqd/1", 100);
 	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
 	switch_to(10, 0, NULL, 1100);
@@ -582,7 +610,7 @@ TEST(a_window_counts_only_the_stretch_of_a_softirq_inside_it)
 {
 	struct tp_src_windows w;
 
-	tp_src_init(&cpu);
+	reset();
 	tp_src_windows_init(&w);
 	switch_to(0, 10, "ksoftirqd/1", 100);
 	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 110);
@@ -616,7 +644,7 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
 	struct tp_src_table t;
 	uint32_t i;
 
-	tp_src_init(&cpu);
+	reset();
 	enter(TP_SRC_IRQ, 45, "virtio0-requests", 100);
 	tp_src_irq_thread(&cpu, 77, "irq/45-virtio0", 45, "virtio0-requests");
 	leave(TP_SRC_IRQ, 110);
@@ -644,14 +672,16 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
 	EXPECT_EQ(45, thread->key.id);
 	EXPECT_EQ(80 - 30, thread->net);
 	EXPECT_STREQ("virtio0-requests", thread->name);
-	EXPECT_EQ(77, thread->pid);
-	EXPECT_STREQ("irq/45-virtio0", thread->thread);
+	ASSERT_NE(NULL, tp_src_thread_of(&threads, &thread->key));
+	EXPECT_EQ(77, tp_src_thread_of(&threads, &thread->key)->pid);
+	EXPECT_STREQ("irq/45-virtio0",
+		     tp_src_thread_of(&threads, &thread->key)->comm);
 	EXPECT_EQ(30, net_of(&t, TP_SRC_SOFTIRQ, 4));
 	EXPECT_EQ(10, net_of(&t, TP_SRC_THREAD, 77));
 	EXPECT_STREQ("kworker/1:2", entry(&t, TP_SRC_THREAD, 77)->name);
 	EXPECT_EQ(60, cpu.kind_net[TP_SRC_IRQ]);
 
-	tp_src_event(&cpu, 100, 200, &scratch, &ev);
+	tp_src_event(&cpu, 100, 200, &threads, &scratch, &ev);
 	ASSERT_EQ(3, ev.n);
 	EXPECT_EQ(TP_SRC_THREADED, ev.e[0].key.flags);
 	EXPECT_EQ(TSCPROBE_CAUSE_IRQ, tp_src_cause(&ev, TSCPROBE_CAUSE_SMI));
@@ -664,6 +694,14 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
  * thread and time, in a window's table and in an event's sources alike;
  * never one named after the first action with the time of both.
  */
+/* The pid of @e's interrupt thread, 0 where it has none. */
+static uint32_t pid_of(const struct tp_src_total *e)
+{
+	const struct tp_src_thread *t = tp_src_thread_of(&threads, &e->key);
+
+	return t ? t->pid : 0;
+}
+
 TEST(two_threads_of_one_shared_irq_are_two_sources)
 {
 	static struct tp_src_gap_scratch scratch;
@@ -672,7 +710,7 @@ TEST(two_threads_of_one_shared_irq_are_two_sources)
 	struct tp_src_table t;
 	uint32_t i, threaded = 0;
 
-	tp_src_init(&cpu);
+	reset();
 	enter(TP_SRC_IRQ, 16, "ehci_hcd", 100);
 	tp_src_irq_thread(&cpu, 200, "irq/16-ehci_hcd", 16, "ehci_hcd");
 	leave(TP_SRC_IRQ, 105);
@@ -688,28 +726,66 @@ TEST(two_threads_of_one_shared_irq_are_two_sources)
 		if (!(t.e[i].key.flags & TP_SRC_THREADED))
 			continue;
 		threaded++;
-		if (t.e[i].pid == 200)
+		if (pid_of(&t.e[i]) == 200)
 			ehci = &t.e[i];
-		else if (t.e[i].pid == 201)
+		else if (pid_of(&t.e[i]) == 201)
 			smbus = &t.e[i];
 	}
 	EXPECT_EQ(2, threaded);
 	ASSERT_NE(NULL, ehci);
 	ASSERT_NE(NULL, smbus);
 	EXPECT_STREQ("ehci_hcd", ehci->name);
-	EXPECT_STREQ("irq/16-ehci_hcd", ehci->thread);
+	EXPECT_STREQ("irq/16-ehci_hcd",
+		     tp_src_thread_of(&threads, &ehci->key)->comm);
 	EXPECT_EQ(100, ehci->net);
 	EXPECT_STREQ("i801_smbus", smbus->name);
-	EXPECT_STREQ("irq/16-i801_smb", smbus->thread);
+	EXPECT_STREQ("irq/16-i801_smb",
+		     tp_src_thread_of(&threads, &smbus->key)->comm);
 	EXPECT_EQ(50, smbus->net);
 
-	tp_src_event(&cpu, 200, 400, &scratch, &ev);
+	tp_src_event(&cpu, 200, 400, &threads, &scratch, &ev);
 	ASSERT_EQ(2, ev.n);
-	EXPECT_EQ(200, ev.e[0].pid);
+	EXPECT_EQ(200, pid_of(&ev.e[0]));
 	EXPECT_EQ(100, ev.e[0].net);
-	EXPECT_EQ(201, ev.e[1].pid);
+	EXPECT_EQ(201, pid_of(&ev.e[1]));
 	EXPECT_EQ(50, ev.e[1].net);
 	EXPECT_EQ(50, ev.unexplained);
+	EXPECT_EQ(2, threads.n);
+}
+
+/*
+ * The list of a CPU's interrupt threads is bounded: once it is full, a
+ * source of a thread not in it is summed in its table's other, never
+ * merged with another thread's source nor named with a thread it does
+ * not have; the threads in the list keep their sources.
+ */
+TEST(interrupt_threads_past_the_list_are_other)
+{
+	struct tp_src_table t;
+	uint64_t cursor = 0;
+	uint32_t pid;
+
+	reset();
+	for (pid = 1; pid <= TP_SRC_THREADS + 1; pid++) {
+		tp_src_irq_thread(&cpu, pid, "irq/16-shared", 16, "shared");
+		switch_to(0, pid, "irq/16-shared", 10 * pid);
+		switch_to(pid, 0, NULL, 10 * pid + 4);
+		if (pid == TP_SRC_THREADS) {
+			tp_src_table_init(&t);
+			tp_src_drain(&cpu.ring, &cursor, &threads, &t);
+			EXPECT_EQ(TP_SRC_THREADS, t.n);
+		}
+	}
+	switch_to(0, TP_SRC_THREADS, "irq/16-shared", 1000);
+	switch_to(TP_SRC_THREADS, 0, NULL, 1002);
+	tp_src_table_init(&t);
+	tp_src_drain(&cpu.ring, &cursor, &threads, &t);
+	EXPECT_EQ(TP_SRC_THREADS, threads.n);
+	ASSERT_EQ(1, t.n);
+	EXPECT_EQ(TP_SRC_THREADS, pid_of(&t.e[0]));
+	EXPECT_EQ(2, t.e[0].net);
+	EXPECT_EQ(4, t.other.net);
+	EXPECT_EQ(1, t.other.count);
 }
 
 /*
@@ -761,13 +837,13 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 	uint64_t cursor = 0, lost;
 	uint32_t i, n;
 
-	tp_src_init(&cpu);
+	reset();
 	for (i = 0; i < 3 * TP_SRC_RING; i++) {
 		enter(TP_SRC_IRQ, i % 4, "irq", 100 * i);
 		leave(TP_SRC_IRQ, 100 * i + 10);
 	}
 	tp_src_table_init(&t);
-	lost = tp_src_drain(&cpu.ring, &cursor, &t);
+	lost = tp_src_drain(&cpu.ring, &cursor, &threads, &t);
 	EXPECT_EQ(3 * TP_SRC_RING, cursor);
 	EXPECT_EQ(2 * TP_SRC_RING + 1, lost);
 	EXPECT_EQ(TP_SRC_RING - 1, t.e[0].count + t.e[1].count + t.e[2].count +
@@ -775,7 +851,7 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 	/* Exact anyway, whatever the ring dropped. */
 	EXPECT_EQ(30 * TP_SRC_RING, cpu.kind_net[TP_SRC_IRQ]);
 	/* Nothing new: nothing added, nothing lost. */
-	EXPECT_EQ(0, tp_src_drain(&cpu.ring, &cursor, &t));
+	EXPECT_EQ(0, tp_src_drain(&cpu.ring, &cursor, &threads, &t));
 	/* The last three spans, newest first; the scan stops at older ones. */
 	i = 3 * TP_SRC_RING - 3;
 	n = tp_src_collect(&cpu.ring, 100 * i, 100 * i + 300, out, TP_SRC_RING);
@@ -796,13 +872,13 @@ TEST(a_full_ring_never_reads_the_slot_the_next_writer_takes)
 	uint64_t cursor = 0;
 	uint32_t i, n = 0;
 
-	tp_src_init(&cpu);
+	reset();
 	for (i = 0; i < TP_SRC_RING; i++) {
 		enter(TP_SRC_IRQ, 0, "irq", 100 * i);
 		leave(TP_SRC_IRQ, 100 * i + 10);
 	}
 	tp_src_table_init(&t);
-	EXPECT_EQ(1, tp_src_drain(&cpu.ring, &cursor, &t));
+	EXPECT_EQ(1, tp_src_drain(&cpu.ring, &cursor, &threads, &t));
 	for (i = 0; i < t.n; i++)
 		n += t.e[i].count;
 	EXPECT_EQ(TP_SRC_RING - 1, n);
@@ -815,7 +891,7 @@ TEST(windows_count_only_what_ran_inside_them)
 {
 	struct tp_src_windows w;
 
-	tp_src_init(&cpu);
+	reset();
 	tp_src_windows_init(&w);
 	/* Between windows: the measuring thread sleeps, others run. */
 	enter(TP_SRC_THREAD, 0, "swapper/1", 0);
@@ -919,7 +995,7 @@ TEST(random_sequences_match_the_innermost_source)
 
 	for (round = 0; round < 200; round++) {
 		memset(&s, 0, sizeof(s));
-		tp_src_init(&cpu);
+		reset();
 		for (i = 0; i < 600; i++)
 			sim_step(&s, &rng);
 		while (s.depth) {
@@ -933,7 +1009,7 @@ TEST(random_sequences_match_the_innermost_source)
 		/* Per source: its net time is what the naive count gave it. */
 		tp_src_table_init(&t);
 		for (i = 0; i < s.nspans; i++)
-			tp_src_table_add(&t, &s.span[i]);
+			tp_src_table_add(&t, &threads, &s.span[i]);
 		for (k = 0; k < TP_SRC_KINDS; k++)
 			for (id = 0; id < SIM_KEYS; id++) {
 				const struct tp_src_total *e = entry(&t, k, id);
@@ -945,7 +1021,7 @@ TEST(random_sequences_match_the_innermost_source)
 		/* A top-level source's interval is named entirely, once. */
 		for (i = 0; i < s.nouter; i++) {
 			uint64_t left = tp_src_gap(s.span, s.nspans, s.outer_start[i],
-						   s.outer_end[i], 3, &t);
+						   s.outer_end[i], 3, &threads, &t);
 			uint64_t named = t.other.net;
 
 			for (k = 0; k < t.n; k++)
@@ -956,7 +1032,8 @@ TEST(random_sequences_match_the_innermost_source)
 		/* Any window: the named times never exceed it. */
 		for (i = 0; i < 50 && s.t; i++) {
 			uint64_t a = tr_below(&rng, s.t), b = a + tr_below(&rng, s.t - a + 1);
-			uint64_t left = tp_src_gap(s.span, s.nspans, a, b, 2, &t);
+			uint64_t left = tp_src_gap(s.span, s.nspans, a, b, 2,
+						   &threads, &t);
 			uint64_t named = t.other.net;
 
 			for (k = 0; k < t.n; k++)
@@ -1186,7 +1263,7 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 
 	for (round = 0; round < 200; round++) {
 		memset(&s, 0, sizeof(s));
-		tp_src_init(&cpu);
+		reset();
 		tp_src_windows_init(&s.w);
 		for (i = 0; i < 800; i++)
 			rt_step(&s, &rng);
@@ -1199,7 +1276,7 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			       (unsigned long long)s.bad_named);
 		tp_src_table_init(&t);
 		for (i = 0; i < s.spans.nspans; i++)
-			tp_src_table_add(&t, &s.spans.span[i]);
+			tp_src_table_add(&t, &threads, &s.spans.span[i]);
 		for (k = 0; k < TP_SRC_KINDS; k++)
 			for (id = 0; id < RT_IDS; id++) {
 				const struct tp_src_total *e = entry(&t, k, id);
@@ -1216,7 +1293,8 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			uint64_t len = s.spans.outer_end[i] - s.spans.outer_start[i];
 			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
 						   s.spans.outer_start[i],
-						   s.spans.outer_end[i], 3, &t);
+						   s.spans.outer_end[i], 3, &threads,
+						   &t);
 
 			ASSERT_EQ(0, left) TH_LOG("round %u, stretch %u", round, i);
 			ASSERT_EQ(len, table_named(&t));
@@ -1225,7 +1303,7 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			uint64_t a = tr_below(&rng, s.t);
 			uint64_t b = a + tr_below(&rng, s.t - a + 1);
 			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
-						   a, b, 2, &t);
+						   a, b, 2, &threads, &t);
 
 			ASSERT_EQ(b - a, table_named(&t) + left);
 			ASSERT_LE(table_named(&t), b - a);
