@@ -121,7 +121,9 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
  * The innermost frame's stretch on the CPU ends at @at: its net time into
  * a span, @count 1 where the source ends, 0 where it goes on later (an
  * empty such stretch is left out); the stretch's whole time and the NMI
- * time in it into its parent's nested time, which they are.
+ * time in it into its parent's nested time, which they are.  An interrupt
+ * thread's stretches are counted by its source alone: the IRQ kind counts
+ * the handlers called, as the CPU's count of interrupts taken does.
  */
 static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 						struct tp_src_at at,
@@ -141,7 +143,8 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	if (!count && !net)
 		return;
 	tp_src_add(&c->kind_net[f->key.kind], net);
-	tp_src_add(&c->kind_count[f->key.kind], count);
+	if (!(f->key.flags & TP_SRC_THREADED))
+		tp_src_add(&c->kind_count[f->key.kind], count);
 	s->start = f->start;
 	s->end = at.tsc;
 	s->net = net;

@@ -63,6 +63,20 @@ static const struct tp_src_total *entry(const struct tp_src_table *t,
 	return NULL;
 }
 
+/* The entry of @kind, @id and @flags exactly. */
+static const struct tp_src_total *entry_flagged(const struct tp_src_table *t,
+						uint32_t kind, uint32_t id,
+						uint32_t flags)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].key.kind == kind && t->e[i].key.id == id &&
+		    t->e[i].key.flags == flags)
+			return &t->e[i];
+	return NULL;
+}
+
 static uint64_t net_of(const struct tp_src_table *t, uint32_t kind,
 		       uint32_t id)
 {
@@ -694,6 +708,43 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
  * thread and time, in a window's table and in an event's sources alike;
  * never one named after the first action with the time of both.
  */
+/*
+ * PREEMPT_RT: IRQ 45 comes twice; its thread runs once for both, and is
+ * preempted once (by a real-time thread, pid 20), so it gets the CPU
+ * twice.  The IRQ kind's count stays the handlers' calls, 2, comparable
+ * with the CPU's count of interrupts taken; the thread's source counts
+ * the times it got the CPU, and the kind's time holds the thread's.
+ */
+TEST(the_irq_kind_counts_handlers_not_the_stretches_of_their_threads)
+{
+	struct tp_src_table t;
+	const struct tp_src_total *e;
+
+	reset();
+	enter(TP_SRC_IRQ, 45, "virtio0-requests", 100);
+	tp_src_irq_thread(&cpu, 77, "irq/45-virtio0", 45, "virtio0-requests");
+	leave(TP_SRC_IRQ, 110);
+	enter(TP_SRC_IRQ, 45, "virtio0-requests", 120);
+	tp_src_irq_thread(&cpu, 77, "irq/45-virtio0", 45, "virtio0-requests");
+	leave(TP_SRC_IRQ, 130);
+	switch_to(0, 77, "irq/45-virtio0", 200);
+	switch_to(77, 20, "rtpoller", 250);
+	switch_to(20, 77, "irq/45-virtio0", 300);
+	switch_to(77, 0, NULL, 330);
+
+	EXPECT_EQ(2, cpu.kind_count[TP_SRC_IRQ]);
+	EXPECT_EQ(10 + 10 + 50 + 30, cpu.kind_net[TP_SRC_IRQ]);
+	drain_all(&cpu, &t);
+	e = entry_flagged(&t, TP_SRC_IRQ, 45, 0);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(2, e->count);
+	EXPECT_EQ(20, e->net);
+	e = entry_flagged(&t, TP_SRC_IRQ, 45, TP_SRC_THREADED);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(2, e->count);
+	EXPECT_EQ(80, e->net);
+}
+
 /* The pid of @e's interrupt thread, 0 where it has none. */
 static uint32_t pid_of(const struct tp_src_total *e)
 {
