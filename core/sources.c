@@ -46,14 +46,14 @@ static bool tp_src_kept(uint64_t idx, uint64_t head)
 	return idx + TP_SRC_RING > head;
 }
 
-/* The next slot of @r, to fill before tp_src_publish(). */
+/* The next slot of @r, to fill before tp_src_ring_publish(). */
 static struct tp_src_span *tp_src_slot(struct tp_src_ring *r)
 {
 	return &r->span[r->head & (TP_SRC_RING - 1)];
 }
 
 /* The slot is filled before the new head is published. */
-static void tp_src_publish(struct tp_src_ring *r)
+static void tp_src_ring_publish(struct tp_src_ring *r)
 {
 	tp_barrier();
 	tp_write_once(r->head, r->head + 1);
@@ -153,7 +153,7 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	s->count = count;
 	tp_src_copy(s->name, f->name, TP_SRC_NAME);
 	tp_src_copy(s->thread, f->thread, TP_SRC_COMM);
-	tp_src_publish(&c->ring);
+	tp_src_ring_publish(&c->ring);
 }
 
 /* End the innermost frame at @at: its last stretch, and the source. */
@@ -210,14 +210,20 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 void tp_src_irq_thread(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		       uint32_t irq, const char *name)
 {
-	struct tp_src_irq_thread *t = NULL;
+	struct tp_src_irq_thread *t;
 	uint32_t i;
 
-	for (i = 0; i < TP_SRC_IRQ_THREADS && !t; i++)
-		if (c->irq_thread[i].pid == pid &&
-		    tp_src_streq(c->irq_thread[i].comm, comm, TP_SRC_COMM - 1))
-			t = &c->irq_thread[i];
-	if (!t) {
+	for (i = 0; i < TP_SRC_IRQ_THREADS; i++) {
+		t = &c->irq_thread[i];
+		if (t->pid != pid ||
+		    !tp_src_streq(t->comm, comm, TP_SRC_COMM - 1))
+			continue;
+		/* Known, as at every interrupt: an action keeps its name. */
+		if (t->irq == irq)
+			return;
+		break;
+	}
+	if (i == TP_SRC_IRQ_THREADS) {
 		t = &c->irq_thread[c->irq_thread_next];
 		c->irq_thread_next = (c->irq_thread_next + 1) % TP_SRC_IRQ_THREADS;
 	}
@@ -372,7 +378,7 @@ void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 	s->count = 1;
 	tp_src_copy(s->name, name, TP_SRC_NAME);
 	s->thread[0] = '\0';
-	tp_src_publish(&c->nmi_ring);
+	tp_src_ring_publish(&c->nmi_ring);
 	tp_src_add(&c->nmi_time, cycles);
 }
 
