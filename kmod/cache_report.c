@@ -270,7 +270,7 @@ static void tp_cache_show_curve(struct seq_file *m, const char *what,
 
 /* The three Average lines, then distributions, windows and curves. */
 static void tp_cache_show_cpu(struct seq_file *m, const struct tp_cpu *c,
-			      const void *snap)
+			      void *snap)
 {
 	const struct tp_cache_cpu *n = snap;
 	const struct tp_cache *l = &n->loop;

@@ -58,10 +58,13 @@ static int status_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(status);
 
-/* @show_cpu gets a private copy of the snapshot: the thread goes on. */
+/*
+ * @show_cpu gets a private copy of the snapshot, its own to sort: the
+ * thread goes on.
+ */
 void tp_show_cpus(struct seq_file *m, struct tp_run *run,
 		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
-				   const void *snap))
+				   void *snap))
 {
 	size_t size = run->kind->measure->snap_size;
 	unsigned int i;

@@ -11,6 +11,6 @@ void tp_debugfs_init(void);
 void tp_debugfs_exit(void);
 void tp_show_cpus(struct seq_file *m, struct tp_run *run,
 		  void (*show_cpu)(struct seq_file *m, const struct tp_cpu *c,
-				   const void *snap));
+				   void *snap));
 
 #endif /* TSCPROBE_KMOD_DEBUGFS_H */

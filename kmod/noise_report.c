@@ -4,7 +4,6 @@
  * final counts as netlink attributes, and its debugfs text.
  */
 #include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <asm/tsc.h>
 
 #include <linux/tscprobe.h>
@@ -500,14 +499,13 @@ static void tp_noise_show_source(struct seq_file *m,
 
 /*
  * "sources: thread=COUNT/CYCLES ...": what ran inside the windows by kind,
- * then each source, largest first (sorted in a copy: the table is too
- * large for the stack).
+ * then each source, largest first (sorted in place: @n is debugfs' own
+ * copy of the snapshot).
  */
-static void tp_noise_show_sources(struct seq_file *m,
-				  const struct tp_noise_cpu *n)
+static void tp_noise_show_sources(struct seq_file *m, struct tp_noise_cpu *n)
 {
-	const struct tp_src_windows *w = &n->sources;
-	struct tp_src_table *t;
+	struct tp_src_windows *w = &n->sources;
+	struct tp_src_table *t = &w->table;
 	unsigned int k;
 
 	seq_puts(m, "  sources:");
@@ -516,24 +514,18 @@ static void tp_noise_show_sources(struct seq_file *m,
 			   w->kind_count[k], w->kind_net[k]);
 	seq_printf(m, " lost=%llu unmatched=%llu (count/cycles)\n", w->lost,
 		   n->src ? READ_ONCE(n->src->src.unmatched) : 0);
-	t = kmemdup(&w->table, sizeof(*t), GFP_KERNEL);
-	if (!t) {
-		seq_puts(m, "  source list: no memory to sort it\n");
-		return;
-	}
 	tp_src_table_sort(t);
 	for (k = 0; k < t->n; k++)
 		tp_noise_show_source(m, &t->e[k], &w->threads);
 	if (t->other.count)
 		tp_noise_show_source(m, &t->other, &w->threads);
-	kfree(t);
 }
 
 /* The log2 table for one CPU, preceded by a summary line. */
 static void tp_noise_show_cpu(struct seq_file *m, const struct tp_cpu *c,
-			      const void *snap)
+			      void *snap)
 {
-	const struct tp_noise_cpu *n = snap;
+	struct tp_noise_cpu *n = snap;
 	u64 calls[65], cycles[65];
 	u64 cov = tp_per10k(n->loop.measured, tp_noise_wall(n));
 	char row[256];
