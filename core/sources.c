@@ -13,11 +13,13 @@
 /* @src cut to @len - 1 characters, NUL-terminated ("" for NULL). */
 static void tp_src_copy(char *dst, const char *src, uint32_t len)
 {
-	uint32_t i = 0;
+	uint32_t i;
 
-	if (src)
-		for (; i < len - 1 && src[i]; i++)
-			dst[i] = src[i];
+	for (i = 0; src && i < len - 1; i++) {
+		dst[i] = src[i];
+		if (!dst[i])
+			return;
+	}
 	dst[i] = '\0';
 }
 
@@ -99,10 +101,10 @@ static struct tp_src_frame *tp_src_push_frame(struct tp_src_cpu *c,
 	f->nmi_mark = at.nmi_before;
 	f->nested = 0;
 	f->nested_nmi = 0;
-	f->key = *key;
-	f->pid = pid;
-	tp_src_copy(f->name, name, TP_SRC_NAME);
-	tp_src_copy(f->thread, thread, TP_SRC_COMM);
+	f->who.key = *key;
+	f->who.pid = pid;
+	tp_src_copy(f->who.name, name, TP_SRC_NAME);
+	tp_src_copy(f->who.thread, thread, TP_SRC_COMM);
 	return f;
 }
 
@@ -142,17 +144,14 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	}
 	if (!count && !net)
 		return;
-	tp_src_add(&c->kind_net[f->key.kind], net);
-	if (!(f->key.flags & TP_SRC_THREADED))
-		tp_src_add(&c->kind_count[f->key.kind], count);
+	tp_src_add(&c->kind_net[f->who.key.kind], net);
+	if (!(f->who.key.flags & TP_SRC_THREADED))
+		tp_src_add(&c->kind_count[f->who.key.kind], count);
 	s->start = f->start;
 	s->end = at.tsc;
 	s->net = net;
-	s->key = f->key;
-	s->pid = f->pid;
 	s->count = count;
-	tp_src_copy(s->name, f->name, TP_SRC_NAME);
-	tp_src_copy(s->thread, f->thread, TP_SRC_COMM);
+	s->who = f->who;
 	tp_src_ring_publish(&c->ring);
 }
 
@@ -183,7 +182,7 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 		c->skipped--;
 		return;
 	}
-	while (d && !tp_src_matches(&c->stack[d - 1].key, kind))
+	while (d && !tp_src_matches(&c->stack[d - 1].who.key, kind))
 		d--;
 	if (!d) {
 		tp_src_add(&c->unmatched, 1);
@@ -261,7 +260,7 @@ static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
 	if (!n || n > TP_SRC_ASIDE_DEPTH)
 		return;
 	for (i = d; i < c->depth; i++)
-		if (c->stack[i].key.kind != TP_SRC_SOFTIRQ)
+		if (c->stack[i].who.key.kind != TP_SRC_SOFTIRQ)
 			return;
 	for (i = 0; i < TP_SRC_ASIDE && !a; i++)
 		if (!c->aside[i].n)
@@ -292,7 +291,7 @@ void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, struct tp_src_at at)
 {
 	uint32_t d = c->depth;
 
-	while (d && !tp_src_is_thread(&c->stack[d - 1].key))
+	while (d && !tp_src_is_thread(&c->stack[d - 1].who.key))
 		d--;
 	if (d && !c->skipped)
 		tp_src_put_aside(c, pid, d, at);
@@ -373,11 +372,11 @@ void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
 	s->start = start;
 	s->end = start + cycles;
 	s->net = cycles;
-	s->key = (struct tp_src_key){ .kind = TP_SRC_NMI, .id = id };
-	s->pid = 0;
 	s->count = 1;
-	tp_src_copy(s->name, name, TP_SRC_NAME);
-	s->thread[0] = '\0';
+	s->who.key = (struct tp_src_key){ .kind = TP_SRC_NMI, .id = id };
+	s->who.pid = 0;
+	tp_src_copy(s->who.name, name, TP_SRC_NAME);
+	s->who.thread[0] = '\0';
 	tp_src_ring_publish(&c->nmi_ring);
 	tp_src_add(&c->nmi_time, cycles);
 }
@@ -498,18 +497,18 @@ static bool tp_src_table_key(struct tp_src_threads *th,
 {
 	uint32_t i;
 
-	*key = s->key;
+	*key = s->who.key;
 	if (!(key->flags & TP_SRC_THREADED))
 		return true;
 	for (i = 0; i < th->n; i++)
-		if (th->t[i].pid == s->pid &&
-		    tp_src_streq(th->t[i].comm, s->thread, TP_SRC_COMM))
+		if (th->t[i].pid == s->who.pid &&
+		    tp_src_streq(th->t[i].comm, s->who.thread, TP_SRC_COMM))
 			break;
 	if (i == TP_SRC_THREADS)
 		return false;
 	if (i == th->n) {
-		th->t[i].pid = s->pid;
-		tp_src_copy(th->t[i].comm, s->thread, TP_SRC_COMM);
+		th->t[i].pid = s->who.pid;
+		tp_src_copy(th->t[i].comm, s->who.thread, TP_SRC_COMM);
 		th->n++;
 	}
 	key->thread = i + 1;
@@ -535,7 +534,7 @@ void tp_src_table_add(struct tp_src_table *t, struct tp_src_threads *th,
 		if (!e && t->n < TP_SRC_TABLE) {
 			e = &t->e[t->n++];
 			*e = (struct tp_src_total){ .key = key };
-			tp_src_copy(e->name, s->name, TP_SRC_NAME);
+			tp_src_copy(e->name, s->who.name, TP_SRC_NAME);
 		}
 	}
 	if (!e)

@@ -73,21 +73,29 @@ struct tp_src_key {
 #define TP_SRC_THREADED	0x2u
 
 /*
+ * Which source a frame or a span is: its @key and @name, and where it is
+ * an interrupt thread's (TP_SRC_THREADED) the thread's @pid and comm
+ * @thread, else 0 and "".  Copied whole from a frame to its spans.
+ */
+struct tp_src_who {
+	struct tp_src_key key;
+	uint32_t pid;
+	char name[TP_SRC_NAME];
+	char thread[TP_SRC_COMM];
+};
+
+/*
  * A stretch of a source on the CPU, [@start, @end] on the TSC, with its
  * net time @net in cycles; @count: 1 where the source ended, 0 where it
  * goes on later (a softirq whose thread was preempted: each stretch is
- * named where it ran, and the source counted once); @pid and @thread:
- * TP_SRC_THREADED's thread, else 0 and "".
+ * named where it ran, and the source counted once).
  */
 struct tp_src_span {
 	uint64_t start;
 	uint64_t end;
 	uint64_t net;
-	struct tp_src_key key;
-	uint32_t pid;
 	uint32_t count;
-	char name[TP_SRC_NAME];
-	char thread[TP_SRC_COMM];
+	struct tp_src_who who;
 };
 
 /*
@@ -102,10 +110,7 @@ struct tp_src_frame {
 	uint64_t nmi_mark;
 	uint64_t nested;
 	uint64_t nested_nmi;
-	struct tp_src_key key;
-	uint32_t pid;
-	char name[TP_SRC_NAME];
-	char thread[TP_SRC_COMM];
+	struct tp_src_who who;
 };
 
 /*

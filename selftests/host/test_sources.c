@@ -125,6 +125,30 @@ TEST(thread_softirq_irq_nest)
 	EXPECT_EQ(1, cpu.kind_count[TP_SRC_IRQ]);
 }
 
+/*
+ * Names longer than their field are cut, NUL-terminated, through the
+ * frame into the span and the table; a name of NULL is "".
+ */
+TEST(names_are_cut_to_their_field)
+{
+	static const char long_name[] = "a-name-of-thirty-two-characters!";
+	const struct tp_src_total *irq, *nmi;
+	struct tp_src_table t;
+
+	reset();
+	enter(TP_SRC_IRQ, 1, long_name, 100);
+	leave(TP_SRC_IRQ, 110);
+	tp_src_nmi(&cpu, 0, NULL, 120, 5);
+	drain_all(&cpu, &t);
+	irq = entry(&t, TP_SRC_IRQ, 1);
+	nmi = entry(&t, TP_SRC_NMI, 0);
+	ASSERT_NE(NULL, irq);
+	ASSERT_NE(NULL, nmi);
+	EXPECT_EQ(TP_SRC_NAME - 1, strnlen(irq->name, TP_SRC_NAME));
+	EXPECT_EQ(0, strncmp(long_name, irq->name, TP_SRC_NAME - 1));
+	EXPECT_STREQ("", nmi->name);
+}
+
 TEST(nmi_time_leaves_the_frame_it_hit)
 {
 	struct tp_src_table t;
@@ -288,17 +312,21 @@ TEST(missed_exits_and_entries)
 	EXPECT_EQ(TP_SRC_DEPTH, cpu.ring.head);
 }
 
+/* A span that ended, of a source with no thread. */
+#define SPAN(from, to, cycles, kind_, id_, name_) \
+	{ from, to, cycles, 1, { { .kind = kind_, .id = id_ }, 0, name_, "" } }
+
 TEST(gap_names_the_largest_and_sums_the_rest)
 {
 	static const struct tp_src_span spans[] = {
-		{ 1000, 1100, 100, { .kind = TP_SRC_IRQ, .id = 0 }, 0, 1, "timer", "" },
-		{ 1200, 1700, 400, { .kind = TP_SRC_THREAD, .id = 88 }, 0, 1, "ksoftirqd/1", "" },
-		{ 1300, 1400, 100, { .kind = TP_SRC_SOFTIRQ, .id = 1 }, 0, 1, "TIMER", "" },
-		{ 1800, 1830, 30, { .kind = TP_SRC_IRQ, .id = 0 }, 0, 1, "timer", "" },
-		{ 1850, 1860, 10, { .kind = TP_SRC_NMI, .id = 0 }, 0, 1, "nmi", "" },
+		SPAN(1000, 1100, 100, TP_SRC_IRQ, 0, "timer"),
+		SPAN(1200, 1700, 400, TP_SRC_THREAD, 88, "ksoftirqd/1"),
+		SPAN(1300, 1400, 100, TP_SRC_SOFTIRQ, 1, "TIMER"),
+		SPAN(1800, 1830, 30, TP_SRC_IRQ, 0, "timer"),
+		SPAN(1850, 1860, 10, TP_SRC_NMI, 0, "nmi"),
 		/* Outside the gap, or across its edge: not counted. */
-		{ 500, 600, 100, { .kind = TP_SRC_IRQ, .id = 5 }, 0, 1, "early", "" },
-		{ 1950, 2100, 150, { .kind = TP_SRC_IRQ, .id = 6 }, 0, 1, "late", "" },
+		SPAN(500, 600, 100, TP_SRC_IRQ, 5, "early"),
+		SPAN(1950, 2100, 150, TP_SRC_IRQ, 6, "late"),
 	};
 	struct tp_src_table t;
 	uint64_t unexplained;
@@ -568,8 +596,8 @@ TEST(a_partial_resume_counts_what_it_drops)
 		enter(TP_SRC_IRQ, i, "lost", 300 + i);
 	switch_to(0, 10, "ksoftirqd/1", 400);
 	EXPECT_EQ(TP_SRC_DEPTH, cpu.depth);
-	EXPECT_EQ(TP_SRC_SOFTIRQ, cpu.stack[TP_SRC_DEPTH - 1].key.kind);
-	EXPECT_EQ(3, cpu.stack[TP_SRC_DEPTH - 1].key.id);
+	EXPECT_EQ(TP_SRC_SOFTIRQ, cpu.stack[TP_SRC_DEPTH - 1].who.key.kind);
+	EXPECT_EQ(3, cpu.stack[TP_SRC_DEPTH - 1].who.key.id);
 	EXPECT_EQ(1, cpu.unmatched);
 	EXPECT_TRUE(no_aside());
 }
