@@ -153,6 +153,12 @@ static void tp_noise_cpu_reset(struct tp_run *run, struct tp_noise_cpu *n,
 	struct tp_src_here *src = n->src;
 	struct tp_smi smi_from = n->smi_from;
 
+	/*
+	 * Copied whole at each window with --irqs on and at each snapshot;
+	 * sparse flags copies above 100,000 bytes (-Wmemcpy-max-count),
+	 * which only some kernels' configs show: fail on all of them.
+	 */
+	BUILD_BUG_ON(sizeof(*n) > 100000);
 	memset(n, 0, sizeof(*n));
 	tp_noise_init(&n->loop, run->params.threshold_cycles);
 	n->loop.explain = tp_noise_explain;
