@@ -9,6 +9,12 @@
 #   --mem MB          guest memory (default 1024)
 #   --cpu MODEL       QEMU's -cpu (default max); EPYC,-hypervisor is an
 #                     AMD Zen that does not say it is a VM, without a PMU
+#   --machine SHAPE   pc (default): QEMU's i440FX PC, --smp sockets of one
+#                     CPU, one NUMA node, no device with MSI-X; server: a
+#                     two-socket lab server (see server_args below): q35,
+#                     2 sockets x 2 cores x 2 threads, 2 NUMA nodes, 26
+#                     NVMe controllers whose queues' Linux IRQ numbers run
+#                     past 236 (not with --smp)
 #   --timeout SEC     wall-clock limit for boot + script (default 300)
 #   --kernel PATH     kernel image (default: $VM_KERNEL, else the image of
 #                     the default KDIR: tools/kernels.sh)
@@ -45,7 +51,7 @@ readonly MARKER='vm-init: exit status '
 QEMU=qemu-system-x86_64
 BUSYBOX=${VM_BUSYBOX:-/bin/busybox}
 
-SMP=4 MEM=1024 CPU=max TIMEOUT=300 KERNEL=${VM_KERNEL:-} APPEND='' KEEP='' SCRIPT=''
+SMP=4 SMP_SET=0 MEM=1024 CPU=max CPU_SET=0 MACHINE=pc TIMEOUT=300 KERNEL=${VM_KERNEL:-} APPEND='' KEEP='' SCRIPT=''
 ADDS=()
 WORK='' QEMU_PID='' STREAM_PID='' QEMU_RC=0 QEMU_SECS=0
 
@@ -72,13 +78,15 @@ is_uint() {
 parse_args() {
 	while (($#)); do
 		case $1 in
-		--smp | --mem | --cpu | --timeout | --kernel | --append | --add | --keep)
+		--smp | --mem | --cpu | --machine | --timeout | --kernel | --append | \
+			--add | --keep)
 			(($# >= 2)) || die "$1 needs a value" ;;
 		esac
 		case $1 in
-		--smp) SMP=$2; shift ;;
+		--smp) SMP=$2; SMP_SET=1; shift ;;
 		--mem) MEM=$2; shift ;;
-		--cpu) CPU=$2; shift ;;
+		--cpu) CPU=$2; CPU_SET=1; shift ;;
+		--machine) MACHINE=$2; shift ;;
 		--timeout) TIMEOUT=$2; shift ;;
 		--kernel) KERNEL=$2; shift ;;
 		--append) APPEND=$2; shift ;;
@@ -96,6 +104,15 @@ parse_args() {
 	[[ -r $SCRIPT ]] || die "script '$SCRIPT' not found"
 	is_uint "$SMP" || die "--smp wants a positive number, got '$SMP'"
 	is_uint "$MEM" || die "--mem wants megabytes, got '$MEM'"
+	case $MACHINE in
+	pc) ;;
+	server)
+		((!SMP_SET)) || die "--machine server has its own 8 CPUs: no --smp"
+		((MEM % 2 == 0)) || die "--machine server splits --mem over 2 nodes: an even number, got '$MEM'"
+		SMP=8
+		((CPU_SET)) || CPU=max,vendor=GenuineIntel ;;
+	*) die "--machine wants pc or server, got '$MACHINE'" ;;
+	esac
 	is_uint "$TIMEOUT" || die "--timeout wants seconds, got '$TIMEOUT'"
 }
 
@@ -246,12 +263,52 @@ big_guest_args() {
 	return 0
 }
 
+# The QEMU options of the guest's shape (--machine), one per line.
+#
+# pc: QEMU's i440FX PC with --smp CPUs, each its own socket.
+#
+# server: a two-socket lab server on q35.  8 CPUs as 2 sockets x 2 cores
+# x 2 threads, the sockets in NUMA nodes 0 and 1 with half the memory
+# each: SMT siblings, cores of one socket and CPUs of two nodes, the
+# three relations skew tells apart.  Under TCG on an AMD host "-cpu max"
+# gives no SMT siblings (its CPUID shows no topology to an AMD guest and
+# "topoext" is refused); as a GenuineIntel CPU its leaf 0xb gives them.
+# And devices with many MSI-X vectors, so that Linux IRQ numbers pass
+# the x86 system vectors' 236..255 as on servers with NVMe or 100G NICs:
+# Linux gives a multi-queue device one vector per CPU and one more (its
+# queues are capped at nr_cpu_ids), 9 here.  26 NVMe controllers (the
+# driver is built into Debian's kernels; virtio's is a module) on q35's
+# root bus, slots 2 to 27, give 234 vectors, numbered from 24 to 257.
+# Each has a namespace of 1 MiB on a null block driver (no file, reads
+# are zeroes), so that reading it on a CPU raises its queue's interrupt
+# there; the guest's helpers in selftests/vm/lib.sh do that.
+machine_args() {
+	local i
+
+	if [[ $MACHINE == pc ]]; then
+		printf '%s\n' -machine pc,accel=tcg -smp "$SMP" -m "$MEM"
+		return
+	fi
+	printf '%s\n' -machine q35,accel=tcg -smp 8,sockets=2,cores=2,threads=2 \
+		-m "$MEM"
+	for i in 0 1; do
+		printf '%s\n' -object "memory-backend-ram,id=mem$i,size=$((MEM / 2))M" \
+			-numa "node,nodeid=$i,cpus=$((4 * i))-$((4 * i + 3)),memdev=mem$i"
+	done
+	for i in $(seq 2 27); do
+		printf '%s\n' -blockdev "driver=null-co,node-name=null$i,size=1048576,read-zeroes=on" \
+			-device "nvme,serial=tscprobe$i,drive=null$i,addr=$(printf %x "$i")"
+	done
+}
+
 # Boot the guest; sets QEMU_RC and QEMU_SECS. The script's output lands in out.log (ttyS1),
 # the kernel log in console.log (ttyS0).
 run_qemu() {
-	local -a cmd=(
-		"$QEMU" -nodefaults -no-user-config
-		-machine 'pc,accel=tcg' -cpu "$CPU" -smp "$SMP" -m "$MEM"
+	local -a machine cmd
+
+	mapfile -t machine < <(machine_args)
+	cmd=(
+		"$QEMU" -nodefaults -no-user-config -cpu "$CPU" "${machine[@]}"
 		-display none -no-reboot
 		-chardev "file,id=con,path=$(qemu_path "$WORK/console.log")"
 		-chardev "file,id=out,path=$(qemu_path "$WORK/out.log"),append=on"

@@ -5,11 +5,11 @@
 # host.
 #
 # usage: run.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
-#               [--cpu MODEL] [--append ARGS] [--keep DIR] [--timeout SEC]
-#               [--skip TEST]... [TEST...]
+#               [--cpu MODEL] [--machine pc|server] [--append ARGS]
+#               [--keep DIR] [--timeout SEC] [--skip TEST]... [TEST...]
 #
 # Boots the kernel once (selftests/qemu/run-vm.sh, which takes --smp, --mem,
-# --cpu and --append as they are; --kernel, by default the
+# --cpu, --machine and --append as they are; --kernel, by default the
 # image of the default KDIR, tools/kernels.sh) with the module (--module,
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
@@ -38,7 +38,7 @@ KEEP=
 
 while (($#)); do
 	case $1 in
-	--kernel|--smp|--mem|--cpu|--append)
+	--kernel|--smp|--mem|--cpu|--machine|--append)
 		VM_ARGS+=("$1" "$2")
 		shift 2
 		;;
@@ -117,7 +117,8 @@ adds=(--add "$MODULE:/lib/tscprobe/tscprobe.ko"
       --add "$work/log-patterns:/etc/tscprobe/log-patterns"
       --add "$BUILD/tscprobe:/usr/bin/tscprobe"
       --add "$(command -v jq):/usr/bin/jq"
-      --add "$REPO/selftests/tap.sh:/selftests/tap.sh")
+      --add "$REPO/selftests/tap.sh:/selftests/tap.sh"
+      --add "$REPO/selftests/vm/lib.sh:/selftests/lib.sh")
 # The soak's timer (selftests/vm/timerlat.c) and the fault tests' CPU hog
 # (selftests/vm/rtpoller.c), for any program that wants them.
 for helper in timerlat rtpoller; do

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
+#
+# lib.sh - what the guest's test scripts share (busybox sh; sourced).  The
+# harness puts it at /selftests/lib.sh, beside tap.sh.
+#
+# Device interrupts in the server-shaped guest (selftests/vm/run.sh
+# --machine server): 26 NVMe controllers, each with a queue per CPU and an
+# admin queue, whose Linux IRQ numbers run from 24 to past 255, so that
+# device IRQ N and the x86 system vector N (236, the local timer, to 255)
+# are both there.  A queue's interrupt is managed (its CPU fixed by the
+# kernel: writing its smp_affinity_list fails); the admin queue's is not.
+
+# tp_nvme_irqs [admin|io]: the IRQ numbers of the NVMe queues, ascending:
+# all, the admin queues' (nvmeNq0) or the I/O queues'; nothing in a guest
+# without NVMe.
+tp_nvme_irqs() {
+	awk -F: -v want="${1:-all}" '$1 ~ /^ *[0-9]+$/ && $NF ~ / nvme[0-9]+q[0-9]+$/ {
+		admin = $NF ~ /q0$/
+		if (want == "all" || (want == "admin") == admin) {
+			gsub(/ /, "", $1); print $1 } }' /proc/interrupts | sort -n
+}
+
+# tp_irq_cpu IRQ: the CPU that IRQ is delivered to now.
+tp_irq_cpu() {
+	cat "/proc/irq/$1/effective_affinity_list"
+}
+
+# tp_irq_route IRQ CPU: deliver IRQ to CPU from its next interrupt on (x86
+# moves an MSI when it next fires, so the one after that lands there);
+# fails for a managed IRQ, whose CPU the kernel keeps.
+tp_irq_route() {
+	echo "$2" >"/proc/irq/$1/smp_affinity_list" 2>/dev/null
+}
+
+# tp_irq_raise IRQ SECONDS: make the NVMe queue behind IRQ interrupt, for
+# SECONDS: an I/O queue (nvmeNqM, M > 0) by direct reads of the
+# controller's namespace on the CPU the queue serves (the block layer
+# submits on the queue of the CPU it runs on), the admin queue (nvmeNq0)
+# by rescans of the controller (each a few Identify commands).  Fails at
+# once for an IRQ that is no NVMe queue's.
+tp_irq_raise() {
+	tp_irq_name=$(cat "/sys/kernel/irq/$1/actions" 2>/dev/null)
+	tp_irq_ctrl=${tp_irq_name%q*}
+	case $tp_irq_name in
+	nvme*q*) ;;
+	*) echo "IRQ $1 is no NVMe queue's (${tp_irq_name:-no action})"; return 1 ;;
+	esac
+	tp_irq_end=$(($(cut -d. -f1 /proc/uptime) + $2))
+	if [ "${tp_irq_name##*q}" = 0 ]; then
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt "$tp_irq_end" ]; do
+			echo 1 >"/sys/class/nvme/$tp_irq_ctrl/rescan_controller" || return 1
+			usleep 20000
+		done
+		return 0
+	fi
+	# The namespace's block device: its name in sysfs, under the controller.
+	tp_irq_ns=
+	for tp_irq_d in "/sys/class/nvme/$tp_irq_ctrl"/nvme*n*; do
+		[ -b "/dev/${tp_irq_d##*/}" ] && tp_irq_ns=${tp_irq_d##*/} && break
+	done
+	[ -n "$tp_irq_ns" ] || { echo "no namespace on $tp_irq_ctrl"; return 1; }
+	tp_irq_on=$(tp_irq_cpu "$1")
+	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$tp_irq_end" ]; do
+		taskset -c "$tp_irq_on" dd if="/dev/$tp_irq_ns" of=/dev/null bs=4k \
+			iflag=direct 2>/dev/null || return 1
+	done
+}
+
+# tp_irq_count IRQ CPU: how often IRQ has interrupted CPU so far.
+tp_irq_count() {
+	awk -v n="$1:" -v col=$(($2 + 2)) '$1 == n { print $col; exit }' /proc/interrupts
+}
