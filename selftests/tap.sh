@@ -5,8 +5,15 @@
 # test; tap_done prints the plan and the totals line the runners count
 # (tap-count.sh) and returns the verdict.  selftests/vm/run.sh puts this
 # file at /selftests/tap.sh in the guest.
+#
+# A script run with arguments runs only the checks they name (the first
+# word of each check's COMMAND, a function's name), and all the others not
+# at all: "test_sources.sh busy_thread_is_named named_time_fits".  A name
+# that no check had is one failed test.
 TAP_N=0
 TAP_FAIL=0
+TAP_ONLY=" $* "
+TAP_RAN=" "
 # The output of the last check, for a script that wants to show it.
 TAP_LAST=${TAP_LAST:-$(mktemp)}
 echo "TAP version 13"
@@ -15,6 +22,13 @@ echo "TAP version 13"
 # a failure shows the command's output (its first 100 lines) as comments.
 # COMMAND runs in this shell: it may leave processes for later checks.
 tap_check() {
+	[ "$TAP_ONLY" = "  " ] || [ -z "${TAP_ONLY##* "$2" *}" ] || return 0
+	TAP_RAN="$TAP_RAN$2 "
+	tap_run "$@"
+}
+
+# tap_run DESCRIPTION COMMAND...: tap_check, whatever the arguments name.
+tap_run() {
 	tap_desc=$1
 	shift
 	TAP_N=$((TAP_N + 1))
@@ -33,7 +47,7 @@ tap_fresh_module() {
 	if grep -q '^tscprobe ' /proc/modules; then
 		rmmod tscprobe || echo "# rmmod of the module left loaded failed"
 	fi
-	tap_check "insmod" insmod "$1"
+	tap_run "insmod" insmod "$1"
 }
 
 # tap_wait_for SECONDS COMMAND...: true once COMMAND succeeds, tried every
@@ -61,6 +75,10 @@ tap_catches() {
 }
 
 tap_done() {
+	for tap_name in $TAP_ONLY; do
+		[ -z "${TAP_RAN##* "$tap_name" *}" ] ||
+			tap_run "a check named $tap_name, as asked" false
+	done
 	echo "1..$TAP_N"
 	echo "# Totals: pass:$((TAP_N - TAP_FAIL)) fail:$TAP_FAIL xfail:0 xpass:0 skip:0 error:0"
 	rm -f "$TAP_LAST"

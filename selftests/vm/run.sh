@@ -14,8 +14,10 @@
 # default kmod/tscprobe.ko: it must be built for that kernel), the CLI, jq
 # and the test programs, runs every program (or the named ones; by default
 # every test_* and fuzz_* program and every selftests/vm/test_*.sh script,
-# but those named by --skip)
-# and prints their TAP; test_ynl.sh brings Python and ynl along (add_ynl).
+# but those named by --skip; a TEST with words after its name runs with
+# them as arguments: "test_sources.sh named_time_fits" runs that check
+# alone, selftests/tap.sh) and prints their TAP; test_ynl.sh brings Python
+# and ynl along (add_ynl).
 # A guest that died of a stale TCG translation (check-log.sh --stale-int3,
 # selftests/qemu/README) is booted again, once, and only that boot counts.
 # After each program the guest's kernel log since it started is scanned
@@ -105,7 +107,7 @@ trap 'rm -rf "$work"' EXIT
 		echo "echo '# program: $t'; t0=\$(cut -d. -f1 /proc/uptime); l0=\$(dmesg | wc -l)"
 		echo "/selftests/$t 2>&1 | vm-pace"
 		echo "echo \"# program: $t took \$((\$(cut -d. -f1 /proc/uptime) - t0)) s\""
-		echo "log_check $t \$l0"
+		echo "log_check ${t%% *} \$l0"
 	done
 	echo 'lsmod 2>/dev/null | grep -q "^tscprobe " && rmmod tscprobe'
 	echo 'exit 0'
@@ -153,8 +155,10 @@ add_ynl() {
 for t in "${TESTS[@]}"; do
 	[[ $t == test_ynl* ]] && { add_ynl; break; }
 done
-# Programs from build/vm-tests, scripts (smoke.sh) from selftests/vm.
+# Programs from build/vm-tests, scripts (smoke.sh) from selftests/vm.  A
+# TEST may carry arguments ("test_sources.sh named_time_fits").
 for t in "${TESTS[@]}"; do
+	t=${t%% *}
 	if [[ -e $BUILD/vm-tests/$t ]]; then
 		adds+=(--add "$BUILD/vm-tests/$t:/selftests/$t")
 	elif [[ -e $REPO/selftests/vm/$t ]]; then
