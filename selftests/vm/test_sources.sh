@@ -17,6 +17,8 @@
 #  - a busy thread pinned to a CPU measured with interrupts on is named
 #    there by pid and comm, with time;
 #  - the serial port's interrupt, routed to that CPU, is named by number;
+#    so is, in the server-shaped guest (selftests/vm/run.sh --machine
+#    server), a device's numbered past the x86 system vectors' first (236);
 #  - NMIs the host injects while a CPU is measured with interrupts off are
 #    named there, by handler, inside the windows and in the events;
 #  - each event names what ran inside its gap (the busy thread among
@@ -38,6 +40,7 @@ OUT=/tmp/sources
 SHOW=/sys/kernel/debug/tscprobe/noise
 mkdir -p "$OUT"
 . /selftests/tap.sh
+. /selftests/lib.sh
 
 # "N of M": the probes attached of those the module has.
 attached() {
@@ -274,6 +277,34 @@ serial_irq_is_named() {
 		named_in_json "$OUT/serial.json" irq "$irq"
 }
 
+# An NVMe admin queue's interrupt numbered past 236, the first x86 system
+# vector's number (the tick's), routed to CPU 1 and raised there by rescans
+# of its controller while CPU 1 is measured: named by its number and its
+# queue's name.  (An admin queue's, not an I/O queue's: only those can be
+# routed.)
+high_irq_is_named() {
+	irq=$(tp_nvme_irqs admin | awk '$1 > 236' | tail -n 1)
+	[ -n "$irq" ] || { echo "no NVMe admin queue's IRQ past 236:"; tp_nvme_irqs admin; return 1; }
+	name=$(cat "/sys/kernel/irq/$irq/actions")
+	old=$(cat "/proc/irq/$irq/smp_affinity_list")
+	# The first interrupt after the route moves the IRQ (lib.sh).
+	tp_irq_route "$irq" 1 && tp_irq_raise "$irq" 1 || return 1
+	echo "IRQ $irq ($name) on CPU $(tp_irq_cpu "$irq")"
+	tp_irq_raise "$irq" 60 &
+	raiser=$!
+	tscprobe noise -c 1 --irqs on -d 2s -q -j >"$OUT/high.json"
+	s=$?
+	kill "$raiser"
+	wait "$raiser" 2>/dev/null
+	tp_irq_route "$irq" "$old"
+	[ $s -eq 0 ] || return 1
+	line=$(source_line irq "$irq")
+	echo "${line:-no line for irq $irq}"
+	grep '^  source' "$SHOW"
+	[ -n "$line" ] && [ "$(cycles_of "$line")" -gt 0 ] &&
+		named_in_json "$OUT/high.json" irq "$irq" "$name"
+}
+
 # jq: an event has sources, and its named times and the unexplained rest
 # add up to its gap exactly.
 ADDS_UP='def adds_up: .sources != null and
@@ -471,6 +502,9 @@ tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
 tap_check "each event names what ran inside its gap, adding up to it, and its cause" events_name_their_sources
 tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
+[ -n "$(tp_nvme_irqs)" ] &&
+	tap_check "a device interrupt numbered past 236 on the measured CPU is named" \
+		high_irq_is_named
 tap_check "NMIs inside windows with interrupts off are named, by handler" nmi_is_named
 tap_check "the time named per CPU fits in the run" named_time_fits
 tap_check "system vectors are sources apart from device IRQs of their number" \
