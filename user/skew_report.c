@@ -297,25 +297,38 @@ static void tp_topo_add(double v[3], double x, bool first)
 		v[2] = x;
 }
 
-/* One line per topology group that has pairs: min/avg/max of each. */
-static void tp_skew_topology(const struct tp_result *r,
-			     const struct tp_topo *topo, FILE *f)
+/*
+ * The judged pairs' figures by topology group, into @t; returns how many
+ * groups have pairs.
+ */
+static unsigned int tp_skew_topo_sums(const struct tp_result *r,
+				      const struct tp_topo *topo,
+				      struct tp_topo_sum t[TP_TOPO_GROUPS])
 {
-	struct tp_topo_sum t[TP_TOPO_GROUPS];
-	unsigned int i, g;
+	unsigned int i, g, groups = 0;
 
-	memset(t, 0, sizeof(t));
+	memset(t, 0, TP_TOPO_GROUPS * sizeof(*t));
 	for (i = 0; i < r->npairs; i++) {
 		const struct tp_pair_res *p = &r->pair[i];
 
 		if (!tp_pair_judged(p))
 			continue;
 		g = tp_topo_group(topo, p->relation, p->from, p->to);
+		groups += !t[g].n;
 		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
 		tp_topo_add(t[g].skew, fabs(tp_pair_skew(p)), !t[g].n);
 		t[g].out += !tp_skew_in_sync(&p->st);
 		t[g].n++;
 	}
+	return groups;
+}
+
+/* One line per topology group that has pairs: min/avg/max of each. */
+static void tp_skew_topology(const struct tp_topo_sum t[TP_TOPO_GROUPS],
+			     FILE *f)
+{
+	unsigned int g;
+
 	fprintf(f, "by topology            pairs  one-way ns:  min     avg     max  |skew| cycles:  min     avg     max  not in sync\n");
 	for (g = 0; g < TP_TOPO_GROUPS; g++) {
 		if (!t[g].n)
@@ -375,9 +388,11 @@ static void tp_skew_text(const struct tp_result *r,
 {
 	unsigned int ncpus = tp_cpuset_count(&r->cpus);
 	bool big = ncpus > TP_SKEW_MATRIX_CPUS;
+	struct tp_topo *topo = tp_topo_read(&r->cpus);
+	struct tp_topo_sum sums[TP_TOPO_GROUPS];
+	unsigned int i, line, groups;
 	const char *head;
 	char cpus[256], row[192];
-	unsigned int i, line;
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	fprintf(f, "skew: %s engine, CPUs %s, samples %u, repeats %u, tsc %u kHz, pairs %u/%u",
@@ -403,14 +418,15 @@ static void tp_skew_text(const struct tp_result *r,
 		tp_matrix(r, true, f);
 		fprintf(f, "\n");
 	}
-	if (big) {
-		struct tp_topo *topo = tp_topo_read(&r->cpus);
-
-		tp_skew_topology(r, topo, f);
+	/* Where the pairs sit two ways or more (SMT, sockets, nodes). */
+	groups = tp_skew_topo_sums(r, topo, sums);
+	if (big || groups > 1)
+		tp_skew_topology(sums, f);
+	if (big)
 		tp_skew_worst(r, topo, f);
+	if (big || groups > 1)
 		fprintf(f, "\n");
-		free(topo);
-	}
+	free(topo);
 	tp_skew_verdict_text(r, f);
 	if (big && !verbose)
 		fprintf(f, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
