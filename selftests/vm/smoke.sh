@@ -8,7 +8,10 @@
 # get the full suite and in the 64-vCPU guest.
 #
 # insmod; info; noise, cache and skew on every CPU (skew on TP_SMOKE_SKEW
-# CPUs when set, like 0-15) with the figures' invariants; status and show;
+# CPUs when set, like 0-15) with the figures' invariants, cache's loads
+# from every NUMA node's memory and skew's pairs related as sysfs places
+# their CPUs (SMT siblings, one package, two nodes: the server-shaped
+# guest has each); status and show;
 # the text reports at scale (a row per CPU, -v, merged warnings, diff, the
 # skew summary by topology on TP_SMOKE_SKEW_BIG CPUs when set, like 0-63);
 # STOP during a run; rmmod during a run; reload and unload.  The runs that
@@ -212,11 +215,54 @@ clocks_read() {
 			(.moved | not or $aperf))"
 }
 
+# The NUMA nodes with memory, as a JSON array.
+memory_nodes() {
+	tr ',' '\n' </sys/devices/system/node/has_memory |
+		awk -F- '{ for (n = $1; n <= ($2 == "" ? $1 : $2); n++) print n }' |
+		jq -s -c .
+}
+
+# Every CPU loaded from every node's memory, once a round.
 cache_all() {
-	tscprobe cache -n 1e4 -q -j >"$OUT/cache.json" &&
+	nodes=$(memory_nodes)
+	tscprobe cache -n 1e4 --nodes -q -j >"$OUT/cache.json" &&
 		jqt "$OUT/cache.json" "(.cpus | length) == $ncpu and .stop_reason == \"completed\"
-			and all(.cpus[]; .rounds == 10000)" &&
+			and all(.cpus[]; .rounds == 10000) and
+			all(.cpus[]; [.nodes[].node] == $nodes and
+				all(.nodes[]; .loads == 10000 and .cycles > 0))" &&
 		clocks_read "$OUT/cache.json" "$ncpu"
+}
+
+# Each online CPU's NUMA node, package and SMT siblings, from sysfs: one
+# JSON object a CPU.
+topology() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -r "$d/topology/thread_siblings_list" ] || continue
+		node=$(ls -d "$d"/node[0-9]* 2>/dev/null | head -n 1)
+		echo "${d##*cpu} ${node##*node} $(cat "$d/topology/physical_package_id")" \
+			"$(cat "$d/topology/thread_siblings_list")"
+	done | jq -R -s -c '[split("\n")[] | select(. != "") | split(" ") |
+		{cpu: (.[0] | tonumber), node: .[1], package: .[2],
+		 siblings: [.[3] | split(",")[] | split("-") | map(tonumber) |
+			range(.[0]; .[-1] + 1)]}]'
+}
+
+# Each pair's relation is where sysfs places its CPUs (kmod/skew.c's
+# rule): two nodes, else SMT siblings, else one package, else two.
+RELATION='def cpu($n): $topo[] | select(.cpu == $n);
+	def relation($i; $j): if $i.node != $j.node then "other-node"
+		elif ($i.siblings | index($j.cpu)) != null then "smt"
+		elif $i.package == $j.package then "package"
+		else "other-package" end;
+	[.pairs[] | select(.relation != relation(cpu(.from); cpu(.to)))]'
+
+relations_as_sysfs() {
+	topo=$(topology)
+	wrong=$(jq -c --argjson topo "$topo" "$RELATION" "$1") || return 1
+	[ "$wrong" = "[]" ] && return 0
+	echo "pairs related otherwise than sysfs says: $(echo "$wrong" | head -c 1000)"
+	echo "sysfs: $topo"
+	return 1
 }
 
 skew_pairs() {
@@ -231,6 +277,7 @@ skew_pairs() {
 	tscprobe skew "$@" -n 32 -q -j >"$OUT/skew.json" &&
 		jqt "$OUT/skew.json" "(.pairs | length) == $((n * (n - 1)))
 			and .pairs_done == .pairs_total and .pairs_total == $((n * (n - 1)))" &&
+		relations_as_sysfs "$OUT/skew.json" &&
 		clocks_read "$OUT/skew.json" "$n"
 }
 
@@ -289,8 +336,9 @@ cache_text() {
 
 # The skew text: beyond 16 CPUs the summary by topology, the ten worst
 # pairs and the verdict, no matrix (TP_SMOKE_SKEW_BIG, like 0-63, measures
-# that many CPUs first, with the fewest samples); up to 16 the matrices.
-# JSON and CSV have every pair either way.
+# that many CPUs first, with the fewest samples); up to 16 the matrices,
+# and the summary by topology too where the pairs sit two ways or more
+# (the server-shaped guest).  JSON and CSV have every pair either way.
 skew_text() {
 	if [ -n "${TP_SMOKE_SKEW_BIG:-}" ]; then
 		tscprobe skew -c "$TP_SMOKE_SKEW_BIG" -n 16 -r 1 -q -j >"$OUT/skew.json" ||
@@ -309,7 +357,29 @@ skew_text() {
 			! grep -q 'i\\j' "$OUT/skew.txt" && [ "$(wc -l <"$OUT/skew.txt")" -le 60 ]
 	else
 		grep -q 'i\\j' "$OUT/skew.txt"
-	fi
+	fi && topology_summarized
+}
+
+# The summary by topology has a line for each relation of the judged
+# pairs (numbers, and no more samples dropped than kept) when they have
+# two or more ("same package" is "same die/L3" where they share an L3).
+topology_summarized() {
+	relations=$(jq -r '[.pairs[] | select(.status == "ok" and .sound) | .relation] |
+		unique | .[]' "$OUT/skew.json")
+	[ "$(echo "$relations" | grep -c .)" -ge 2 ] || return 0
+	summary=$(sed -n '/^by topology /,/^$/p' "$OUT/skew.txt")
+	echo "$summary"
+	for rel in $relations; do
+		case $rel in
+		smt) group='SMT siblings' ;;
+		package) group='same (package|die/L3)' ;;
+		other-package) group='across packages' ;;
+		other-node) group='across NUMA nodes' ;;
+		*) group=unknown ;;
+		esac
+		echo "$summary" | grep -Eq "^  $group " ||
+			{ echo "no line for the $rel pairs"; return 1; }
+	done
 }
 
 # The CPUs of the long runs: -c TP_SMOKE_LONG, or every CPU.
