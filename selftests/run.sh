@@ -30,6 +30,12 @@
 #               (selftests/kernels/make-backport.sh), on the 6.1-cloud
 #               guest: the smoke run and test_info
 #   64 vCPUs    the smoke run on 6.1-cloud with 64 CPUs, skew on 16
+#   server      a guest shaped like a lab server (run-vm.sh --machine
+#               server: q35, 2 sockets x 2 cores x 2 threads, 2 NUMA
+#               nodes, 26 NVMe controllers whose IRQ numbers pass 236) on
+#               6.1-cloud: the smoke run's measurements on every CPU
+#               (noise, cache --nodes, skew with its summary by topology)
+#               and test_sources.sh's runs with interrupts on (vm_server)
 #
 # KERNELS=all runs the full suite on every kernel instead of the smoke run.
 # --quick: the gates and the VM suite on 6.1-cloud only (make check-quick).
@@ -136,11 +142,20 @@ vm_newest() {
 		test_sources.sh test_ynl.sh
 }
 
+# What the server-shaped guest runs (vm_server): the smoke run's checks
+# that measure every CPU (the others, runs cut short and reloads, are no
+# different in it), and test_sources.sh's that measure with interrupts
+# on, as the culprit's runs do.
+SERVER_SMOKE=(insmod noise_all cache_all skew_pairs skew_text)
+SERVER_SOURCES=(busy_thread_is_named events_name_their_sources
+	serial_irq_is_named high_irq_is_named named_time_fits)
+
 # vm NAME MODE [vm/run.sh options]: on kernel NAME, with the module its
 # gate built, the VM suite (MODE full), the smoke run, a short fuzz and on
 # a PREEMPT_RT kernel test_irqs.sh (MODE smoke), the smoke run alone (MODE
-# big, for the 64-vCPU guest), or the smoke run and test_info (MODE
-# backport).
+# big, for the 64-vCPU guest), the smoke run and test_info (MODE
+# backport), or some of the smoke run's and test_sources.sh's checks (MODE
+# server).
 vm() {
 	local name=$1 mode=$2 kdir image
 	local -a progs=()
@@ -162,6 +177,9 @@ vm() {
 		;;
 	big)	progs=(smoke.sh) ;;
 	backport) progs=(smoke.sh test_info) ;;
+	server)
+		progs=("smoke.sh ${SERVER_SMOKE[*]}"
+		       "test_sources.sh ${SERVER_SOURCES[*]}") ;;
 	esac
 	"$REPO/selftests/vm/run.sh" --kernel "$image" \
 		--module "$MODS/$name/kmod/tscprobe.ko" "$@" "${progs[@]}"
@@ -176,6 +194,17 @@ vm_big() {
 	export TP_SMOKE_SKEW=0-15 TP_SMOKE_LONG=0-15
 	export TP_SMOKE_SKEW_BIG=${TP_SMOKE_SKEW_BIG:-0-16}
 	vm 6.1-cloud big --smp 64 --mem 4096 --timeout 900
+}
+
+# The server-shaped guest (selftests/qemu/README.md): what a small guest
+# never shows.  Noise on 8 CPUs; cache's uncached loads from each of 2
+# nodes; skew's pairs as SMT siblings, one socket and two nodes, with the
+# summary by topology; with interrupts on, a busy thread, the serial
+# port's interrupt and an NVMe admin queue's numbered past the tick's
+# vector (236) named on the measured CPU, and every CPU's named time.
+# test_sources.sh runs whole on the newest and the debug kernels.
+vm_server() {
+	vm 6.1-cloud server --machine server
 }
 
 # timed NAME COMMAND...: part, and how long it took.
@@ -275,6 +304,7 @@ if ((!QUICK)); then
 		--smp 4 --cpu EPYC,-hypervisor --append mitigations=off \
 		test_smi test_info
 	timed "VM smoke run on 6.1-cloud with 64 vCPUs" vm_big
+	timed "VM run on 6.1-cloud as a two-socket server" vm_server
 fi
 echo "== $((SECONDS - start)) s"
 echo "$pass passed, $fail failed"
