@@ -10,7 +10,7 @@
 #
 # Prints every offending line (marked ">>") with N lines of context (default
 # 5) and exits 1 if any log has one; exits 0 if all are clean, 2 on usage or
-# read errors. run-vm.sh runs it on the console of every VM run; it works on
+# read errors. boot.sh runs it on the console of every VM run; it works on
 # any dmesg or serial capture.
 set -euo pipefail
 

@@ -4,10 +4,12 @@
 #
 # /init of the tscprobe test VM (busybox sh, PID 1).
 #
-# Sets up a minimal system, runs /test.sh as root in / with its stdout and
-# stderr on the second serial port (ttyS1, out.log on the host), then hands
-# the script's status to the host through vm-exit (isa-debug-exit). The
-# console (ttyS0) carries the kernel log and the few lines printed here.
+# Sets up a minimal system, runs the test programs /etc/tscprobe/tests
+# lists (selftests/vm/run.sh), or else /test.sh (run-vm.sh), as root with
+# their stdout and stderr on the second serial port (ttyS1, out.log on the
+# host), then hands the status to the host through vm-exit
+# (isa-debug-exit). The console (ttyS0) carries the kernel log and the few
+# lines printed here.
 #
 # No "set -e": whatever fails, PID 1 must reach vm-exit, or the host only
 # learns about it at its timeout.
@@ -106,14 +108,57 @@ done
 # bytes the script wrote.
 stty -F /dev/ttyS1 raw -echo || say "cannot set /dev/ttyS1 to raw mode"
 
+# log_check NAME SINCE: the kernel log lines after line SINCE that a
+# pattern of selftests/qemu/log-patterns matches, as one failed test of a
+# TAP block named NAME.
+log_check() {
+	hits=$(dmesg | tail -n +"$(($2 + 1))" | grep -E -f /etc/tscprobe/log-patterns)
+	[ -z "$hits" ] && return 0
+	echo "# program: $1 (kernel log)"
+	echo "$hits" | head -n 20 | sed 's/^/# /'
+	echo "not ok 1 $1 left a report in the kernel log"
+	echo "# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0"
+}
+
+# Each program of /etc/tscprobe/tests, one a line with its arguments, from
+# /selftests, in /tmp, with the TP_* variables of /etc/tscprobe/env: a
+# header line, its output (not on a terminal, so the CLI behaves as in
+# scripts), how long it took, and the scan of the kernel log since it
+# started.  The output goes through vm-pace (vm-pace.c), at most 256 bytes
+# queued on the serial port at a time: on PREEMPT_RT a program's flood of
+# output would otherwise get the port's interrupt disabled, and the rest
+# of the output lost.  At the end the module is unloaded, if a program
+# left it loaded, for the log check to see its exit too.
+run_tests() {
+	[ -r /etc/tscprobe/env ] && . /etc/tscprobe/env
+	cd /tmp || return 127
+	while read -r prog <&3; do
+		echo "# program: $prog"
+		t0=$(cut -d. -f1 /proc/uptime)
+		l0=$(dmesg | wc -l)
+		# shellcheck disable=SC2086 # the program's name, then its arguments
+		/selftests/$prog </dev/null 2>&1 | vm-pace
+		echo "# program: $prog took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+		log_check "${prog%% *}" "$l0"
+	done 3</etc/tscprobe/tests
+	if grep -q '^tscprobe ' /proc/modules; then
+		rmmod tscprobe
+	fi
+	return 0
+}
+
 cd /
-if [ -f /test.sh ]; then
+if [ -f /etc/tscprobe/tests ]; then
+	run_tests >/dev/ttyS1 2>&1
+	status=$?
+elif [ -f /test.sh ]; then
 	/bin/sh /test.sh </dev/null >/dev/ttyS1 2>&1
 	status=$?
 else
-	say "no /test.sh in the image"
+	say "neither /etc/tscprobe/tests nor /test.sh in the image"
 	status=127
 fi
+cd /
 
 # isa-debug-exit carries 0..127; a shell reports death by signal N as 128+N.
 if [ "$status" -gt 127 ]; then

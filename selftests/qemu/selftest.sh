@@ -3,9 +3,11 @@
 #
 # selftest.sh - prove that the VM harness passes what passes and fails what
 # fails: exact output, exit statuses, panics, timeouts, kernel log lines,
-# dynamically linked programs, --smp, vm-runas and vm-pace. About ten boots
-# of a few seconds each. Prints "ok"/"not ok" per case and a last line
-# "N passed, N failed"; exits 1 if anything failed.
+# dynamically linked programs, --smp, vm-runas and vm-pace, and the test
+# runner's (selftests/vm/run.sh) per-program log check. About ten boots of
+# a few seconds each; the tree built first (make), for the runner's module
+# and CLI. Prints "ok"/"not ok" per case and a last line "N passed, N
+# failed"; exits 1 if anything failed.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -15,6 +17,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/vm-selftest.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 
 # Outcome of the last run_vm: RC, $T/out (stdout), $T/err (stderr), SECS.
+# run_vm runs RUN, run-vm.sh unless a case says otherwise.
 RC=0 SECS=0
 
 run_vm() {
@@ -244,6 +247,37 @@ case_pace() {
 	fi
 }
 
+# (j) selftests/vm/run.sh: /init runs each program with its arguments and
+# the TP_* variables, and a kernel WARNING fails the program that caused
+# it by name (and the run), not the one before it.
+case_tests() {
+	local RUN=$HERE/../vm/run.sh
+
+	cat >"$T/tp_a.sh" <<-'EOF'
+		#!/bin/sh
+		echo "# args: $*; TP_SELFTEST=$TP_SELFTEST"
+		echo "ok 1 a"
+		echo "# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0"
+	EOF
+	cat >"$T/tp_b.sh" <<-'EOF'
+		#!/bin/sh
+		echo "WARNING: selftest b" >/dev/kmsg
+		echo "ok 1 b"
+		echo "# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:0 error:0"
+	EOF
+	chmod +x "$T/tp_a.sh" "$T/tp_b.sh"
+	TP_SELFTEST='two words' run_vm --timeout 120 "$T/tp_a.sh one two" "$T/tp_b.sh"
+	if ((RC != 0)) && grep -qx '# args: one two; TP_SELFTEST=two words' "$T/out" &&
+		grep -qx 'not ok 1 tp_b.sh left a report in the kernel log' "$T/out" &&
+		! grep -q 'tp_a.sh left a report' "$T/out" &&
+		[[ $(tail -n 1 "$T/out") == 'vm: 2 passed, 2 failed' ]]; then
+		result "vm/run.sh: arguments, TP_*, a WARNING fails its program" 1
+	else
+		result "vm/run.sh: arguments, TP_*, a WARNING fails its program" 0 \
+			"status $RC, want non-zero, the arguments, tp_b.sh's report and 2 passed, 2 failed"
+	fi
+}
+
 # No boot: every pattern class is caught, the command-line echo is not.
 case_patterns() {
 	local n
@@ -285,6 +319,7 @@ main() {
 	case_no_text_patching
 	case_runas
 	case_pace
+	case_tests
 	echo "$PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }

@@ -315,7 +315,7 @@ nmi_of_cpu() {
 	awk -v col=$(($1 + 2)) '$1 == "NMI:" { print $col }' /proc/interrupts
 }
 
-# NMIs the host injects through QEMU's monitor (run-vm.sh serves "# vm-host:
+# NMIs the host injects through QEMU's monitor (boot.sh serves "# vm-host:
 # nmi N"; QEMU sends them to CPU 0) while CPU 0 is measured with interrupts
 # off: the only source a window can have then.  The NMI handlers' time is
 # named inside the windows and in the events whose gaps they fell in,
