@@ -11,15 +11,15 @@
 #                     AMD Zen that does not say it is a VM, without a PMU
 #   --machine SHAPE   pc (default): QEMU's i440FX PC, --smp sockets of one
 #                     CPU, one NUMA node, no device with MSI-X; server: a
-#                     two-socket lab server (machine_args in
-#                     boot.sh, README.md): q35,
-#                     2 sockets x 2 cores x 2 threads, 2 NUMA nodes, 26
-#                     NVMe controllers whose queues' Linux IRQ numbers run
-#                     past 236 (not with --smp)
+#                     two-socket lab server (machine_args in boot.sh,
+#                     README.md): q35, 2 sockets x 2 cores x 2 threads,
+#                     2 NUMA nodes, 26 NVMe controllers whose queues'
+#                     Linux IRQ numbers run past 236 (not with --smp)
 #   --timeout SEC     wall-clock limit for boot + script (default 300)
 #   --kernel PATH     kernel image (default: $VM_KERNEL, else the image of
 #                     the default KDIR: tools/kernels.sh)
-#   --append "ARGS"   extra kernel command line (before the harness's own
+#   --append "ARGS"   extra kernel command line (after tsc=unstable
+#                     no_timer_check, before the harness's own
 #                     console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7)
 #   --add SRC[:DST]   put a file or directory into the guest (repeatable);
 #                     see mkinitramfs.sh. Shared libraries come along.
