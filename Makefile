@@ -18,6 +18,9 @@
 #
 #   make check-quick  the gates, host tests and the VM suite on the default
 #                   kernel only: the day-to-day loop (make test does it all)
+#   make vm-test    the VM suite on one kernel, or some of it:
+#                   make vm-test KERNEL=6.1-cloud TESTS=test_sources.sh
+#                   (selftests/README.md)
 #
 # Kernels (tools/kernels.sh): KDIR defaults to the running kernel's build
 # tree when it exists, else to Debian 12's 6.1 cloud kernel's headers; the
@@ -235,8 +238,13 @@ host-test-programs: $(HOST_TESTS) $(CLI)
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
 		selftests/host/run.sh $(HOST_TESTS)
 
+# TESTS: the programs to run (default: all); MACHINE=server: the
+# server-shaped guest (its own 8 CPUs, so no VM_SMP).
+TESTS ?=
+MACHINE ?= pc
 vm-test: all selftests
-	@selftests/vm/run.sh --kernel $(VM_KERNEL) --smp $(VM_SMP)
+	@selftests/vm/run.sh --kernel $(VM_KERNEL) --machine $(MACHINE) \
+		$(if $(filter pc,$(MACHINE)),--smp $(VM_SMP)) $(TESTS)
 
 # KERNELS=all: the full VM suite on every kernel (selftests/run.sh).  The
 # suite's line names no $(MAKE), which would make "make -n test" run it.
