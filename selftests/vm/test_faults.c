@@ -33,7 +33,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <sys/mount.h>
 #include <sys/syscall.h>
 
 #include "kselftest_harness.h"
@@ -367,18 +366,6 @@ TEST_F_TIMEOUT(faults, every_measured_cpu_goes_offline, 120)
 }
 
 /* ---- where windows and sides ran (ftrace) --------------------------------- */
-
-/* The tracefs root, mounting it where the guest has none yet. */
-static const char *tp_tracefs(void)
-{
-	if (!access("/sys/kernel/tracing/trace", F_OK))
-		return "/sys/kernel/tracing";
-	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		return "/sys/kernel/tracing";
-	if (!access("/sys/kernel/debug/tracing/trace", F_OK))
-		return "/sys/kernel/debug/tracing";
-	return NULL;
-}
 
 /* The module's events that say where a window or a skew side ran. */
 static const char *const tp_where_events[] = {

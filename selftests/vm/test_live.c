@@ -19,7 +19,6 @@
  * Under TCG gaps are plentiful (the emulator is noisy), so low thresholds
  * give events; nothing here asserts a timing.
  */
-#include <sys/mount.h>
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
@@ -525,18 +524,6 @@ static void tp_live_rules(struct tp_nl *nl, struct tp_live *l,
 }
 
 /* ---- tracefs ------------------------------------------------------------ */
-
-/* The tracefs root, mounting it where the guest has none yet. */
-static const char *tp_tracefs(void)
-{
-	if (!access("/sys/kernel/tracing/trace", F_OK))
-		return "/sys/kernel/tracing";
-	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		return "/sys/kernel/tracing";
-	if (!access("/sys/kernel/debug/tracing/trace", F_OK))
-		return "/sys/kernel/debug/tracing";
-	return NULL;
-}
 
 static int tp_trace_write(const char *root, const char *file,
 			  const char *text)

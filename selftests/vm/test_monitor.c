@@ -349,30 +349,13 @@ TEST_F_TIMEOUT(monitor, stop_at_ends_the_run_with_reason_threshold, 120)
 	free(out);
 }
 
-/* tracefs, where the guest has it. */
-static const char *tp_tracing_on(void)
-{
-	static const char *const paths[] = {
-		"/sys/kernel/tracing/tracing_on",
-		"/sys/kernel/debug/tracing/tracing_on",
-	};
-	size_t i;
-
-	for (i = 0; i < 2; i++)
-		if (!access(paths[i], W_OK))
-			return paths[i];
-	return NULL;
-}
-
 TEST_F_TIMEOUT(monitor, trace_stop_leaves_tracing_off, 120)
 {
-	const char *on = tp_tracing_on();
-	char cmd[256], *out = NULL;
+	const char *root = tp_tracefs();
+	char on[128], cmd[256], *out = NULL;
 
-	if (!on)
-		tp_sh("mount -t tracefs nodev /sys/kernel/tracing", NULL);
-	on = tp_tracing_on();
-	ASSERT_NE(NULL, on) TH_LOG("no tracefs in the guest");
+	ASSERT_NE(NULL, root) TH_LOG("no tracefs in the guest");
+	snprintf(on, sizeof(on), "%s/tracing_on", root);
 	snprintf(cmd, sizeof(cmd), "echo 1 > %s", on);
 	ASSERT_EQ(0, tp_sh(cmd, NULL));
 	ASSERT_EQ(0, tp_sh("tscprobe noise -c 0 -d 60s --threshold " THRESHOLD

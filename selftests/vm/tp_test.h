@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -306,6 +307,18 @@ static inline long long tp_jq_num(const char *json, const char *filter)
 
 	free(s);
 	return v;
+}
+
+/* The tracefs root, mounting it where the guest has none yet. */
+static inline const char *tp_tracefs(void)
+{
+	if (!access("/sys/kernel/tracing/trace", F_OK))
+		return "/sys/kernel/tracing";
+	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		return "/sys/kernel/tracing";
+	if (!access("/sys/kernel/debug/tracing/trace", F_OK))
+		return "/sys/kernel/debug/tracing";
+	return NULL;
 }
 
 /* Read a small file into a static buffer; "" when it cannot be read. */
