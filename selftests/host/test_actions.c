@@ -16,6 +16,7 @@
 #include "jq.h"
 #include "kselftest_harness.h"
 #include "notifications.h"
+#include "slurp.h"
 #include "user/lib/actions.h"
 #include "user/lib/json_write.h"
 #include "user/lib/result.h"
@@ -63,20 +64,6 @@ static void events_a_second_apart(struct tp_actions *a,
 	usleep(1100000);
 	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run);
 	tp_actions_end(a, NULL);
-}
-
-static char *slurp(const char *path)
-{
-	static char buf[8192];
-	FILE *f = fopen(path, "r");
-	size_t n = 0;
-
-	if (f) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	return buf;
 }
 
 FIXTURE(actions) {
@@ -129,7 +116,7 @@ TEST_F(actions, level_and_counts_add_up)
 	EXPECT_EQ(2, self->a.r.limited);
 	EXPECT_EQ(0, self->a.r.failed);
 	EXPECT_STREQ("threshold 9 3 40000 20000 unexplained 1\n",
-		     slurp(self->file));
+		     tp_test_slurp(self->file));
 }
 
 TEST_F(actions, acts_again_after_a_second)
@@ -143,7 +130,7 @@ TEST_F(actions, acts_again_after_a_second)
 	EXPECT_EQ(4, self->a.r.events);
 	EXPECT_EQ(2, self->a.r.acted);
 	EXPECT_EQ(2, self->a.r.limited);
-	EXPECT_STREQ("1\n3\n", slurp(self->file));
+	EXPECT_STREQ("1\n3\n", tp_test_slurp(self->file));
 }
 
 /* A command that fails counts; one still running is not started again. */
@@ -180,7 +167,7 @@ TEST_F(actions, on_end_gets_the_run)
 	self->run.cpu = NULL;
 	self->run.ncpus = 0;
 	EXPECT_TRUE(self->a.r.ended);
-	EXPECT_STREQ("end|9|stop requested|5|4000|\n", slurp(self->file));
+	EXPECT_STREQ("end|9|stop requested|5|4000|\n", tp_test_slurp(self->file));
 }
 
 TEST_F(actions, report_in_text_and_json)

@@ -26,6 +26,7 @@
 #include "jq.h"
 #include "prng.h"
 #include "report_string.h"
+#include "slurp.h"
 #include "user/reports.h"
 #include "user/lib/result.h"
 #include "core/stats.h"
@@ -448,25 +449,6 @@ static char *report(const struct tp_result *r, enum tp_format fmt,
 	return report_v(r, fmt, svg, false);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
-	int c;
-
-	if (!f)
-		return NULL;
-	m = open_memstream(&buf, &len);
-	while (m && (c = fgetc(f)) != EOF)
-		fputc(c, m);
-	if (m)
-		fclose(m);
-	fclose(f);
-	return buf;
-}
-
 /* Equal to the golden file, or (TP_GOLDEN_UPDATE=1) written as it. */
 /*
  * @got with the CLI's version (the label of tscprobe_run_info) written as
@@ -503,7 +485,7 @@ static bool same_as_golden(const char *name, const char *raw)
 		free(got);
 		return true;
 	}
-	want = slurp(path);
+	want = tp_test_slurp(path);
 	same = want && !strcmp(want, got);
 	if (!same)
 		fprintf(stderr, "# %s differs: diff it with the output of TP_GOLDEN_UPDATE=1\n",
@@ -567,7 +549,7 @@ static void check_all(struct __test_metadata *_metadata,
 	free(out);
 	snprintf(svg, sizeof(svg), "%s/%s.svg", root, kind);
 	free(report(r, TP_FMT_CSV, svg));
-	out = slurp(svg);
+	out = tp_test_slurp(svg);
 	ASSERT_NE(NULL, out);
 	snprintf(name, sizeof(name), "%s.svg", kind);
 	EXPECT_TRUE(same_as_golden(name, out));
@@ -1084,7 +1066,7 @@ static void check_big_svg(struct __test_metadata *_metadata,
 
 	snprintf(path, sizeof(path), "%s/%s-64.svg", keep ? keep : root, kind);
 	free(report(r, TP_FMT_CSV, path));
-	svg = slurp(path);
+	svg = tp_test_slurp(path);
 	ASSERT_NE(NULL, svg);
 	EXPECT_NE(NULL, strstr(svg, "</svg>"));
 	/* heat strips (noise: one, cache: three) or 64 x 64 cells (skew),
@@ -1183,7 +1165,7 @@ static char *cache_svg_of(struct tp_result *r, unsigned int n,
 	snprintf(path, sizeof(path), "%s/cache-%u.svg",
 		 getenv("TP_SVG_OUT") ? getenv("TP_SVG_OUT") : root, n);
 	free(report(r, TP_FMT_CSV, path));
-	return slurp(path);
+	return tp_test_slurp(path);
 }
 
 /*

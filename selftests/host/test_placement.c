@@ -21,6 +21,7 @@
 
 #include "cli_path.h"
 #include "kselftest_harness.h"
+#include "slurp.h"
 
 #include "user/lib/cli.h"
 #include "user/engines.h"
@@ -318,26 +319,6 @@ static int watch_tasks(pid_t pid, unsigned int measured, struct watch *w)
 	return status;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* jq -e @filter on the file @path: 0 when it holds. */
 static int jq_file(const char *filter, const char *path)
 {
@@ -390,7 +371,7 @@ TEST(cli_threads_stay_off_the_measured_cpu)
 	snprintf(filter, sizeof(filter),
 		 ".cli.apart == true and .cli.why == null and"
 		 " (.cli.cpus | index(%d)) == null and .cpus[0].cpu == %d", m, m);
-	EXPECT_EQ(0, jq_file(filter, out)) TH_LOG("%s", slurp(out));
+	EXPECT_EQ(0, jq_file(filter, out)) TH_LOG("%s", tp_test_slurp(out));
 	TH_LOG("the CLI ran on CPUs %s", list);
 	unlink(out);
 }
@@ -418,7 +399,7 @@ TEST(cli_says_when_it_shares_the_measured_cpus)
 	ASSERT_GT(pid, 0);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
-	text = slurp(out);
+	text = tp_test_slurp(out);
 	ASSERT_NE(NULL, text);
 	snprintf(want, sizeof(want),
 		 "\ncli: ran on CPU%s %s, among the measured CPUs: no other CPU is online\n",
