@@ -1,9 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh
+# shellcheck disable=SC2034 # KO, ncpu, TR: for the scripts that source it
 #
 # lib.sh - what the guest's test scripts share (busybox sh; sourced).  The
 # harness puts it at /selftests/lib.sh, beside tap.sh.
 #
+# A script starts with ". /selftests/lib.sh" for TAP (tap.sh, which reads
+# the script's arguments), the module's path KO, a directory of its own,
+# OUT (/tmp/NAME for test_NAME.sh or NAME.sh), the number of CPUs ncpu,
+# and the tracefs root TR.
+. /selftests/tap.sh
+KO=/lib/tscprobe/tscprobe.ko
+OUT=${0##*/}
+OUT=${OUT%.sh}
+OUT=/tmp/${OUT#test_}
+mkdir -p "$OUT"
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+TR=/sys/kernel/tracing
+[ -d "$TR/events" ] || TR=/sys/kernel/debug/tracing
+
 # Device interrupts in the server-shaped guest (selftests/vm/run.sh
 # --machine server): 26 NVMe controllers, each with a queue per CPU and an
 # admin queue, whose Linux IRQ numbers run from 24 to past 255, so that

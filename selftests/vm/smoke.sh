@@ -22,17 +22,13 @@
 # compiling a kernel): a limit of the emulation, since on hardware the gap
 # after every window lets that kthread run.  Prints TAP and
 # the kselftest totals line; the kernel log is checked by the harness.
-KO=/lib/tscprobe/tscprobe.ko
-OUT=/tmp/smoke
-mkdir -p "$OUT"
-ncpu=$(grep -c '^processor' /proc/cpuinfo)
+. /selftests/lib.sh
 # In a guest of more than 8 vCPUs init.sh leaves the source tracepoints
 # alone (taking 63 CPUs offline and back costs minutes under TCG), so the
 # module's probes would patch the tick's and the IPIs' entry code while
 # 64 vCPUs run it: this guest tests scale, with the probes off.
 KOARGS=
 [ "$ncpu" -gt 8 ] && KOARGS=sources=0
-. /selftests/tap.sh
 
 # brief FILE: a report or status reply in a few lines for the log, so that
 # a failure can be read from CI output alone: its run-wide fields (without

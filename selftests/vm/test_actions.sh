@@ -12,13 +12,8 @@
 # must see their event, the snapshots must hold the trace and tracing must
 # go on.  A kernel without a tracing snapshot (the project's debug kernel)
 # checks the error instead.  Prints TAP and the kselftest totals line.
-KO=/lib/tscprobe/tscprobe.ko
-OUT=/tmp/actions
-mkdir -p "$OUT"
-. /selftests/tap.sh
+. /selftests/lib.sh
 
-TR=/sys/kernel/tracing
-[ -d "$TR/events" ] || TR=/sys/kernel/debug/tracing
 snapshot=0
 [ -w "$TR/snapshot" ] && snapshot=1
 

@@ -42,14 +42,7 @@
 #    interrupt thread is named as its interrupt, irq N with the thread
 #    irq/N-ttyS0, never as a thread.
 # Prints TAP and the kselftest totals line.
-KO=/lib/tscprobe/tscprobe.ko
-OUT=/tmp/irqs
-mkdir -p "$OUT"
-ncpu=$(grep -c '^processor' /proc/cpuinfo)
-. /selftests/tap.sh
-
-TR=/sys/kernel/tracing
-[ -d "$TR/events" ] || TR=/sys/kernel/debug/tracing
+. /selftests/lib.sh
 
 # irq_count N: interrupts of line N so far, summed over the CPUs.
 irq_count() {

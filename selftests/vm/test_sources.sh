@@ -35,12 +35,8 @@
 #    names IRQ 236 and vector 236 apart, each with its own time.
 # (PREEMPT_RT's interrupt threads are test_irqs.sh's.)
 # Prints TAP and the kselftest totals line.
-KO=/lib/tscprobe/tscprobe.ko
-OUT=/tmp/sources
-SHOW=/sys/kernel/debug/tscprobe/noise
-mkdir -p "$OUT"
-. /selftests/tap.sh
 . /selftests/lib.sh
+SHOW=/sys/kernel/debug/tscprobe/noise
 
 # "N of M": the probes attached of those the module has.
 attached() {

@@ -10,10 +10,7 @@
 # or able to stop the run before the warm-up's end; what is reported is the
 # duration after it; STOP during a long warm-up ends the run at once.
 # Prints TAP and the kselftest totals line.
-KO=/lib/tscprobe/tscprobe.ko
-OUT=/tmp/warm-up
-mkdir -p "$OUT"
-. /selftests/tap.sh
+. /selftests/lib.sh
 
 WARM=2000000000		# 2 s
 # elapsed_ns is the guest's clocksource (not the TSC: tsc=unstable), the

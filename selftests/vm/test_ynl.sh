@@ -14,12 +14,9 @@
 # python3 (selftests/qemu/stage-python.sh) and a small kernel-like tree at $YNL:
 # tools/net/ynl, Documentation/netlink/{genetlink-legacy.yaml,specs/},
 # Documentation/examples.  Prints TAP and the kselftest totals line.
-KO=/lib/tscprobe/tscprobe.ko
+. /selftests/lib.sh
 YNL=${TP_YNL_TREE:-/usr/share/tscprobe/ynl}
 SPEC=$YNL/Documentation/netlink/specs/tscprobe.yaml
-OUT=/tmp/ynl
-mkdir -p "$OUT"
-. /selftests/tap.sh
 
 # ynl ARGS...: cli.py with the spec, JSON out.  Without checking the spec
 # against the schema each time (--list-ops below does, once): that takes a
