@@ -74,6 +74,21 @@ tap_catches() {
 	[ $(((0x$tap_mask >> ($2 - 1)) & 1)) -eq 1 ]
 }
 
+# tap_ctrl_c PID: Ctrl-C (SIGINT) to the background job PID once it
+# catches it, half a second later, and its exit status; when it has not
+# caught it within 20 s, a line saying so, SIGKILL, and status 1.
+tap_ctrl_c() {
+	if ! tap_wait_for 20 tap_catches "$1" 2; then
+		echo "Ctrl-C never caught"
+		kill -9 "$1"
+		wait "$1"
+		return 1
+	fi
+	sleep 0.5
+	kill -INT "$1"
+	wait "$1"
+}
+
 tap_done() {
 	for tap_name in $TAP_ONLY; do
 		[ -z "${TAP_RAN##* "$tap_name" *}" ] ||

@@ -6,12 +6,9 @@
 # nothing of the test matrix; elsewhere also the cloud kernel and QEMU the
 # demo boots, all of them part of what "make test" installs.  And that
 # "make run" asks for that set, not for "make deps".
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir W
 DEPS=$REPO/tools/deps.sh
 # Only in the test matrix: kernels and sources the demo never uses, the
 # trixie root's maker, the report renderers, the gates' tools.

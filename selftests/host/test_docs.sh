@@ -6,11 +6,8 @@
 # new option that is not documented fails here.  A command's help is short
 # and its own: no other command's options or words, and the limits' rules
 # one text wherever they are.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CLI=$REPO/build/tscprobe
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 MAN_TEXT=$(MANWIDTH=200 man -l "$REPO/Documentation/tscprobe.8" 2>/dev/null)
 

@@ -4,13 +4,9 @@
 # tscprobe env against synthetic /proc and /sys trees: a badly prepared
 # machine must get every warning, a well prepared one none (but the
 # machine-wide ones it deserves), and the JSON must describe the tree.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CLI=$REPO/build/tscprobe
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-ROOT=$(mktemp -d)
-trap 'rm -rf "$ROOT"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir ROOT
 
 put() {
 	mkdir -p "$(dirname "$ROOT/$1")"
@@ -84,8 +80,7 @@ tune_tree() {
 # 64 CPUs in two packages, numbered 0-31 and 64-95 (a gap between the
 # packages), SMT siblings n and n+16 within each package; package 0 runs
 # powersave, package 1 ondemand; one interrupt everywhere, two on CPU 5.
-BIG=$(mktemp -d)
-trap 'rm -rf "$ROOT" "$BIG"' EXIT
+tp_tmpdir BIG
 make_big_tree() {
 	local cpu sys=$BIG/sys/devices/system/cpu
 	mkdir -p "$sys" "$BIG/proc/irq/1" "$BIG/proc/irq/2"

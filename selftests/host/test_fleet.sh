@@ -9,12 +9,9 @@
 # CPU), and the failures: a bad setting, a failing tscprobe, a run stopped
 # with SIGTERM and one killed with SIGKILL never leave a half-written or
 # changed file; then "make uninstall".
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-DEST=$(mktemp -d)
-trap 'rm -rf "$DEST"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir DEST
 UNITS=$DEST/lib/systemd/system
 OUT=$DEST/textfiles
 mkdir -p "$OUT"

@@ -5,10 +5,8 @@
 # characters, prefixed by one of the areas it names.  Without the history
 # (an export, a shallow clone that lacks the rule's commit) there is
 # nothing to check, and the test says so as a skip.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # The subjects on standard input that break the rule, printed; false if any.
 check_subjects() {

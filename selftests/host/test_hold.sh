@@ -13,14 +13,10 @@
 # "tscprobe restore" or the textfile service's ExecStopPost do; a second
 # holder is refused; every report states what it held; bad values and
 # conditions that cannot be held end the command before it measures.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CLI=$REPO/build/tscprobe
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-ROOT=$(mktemp -d)
-OUT=$(mktemp -d)
-trap 'rm -rf "$ROOT" "$OUT"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir ROOT
+tp_tmpdir OUT
 DMA=/dev/cpu_dma_latency
 IDLE=$ROOT/sys/devices/system/cpu/cpu0/cpuidle
 
@@ -246,9 +242,7 @@ second_holder() {
 		grep -qx "tscprobe pid $first holds the idle states for its run: it puts them back when it ends" <<<"$out" ||
 		{ echo "restore during the run: $out"; return 1; }
 	flags_are 0011 || { echo "restore changed them mid-run: $(idle_flags)"; return 1; }
-	tap_wait_for 20 tap_catches "$first" 2 || { echo "Ctrl-C never caught"; return 1; }
-	kill -INT "$first"
-	wait "$first"
+	tap_ctrl_c "$first"
 	rc=$?
 	((rc == 130)) || { echo "the first: exit $rc: $(cat "$OUT/run.err")"; return 1; }
 	flags_are 0010 && [[ ! -e $RECORD ]]

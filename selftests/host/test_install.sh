@@ -7,15 +7,12 @@
 # autoinstall (what a kernel upgrade runs) against the installed
 # cloud-kernel headers, which it probes as a plain build does; removed
 # afterwards.  The packages' DKMS builds are test_packages.sh's.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 VERSION=$(cat "$REPO/VERSION")
 KDIR=$(make -s -C "$REPO" --no-print-directory --eval 'kdir: ; @echo $(KDIR)' kdir)
 KVER=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$KDIR/include/generated/utsrelease.h")
-DEST=$(mktemp -d)
-trap 'rm -rf "$DEST"' EXIT
+tp_tmpdir DEST
 
 files=(lib/modules/$KVER/extra/tscprobe.ko usr/sbin/tscprobe
        usr/share/man/man8/tscprobe.8

@@ -11,10 +11,8 @@
 # The lists must sum exactly the interrupts, and every count of the
 # kernels installed here (the 6.1, 6.12 and newest lines' headers) must be
 # in the table, so that a new one is classified before it is summed.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # The named fields of irq_cpustat_t before 7.2.
 declare -A FIELD=(

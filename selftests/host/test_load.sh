@@ -7,13 +7,9 @@
 # bound to CPU 1 while the run lasts, and is named in the report; without
 # --load nothing runs and the report says null; bad input gets one line
 # and exit 2, and nothing starts.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CLI=$REPO/build/tscprobe
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir OUT
 
 # loaded KIND CMD...: CMD (noise or cache on CPU 0, JSON) with KIND on
 # CPU 1; its report in $OUT/KIND.json.
@@ -102,15 +98,11 @@ no_load_is_null() {
 
 # Ctrl-C: exit 130, and the report still says what the load did.
 interrupted_run_reports_it() {
-	local pid rc
+	local rc
 
 	"$CLI" noise --user -c 0 -d 10s -q -j --dma-latency off --load stream --load-cpus 1 \
 		>"$OUT/int.json" &
-	pid=$!
-	tap_wait_for 20 tap_catches "$pid" 2 || { echo "Ctrl-C never caught"; return 1; }
-	sleep 0.5
-	kill -INT "$pid"
-	wait "$pid"
+	tap_ctrl_c $!
 	rc=$?
 	if ((rc != 130)) || ! jq -e '.load.kind == "stream" and .load.bytes > 0' "$OUT/int.json" >/dev/null; then
 		echo "exit $rc"

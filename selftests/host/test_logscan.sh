@@ -4,12 +4,10 @@
 # selftests/qemu/check-log.sh against kernel log lines of the kinds the
 # debug and RT kernels print: every bug finder's report fails a run, the bug
 # finders' own boot lines and the harness's command line do not.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-LOG=$(mktemp)
-trap 'rm -f "$LOG"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir W
+LOG=$W/kernel.log
 
 # scan LINE: check-log.sh's status on a log of a clean boot plus LINE.
 scan() {

@@ -13,15 +13,12 @@
 # guest of that kernel and answers info.  The RPMs: their versions, file
 # lists, config file, requirements and dkms scriptlets.  The .debs pass
 # lintian (package.sh fails on any error or warning).
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 VERSION=$(cat "$REPO/VERSION")
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
 OUT=$REPO/build/packages
 mkdir -p "$OUT"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+tp_tmpdir WORK
 
 # in_overlay NAME CMD...: CMD as root of the overlay NAME (its changes in
 # $WORK/NAME/up over the root in $WORK/NAME/lower), in a mount namespace

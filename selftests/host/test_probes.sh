@@ -9,12 +9,9 @@
 # missing, failing with no error at a line, a full disk) stops the build
 # and caches nothing, while gcc's own errors are 0; and kmod/ tests no
 # version number anywhere.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-W=$(mktemp -d)
-trap 'rm -rf "$W"' EXIT
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+tp_tmpdir W
 
 # The fake kernel: its generated headers, its exports, and what it "has":
 # a probe compiles when its file (or its item) is listed in $W/has.

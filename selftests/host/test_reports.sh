@@ -6,14 +6,10 @@
 # that must not be blank), on real measurements of the userspace engine;
 # and noise --compare on the host (the userspace engine alone, since the
 # host cannot load the module).
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CLI=$REPO/build/tscprobe
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 CHECK=$REPO/selftests/host/check_format.py
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+tp_tmpdir OUT
 
 # The checks run in "bash -c" (for their pipes and redirections): the
 # helpers below and the variables they read are exported to it.

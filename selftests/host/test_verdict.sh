@@ -6,14 +6,10 @@
 # (exit 7), in text, JSON and CSV; a limits file as a lab keeps it, and
 # the command line replacing one of its limits; Ctrl-C during a judged run
 # is exit 130, its verdict printed all the same.
-set -uo pipefail
-REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CLI=$REPO/build/tscprobe
+# shellcheck source=selftests/host/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 CHECK=$REPO/selftests/host/check_format.py
-# shellcheck source=selftests/tap.sh
-source "$REPO/selftests/tap.sh"
-OUT=$(mktemp -d)
-trap 'rm -rf "$OUT"' EXIT
+tp_tmpdir OUT
 export CLI OUT
 
 # exits WANT COMMAND...: COMMAND's exit status is WANT.
@@ -105,13 +101,10 @@ tap_check "--limits: a bad line is refused, naming the file and line: exit 2" ba
 
 # Ctrl-C: what was measured is printed and judged; the exit is Ctrl-C's.
 interrupted() {
-	local pid rc
+	local rc
+
 	"$CLI" noise --user -c 0 -d 20s -q --fail-above 1ns >"$OUT/int.txt" 2>&1 &
-	pid=$!
-	tap_wait_for 20 tap_catches "$pid" 2 || { echo "Ctrl-C never caught"; return 1; }
-	sleep 0.5
-	kill -INT "$pid"
-	wait "$pid"
+	tap_ctrl_c $!
 	rc=$?
 	[ "$rc" -eq 130 ] || { echo "exit $rc, not 130"; return 1; }
 	grep -qx 'limits: FAIL: 1 of 1 not met, on 1 of 1 CPU' "$OUT/int.txt"
