@@ -4,7 +4,7 @@
 # selftest.sh - prove that the VM harness passes what passes and fails what
 # fails: exact output, exit statuses, panics, timeouts, kernel log lines,
 # dynamically linked programs, --smp, vm-runas and vm-pace, and the test
-# runner's (selftests/vm/run.sh) per-program log check. About ten boots of
+# runner's (selftests/vm/run.sh) per-program log check and second boot. About ten boots of
 # a few seconds each; the tree built first (make), for the runner's module
 # and CLI. Prints "ok"/"not ok" per case and a last line "N passed, N
 # failed"; exits 1 if anything failed.
@@ -278,6 +278,30 @@ case_tests() {
 	fi
 }
 
+# (k) selftests/vm/run.sh boots a guest that died of a stale TCG translation
+# (as check-log.sh --stale-int3 tells it: an "Oops: int3" at a byte that
+# is no int3) once more, and only once: this one writes such an Oops and
+# panics on every boot.
+case_stale_int3() {
+	local RUN=$HERE/../vm/run.sh
+
+	cat >"$T/tp_stale.sh" <<-'EOF'
+		#!/bin/sh
+		echo '<4>Oops: int3: 0000 [#1] SMP NOPTI' >/dev/kmsg
+		echo '<4>Code: 01 e8 18 e2 ff ff 66 <90> 5b 5d 41 5c c3 cc cc' >/dev/kmsg
+		echo c >/proc/sysrq-trigger
+	EOF
+	chmod +x "$T/tp_stale.sh"
+	run_vm --timeout 120 "$T/tp_stale.sh"
+	if ((RC != 0)) && [[ $(grep -c 'booting it again' "$T/out") == 1 ]] &&
+		[[ $(tail -n 1 "$T/out") == 'vm: 0 passed, 2 failed' ]]; then
+		result "vm/run.sh: a stale int3's guest booted again, once" 1
+	else
+		result "vm/run.sh: a stale int3's guest booted again, once" 0 \
+			"status $RC, want non-zero, one 'booting it again', 0 passed, 2 failed"
+	fi
+}
+
 # No boot: every pattern class is caught, the command-line echo is not.
 case_patterns() {
 	local n
@@ -320,6 +344,7 @@ main() {
 	case_runas
 	case_pace
 	case_tests
+	case_stale_int3
 	echo "$PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }
