@@ -20,55 +20,39 @@ TR=/sys/kernel/tracing
 [ -d "$TR/events" ] || TR=/sys/kernel/debug/tracing
 
 # Device interrupts in the server-shaped guest (selftests/vm/run.sh
-# --machine server): 26 NVMe controllers, each with a queue per CPU and an
-# admin queue, whose Linux IRQ numbers run from 24 to past 255, so that
-# device IRQ N and the x86 system vector N (236, the local timer, to 255)
-# are both there.  A queue's interrupt is managed (its CPU fixed by the
-# kernel: writing its smp_affinity_list fails); the admin queue's is not.
+# --machine server): 26 NVMe controllers, each with an I/O queue per CPU
+# and an admin queue, whose Linux IRQ numbers run from 24 to past 255, so
+# that device IRQ N and the x86 system vector N (236, the local timer, to
+# 255) are both there.  An I/O queue's interrupt is managed: the kernel
+# keeps it on the CPU the queue serves (writing its smp_affinity_list
+# fails with EIO).  The admin queues' can be routed, but the controllers
+# probe side by side, and in some boots all their numbers were below 236.
 
-# tp_nvme_irqs [admin|io]: the IRQ numbers of the NVMe queues, ascending:
-# all, the admin queues' (nvmeNq0) or the I/O queues'; nothing in a guest
-# without NVMe.
+# tp_nvme_irqs: the IRQ numbers of the NVMe I/O queues, ascending; nothing
+# in a guest without NVMe.
 tp_nvme_irqs() {
-	awk -F: -v want="${1:-all}" '$1 ~ /^ *[0-9]+$/ && $NF ~ / nvme[0-9]+q[0-9]+$/ {
-		admin = $NF ~ /q0$/
-		if (want == "all" || (want == "admin") == admin) {
-			gsub(/ /, "", $1); print $1 } }' /proc/interrupts | sort -n
+	awk -F: '$1 ~ /^ *[0-9]+$/ && $NF ~ / nvme[0-9]+q[1-9][0-9]*$/ {
+		gsub(/ /, "", $1); print $1 }' /proc/interrupts | sort -n
 }
 
-# tp_irq_cpu IRQ: the CPU that IRQ is delivered to now.
+# tp_irq_cpu IRQ: the CPU that IRQ is delivered to.
 tp_irq_cpu() {
 	cat "/proc/irq/$1/effective_affinity_list"
 }
 
-# tp_irq_route IRQ CPU: deliver IRQ to CPU from its next interrupt on (x86
-# moves an MSI when it next fires, so the one after that lands there);
-# fails for a managed IRQ, whose CPU the kernel keeps.
-tp_irq_route() {
-	echo "$2" >"/proc/irq/$1/smp_affinity_list" 2>/dev/null
-}
-
-# tp_irq_raise IRQ SECONDS: make the NVMe queue behind IRQ interrupt, for
-# SECONDS: an I/O queue (nvmeNqM, M > 0) by direct reads of the
-# controller's namespace on the CPU the queue serves (the block layer
-# submits on the queue of the CPU it runs on), the admin queue (nvmeNq0)
-# by rescans of the controller (each a few Identify commands).  Fails at
-# once for an IRQ that is no NVMe queue's.
+# tp_irq_raise IRQ SECONDS: make the NVMe I/O queue behind IRQ interrupt
+# its CPU, for SECONDS: direct reads of its controller's namespace on that
+# CPU (the block layer submits on the queue of the CPU it runs on).  Fails
+# at once for an IRQ that is no NVMe I/O queue's.
 tp_irq_raise() {
 	tp_irq_name=$(cat "/sys/kernel/irq/$1/actions" 2>/dev/null)
-	tp_irq_ctrl=${tp_irq_name%q*}
+	tp_irq_ctrl=
 	case $tp_irq_name in
-	nvme*q*) ;;
-	*) echo "IRQ $1 is no NVMe queue's (${tp_irq_name:-no action})"; return 1 ;;
+	nvme*q0) ;;
+	nvme*q[1-9]*) tp_irq_ctrl=${tp_irq_name%q*} ;;
 	esac
-	tp_irq_end=$(($(cut -d. -f1 /proc/uptime) + $2))
-	if [ "${tp_irq_name##*q}" = 0 ]; then
-		while [ "$(cut -d. -f1 /proc/uptime)" -lt "$tp_irq_end" ]; do
-			echo 1 >"/sys/class/nvme/$tp_irq_ctrl/rescan_controller" || return 1
-			usleep 20000
-		done
-		return 0
-	fi
+	[ -n "$tp_irq_ctrl" ] ||
+		{ echo "IRQ $1 is no NVMe I/O queue's (${tp_irq_name:-no action})"; return 1; }
 	# The namespace's block device: its name in sysfs, under the controller.
 	tp_irq_ns=
 	for tp_irq_d in "/sys/class/nvme/$tp_irq_ctrl"/nvme*n*; do
@@ -76,6 +60,7 @@ tp_irq_raise() {
 	done
 	[ -n "$tp_irq_ns" ] || { echo "no namespace on $tp_irq_ctrl"; return 1; }
 	tp_irq_on=$(tp_irq_cpu "$1")
+	tp_irq_end=$(($(cut -d. -f1 /proc/uptime) + $2))
 	while [ "$(cut -d. -f1 /proc/uptime)" -lt "$tp_irq_end" ]; do
 		taskset -c "$tp_irq_on" dd if="/dev/$tp_irq_ns" of=/dev/null bs=4k \
 			iflag=direct 2>/dev/null || return 1
