@@ -155,7 +155,8 @@ BACKPORT_SMOKE=(insmod tscprobe noise_all cache_all skew_pairs)
 # on, as the culprit's runs do.
 SERVER_SMOKE=(insmod noise_all cache_all skew_pairs skew_text)
 SERVER_SOURCES=(busy_thread_is_named events_name_their_sources
-	serial_irq_is_named high_irq_is_named named_time_fits)
+	serial_irq_is_named high_irq_is_named named_time_fits
+	vectors_apart_from_device_irqs)
 
 # vm NAME MODE [vm/run.sh options]: on kernel NAME, with the module its
 # gate built, the VM suite (MODE full), the smoke run, a short fuzz and on
@@ -206,11 +207,13 @@ vm_big() {
 # never shows.  Noise on 8 CPUs; cache's uncached loads from each of 2
 # nodes; skew's pairs as SMT siblings, one socket and two nodes, with the
 # summary by topology; with interrupts on, a busy thread, the serial
-# port's interrupt and an NVMe admin queue's numbered past the tick's
-# vector (236) named on the measured CPU, and every CPU's named time.
+# port's interrupt and an NVMe queue's numbered past the tick's vector
+# (236) named on the measured CPU, every CPU's named time, and the NVMe
+# queue numbered 236 named apart from the tick, vector 236, on its CPU
+# (TP_NEED_IRQ_236: this guest must have one).
 # test_sources.sh runs whole on the newest and the debug kernels.
 vm_server() {
-	vm 6.1-cloud server --machine server
+	TP_NEED_IRQ_236=1 vm 6.1-cloud server --machine server
 }
 
 # timed NAME COMMAND...: part, and how long it took.
