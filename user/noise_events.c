@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The noise report's parts about single events: what caused each one and
- * how much noise each cause explains per CPU, the event that stopped a run
- * (--stop-at), and the groups of events of different CPUs that overlap in
- * time (machine-wide, partial or local; tp_result_group() made them).
- * Text and JSON; noise_report.c calls these.
+ * The noise report's parts about single events, in its model: what caused
+ * each one and how much noise each cause explains per CPU, the event that
+ * stopped a run (--stop-at), and the groups of events of different CPUs
+ * that overlap in time (machine-wide, partial or local;
+ * tp_result_group() made them).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/event_report.h"
 #include "lib/format.h"
-#include "lib/json_write.h"
+#include "lib/model.h"
 #include "core/names.h"
 #include "noise_events.h"
-#include "noise_sources.h"
 #include "core/report.h"
 
 /*
@@ -90,105 +90,86 @@ static const char *tp_groups_clock(const struct tp_result *r)
 	return "TSCs not known to be in sync: times compared as read";
 }
 
-/* One row of the groups table. */
-static void tp_group_row(const struct tp_result *r, uint32_t i,
-			 const struct tp_cpuset *set, FILE *f)
-{
-	const struct tp_group *g = &r->groups[i];
-	char at[32], len[32], cpus[128];
-
-	tp_group_at(r, g->start, at, sizeof(at));
-	tp_format_cycles(g->end - g->start, r->tsc_khz, len, sizeof(len));
-	tp_cpuset_format(set, cpus, sizeof(cpus));
-	fprintf(f, "  %-6u %-14s %10s %-13s %s\n", i, at, len,
-		tp_group_kind_name(g->kind), cpus);
-}
-
-/**
- * tp_noise_groups_text() - the groups section of the text report
- * @r: a grouped noise result
- * @verbose: every group; else the first TP_GROUPS_TEXT_ROWS that span more
- *	than one CPU (local groups are counted in the summary line)
- * @f: where to
+/* The groups' summary line; then -v every group, else the first that span
+ * more than one CPU (local groups are counted in the summary line).
  */
-void tp_noise_groups_text(const struct tp_result *r, bool verbose, FILE *f)
+static void tp_groups_text(struct tp_model *m, const struct tp_cpuset *sets)
 {
+	const struct tp_result *r = tp_model_result(m);
+	bool verbose = tp_model_output(m)->verbose;
 	uint32_t count[TP_GROUP_MACHINE + 1] = { 0 };
 	uint32_t i, rows = 0, shown;
-	struct tp_cpuset *sets;
+	char at[32], len[32], cpus[128];
 
-	if (!r->grouped)
-		return;
 	for (i = 0; i < r->ngroups; i++)
 		count[r->groups[i].kind]++;
-	fprintf(f, "groups: %u (%u machine-wide, %u partial, %u local) of the kept events; %s\n",
+	tp_text(m, "groups: %u (%u machine-wide, %u partial, %u local) of the kept events; %s\n",
 		r->ngroups, count[TP_GROUP_MACHINE], count[TP_GROUP_PARTIAL],
 		count[TP_GROUP_LOCAL], tp_groups_clock(r));
 	shown = verbose ? r->ngroups : r->ngroups - count[TP_GROUP_LOCAL];
 	if (!shown)
 		return;
-	sets = tp_group_cpusets(r);
-	fprintf(f, "  %-6s %-14s %10s %-13s %s\n", "group", "at", "length",
+	tp_text(m, "  %-6s %-14s %10s %-13s %s\n", "group", "at", "length",
 		"kind", "cpus");
-	for (i = 0; i < r->ngroups; i++) {
-		if (!verbose && (r->groups[i].kind == TP_GROUP_LOCAL ||
-				 rows == TP_GROUPS_TEXT_ROWS))
-			continue;
-		tp_group_row(r, i, &sets[i], f);
-		rows++;
-	}
-	if (rows < shown)
-		fprintf(f, "  ... %u more (-v or -j lists every group)\n",
-			shown - rows);
-	free(sets);
-}
-
-/**
- * tp_noise_groups_json() - the "groups" member of the JSON report
- * @r: a grouped noise result (not grouped: null)
- * @j: the writer, inside the report's object
- */
-void tp_noise_groups_json(const struct tp_result *r, struct jw *j)
-{
-	struct tp_cpuset *sets;
-	unsigned int cpu;
-	int c;
-	uint32_t i;
-
-	if (!r->grouped) {
-		jw_null(j, "groups");
-		return;
-	}
-	jw_str(j, "tsc_sync", tp_tsc_sync_name(r->tsc_sync));
-	if (r->tsc_offsets_run_id)
-		jw_u64(j, "offsets_run_id", r->tsc_offsets_run_id);
-	else
-		jw_null(j, "offsets_run_id");
-	jw_bool(j, "tsc_aligned", r->tsc_aligned);
-	jw_bool(j, "tsc_in_sync", r->tsc_in_sync);
-	sets = tp_group_cpusets(r);
-	jw_arr(j, "groups");
 	for (i = 0; i < r->ngroups; i++) {
 		const struct tp_group *g = &r->groups[i];
 
-		jw_obj(j, NULL);
-		jw_u64(j, "group", i);
-		jw_str(j, "kind", tp_group_kind_name(g->kind));
-		jw_u64(j, "start_tsc", g->start);
-		jw_u64(j, "end_tsc", g->end);
-		jw_u64(j, "cycles", g->end - g->start);
-		jw_u64(j, "ns", tp_cycles_to_ns_round(g->end - g->start,
-						      r->tsc_khz));
-		jw_u64(j, "events", g->events);
-		jw_arr(j, "cpus");
-		for (c = -1; (c = tp_cpuset_next(&sets[i], c)) >= 0;) {
-			cpu = (unsigned int)c;
-			jw_u64(j, NULL, cpu);
-		}
-		jw_arr_end(j);
-		jw_obj_end(j);
+		if (!verbose && (g->kind == TP_GROUP_LOCAL ||
+				 rows == TP_GROUPS_TEXT_ROWS))
+			continue;
+		tp_group_at(r, g->start, at, sizeof(at));
+		tp_format_cycles(g->end - g->start, r->tsc_khz, len, sizeof(len));
+		tp_cpuset_format(&sets[i], cpus, sizeof(cpus));
+		tp_text(m, "  %-6u %-14s %10s %-13s %s\n", i, at, len,
+			tp_group_kind_name(g->kind), cpus);
+		rows++;
 	}
-	jw_arr_end(j);
+	if (rows < shown)
+		tp_text(m, "  ... %u more (-v or -j lists every group)\n",
+			shown - rows);
+}
+
+/**
+ * tp_noise_groups_model() - the groups of events across CPUs: what their
+ *	times rest on and each group; "groups" null when not grouped
+ * @m: the model, the report's object open
+ */
+void tp_noise_groups_model(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	struct tp_cpuset *sets;
+	uint32_t i;
+
+	if (!r->grouped) {
+		tp_null(m, "groups", NULL);
+		return;
+	}
+	sets = tp_group_cpusets(r);
+	tp_groups_text(m, sets);
+	tp_str(m, "tsc_sync", tp_tsc_sync_name(r->tsc_sync), NULL);
+	if (r->tsc_offsets_run_id)
+		tp_u64(m, "offsets_run_id", r->tsc_offsets_run_id, NULL);
+	else
+		tp_null(m, "offsets_run_id", NULL);
+	tp_bool(m, "tsc_aligned", r->tsc_aligned, NULL);
+	tp_bool(m, "tsc_in_sync", r->tsc_in_sync, NULL);
+	tp_arr(m, "groups");
+	for (i = 0; i < r->ngroups; i++) {
+		const struct tp_group *g = &r->groups[i];
+
+		tp_obj(m, NULL);
+		tp_u64(m, "group", i, NULL);
+		tp_str(m, "kind", tp_group_kind_name(g->kind), NULL);
+		tp_u64(m, "start_tsc", g->start, NULL);
+		tp_u64(m, "end_tsc", g->end, NULL);
+		tp_u64(m, "cycles", g->end - g->start, NULL);
+		tp_u64(m, "ns", tp_cycles_to_ns_round(g->end - g->start,
+						      r->tsc_khz), NULL);
+		tp_u64(m, "events", g->events, NULL);
+		tp_cpuset(m, "cpus", &sets[i]);
+		tp_end(m);
+	}
+	tp_end(m);
 	free(sets);
 }
 
@@ -208,135 +189,115 @@ static bool tp_cause_known(const struct tp_cpu_res *c, uint32_t cause)
 	return c->causes_known & (1U << cause);
 }
 
-/**
- * tp_noise_causes_text() - a CPU's line of causes: how many events and how
- *	much of their time each cause explains, and the events not notified
- * @r: the result
- * @c: the CPU
- * @f: where to
+/*
+ * A CPU's line of causes: how many events and how much of their time each
+ * cause explains, and the events not notified.
  */
-void tp_noise_causes_text(const struct tp_result *r,
-			  const struct tp_cpu_res *c, FILE *f)
+static void tp_causes_text(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	const struct tp_result *r = tp_model_result(m);
 	char t[32];
 	unsigned int i;
 
-	fprintf(f, "  causes:");
+	tp_text(m, "  causes:");
 	if (!c->has_causes)
-		fprintf(f, " n/a (the engine gave none)");
+		tp_text(m, " n/a (the engine gave none)");
 	for (i = 0; c->has_causes && i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
 		if (!tp_cause_known(c, tp_report_causes[i])) {
-			fprintf(f, "%s %s n/a", i ? "," : "",
+			tp_text(m, "%s %s n/a", i ? "," : "",
 				tp_cause_name(tp_report_causes[i]));
 			continue;
 		}
 		tp_format_cycles(k->cycles, r->tsc_khz, t, sizeof(t));
-		fprintf(f, "%s %s %llu (%s)", i ? "," : "",
+		tp_text(m, "%s %s %llu (%s)", i ? "," : "",
 			tp_cause_name(tp_report_causes[i]),
 			(unsigned long long)k->events, t);
 	}
 	if (c->not_notified.ok)
-		fprintf(f, "; %llu events not notified",
+		tp_text(m, "; %llu events not notified",
 			(unsigned long long)c->not_notified.v);
 	if (c->has_causes && r->user_engine)
-		fprintf(f, "; userspace: %llu not attributed (the interrupt and steal counts are per window, not per gap; unexplained: in a window where neither moved)",
+		tp_text(m, "; userspace: %llu not attributed (the interrupt and steal counts are per window, not per gap; unexplained: in a window where neither moved)",
 			(unsigned long long)c->causes[TSCPROBE_CAUSE_NONE].events);
-	fprintf(f, "\n");
+	tp_text(m, "\n");
 }
 
 /**
- * tp_noise_causes_json() - a CPU's "events_not_notified", its TSC offset
- *	(null: unknown) and "causes"
- * @r: the result
+ * tp_noise_causes_model() - a CPU's events not notified, its TSC offset
+ *	and "causes": every cause's events, cycles and ns, null where its
+ *	counter could not be read, all null where the engine gave none
+ * @m: the model, the CPU's row open
  * @c: the CPU
- * @j: the writer, inside the CPU's object
- *
- * "causes" maps every cause to its events, cycles and ns, or to null when
- * its counter could not be read; null when the engine gave no causes.
  */
-void tp_noise_causes_json(const struct tp_result *r,
-			  const struct tp_cpu_res *c, struct jw *j)
+void tp_noise_causes_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	const struct tp_result *r = tp_model_result(m);
 	unsigned int i;
 
-	tp_json_counter(j, "events_not_notified", &c->not_notified);
+	tp_causes_text(m, c);
+	tp_counter(m, "events_not_notified", &c->not_notified, NULL);
 	if (c->has_tsc_offset)
-		jw_i64(j, "tsc_offset_cycles", c->tsc_offset);
+		tp_i64(m, "tsc_offset_cycles", c->tsc_offset, NULL);
 	else
-		jw_null(j, "tsc_offset_cycles");
+		tp_null(m, "tsc_offset_cycles", NULL);
 	if (!c->has_causes) {
-		jw_null(j, "causes");
+		tp_null(m, "causes", NULL);
 		return;
 	}
-	jw_obj(j, "causes");
+	tp_obj(m, "causes");
 	for (i = 0; i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
 		if (!tp_cause_known(c, tp_report_causes[i])) {
-			jw_null(j, tp_cause_name(tp_report_causes[i]));
+			tp_null(m, tp_cause_name(tp_report_causes[i]), NULL);
 			continue;
 		}
-		jw_obj(j, tp_cause_name(tp_report_causes[i]));
-		jw_u64(j, "events", k->events);
-		jw_u64(j, "cycles", k->cycles);
-		jw_u64(j, "ns", tp_cycles_to_ns_round(k->cycles, r->tsc_khz));
-		jw_obj_end(j);
+		tp_obj(m, tp_cause_name(tp_report_causes[i]));
+		tp_u64(m, "events", k->events, NULL);
+		tp_u64(m, "cycles", k->cycles, NULL);
+		tp_u64(m, "ns", tp_cycles_to_ns_round(k->cycles, r->tsc_khz), NULL);
+		tp_end(m);
 	}
-	jw_obj_end(j);
+	tp_end(m);
 }
 
 /**
- * tp_noise_stop_text() - the line of a run that a gap stopped (--stop-at)
- * @r: the result (nothing is printed unless it has a stop event)
- * @f: where to
+ * tp_noise_stop_model() - the stop-at parameters and the event that
+ *	stopped the run, with its line in text
+ * @m: the model, the report's object open
  */
-void tp_noise_stop_text(const struct tp_result *r, FILE *f)
+void tp_noise_stop_model(struct tp_model *m)
 {
-	const struct tp_event_res *e = &r->stop_event;
+	const struct tp_result *r = tp_model_result(m);
+	struct tp_event_res stop = r->stop_event;
 	char at[32], len[32];
 
-	if (!r->has_stop_event)
-		return;
-	tp_group_at(r, e->tsc, at, sizeof(at));
-	tp_format_cycles(e->cycles, r->tsc_khz, len, sizeof(len));
-	fprintf(f, "stopped by a gap of %llu cycles (%s) on cpu %u at %s, cause %s%s\n",
-		(unsigned long long)e->cycles, len, r->stop_cpu, at,
-		tp_event_cause_word(e),
-		r->p.trace_stop ? "; tracing turned off" : "");
-}
-
-/**
- * tp_noise_stop_json() - the stop-at parameters and the stopping event
- * @r: the result
- * @j: the writer, inside the report's object
- */
-void tp_noise_stop_json(const struct tp_result *r, struct jw *j)
-{
-	struct tp_event_res stop;
-
 	if (r->p.stop_at_cycles || r->p.stop_at_ns) {
-		jw_u64(j, "stop_at_ns", r->p.stop_at_ns);
-		jw_u64(j, "stop_at_cycles", r->p.stop_at_cycles);
+		tp_u64(m, "stop_at_ns", r->p.stop_at_ns, NULL);
+		tp_u64(m, "stop_at_cycles", r->p.stop_at_cycles, NULL);
 	} else {
-		jw_null(j, "stop_at_ns");
-		jw_null(j, "stop_at_cycles");
+		tp_null(m, "stop_at_ns", NULL);
+		tp_null(m, "stop_at_cycles", NULL);
 	}
-	jw_bool(j, "trace_stop", r->p.trace_stop);
+	tp_bool(m, "trace_stop", r->p.trace_stop, NULL);
 	if (!r->has_stop_event) {
-		jw_null(j, "stop_cpu");
-		jw_null(j, "stop_event");
+		tp_null(m, "stop_cpu", NULL);
+		tp_null(m, "stop_event", NULL);
 		return;
 	}
-	stop = r->stop_event;
+	tp_group_at(r, stop.tsc, at, sizeof(at));
+	tp_format_cycles(stop.cycles, r->tsc_khz, len, sizeof(len));
+	tp_text(m, "stopped by a gap of %llu cycles (%s) on cpu %u at %s, cause %s%s\n",
+		(unsigned long long)stop.cycles, len, r->stop_cpu, at,
+		tp_event_cause_word(&stop),
+		r->p.trace_stop ? "; tracing turned off" : "");
 	stop.group = UINT32_MAX;	/* its copy in the CPU's events has one */
-	jw_u64(j, "stop_cpu", r->stop_cpu);
-	jw_obj(j, "stop_event");
-	jw_u64(j, "tsc", stop.tsc);
-	jw_u64(j, "cycles", stop.cycles);
-	tp_noise_event_json(r, &stop, j);
-	jw_obj_end(j);
+	tp_u64(m, "stop_cpu", r->stop_cpu, NULL);
+	tp_obj(m, "stop_event");
+	tp_noise_event_model(m, &stop);
+	tp_end(m);
 }
 
 /**
@@ -359,19 +320,21 @@ void tp_noise_event_text(const struct tp_result *r,
 }
 
 /**
- * tp_noise_event_json() - an event's cause, counter deltas, group and
- *	sources, in its JSON object
- * @r: the result
+ * tp_noise_event_model() - an event: its TSC, length, cause, counter
+ *	deltas, group and sources
+ * @m: the model, the event's object open
  * @e: the event
- * @j: the writer, inside the event's object
  */
-void tp_noise_event_json(const struct tp_result *r,
-			 const struct tp_event_res *e, struct jw *j)
+void tp_noise_event_model(struct tp_model *m, const struct tp_event_res *e)
 {
-	tp_event_cause_json(j, e);
+	const struct tp_result *r = tp_model_result(m);
+
+	tp_u64(m, "tsc", e->tsc, NULL);
+	tp_u64(m, "cycles", e->cycles, NULL);
+	tp_event_cause_model(m, e);
 	if (r->grouped && e->group < r->ngroups)
-		jw_u64(j, "group", e->group);
+		tp_u64(m, "group", e->group, NULL);
 	else
-		jw_null(j, "group");
-	tp_event_sources_json(r->tsc_khz, e, j);
+		tp_null(m, "group", NULL);
+	tp_event_sources_model(m, r->tsc_khz, e);
 }

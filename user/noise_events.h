@@ -6,25 +6,18 @@
 #ifndef TSCPROBE_USER_NOISE_EVENTS_H
 #define TSCPROBE_USER_NOISE_EVENTS_H
 
-#include <stdbool.h>
 #include <stdio.h>
 
 #include "lib/result.h"
 
-struct jw;
+struct tp_model;
 
 const char *tp_group_kind_name(uint32_t kind);
-void tp_noise_groups_text(const struct tp_result *r, bool verbose, FILE *f);
-void tp_noise_groups_json(const struct tp_result *r, struct jw *j);
-void tp_noise_causes_text(const struct tp_result *r,
-			  const struct tp_cpu_res *c, FILE *f);
-void tp_noise_causes_json(const struct tp_result *r,
-			  const struct tp_cpu_res *c, struct jw *j);
-void tp_noise_stop_text(const struct tp_result *r, FILE *f);
-void tp_noise_stop_json(const struct tp_result *r, struct jw *j);
+void tp_noise_groups_model(struct tp_model *m);
+void tp_noise_causes_model(struct tp_model *m, const struct tp_cpu_res *c);
+void tp_noise_stop_model(struct tp_model *m);
 void tp_noise_event_text(const struct tp_result *r,
 			 const struct tp_event_res *e, FILE *f);
-void tp_noise_event_json(const struct tp_result *r,
-			 const struct tp_event_res *e, struct jw *j);
+void tp_noise_event_model(struct tp_model *m, const struct tp_event_res *e);
 
 #endif /* TSCPROBE_USER_NOISE_EVENTS_H */

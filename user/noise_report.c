@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The noise report: per CPU a summary (samples, coverage, percentiles in
- * cycles and ns, events, attribution), the log2 table and the
- * largest events; or the same as JSON (schema in Documentation/).
+ * The noise report, built once as a model (lib/model.h): the run's
+ * parameters, then a row per CPU (samples, coverage, the gap's percentiles
+ * in cycles and ns, events, counters, causes, sources, the histogram and
+ * the events kept), the groups of events across CPUs, the machine around
+ * the run and the verdict.  Text adds each CPU's block (-v, or one CPU),
+ * the table of a row per CPU, and the worst CPU.
  */
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/context_report.h"
+#include "lib/event_report.h"
 #include "lib/format.h"
-#include "lib/json_write.h"
+#include "lib/model.h"
 #include "core/names.h"
-#include "lib/prom_run.h"
 #include "reports.h"
 #include "core/report.h"
 #include "noise_events.h"
@@ -27,6 +29,52 @@ static const char *const tp_noise_cols[6] = {
 };
 static const char *const tp_noise_keys[6] = {
 	"min", "p50", "p99", "p999", "p9999", "max",
+};
+/* The quantiles of the gap summary, as Prometheus labels them. */
+static const char *const tp_noise_quantiles[6] = {
+	"0", "0.5", "0.99", "0.999", "0.9999", "1",
+};
+
+static const struct tp_family tp_noise_threshold = {
+	"tscprobe_noise_threshold_cycles", "gauge",
+	"Event threshold in TSC cycles.", false,
+};
+static const struct tp_family tp_noise_gap = {
+	"tscprobe_noise_gap_cycles", "summary",
+	"Gap between consecutive TSC reads, in TSC cycles.", false,
+};
+static const struct tp_family tp_noise_coverage = {
+	"tscprobe_noise_coverage_ratio", "gauge",
+	"Measured time over wall time, 0 to 1.", false,
+};
+static const struct tp_family tp_noise_events = {
+	"tscprobe_noise_events_total", "counter",
+	"Gaps at or above the event threshold.", false,
+};
+static const struct tp_family tp_noise_smi = {
+	"tscprobe_noise_smi_total", "counter",
+	"SMIs during the run (MSR_SMI_COUNT, or the PMU's on AMD).", false,
+};
+static const struct tp_family tp_noise_nmi = {
+	"tscprobe_noise_nmi_total", "counter", "NMIs during the run.", false,
+};
+static const struct tp_family tp_noise_irq = {
+	"tscprobe_noise_irq_total", "counter", "Interrupts during the run.", false,
+};
+static const struct tp_family tp_noise_steps = {
+	"tscprobe_noise_tsc_steps_back_total", "counter",
+	"Times the TSC went backwards between two reads (not noise).", false,
+};
+static const struct tp_family tp_noise_step_max = {
+	"tscprobe_noise_tsc_step_back_max_cycles", "gauge",
+	"The largest step back of the TSC, in TSC cycles (0: none).", false,
+};
+
+/* The families' order in the Prometheus output, after the run's. */
+static const struct tp_family *const tp_noise_families[] = {
+	&tp_noise_threshold, &tp_noise_gap, &tp_noise_coverage,
+	&tp_noise_events, &tp_noise_smi, &tp_noise_nmi, &tp_noise_irq,
+	&tp_noise_steps, &tp_noise_step_max,
 };
 
 static const struct tp_series_res *tp_gap(const struct tp_cpu_res *c)
@@ -62,22 +110,33 @@ void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 					      (double)c->mperf.v);
 }
 
-static void tp_noise_table(const struct tp_result *r,
-			   const struct tp_cpu_res *c, FILE *f)
+/* The gap's histogram folded into log2 buckets: JSON's, and -v's table. */
+static void tp_noise_histogram(struct tp_model *m, const struct tp_cpu_res *c)
 {
-	uint64_t calls[65], cycles[65];
+	const struct tp_series_res *g = tp_gap(c);
+	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
 	char row[256];
 	unsigned int k;
 
-	tp_hist_fold_log2(tp_gap(c)->hist, calls, cycles);
-	for (k = 0; k < 65; k++) {
+	memset(calls, 0, sizeof(calls));
+	if (g->hist)
+		tp_hist_fold_log2(g->hist, calls, cycles);
+	tp_arr(m, "histogram");
+	for (k = 0; k < TP_LOG2_BUCKETS; k++) {
 		if (!calls[k])
 			continue;
 		tp_log2_row(row, sizeof(row), k, calls[k], cycles[k],
-			    tp_gap(c)->stats.count, tp_gap(c)->stats.sum,
-			    r->tsc_khz);
-		fprintf(f, "  %s\n", row);
+			    g->stats.count, g->stats.sum,
+			    tp_model_result(m)->tsc_khz);
+		tp_text(m, "  %s\n", row);
+		tp_obj(m, NULL);
+		tp_u64(m, "lo_cycles", tp_log2_lo(k), NULL);
+		tp_u64(m, "hi_cycles", tp_log2_hi(k), NULL);
+		tp_u64(m, "calls", calls[k], NULL);
+		tp_u64(m, "cycles", cycles[k], NULL);
+		tp_end(m);
 	}
+	tp_end(m);
 }
 
 static int tp_event_by_cycles_desc(const void *a, const void *b)
@@ -94,28 +153,48 @@ static int tp_event_by_tsc(const void *a, const void *b)
 	return x->tsc > y->tsc ? 1 : x->tsc < y->tsc ? -1 : 0;
 }
 
-/* The five largest events, with their time since the start of the run. */
-static void tp_noise_largest(const struct tp_result *r,
-			     const struct tp_cpu_res *c, FILE *f)
+/* Text's five largest events, with their time since the run's start. */
+static void tp_noise_largest(struct tp_model *m, const struct tp_cpu_res *c,
+			     struct tp_event_res *ev)
 {
-	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
+	const struct tp_result *r = tp_model_result(m);
 	char at[32], len[32];
-	unsigned int i, n = c->nevents;
+	unsigned int i;
+	FILE *f;
 
-	if (!n)
+	if (!c->nevents)
 		return;
-	memcpy(ev, c->events, n * sizeof(ev[0]));
-	qsort(ev, n, sizeof(ev[0]), tp_event_by_cycles_desc);
-	fprintf(f, "  largest events:\n");
-	for (i = 0; i < n && i < 5; i++) {
+	qsort(ev, c->nevents, sizeof(ev[0]), tp_event_by_cycles_desc);
+	tp_text(m, "  largest events:\n");
+	for (i = 0; i < c->nevents && i < 5; i++) {
 		tp_format_cycles(ev[i].tsc - r->start_tsc, r->tsc_khz,
 				 at, sizeof(at));
 		tp_format_cycles(ev[i].cycles, r->tsc_khz, len, sizeof(len));
+		f = tp_text_open(m);
 		fprintf(f, "    at +%-10s %10llu cycles (%s)", at,
 			(unsigned long long)ev[i].cycles, len);
 		tp_noise_event_text(r, &ev[i], f);
-		fprintf(f, "\n");
+		fputc('\n', f);
+		tp_text_close(m, f);
 	}
+}
+
+/* The events kept, in time order; text's largest first. */
+static void tp_noise_events_model(struct tp_model *m, const struct tp_cpu_res *c)
+{
+	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
+	unsigned int i;
+
+	memcpy(ev, c->events, c->nevents * sizeof(ev[0]));
+	qsort(ev, c->nevents, sizeof(ev[0]), tp_event_by_tsc);
+	tp_arr(m, "events");
+	for (i = 0; i < c->nevents; i++) {
+		tp_obj(m, NULL);
+		tp_noise_event_model(m, &ev[i]);
+		tp_end(m);
+	}
+	tp_end(m);
+	tp_noise_largest(m, c, ev);
 }
 
 /* Whether the TSC of @c stepped back during the run. */
@@ -124,128 +203,196 @@ static bool tp_noise_stepped(const struct tp_cpu_res *c)
 	return c->steps_back.ok && c->steps_back.v;
 }
 
-/*
- * A CPU's steps back of the TSC, when it had any: they are no gap and in
- * no figure of the report, so they get a line of their own.
- */
-static void tp_noise_steps_text(const struct tp_result *r,
-				const struct tp_cpu_res *c, FILE *f)
+/* A CPU block's first lines: its samples, the percentiles, its counters. */
+static void tp_noise_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
+			      const struct tp_noise_summary *s)
 {
-	char len[32];
-
-	if (!tp_noise_stepped(c))
-		return;
-	tp_format_cycles(c->step_back_max, r->tsc_khz, len, sizeof(len));
-	fprintf(f, "  TSC stepped back %llu time%s, the largest by %llu cycles (%s): each ended its window; no gap, not noise\n",
-		(unsigned long long)c->steps_back.v,
-		c->steps_back.v == 1 ? "" : "s",
-		(unsigned long long)c->step_back_max, len);
-}
-
-static void tp_noise_cpu_text(const struct tp_result *r,
-			      const struct tp_cpu_res *c, FILE *f)
-{
-	struct tp_noise_summary s;
-	const char *why;
+	const struct tp_result *r = tp_model_result(m);
+	const char *why = tp_cpu_incomplete_why(c, s->samples);
 	char ns[32];
 	unsigned int i;
+	FILE *f;
 
-	tp_noise_summarize(r, c, &s);
-	why = tp_cpu_incomplete_why(c, s.samples);
-	fprintf(f, "cpu %u: %llu samples, coverage %.2f%%, %llu windows%s%s%s\n",
-		c->cpu, (unsigned long long)s.samples, 100.0 * s.coverage,
+	tp_text(m, "cpu %u: %llu samples, coverage %.2f%%, %llu windows%s%s%s\n",
+		c->cpu, (unsigned long long)s->samples, 100.0 * s->coverage,
 		(unsigned long long)c->windows, *why ? ", INCOMPLETE (" : "",
 		why, *why ? ")" : "");
-	if (!s.samples)
-		return;
+	/* no samples: nothing more to say */
+	tp_text_quiet(m, !s->samples);
+	f = tp_text_open(m);
 	fprintf(f, "        ");
 	for (i = 0; i < 6; i++)
 		fprintf(f, " %9s", tp_noise_cols[i]);
 	fprintf(f, "\n  cycles");
 	for (i = 0; i < 6; i++)
-		fprintf(f, " %9llu", (unsigned long long)s.pct[i]);
+		fprintf(f, " %9llu", (unsigned long long)s->pct[i]);
 	fprintf(f, "\n  time  ");
 	for (i = 0; i < 6; i++) {
-		tp_format_cycles(s.pct[i], r->tsc_khz, ns, sizeof(ns));
+		tp_format_cycles(s->pct[i], r->tsc_khz, ns, sizeof(ns));
 		fprintf(f, " %9s", ns);
 	}
-	fprintf(f, "\n  events %llu, %llu not kept", (unsigned long long)c->events_total,
+	fprintf(f, "\n  events %llu, %llu not kept",
+		(unsigned long long)c->events_total,
 		(unsigned long long)c->events_dropped);
 	tp_counter_text(f, ", ", "smi", &c->smi);
 	if (c->smi.ok)
 		fprintf(f, " (%s)", tp_smi_source_name(tp_cpu_smi_source(c)));
 	tp_counter_text(f, ", ", "nmi", &c->nmi);
 	tp_counter_text(f, ", ", "irq", &c->irq);
-	if (s.effective_khz)
-		fprintf(f, ", clock %llu MHz", (unsigned long long)(s.effective_khz / 1000));
+	if (s->effective_khz)
+		fprintf(f, ", clock %llu MHz",
+			(unsigned long long)(s->effective_khz / 1000));
 	else
 		fprintf(f, ", clock n/a");
 	fprintf(f, "\n");
-	tp_noise_steps_text(r, c, f);
-	tp_noise_causes_text(r, c, f);
-	tp_noise_sources_text(r, c, f);
-	tp_context_cpu_text(r, c, f);
-	tp_noise_table(r, c, f);
-	tp_noise_largest(r, c, f);
+	if (tp_noise_stepped(c)) {
+		tp_format_cycles(c->step_back_max, r->tsc_khz, ns, sizeof(ns));
+		fprintf(f, "  TSC stepped back %llu time%s, the largest by %llu cycles (%s): each ended its window; no gap, not noise\n",
+			(unsigned long long)c->steps_back.v,
+			c->steps_back.v == 1 ? "" : "s",
+			(unsigned long long)c->step_back_max, ns);
+	}
+	tp_text_close(m, f);
+}
+
+/* The gap's percentiles in cycles, then in ns (p50, p99.99, max in CSV). */
+static void tp_noise_pct_model(struct tp_model *m,
+			       const struct tp_noise_summary *s)
+{
+	static const unsigned int ns_col[6] = { 0, 17, 0, 0, 18, 19 };
+	char key[32];
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		snprintf(key, sizeof(key), "%s_cycles", tp_noise_keys[i]);
+		tp_u64(m, key, s->pct[i], &(struct tp_opts){
+			.csv = 11 + i, .prom = &tp_noise_gap,
+			.labels = tp_labels(m, "quantile", tp_noise_quantiles[i],
+					    NULL) });
+	}
+	for (i = 0; i < 6; i++) {
+		snprintf(key, sizeof(key), "%s_ns", tp_noise_keys[i]);
+		tp_u64(m, key, tp_cycles_to_ns_round(s->pct[i],
+						     tp_model_result(m)->tsc_khz),
+		       &(struct tp_opts){ .csv = ns_col[i] });
+	}
+}
+
+/* The run's counters on the CPU, null where unreadable. */
+static void tp_noise_counters_model(struct tp_model *m,
+				    const struct tp_cpu_res *c,
+				    const struct tp_noise_summary *s)
+{
+	tp_counter(m, "smi_count", &c->smi,
+		   &(struct tp_opts){ .csv = 22, .prom = &tp_noise_smi });
+	tp_str(m, "smi_source", tp_smi_source_name(tp_cpu_smi_source(c)),
+	       &(struct tp_opts){ .csv = 39 });
+	tp_counter(m, "nmi_count", &c->nmi,
+		   &(struct tp_opts){ .csv = 23, .prom = &tp_noise_nmi });
+	tp_counter(m, "irq_count", &c->irq,
+		   &(struct tp_opts){ .csv = 24, .prom = &tp_noise_irq });
+	tp_counter(m, "tsc_steps_back", &c->steps_back,
+		   &(struct tp_opts){ .csv = 26, .prom = &tp_noise_steps });
+	tp_counter(m, "tsc_step_back_max_cycles",
+		   &(struct tp_counter_res){ c->steps_back.ok, c->step_back_max },
+		   &(struct tp_opts){ .csv = 27, .prom = &tp_noise_step_max });
+	if (s->effective_khz)
+		tp_dbl(m, "effective_mhz", s->effective_khz / 1000.0,
+		       &(struct tp_opts){ .csv = 25 });
+	else
+		tp_null(m, "effective_mhz", &(struct tp_opts){ .csv = 25 });
+}
+
+/* Table's last column: "  INCOMPLETE", with why when it starved. */
+static void tp_noise_note(struct tp_model *m, const struct tp_cpu_res *c,
+			  uint64_t samples)
+{
+	const struct tp_opts o = { .not_in = TP_ONLY_TEXT };
+	char note[160];
+
+	if ((c->flags & TSCPROBE_CPU_F_STARVED) &&
+	    (c->flags & TSCPROBE_CPU_F_INCOMPLETE))
+		snprintf(note, sizeof(note), "  INCOMPLETE (%s)",
+			 tp_cpu_incomplete_why(c, samples));
+	else
+		snprintf(note, sizeof(note), "%s", c->flags &
+			 TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "");
+	tp_str(m, "note", note, &o);
+}
+
+/* Row @i: one CPU. */
+static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
+{
+	const struct tp_result *r = ctx;
+	const struct tp_cpu_res *c = &r->cpu[i];
+	struct tp_noise_summary s;
+	char cpu[16];
+
+	tp_noise_summarize(r, c, &s);
+	snprintf(cpu, sizeof(cpu), "%u", c->cpu);
+	tp_model_labels(m, "cpu", cpu, "engine", tp_result_engine(r),
+			"irqs", tp_irqs_name(r->p.irqs), NULL);
+	tp_noise_cpu_text(m, c, &s);
+	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = 5 });
+	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = 6 });
+	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
+		&(struct tp_opts){ .csv = 7 });
+	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
+	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+	tp_u64(m, "samples", s.samples, &(struct tp_opts){
+		.csv = 8, .prom = &tp_noise_gap, .suffix = "_count" });
+	tp_u64(m, "windows", c->windows, &(struct tp_opts){ .csv = 9 });
+	tp_u64(m, "measured_cycles", c->measured_cycles, &(struct tp_opts){
+		.prom = &tp_noise_gap, .suffix = "_sum" });
+	tp_u64(m, "wall_cycles", c->wall_cycles, NULL);
+	tp_dbl(m, "coverage", s.coverage, &(struct tp_opts){
+		.csv = 10, .prom = &tp_noise_coverage });
+	tp_noise_pct_model(m, &s);
+	tp_u64(m, "events_total", c->events_total, &(struct tp_opts){
+		.csv = 20, .prom = &tp_noise_events });
+	tp_u64(m, "events_dropped", c->events_dropped,
+	       &(struct tp_opts){ .csv = 21 });
+	tp_noise_causes_model(m, c);
+	tp_noise_sources_model(m, c);
+	tp_noise_counters_model(m, c, &s);
+	tp_context_cpu_model(m, c);
+	tp_noise_histogram(m, c);
+	tp_noise_events_model(m, c);
+	tp_noise_note(m, c, s.samples);
+	tp_verdict_row_model(m, i);
 }
 
 /* A counter in a table column: its value, or "-" when unreadable. */
-static void tp_noise_counter_cell(FILE *f, const struct tp_counter_res *k)
-{
-	if (k->ok)
-		fprintf(f, " %5llu", (unsigned long long)k->v);
-	else
-		fprintf(f, " %5s", "-");
-}
-
-/*
- * What took the CPU away, in the table's last columns: today the SMI, NMI
- * and interrupt counts of the run.
- */
-static void tp_noise_row_causes(const struct tp_cpu_res *c, FILE *f)
-{
-	tp_noise_counter_cell(f, &c->smi);
-	tp_noise_counter_cell(f, &c->nmi);
-	tp_noise_counter_cell(f, &c->irq);
-}
-
-static void tp_noise_row(const struct tp_result *r, const struct tp_cpu_res *c,
-			 FILE *f)
-{
-	struct tp_noise_summary s;
-	char t9999[32], tmax[32];
-	unsigned int k;
-
-	tp_noise_summarize(r, c, &s);
-	tp_format_cycles(s.pct[4], r->tsc_khz, t9999, sizeof(t9999));
-	tp_format_cycles(s.pct[5], r->tsc_khz, tmax, sizeof(tmax));
-	fprintf(f, "%4u %11llu %6.2f%%", c->cpu, (unsigned long long)s.samples,
-		100.0 * s.coverage);
-	for (k = 0; k < 6; k++)
-		if (k != 3)	/* p99.9: in -v */
-			fprintf(f, " %8llu", (unsigned long long)s.pct[k]);
-	fprintf(f, " %9s %9s %7llu", t9999, tmax,
-		(unsigned long long)c->events_total);
-	tp_noise_row_causes(c, f);
-	if ((c->flags & TSCPROBE_CPU_F_STARVED) &&
-	    (c->flags & TSCPROBE_CPU_F_INCOMPLETE))
-		fprintf(f, "  INCOMPLETE (%s)\n",
-			tp_cpu_incomplete_why(c, s.samples));
-	else
-		fprintf(f, "%s\n", c->flags & TSCPROBE_CPU_F_INCOMPLETE ?
-			"  INCOMPLETE" : "");
-}
+static const struct tp_column tp_noise_table_cols[] = {
+	{ "cpu", "%4llu", NULL, TP_CELL_PLAIN },
+	{ "samples", " %11llu", NULL, TP_CELL_PLAIN },
+	{ "coverage", " %6.2f%%", NULL, TP_CELL_PCT },
+	{ "min_cycles", " %8llu", NULL, TP_CELL_PLAIN },
+	{ "p50_cycles", " %8llu", NULL, TP_CELL_PLAIN },
+	{ "p99_cycles", " %8llu", NULL, TP_CELL_PLAIN },
+	{ "p9999_cycles", " %8llu", NULL, TP_CELL_PLAIN },
+	{ "max_cycles", " %8llu", NULL, TP_CELL_PLAIN },
+	{ "p9999_cycles", " %9s", NULL, TP_CELL_TIME },
+	{ "max_cycles", " %9s", NULL, TP_CELL_TIME },
+	{ "events_total", " %7llu", NULL, TP_CELL_PLAIN },
+	{ "smi_count", " %5llu", "-", TP_CELL_PLAIN },
+	{ "nmi_count", " %5llu", "-", TP_CELL_PLAIN },
+	{ "irq_count", " %5llu", "-", TP_CELL_PLAIN },
+	{ "note", "%s", NULL, TP_CELL_PLAIN },
+};
 
 /*
  * The line under the table: the CPU with the largest gap, how large, and
  * what the run saw on it; the worst p99.99 too when another CPU has it.
  */
-static void tp_noise_worst(const struct tp_result *r, FILE *f)
+static void tp_noise_worst(struct tp_model *m)
 {
+	const struct tp_result *r = tp_model_result(m);
 	const struct tp_cpu_res *w = NULL, *t = NULL;
 	struct tp_noise_summary s, ws = { 0 }, ts = { 0 };
 	char len[32];
 	unsigned int i;
+	FILE *f;
 
 	for (i = 0; i < r->ncpus; i++) {
 		tp_noise_summarize(r, &r->cpu[i], &s);
@@ -261,9 +408,10 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 		}
 	}
 	if (!w) {
-		fprintf(f, "worst: no CPU has samples\n");
+		tp_text(m, "worst: no CPU has samples\n");
 		return;
 	}
+	f = tp_text_open(m);
 	tp_format_cycles(ws.pct[5], r->tsc_khz, len, sizeof(len));
 	fprintf(f, "worst: CPU %u, max gap %s (%llu cycles), %llu events",
 		w->cpu, len, (unsigned long long)ws.pct[5],
@@ -275,21 +423,23 @@ static void tp_noise_worst(const struct tp_result *r, FILE *f)
 		tp_format_cycles(ts.pct[4], r->tsc_khz, len, sizeof(len));
 		fprintf(f, "; worst p99.99: CPU %u, %s", t->cpu, len);
 	}
-	fprintf(f, "\n");
+	fputc('\n', f);
+	tp_text_close(m, f);
 }
 
 /* Why the SMI counts are n/a, when they are: never left to be read as 0. */
-static void tp_noise_smi_text(const struct tp_result *r, FILE *f)
+static void tp_noise_smi_text(struct tp_model *m)
 {
-	enum tp_smi_why why = tp_result_smi_why(r);
+	enum tp_smi_why why = tp_result_smi_why(tp_model_result(m));
 
 	if (why != TP_SMI_READABLE)
-		fprintf(f, "smi n/a: %s\n", tp_smi_why_text(why));
+		tp_text(m, "smi n/a: %s\n", tp_smi_why_text(why));
 }
 
 /* The CPUs whose TSC stepped back: "tsc stepped back: cpu 2 1x (N cycles)". */
-static void tp_noise_steps_all(const struct tp_result *r, FILE *f)
+static void tp_noise_steps_all(struct tp_model *m)
 {
+	const struct tp_result *r = tp_model_result(m);
 	unsigned int i, n = 0;
 
 	for (i = 0; i < r->ncpus; i++) {
@@ -297,415 +447,98 @@ static void tp_noise_steps_all(const struct tp_result *r, FILE *f)
 
 		if (!tp_noise_stepped(c))
 			continue;
-		fprintf(f, "%s cpu %u %llux (largest %llu cycles)",
+		tp_text(m, "%s cpu %u %llux (largest %llu cycles)",
 			n++ ? "," : "TSC stepped back (each ended its window; no gap, not noise):",
 			c->cpu, (unsigned long long)c->steps_back.v,
 			(unsigned long long)c->step_back_max);
 	}
 	if (n)
-		fprintf(f, "\n");
+		tp_text(m, "\n");
 }
 
 /* One row per CPU, then the worst CPU; the full blocks are -v's. */
-static void tp_noise_table_all(const struct tp_result *r, bool verbose, FILE *f)
+static void tp_noise_table(struct tp_model *m)
 {
-	unsigned int i;
-
-	fprintf(f, "                            ------------- gap, cycles -------------  ------ time ------\n");
-	fprintf(f, " cpu     samples   cover     min      p50      p99   p99.99      max    p99.99       max  events   smi   nmi   irq\n");
-	for (i = 0; i < r->ncpus; i++)
-		tp_noise_row(r, &r->cpu[i], f);
-	tp_noise_worst(r, f);
-	tp_noise_steps_all(r, f);
-	tp_noise_smi_text(r, f);
-	if (!verbose)
-		fprintf(f, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
+	if (tp_model_result(m)->ncpus == 1) {
+		tp_noise_smi_text(m);
+		return;
+	}
+	tp_text(m, "                            ------------- gap, cycles -------------  ------ time ------\n");
+	tp_text(m, " cpu     samples   cover     min      p50      p99   p99.99      max    p99.99       max  events   smi   nmi   irq\n");
+	tp_table(m, "cpus", tp_noise_table_cols, TP_ARRAY_SIZE(tp_noise_table_cols));
+	tp_noise_worst(m);
+	tp_noise_steps_all(m);
+	tp_noise_smi_text(m);
+	if (!tp_model_output(m)->verbose)
+		tp_text(m, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
 }
 
-static void tp_noise_text(const struct tp_result *r,
-			  const struct tp_verdict *v, bool verbose, FILE *f)
+/* The text's first line: the run's parameters. */
+static void tp_noise_heading(struct tp_model *m)
 {
+	const struct tp_result *r = tp_model_result(m);
 	char cpus[256], dur[32], thr[32];
-	unsigned int i;
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
 	tp_format_ns(r->p.threshold_ns, thr, sizeof(thr));
-	fprintf(f, "noise: %s engine, irqs %s, clock %s, %s on CPUs %s, tsc %u kHz, threshold %s (%llu cycles)",
+	tp_text(m, "noise: %s engine, irqs %s, clock %s, %s on CPUs %s, tsc %u kHz, threshold %s (%llu cycles)",
 		tp_result_engine(r), tp_irqs_name(r->p.irqs),
 		tp_clock_name(r->p.clock), dur, cpus, r->tsc_khz, thr,
 		(unsigned long long)r->p.threshold_cycles);
 	if (r->p.warm_up_ns) {
 		tp_format_ns(r->p.warm_up_ns, dur, sizeof(dur));
-		fprintf(f, ", warm-up %s dropped", dur);
+		tp_text(m, ", warm-up %s dropped", dur);
 	}
-	if (!r->user_engine)
-		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
-			tp_state_name(r->state), tp_stop_reason_name(r->reason));
-	fprintf(f, "\n");
-	tp_noise_stop_text(r, f);
+	tp_report_run_text(m);
+}
+
+/* The run's parameters, as the engine ran it. */
+static void tp_noise_params(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+
+	tp_str(m, "irqs", tp_irqs_name(r->p.irqs), &(struct tp_opts){ .csv = 3 });
+	tp_str(m, "clock", tp_clock_name(r->p.clock), NULL);
+	tp_u64(m, "duration_ns", r->p.duration_ns, NULL);
+	tp_u64(m, "warm_up_ns", r->p.warm_up_ns, NULL);
+	tp_u64(m, "elapsed_ns", r->elapsed_ns, &tp_elapsed_opts);
+	tp_u64(m, "width_ns", r->p.width_ns, NULL);
+	tp_u64(m, "gap_ns", r->p.gap_ns, NULL);
+	tp_u64(m, "threshold_ns", r->p.threshold_ns, NULL);
+	tp_u64(m, "threshold_cycles", r->p.threshold_cycles,
+	       &(struct tp_opts){ .prom = &tp_noise_threshold });
+}
+
+static void tp_noise_model(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	const struct tp_output *o = tp_model_output(m);
+	enum tp_smi_why why = tp_result_smi_why(r);
+	unsigned int i;
+
+	tp_noise_heading(m);
+	tp_report_head(m, "noise");
+	for (i = 0; i < TP_ARRAY_SIZE(tp_noise_families); i++)
+		tp_family(m, tp_noise_families[i]);
+	tp_noise_sources_families(m);
+	tp_model_labels(m, "engine", tp_result_engine(r),
+			"irqs", tp_irqs_name(r->p.irqs), NULL);
+	tp_noise_params(m);
+	tp_noise_stop_model(m);
+	if (why == TP_SMI_READABLE)
+		tp_null(m, "smi_count_unreadable", NULL);
+	else
+		tp_str(m, "smi_count_unreadable", tp_smi_why_key(why), NULL);
 	/* -v: every CPU's block, then the table as well (not for one CPU) */
-	if (verbose || r->ncpus == 1)
-		for (i = 0; i < r->ncpus; i++)
-			tp_noise_cpu_text(r, &r->cpu[i], f);
-	if (r->ncpus > 1)
-		tp_noise_table_all(r, verbose, f);
-	else
-		tp_noise_smi_text(r, f);
-	tp_noise_groups_text(r, verbose, f);
-	tp_context_text(r, f);
-	tp_verdict_text(v, r, verbose, f);
-}
-
-static void tp_noise_json_histogram(struct jw *j, const struct tp_cpu_res *c)
-{
-	uint64_t calls[65], cycles[65];
-	unsigned int k;
-
-	jw_arr(j, "histogram");
-	if (tp_gap(c)->hist) {
-		tp_hist_fold_log2(tp_gap(c)->hist, calls, cycles);
-		for (k = 0; k < 65; k++) {
-			if (!calls[k])
-				continue;
-			jw_obj(j, NULL);
-			jw_u64(j, "lo_cycles", tp_log2_lo(k));
-			jw_u64(j, "hi_cycles", tp_log2_hi(k));
-			jw_u64(j, "calls", calls[k]);
-			jw_u64(j, "cycles", cycles[k]);
-			jw_obj_end(j);
-		}
-	}
-	jw_arr_end(j);
-}
-
-static void tp_noise_json_events(struct jw *j, const struct tp_result *r,
-				 const struct tp_cpu_res *c)
-{
-	struct tp_event_res ev[TSCPROBE_MAX_EVENTS];
-	unsigned int i;
-
-	memcpy(ev, c->events, c->nevents * sizeof(ev[0]));
-	qsort(ev, c->nevents, sizeof(ev[0]), tp_event_by_tsc);
-	jw_arr(j, "events");
-	for (i = 0; i < c->nevents; i++) {
-		jw_obj(j, NULL);
-		jw_u64(j, "tsc", ev[i].tsc);
-		jw_u64(j, "cycles", ev[i].cycles);
-		tp_noise_event_json(r, &ev[i], j);
-		jw_obj_end(j);
-	}
-	jw_arr_end(j);
-}
-
-static void tp_noise_cpu_json(struct jw *j, const struct tp_result *r,
-			      const struct tp_cpu_res *c)
-{
-	struct tp_noise_summary s;
-	char key[32];
-	unsigned int i;
-
-	tp_noise_summarize(r, c, &s);
-	jw_obj(j, NULL);
-	jw_u64(j, "cpu", c->cpu);
-	jw_u64(j, "node", c->node);
-	jw_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	jw_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
-	jw_bool(j, "held", c->flags & TSCPROBE_CPU_F_HELD);
-	jw_u64(j, "samples", s.samples);
-	jw_u64(j, "windows", c->windows);
-	jw_u64(j, "measured_cycles", c->measured_cycles);
-	jw_u64(j, "wall_cycles", c->wall_cycles);
-	jw_double(j, "coverage", s.coverage);
-	for (i = 0; i < 6; i++) {
-		snprintf(key, sizeof(key), "%s_cycles", tp_noise_keys[i]);
-		jw_u64(j, key, s.pct[i]);
-	}
-	for (i = 0; i < 6; i++) {
-		snprintf(key, sizeof(key), "%s_ns", tp_noise_keys[i]);
-		jw_u64(j, key, tp_cycles_to_ns_round(s.pct[i], r->tsc_khz));
-	}
-	jw_u64(j, "events_total", c->events_total);
-	jw_u64(j, "events_dropped", c->events_dropped);
-	tp_noise_causes_json(r, c, j);
-	tp_noise_sources_json(r, c, j);
-	tp_json_counter(j, "smi_count", &c->smi);
-	jw_str(j, "smi_source", tp_smi_source_name(tp_cpu_smi_source(c)));
-	tp_json_counter(j, "nmi_count", &c->nmi);
-	tp_json_counter(j, "irq_count", &c->irq);
-	tp_json_counter(j, "tsc_steps_back", &c->steps_back);
-	if (c->steps_back.ok)
-		jw_u64(j, "tsc_step_back_max_cycles", c->step_back_max);
-	else
-		jw_null(j, "tsc_step_back_max_cycles");
-	if (s.effective_khz)
-		jw_double(j, "effective_mhz", s.effective_khz / 1000.0);
-	else
-		jw_null(j, "effective_mhz");
-	tp_context_cpu_json(r, c, j);
-	tp_noise_json_histogram(j, c);
-	tp_noise_json_events(j, r, c);
-	jw_obj_end(j);
-}
-
-static void tp_noise_json(const struct tp_result *r,
-			  const struct tp_verdict *v, FILE *f)
-{
-	struct jw j;
-	unsigned int i;
-
-	jw_init(&j, f);
-	tp_result_json_head(&j, r, "noise");
-	jw_str(&j, "irqs", tp_irqs_name(r->p.irqs));
-	jw_str(&j, "clock", tp_clock_name(r->p.clock));
-	jw_u64(&j, "duration_ns", r->p.duration_ns);
-	jw_u64(&j, "warm_up_ns", r->p.warm_up_ns);
-	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
-	jw_u64(&j, "width_ns", r->p.width_ns);
-	jw_u64(&j, "gap_ns", r->p.gap_ns);
-	jw_u64(&j, "threshold_ns", r->p.threshold_ns);
-	jw_u64(&j, "threshold_cycles", r->p.threshold_cycles);
-	tp_noise_stop_json(r, &j);
-	if (tp_result_smi_why(r) == TP_SMI_READABLE)
-		jw_null(&j, "smi_count_unreadable");
-	else
-		jw_str(&j, "smi_count_unreadable",
-		       tp_smi_why_key(tp_result_smi_why(r)));
-	jw_arr(&j, "cpus");
-	for (i = 0; i < r->ncpus; i++)
-		tp_noise_cpu_json(&j, r, &r->cpu[i]);
-	jw_arr_end(&j);
-	tp_noise_groups_json(r, &j);
-	tp_context_json(r, &j);
-	if (tp_verdict_given(v)) {
-		jw_obj(&j, "verdict");
-		tp_verdict_json(v, r, &j);
-		jw_obj_end(&j);
-	}
-	jw_obj_end(&j);
-	jw_finish(&j);
-}
-
-
-static const char *const tp_noise_csv_cols[] = {
-	"kind", "engine", "irqs", "run_id", "cpu", "node", "incomplete",
-	"samples", "windows", "coverage", "min_cycles", "p50_cycles",
-	"p99_cycles", "p999_cycles", "p9999_cycles", "max_cycles", "p50_ns",
-	"p9999_ns", "max_ns", "events_total", "events_dropped", "smi_count",
-	"nmi_count", "irq_count", "effective_mhz", "tsc_steps_back",
-	"tsc_step_back_max_cycles",
-};
-
-static void tp_csv_counter(struct tp_csv *c, const struct tp_counter_res *k)
-{
-	if (k->ok)
-		tp_csv_u64(c, k->v);
-	else
-		tp_csv_empty(c);
-}
-
-/*
- * One header row, then a row per CPU; unknown values are empty fields; the
- * columns added later after the first ones, so that they keep their
- * places; the verdict's columns last, with limits.
- */
-static void tp_noise_csv(const struct tp_result *r,
-			 const struct tp_verdict *v, FILE *f)
-{
-	struct tp_noise_summary s;
-	struct tp_csv c = { f, 0 };
-	unsigned int i, k;
-
-	tp_csv_header(&c, tp_noise_csv_cols, TP_ARRAY_SIZE(tp_noise_csv_cols));
-	tp_noise_sources_csv_head(&c);
-	tp_csv_str(&c, "smi_source");
-	tp_verdict_csv_head(v, &c);
-	tp_csv_end(&c);
-	for (i = 0; i < r->ncpus; i++) {
-		const struct tp_cpu_res *cpu = &r->cpu[i];
-
-		tp_noise_summarize(r, cpu, &s);
-		tp_csv_str(&c, "noise");
-		tp_csv_str(&c, tp_result_engine(r));
-		tp_csv_str(&c, tp_irqs_name(r->p.irqs));
-		tp_csv_u64(&c, r->run_id);
-		tp_csv_u64(&c, cpu->cpu);
-		tp_csv_u64(&c, cpu->node);
-		tp_csv_u64(&c, !!(cpu->flags & TSCPROBE_CPU_F_INCOMPLETE));
-		tp_csv_u64(&c, s.samples);
-		tp_csv_u64(&c, cpu->windows);
-		tp_csv_double(&c, s.coverage);
-		for (k = 0; k < 6; k++)
-			tp_csv_u64(&c, s.pct[k]);
-		tp_csv_u64(&c, tp_cycles_to_ns_round(s.pct[1], r->tsc_khz));
-		tp_csv_u64(&c, tp_cycles_to_ns_round(s.pct[4], r->tsc_khz));
-		tp_csv_u64(&c, tp_cycles_to_ns_round(s.pct[5], r->tsc_khz));
-		tp_csv_u64(&c, cpu->events_total);
-		tp_csv_u64(&c, cpu->events_dropped);
-		tp_csv_counter(&c, &cpu->smi);
-		tp_csv_counter(&c, &cpu->nmi);
-		tp_csv_counter(&c, &cpu->irq);
-		if (s.effective_khz)
-			tp_csv_double(&c, s.effective_khz / 1000.0);
-		else
-			tp_csv_empty(&c);
-		tp_csv_counter(&c, &cpu->steps_back);
-		if (cpu->steps_back.ok)
-			tp_csv_u64(&c, cpu->step_back_max);
-		else
-			tp_csv_empty(&c);
-		tp_noise_sources_csv_row(r, cpu, &c);
-		tp_csv_str(&c, tp_smi_source_name(tp_cpu_smi_source(cpu)));
-		tp_verdict_csv_row(v, i, &c);
-		tp_csv_end(&c);
-	}
-}
-
-/* The quantiles of the gap summary, as labels and as percentile indexes. */
-static const char *const tp_prom_quantiles[6] = {
-	"0", "0.5", "0.99", "0.999", "0.9999", "1",
-};
-
-/**
- * tp_noise_labels() - the labels of a CPU's noise series
- * @buf: the output
- * @len: its size
- * @r: the run (engine, irqs)
- * @cpu: the CPU
- * @quantile: the quantile label's value, or NULL for a series without one
- */
-static void tp_noise_labels(char *buf, size_t len, const struct tp_result *r,
-			    unsigned int cpu, const char *quantile)
-{
-	char c[16];
-
-	snprintf(c, sizeof(c), "%u", cpu);
-	tp_prom_labels(buf, len, "cpu", c, "engine", tp_result_engine(r),
-		       "irqs", tp_irqs_name(r->p.irqs),
-		       quantile ? "quantile" : NULL, quantile, NULL);
-}
-
-static void tp_noise_prom_counter(FILE *f, const struct tp_result *r,
-				  const char *name, const char *help,
-				  size_t off)
-{
-	char labels[128];
-	unsigned int i;
-	bool any = false;
-
-	for (i = 0; i < r->ncpus; i++)
-		any |= ((const struct tp_counter_res *)((const char *)&r->cpu[i] + off))->ok;
-	if (!any)
-		return;
-	tp_prom_family(f, name, "counter", help);
-	for (i = 0; i < r->ncpus; i++) {
-		const struct tp_counter_res *k =
-			(const void *)((const char *)&r->cpu[i] + off);
-
-		if (!k->ok)
-			continue;	/* unreadable: no sample, never a 0 */
-		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
-		tp_prom_u64(f, name, labels, k->v);
-	}
-}
-
-static void tp_noise_prom_gaps(const struct tp_result *r, FILE *f)
-{
-	struct tp_noise_summary s;
-	char labels[160];
-	unsigned int i, k;
-
-	tp_prom_family(f, "tscprobe_noise_gap_cycles", "summary",
-		       "Gap between consecutive TSC reads, in TSC cycles.");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_noise_summarize(r, &r->cpu[i], &s);
-		for (k = 0; k < 6; k++) {
-			tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
-					tp_prom_quantiles[k]);
-			tp_prom_u64(f, "tscprobe_noise_gap_cycles", labels,
-				    s.pct[k]);
-		}
-		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
-		tp_prom_u64(f, "tscprobe_noise_gap_cycles_sum", labels,
-			    r->cpu[i].measured_cycles);
-		tp_prom_u64(f, "tscprobe_noise_gap_cycles_count", labels,
-			    s.samples);
-	}
-}
-
-static void tp_noise_prom_gauges(const struct tp_result *r, FILE *f)
-{
-	struct tp_noise_summary s;
-	char labels[160];
-	unsigned int i;
-
-	tp_prom_family(f, "tscprobe_noise_coverage_ratio", "gauge",
-		       "Measured time over wall time, 0 to 1.");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_noise_summarize(r, &r->cpu[i], &s);
-		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
-		tp_prom_double(f, "tscprobe_noise_coverage_ratio", labels,
-			       s.coverage);
-	}
-	tp_prom_family(f, "tscprobe_noise_events_total", "counter",
-		       "Gaps at or above the event threshold.");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
-		tp_prom_u64(f, "tscprobe_noise_events_total", labels,
-			    r->cpu[i].events_total);
-	}
-}
-
-/* The largest step back of each CPU that reports its steps. */
-static void tp_noise_prom_step_max(const struct tp_result *r, FILE *f)
-{
-	char labels[128];
-	unsigned int i;
-	bool any = false;
-
-	for (i = 0; i < r->ncpus; i++)
-		any |= r->cpu[i].steps_back.ok;
-	if (!any)
-		return;
-	tp_prom_family(f, "tscprobe_noise_tsc_step_back_max_cycles", "gauge",
-		       "The largest step back of the TSC, in TSC cycles (0: none).");
-	for (i = 0; i < r->ncpus; i++) {
-		if (!r->cpu[i].steps_back.ok)
-			continue;
-		tp_noise_labels(labels, sizeof(labels), r, r->cpu[i].cpu, NULL);
-		tp_prom_u64(f, "tscprobe_noise_tsc_step_back_max_cycles", labels,
-			    r->cpu[i].step_back_max);
-	}
-}
-
-/* Prometheus text exposition, for node_exporter's textfile collector. */
-static void tp_noise_prom(const struct tp_result *r, FILE *f)
-{
-	char labels[160];
-
-	tp_prom_run(r, f);
-	tp_prom_family(f, "tscprobe_noise_threshold_cycles", "gauge",
-		       "Event threshold in TSC cycles.");
-	tp_prom_labels(labels, sizeof(labels), "engine", tp_result_engine(r),
-		       "irqs", tp_irqs_name(r->p.irqs), NULL);
-	tp_prom_u64(f, "tscprobe_noise_threshold_cycles", labels,
-		    r->p.threshold_cycles);
-	tp_noise_prom_gaps(r, f);
-	tp_noise_prom_gauges(r, f);
-	tp_noise_prom_counter(f, r, "tscprobe_noise_smi_total",
-			      "SMIs during the run (MSR_SMI_COUNT, or the PMU's on AMD).",
-			      offsetof(struct tp_cpu_res, smi));
-	tp_noise_prom_counter(f, r, "tscprobe_noise_nmi_total",
-			      "NMIs during the run.",
-			      offsetof(struct tp_cpu_res, nmi));
-	tp_noise_prom_counter(f, r, "tscprobe_noise_irq_total",
-			      "Interrupts during the run.",
-			      offsetof(struct tp_cpu_res, irq));
-	tp_noise_prom_counter(f, r, "tscprobe_noise_tsc_steps_back_total",
-			      "Times the TSC went backwards between two reads (not noise).",
-			      offsetof(struct tp_cpu_res, steps_back));
-	tp_noise_prom_step_max(r, f);
-	tp_noise_sources_prom(r, f);
+	tp_rows(m, "cpus", r->ncpus, tp_noise_row, r);
+	if (!o->verbose && r->ncpus != 1)
+		tp_not_in(m, TP_IN_TEXT);
+	tp_noise_table(m);
+	tp_noise_groups_model(m);
+	tp_context_model(m);
+	tp_verdict_model(m);
+	tp_verdict_text_model(m);
 }
 
 #define TP_SVG_W	760.0
@@ -865,39 +698,13 @@ void tp_noise_figure(const struct tp_result *r, const struct tp_limit *l,
 			 (double)l->value);
 }
 
-/**
- * tp_noise_output() - print a noise result as asked
- * @r: the result
- * @o: the format, the SVG file if any, and the limits if any
- * @f: standard output's stream
- *
- * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
- * TP_EXIT_OVER_LIMIT when the result fails its limits.
- */
+static const struct tp_report_kind tp_noise_report = {
+	tp_noise_figure, tp_noise_model, tp_noise_svg,
+};
+
+/* A noise result's report, as @o asks (tp_report()). */
 int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f)
 {
-	struct tp_verdict v;
-	int ret = tp_verdict_judge(&v, r, o->limits, tp_noise_figure);
-
-	if (ret)
-		return ret;
-	switch (o->fmt) {
-	case TP_FMT_JSON:
-		tp_noise_json(r, &v, f);
-		break;
-	case TP_FMT_CSV:
-		tp_noise_csv(r, &v, f);
-		break;
-	case TP_FMT_PROM:
-		tp_noise_prom(r, f);
-		tp_verdict_prom(&v, f);
-		break;
-	default:
-		tp_noise_text(r, &v, o->verbose, f);
-	}
-	ret = o->svg ? tp_noise_svg(r, o->svg) : TP_EXIT_OK;
-	ret = tp_verdict_exit(&v, ret);
-	tp_verdict_free(&v);
-	return ret;
+	return tp_report(r, o, f, &tp_noise_report);
 }

@@ -2,21 +2,42 @@
 /*
  * What ran inside a noise CPU's windows, as the module's probes on the
  * kernel's tracepoints name it: each kind's exact totals and the largest
- * sources, in every format.  The userspace engine's sources have the same
- * shape with counts only (sources_untimed): where a time would be, they
- * say it is unknown.
+ * sources, in the noise report's model.  The userspace engine's sources
+ * have the same shape with counts only (sources_untimed): where a time
+ * would be, it is unknown.
  */
 #include <stdio.h>
 
 #include "lib/cli.h"
+#include "lib/event_report.h"
 #include "lib/format.h"
-#include "lib/json_write.h"
+#include "lib/model.h"
 #include "core/names.h"
 #include "noise_sources.h"
 #include "core/report.h"
 
 /* The sources spelt out in a CPU's block; JSON has every one. */
 #define TP_SOURCE_LINES	8
+
+/* The CSV places of the sources' columns: after the first columns. */
+#define TP_SOURCES_CSV	28
+
+static const struct tp_family tp_source_seconds = {
+	"tscprobe_noise_source_seconds_total", "counter",
+	"Net time of what ran inside the windows, by kind of source.", false,
+};
+static const struct tp_family tp_source_runs = {
+	"tscprobe_noise_source_runs_total", "counter",
+	"Times a source of that kind ran: inside the windows, or over the run for engine user (counted from /proc).",
+	false,
+};
+
+/* The sources' Prometheus families, in their place after the others. */
+void tp_noise_sources_families(struct tp_model *m)
+{
+	tp_family(m, &tp_source_seconds);
+	tp_family(m, &tp_source_runs);
+}
 
 static bool tp_kind_known(const struct tp_cpu_res *c, unsigned int kind)
 {
@@ -27,71 +48,64 @@ static bool tp_kind_known(const struct tp_cpu_res *c, unsigned int kind)
 #define TP_UNTIMED_TEXT "counted from /proc over the run: no time, no thread named, no NMI, none per event"
 
 /* A kind's figures in the sources line: "irq 205 (17.1ms)", "irq 102". */
-static void tp_kind_text(const struct tp_result *r, const struct tp_cpu_res *c,
-			 unsigned int k, FILE *f)
+static void tp_kind_text(struct tp_model *m, const struct tp_cpu_res *c,
+			 unsigned int k)
 {
 	const struct tp_source_res *s = &c->kinds[k];
 	char t[32];
 
 	if (!tp_kind_known(c, k)) {
-		fprintf(f, "%s %s n/a", k ? "," : "", tp_source_name(k));
+		tp_text(m, "%s %s n/a", k ? "," : "", tp_source_name(k));
 		return;
 	}
-	fprintf(f, "%s %s %llu", k ? "," : "", tp_source_name(k),
+	tp_text(m, "%s %s %llu", k ? "," : "", tp_source_name(k),
 		(unsigned long long)s->count);
 	if (c->sources_untimed)
 		return;
-	tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
-	fprintf(f, " (%s)", t);
+	tp_format_cycles(s->cycles, tp_model_result(m)->tsc_khz, t, sizeof(t));
+	tp_text(m, " (%s)", t);
 }
 
 /* A source's line: "irq vector 236 local_timer: 17.1ms in 205", "irq LOC: 79 times". */
-static void tp_source_line(const struct tp_result *r, const struct tp_cpu_res *c,
-			   const struct tp_source_res *s, FILE *f)
+static void tp_source_line(struct tp_model *m, const struct tp_cpu_res *c,
+			   const struct tp_source_res *s)
 {
 	char t[32], label[TP_SOURCE_LABEL];
 
 	tp_source_label(s, label, sizeof(label));
 	if (c->sources_untimed) {
-		fprintf(f, "    %s: %llu time%s\n", label,
+		tp_text(m, "    %s: %llu time%s\n", label,
 			(unsigned long long)s->count, s->count == 1 ? "" : "s");
 		return;
 	}
-	tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
-	fprintf(f, "    %s: %s in %llu\n", label, t,
+	tp_format_cycles(s->cycles, tp_model_result(m)->tsc_khz, t, sizeof(t));
+	tp_text(m, "    %s: %s in %llu\n", label, t,
 		(unsigned long long)s->count);
 }
 
-/**
- * tp_noise_sources_text() - a CPU's sources: a line of the kinds' totals,
- *	then the largest sources, a line each
- * @r: the result
- * @c: the CPU
- * @f: where to
- */
-void tp_noise_sources_text(const struct tp_result *r,
-			   const struct tp_cpu_res *c, FILE *f)
+/* A CPU's sources in text: a line of the kinds' totals, then the largest. */
+static void tp_sources_text(struct tp_model *m, const struct tp_cpu_res *c)
 {
 	unsigned int k, i;
 
-	fprintf(f, "  sources:");
+	tp_text(m, "  sources:");
 	if (!c->kinds_known) {
-		fprintf(f, " n/a (%s)\n", r->user_engine ?
+		tp_text(m, " n/a (%s)\n", tp_model_result(m)->user_engine ?
 			"the userspace engine could read none of /proc/interrupts, /proc/softirqs and its thread's context switches" :
 			"the module could not probe the kernel's tracepoints");
 		return;
 	}
 	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++)
-		tp_kind_text(r, c, k, f);
+		tp_kind_text(m, c, k);
 	if (c->sources_untimed)
-		fprintf(f, "; %s\n", TP_UNTIMED_TEXT);
+		tp_text(m, "; %s\n", TP_UNTIMED_TEXT);
 	else
-		fprintf(f, "; %llu spans lost\n",
+		tp_text(m, "; %llu spans lost\n",
 			(unsigned long long)c->sources_lost);
 	for (i = 0; i < c->nsources && i < TP_SOURCE_LINES; i++)
-		tp_source_line(r, c, &c->sources[i], f);
+		tp_source_line(m, c, &c->sources[i]);
 	if (c->nsources > TP_SOURCE_LINES)
-		fprintf(f, "    and %u more (-j lists each)\n",
+		tp_text(m, "    and %u more (-j lists each)\n",
 			c->nsources - TP_SOURCE_LINES);
 }
 
@@ -150,185 +164,98 @@ bool tp_noise_sources_brief(const struct tp_result *r,
 	return true;
 }
 
+/*
+ * Each kind's count (tscprobe_noise_source_runs_total) and time (its ns
+ * is tscprobe_noise_source_seconds_total), null where the kind was not
+ * probed or read: its CSV cells stay empty.
+ */
+static void tp_kinds_model(struct tp_model *m, const struct tp_cpu_res *c)
+{
+	unsigned int k, col;
+
+	tp_obj(m, "kinds");
+	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
+		const char *name = tp_source_name(k);
+		char count[40], ns[40];
+		const char *labels = tp_labels(m, "kind", name, NULL);
+
+		col = TP_SOURCES_CSV + 2 * k;
+		snprintf(count, sizeof(count), "sources_%s_count", name);
+		snprintf(ns, sizeof(ns), "sources_%s_ns", name);
+		if (tp_kind_known(c, k))
+			tp_obj(m, name);
+		else
+			tp_obj_unknown(m, name);
+		tp_source_figures_model(m, &c->kinds[k], tp_kind_known(c, k),
+					!c->sources_untimed,
+					&(struct tp_opts){ .csv = col, .col = count,
+					.prom = &tp_source_runs, .labels = labels },
+					&(struct tp_opts){ .csv = col + 1, .col = ns,
+					.prom = &tp_source_seconds, .labels = labels,
+					.div = 1e9 });
+		tp_end(m);
+	}
+	tp_end(m);
+}
+
+/*
+ * The largest source in CSV: its label and ns ("" and 0 without a source;
+ * the ns empty where the sources are untimed).
+ */
+static void tp_top_source_model(struct tp_model *m, const struct tp_cpu_res *c)
+{
+	const struct tp_result *r = tp_model_result(m);
+	const struct tp_source_res *top = c->nsources ? &c->sources[0] : NULL;
+	struct tp_opts o = { .csv = TP_SOURCES_CSV + 9, .col = "top_source",
+			     .not_in = TP_NO_DOC };
+	char label[TP_SOURCE_LABEL] = "";
+
+	if (top)
+		tp_source_label(top, label, sizeof(label));
+	if (c->kinds_known)
+		tp_str(m, "top_source", label, &o);
+	else
+		tp_null(m, "top_source", &o);
+	o.csv++;
+	o.col = "top_source_ns";
+	if (c->kinds_known && !c->sources_untimed)
+		tp_u64(m, "top_source_ns", tp_cycles_to_ns_round(top ? top->cycles : 0,
+								 r->tsc_khz), &o);
+	else
+		tp_null(m, "top_source_ns", &o);
+}
+
 /**
- * tp_noise_sources_json() - a CPU's "sources": null when unknown, else
+ * tp_noise_sources_model() - a CPU's "sources": null when unknown, else
  *	"timed" (false: the userspace engine's counts), "lost" (null when
  *	untimed), "kinds" (each kind's totals, null where it was not probed or
- *	read) and "named" (the sources, largest first)
- * @r: the result
+ *	read) and "named" (the sources, largest first); their lines in text,
+ *	their columns in CSV, each kind's count and time in Prometheus
+ * @m: the model, the CPU's row open
  * @c: the CPU
- * @j: the writer, inside the CPU's object
  */
-void tp_noise_sources_json(const struct tp_result *r,
-			   const struct tp_cpu_res *c, struct jw *j)
+void tp_noise_sources_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	const struct tp_opts lost = { .csv = TP_SOURCES_CSV + 8,
+				      .col = "sources_lost" };
 	bool untimed = c->sources_untimed;
-	unsigned int k, i;
+	unsigned int i;
 
-	if (!c->kinds_known) {
-		jw_null(j, "sources");
-		return;
-	}
-	jw_obj(j, "sources");
-	jw_bool(j, "timed", !untimed);
-	if (untimed)
-		jw_null(j, "lost");
+	tp_sources_text(m, c);
+	if (c->kinds_known)
+		tp_obj(m, "sources");
 	else
-		jw_u64(j, "lost", c->sources_lost);
-	jw_obj(j, "kinds");
-	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
-		if (!tp_kind_known(c, k)) {
-			jw_null(j, tp_source_name(k));
-			continue;
-		}
-		jw_obj(j, tp_source_name(k));
-		tp_source_json_figures(r->tsc_khz, &c->kinds[k], untimed, j);
-		jw_obj_end(j);
-	}
-	jw_obj_end(j);
-	jw_arr(j, "named");
+		tp_obj_unknown(m, "sources");
+	tp_bool(m, "timed", !untimed, NULL);
+	if (untimed || !c->kinds_known)
+		tp_null(m, "lost", &lost);
+	else
+		tp_u64(m, "lost", c->sources_lost, &lost);
+	tp_kinds_model(m, c);
+	tp_arr(m, "named");
 	for (i = 0; i < c->nsources; i++)
-		tp_source_json(r->tsc_khz, &c->sources[i], untimed, j);
-	jw_arr_end(j);
-	jw_obj_end(j);
-}
-
-/**
- * tp_noise_sources_csv_head() - the sources' columns: each kind's count
- *	and ns, the spans lost, and the largest source with its ns
- * @c: the CSV writer, on the header row
- */
-void tp_noise_sources_csv_head(struct tp_csv *c)
-{
-	char name[40];
-	unsigned int k;
-
-	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
-		snprintf(name, sizeof(name), "sources_%s_count", tp_source_name(k));
-		tp_csv_str(c, name);
-		snprintf(name, sizeof(name), "sources_%s_ns", tp_source_name(k));
-		tp_csv_str(c, name);
-	}
-	tp_csv_str(c, "sources_lost");
-	tp_csv_str(c, "top_source");
-	tp_csv_str(c, "top_source_ns");
-}
-
-/* A time's cell: empty where the sources are untimed. */
-static void tp_csv_ns(const struct tp_result *r, const struct tp_cpu_res *cpu,
-		      uint64_t cycles, struct tp_csv *c)
-{
-	if (cpu->sources_untimed)
-		tp_csv_empty(c);
-	else
-		tp_csv_u64(c, tp_cycles_to_ns_round(cycles, r->tsc_khz));
-}
-
-/**
- * tp_noise_sources_csv_row() - a CPU's sources' cells: empty where unknown
- *	(every time, and the spans lost, of the userspace engine's)
- * @r: the result
- * @cpu: the CPU
- * @c: the CSV writer, on the CPU's row
- */
-void tp_noise_sources_csv_row(const struct tp_result *r,
-			      const struct tp_cpu_res *cpu, struct tp_csv *c)
-{
-	char label[TP_SOURCE_LABEL];
-	unsigned int k;
-
-	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
-		if (!tp_kind_known(cpu, k)) {
-			tp_csv_empty(c);
-			tp_csv_empty(c);
-			continue;
-		}
-		tp_csv_u64(c, cpu->kinds[k].count);
-		tp_csv_ns(r, cpu, cpu->kinds[k].cycles, c);
-	}
-	if (!cpu->kinds_known) {
-		tp_csv_empty(c);
-		tp_csv_empty(c);
-		tp_csv_empty(c);
-		return;
-	}
-	if (cpu->sources_untimed)
-		tp_csv_empty(c);
-	else
-		tp_csv_u64(c, cpu->sources_lost);
-	if (!cpu->nsources) {
-		tp_csv_str(c, "");
-		tp_csv_ns(r, cpu, 0, c);
-		return;
-	}
-	tp_source_label(&cpu->sources[0], label, sizeof(label));
-	tp_csv_str(c, label);
-	tp_csv_ns(r, cpu, cpu->sources[0].cycles, c);
-}
-
-/* Bounded labels: the CPU, the engine, irqs and the kind (never a pid). */
-static void tp_source_prom_labels(char *buf, size_t len,
-				  const struct tp_result *r, unsigned int cpu,
-				  unsigned int kind)
-{
-	char c[16];
-
-	snprintf(c, sizeof(c), "%u", cpu);
-	tp_prom_labels(buf, len, "cpu", c, "engine", tp_result_engine(r),
-		       "irqs", tp_irqs_name(r->p.irqs), "kind",
-		       tp_source_name(kind), NULL);
-}
-
-/* Whether family @m (0: seconds, 1: runs) has a sample of @c's kind @k. */
-static bool tp_source_prom_has(const struct tp_cpu_res *c, unsigned int k,
-			       unsigned int m)
-{
-	return tp_kind_known(c, k) && (m || !c->sources_untimed);
-}
-
-/**
- * tp_noise_sources_prom() - each kind's time and count per CPU, as two
- *	counter families; a family without a sample (no CPU's sources known,
- *	or, for the time, only the userspace engine's) is left out
- * @r: the result
- * @f: where to
- */
-void tp_noise_sources_prom(const struct tp_result *r, FILE *f)
-{
-	static const char *const families[2][2] = {
-		{ "tscprobe_noise_source_seconds_total",
-		  "Net time of what ran inside the windows, by kind of source." },
-		{ "tscprobe_noise_source_runs_total",
-		  "Times a source of that kind ran: inside the windows, or over the run for engine user (counted from /proc)." },
-	};
-	char labels[192];
-	unsigned int i, k, m;
-	bool any;
-
-	for (m = 0; m < 2; m++) {
-		any = false;
-		for (i = 0; i < r->ncpus; i++)
-			for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++)
-				any |= tp_source_prom_has(&r->cpu[i], k, m);
-		if (!any)
-			continue;
-		tp_prom_family(f, families[m][0], "counter", families[m][1]);
-		for (i = 0; i < r->ncpus; i++) {
-			const struct tp_cpu_res *c = &r->cpu[i];
-
-			for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++) {
-				if (!tp_source_prom_has(c, k, m))
-					continue;	/* unknown: no sample */
-				tp_source_prom_labels(labels, sizeof(labels), r,
-						      c->cpu, k);
-				if (m)
-					tp_prom_u64(f, families[m][0], labels,
-						    c->kinds[k].count);
-				else
-					tp_prom_double(f, families[m][0], labels,
-						       tp_cycles_to_ns_round(c->kinds[k].cycles,
-									     r->tsc_khz) / 1e9);
-			}
-		}
-	}
+		tp_source_model(m, &c->sources[i], untimed);
+	tp_end(m);
+	tp_top_source_model(m, c);
+	tp_end(m);
 }

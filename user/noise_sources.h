@@ -4,23 +4,14 @@
 #define TSCPROBE_USER_NOISE_SOURCES_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "lib/result.h"
 
-struct jw;
-struct tp_csv;
+struct tp_model;
 
-void tp_noise_sources_text(const struct tp_result *r,
-			   const struct tp_cpu_res *c, FILE *f);
+void tp_noise_sources_families(struct tp_model *m);
+void tp_noise_sources_model(struct tp_model *m, const struct tp_cpu_res *c);
 bool tp_noise_sources_brief(const struct tp_result *r,
 			    const struct tp_cpu_res *c, char *buf, size_t len);
-void tp_noise_sources_json(const struct tp_result *r,
-			   const struct tp_cpu_res *c, struct jw *j);
-
-void tp_noise_sources_csv_head(struct tp_csv *c);
-void tp_noise_sources_csv_row(const struct tp_result *r,
-			      const struct tp_cpu_res *cpu, struct tp_csv *c);
-void tp_noise_sources_prom(const struct tp_result *r, FILE *f);
 
 #endif /* TSCPROBE_USER_NOISE_SOURCES_H */

@@ -1,109 +1,204 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * How every report prints the machine around a run (context.c): per CPU
- * its interrupts and scheduling, then the environment audit.
+ * What every report says about its run, as parts of the report model: the
+ * head (which run, on what machine, the TSC rate), per CPU its interrupts
+ * and scheduling, and the machine around the run (where the CLI ran, the
+ * conditions held, the clocks, the load, the actions, the environment
+ * audit).
+ *
+ * The run's Prometheus labels (kind, engine, state, stop reason, run id,
+ * kernel release, tscprobe version, host) sit on one info metric whose
+ * value is always 1, as node_exporter's node_uname_info does, and not on
+ * every series: a run id on every series would make every run a new set
+ * of time series.  A query joins them where it needs them, e.g.
+ *   tscprobe_noise_gap_cycles * on(instance) group_left(kernel)
+ *     tscprobe_run_info
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "context.h"
 #include "context_report.h"
+#include "core/names.h"
 #include "json_write.h"
+#include "model.h"
 #include "result.h"
 
-static void tp_context_irqs_line(const struct tp_context *x, unsigned int cpu,
-				 FILE *f)
+static const struct tp_family tp_run_info = {
+	"tscprobe_run_info", "gauge",
+	"The run this file describes, as labels; always 1.", true,
+};
+static const struct tp_family tp_run_elapsed = {
+	"tscprobe_run_elapsed_seconds", "gauge", "How long the run took.", true,
+};
+static const struct tp_family tp_tsc_hertz = {
+	"tscprobe_tsc_frequency_hertz", "gauge",
+	"TSC rate: a *_cycles value over this is seconds.", true,
+};
+
+/* A report's "elapsed_ns", which is also tscprobe_run_elapsed_seconds. */
+const struct tp_opts tp_elapsed_opts = {
+	.prom = &tp_run_elapsed, .div = 1e9,
+};
+
+static void tp_run_info_sample(struct tp_model *m, const char *kind)
 {
+	const struct tp_result *r = tp_model_result(m);
+	char kernel[128], host[128], run_id[24];
+
+	tp_env_sys_line("/proc/sys/kernel/osrelease", kernel, sizeof(kernel));
+	tp_env_sys_line("/proc/sys/kernel/hostname", host, sizeof(host));
+	snprintf(run_id, sizeof(run_id), "%" PRIu64, r->run_id);
+	tp_u64(m, "run_info", 1, &(struct tp_opts){
+		.prom = &tp_run_info, .not_in = TP_NO_DOC,
+		.labels = tp_labels(m, "kind", kind, "engine", tp_result_engine(r),
+				    "state", tp_state_name(r->state),
+				    "stop_reason", tp_stop_reason_name(r->reason),
+				    "run_id", run_id, "kernel", kernel,
+				    "version", TSCPROBE_VERSION, "host", host,
+				    NULL) });
+}
+
+/**
+ * tp_report_head() - what every report starts with: kind, engine, run_id,
+ *	state, stop_reason and tsc_khz, and the run's Prometheus families
+ * @m: the model, its report's object open
+ * @kind: the kind's name
+ *
+ * A TSC rate of 0 is unknown: no tscprobe_tsc_frequency_hertz sample.
+ */
+void tp_report_head(struct tp_model *m, const char *kind)
+{
+	const struct tp_result *r = tp_model_result(m);
+
+	tp_family(m, &tp_run_info);
+	tp_family(m, &tp_run_elapsed);
+	tp_family(m, &tp_tsc_hertz);
+	tp_run_info_sample(m, kind);
+	tp_str(m, "kind", kind, &(struct tp_opts){ .csv = 1 });
+	tp_str(m, "engine", tp_result_engine(r), &(struct tp_opts){ .csv = 2 });
+	tp_u64(m, "run_id", r->run_id, &(struct tp_opts){ .csv = 4 });
+	tp_str(m, "state", tp_state_name(r->state), NULL);
+	tp_str(m, "stop_reason", tp_stop_reason_name(r->reason), NULL);
+	tp_u64(m, "tsc_khz", r->tsc_khz, r->tsc_khz ? &(struct tp_opts){
+		.prom = &tp_tsc_hertz, .scale = 1000 } : NULL);
+}
+
+/* ", run 7 done (completed)" of the module's runs, in a text heading. */
+void tp_report_run_text(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+
+	if (!r->user_engine)
+		tp_text(m, ", run %llu %s (%s)", (unsigned long long)r->run_id,
+			tp_state_name(r->state), tp_stop_reason_name(r->reason));
+	tp_text(m, "\n");
+}
+
+/* A CPU's interrupts in a text line: " LOC 1, RES 4, ...". */
+static void tp_irqs_text(struct tp_model *m, const struct tp_context *x,
+			 unsigned int cpu)
+{
+	FILE *f = tp_text_open(m);
 	unsigned int k;
 
 	for (k = 0; k < TP_IRQ_CATS; k++)
 		fprintf(f, " %s %llu%s", tp_irq_cat_name(k),
 			(unsigned long long)tp_irq_delta(x, k, cpu),
 			k + 1 < TP_IRQ_CATS ? "," : "");
-	fprintf(f, "\n");
+	fputc('\n', f);
+	tp_text_close(m, f);
+}
+
+/* "interrupts": a CPU's /proc/interrupts rows over the run, or null. */
+static void tp_irqs_model(struct tp_model *m, const char *key, unsigned int cpu)
+{
+	const struct tp_context *x = tp_model_result(m)->ctx;
+	unsigned int k;
+
+	if (!tp_irq_known(x, cpu)) {
+		tp_null(m, key, NULL);
+		return;
+	}
+	tp_obj(m, key);
+	for (k = 0; k < TP_IRQ_CATS; k++)
+		tp_u64(m, tp_irq_cat_name(k), tp_irq_delta(x, k, cpu), NULL);
+	tp_end(m);
 }
 
 /**
- * tp_context_cpu_text() - one CPU's interrupts and scheduling, in a line
- * @r: the run
+ * tp_context_cpu_model() - a CPU's "interrupts" and "scheduler", and their
+ *	lines in its text block
+ * @m: the model, the CPU's row open
  * @c: the CPU
- * @f: where to
  */
-void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
-			 FILE *f)
+void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	const struct tp_result *r = tp_model_result(m);
+
 	if (tp_irq_known(r->ctx, c->cpu)) {
-		fprintf(f, "  interrupts:");
-		tp_context_irqs_line(r->ctx, c->cpu, f);
+		tp_text(m, "  interrupts:");
+		tp_irqs_text(m, r->ctx, c->cpu);
 	}
 	if (c->ctx_vol.ok)
-		fprintf(f, "  scheduler: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
+		tp_text(m, "  scheduler: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
 			(unsigned long long)c->ctx_vol.v,
 			(unsigned long long)c->ctx_invol.v,
 			(unsigned long long)c->migrations.v);
+	tp_irqs_model(m, "interrupts", c->cpu);
+	tp_obj(m, "scheduler");
+	tp_counter(m, "voluntary_switches", &c->ctx_vol, NULL);
+	tp_counter(m, "involuntary_switches", &c->ctx_invol, NULL);
+	tp_counter(m, "migrations", &c->migrations, NULL);
+	tp_end(m);
 }
 
 /**
- * tp_context_cpus_text() - the interrupts of every CPU of the run, a line
- *	each, for reports that are not per CPU (skew)
- * @r: the run
- * @f: where to
+ * tp_context_cpus_model() - "interrupts": every CPU of the run with its
+ *	interrupts, for reports that are not per CPU (skew); and in text a
+ *	line each
+ * @m: the model, the report's object open
+ * @text: write the text lines too
  */
-void tp_context_cpus_text(const struct tp_result *r, FILE *f)
+void tp_context_cpus_model(struct tp_model *m, bool text)
 {
-	int cpu = -1;
-
-	if (!r->ctx || !r->ctx->have_irqs)
-		return;
-	fprintf(f, "interrupts during the run:\n");
-	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
-		fprintf(f, "  cpu %d:", cpu);
-		if (tp_irq_known(r->ctx, (unsigned int)cpu))
-			tp_context_irqs_line(r->ctx, (unsigned int)cpu, f);
-		else
-			fprintf(f, " unknown (not in both readings of /proc/interrupts)\n");
-	}
-}
-
-/**
- * tp_context_cpus_json() - "interrupts": a list of {cpu, LOC, ...}
- * @r: the run
- * @j: the writer, inside the report's top-level object
- */
-void tp_context_cpus_json(const struct tp_result *r, struct jw *j)
-{
+	const struct tp_result *r = tp_model_result(m);
 	unsigned int k;
 	int cpu = -1;
 
 	if (!r->ctx || !r->ctx->have_irqs) {
-		jw_null(j, "interrupts");
+		tp_null(m, "interrupts", NULL);
 		return;
 	}
-	jw_arr(j, "interrupts");
+	if (text)
+		tp_text(m, "interrupts during the run:\n");
+	tp_arr(m, "interrupts");
 	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
-		jw_obj(j, NULL);
-		jw_u64(j, "cpu", (uint64_t)cpu);
+		tp_obj(m, NULL);
+		tp_u64(m, "cpu", (uint64_t)cpu, NULL);
 		for (k = 0; k < TP_IRQ_CATS; k++)
 			if (tp_irq_known(r->ctx, (unsigned int)cpu))
-				jw_u64(j, tp_irq_cat_name(k),
-				       tp_irq_delta(r->ctx, k, (unsigned int)cpu));
+				tp_u64(m, tp_irq_cat_name(k),
+				       tp_irq_delta(r->ctx, k, (unsigned int)cpu), NULL);
 			else
-				jw_null(j, tp_irq_cat_name(k));
-		jw_obj_end(j);
+				tp_null(m, tp_irq_cat_name(k), NULL);
+		tp_end(m);
+		if (!text)
+			continue;
+		tp_text(m, "  cpu %d:", cpu);
+		if (tp_irq_known(r->ctx, (unsigned int)cpu))
+			tp_irqs_text(m, r->ctx, (unsigned int)cpu);
+		else
+			tp_text(m, " unknown (not in both readings of /proc/interrupts)\n");
 	}
-	jw_arr_end(j);
+	tp_end(m);
 }
 
 /* A clock that moved by more than this over a CPU's run is warned of. */
 #define TP_CLOCK_MOVED_PCT	5
 /* The CPUs whose move is spelt out; -j has every one. */
 #define TP_CLOCK_MOVED_LINES	8
-
-/* Cache and skew read the clocks (noise has its own, per window). */
-static bool tp_clock_reported(const struct tp_result *r)
-{
-	return r->kind != TSCPROBE_KIND_NOISE;
-}
 
 static bool tp_clock_read(const struct tp_cpu_res *c)
 {
@@ -158,17 +253,17 @@ static void tp_clock_span(const struct tp_result *r, struct tp_clock_span *s)
 	}
 }
 
-static void tp_mhz_range_text(uint32_t lo, uint32_t hi, FILE *f)
+static void tp_mhz_range_text(struct tp_model *m, uint32_t lo, uint32_t hi)
 {
 	if (lo / 1000 == hi / 1000)
-		fprintf(f, "%u", lo / 1000);
+		tp_text(m, "%u", lo / 1000);
 	else
-		fprintf(f, "%u-%u", lo / 1000, hi / 1000);
+		tp_text(m, "%u-%u", lo / 1000, hi / 1000);
 }
 
 /* Each CPU whose clock moved, up to TP_CLOCK_MOVED_LINES of them. */
-static void tp_clock_moved_text(const struct tp_result *r,
-				const struct tp_clock_span *s, FILE *f)
+static void tp_clock_moved_text(struct tp_model *m, const struct tp_result *r,
+				const struct tp_clock_span *s)
 {
 	unsigned int i, n = 0, total = tp_cpuset_count(&s->moved);
 
@@ -178,99 +273,120 @@ static void tp_clock_moved_text(const struct tp_result *r,
 		if (!tp_clock_moved(c))
 			continue;
 		n++;
-		fprintf(f, "warning: CPU %u: the clock moved %+.1f %% during its run (%u -> %u MHz): its cycle figures mix two clocks\n",
+		tp_text(m, "warning: CPU %u: the clock moved %+.1f %% during its run (%u -> %u MHz): its cycle figures mix two clocks\n",
 			c->cpu,
 			100.0 * ((double)c->clock_after_khz - c->clock_before_khz) /
 			c->clock_before_khz,
 			c->clock_before_khz / 1000, c->clock_after_khz / 1000);
 	}
 	if (total > n)
-		fprintf(f, "warning: and on %u more CPUs (-j lists each)\n", total - n);
+		tp_text(m, "warning: and on %u more CPUs (-j lists each)\n",
+			total - n);
+}
+
+static void tp_clock_text(struct tp_model *m, const struct tp_result *r,
+			  const struct tp_clock_span *s)
+{
+	char cpus[256];
+
+	if (!s->nread) {
+		tp_text(m, "effective clock: not read (no APERF/MPERF on these CPUs)\n");
+		return;
+	}
+	tp_text(m, "effective clock (APERF/MPERF) before -> after the run: ");
+	tp_mhz_range_text(m, s->lo[0], s->hi[0]);
+	tp_text(m, " -> ");
+	tp_mhz_range_text(m, s->lo[1], s->hi[1]);
+	tp_text(m, " MHz");
+	if (tp_cpuset_count(&s->unread)) {
+		tp_cpuset_who(&s->unread, cpus, sizeof(cpus));
+		tp_text(m, "; not read on %s", cpus);
+	}
+	tp_text(m, "\n");
+	tp_clock_moved_text(m, r, s);
+}
+
+static void tp_khz_as_mhz(struct tp_model *m, const char *key, uint32_t khz)
+{
+	if (khz)
+		tp_dbl(m, key, khz / 1000.0, NULL);
+	else
+		tp_null(m, key, NULL);
 }
 
 /*
- * Cache and skew: the effective clock before and after each CPU's run,
- * as ranges over the CPUs, and a warning for each CPU where it moved.
+ * Cache and skew read the effective clock before and after each CPU's
+ * measurement (noise has its own, per window): "clock", null from the
+ * userspace engine, which reads no MSR; in text the ranges over the CPUs
+ * and a warning for each CPU whose clock moved.
  */
-static void tp_clock_text(const struct tp_result *r, FILE *f)
+static void tp_clock_model(struct tp_model *m)
 {
-	struct tp_clock_span s;
-	char cpus[256];
-
-	if (!tp_clock_reported(r))
-		return;
-	if (r->user_engine) {
-		fprintf(f, "effective clock: not read (the userspace engine reads no MSR)\n");
-		return;
-	}
-	tp_clock_span(r, &s);
-	if (!s.nread) {
-		fprintf(f, "effective clock: not read (no APERF/MPERF on these CPUs)\n");
-		return;
-	}
-	fprintf(f, "effective clock (APERF/MPERF) before -> after the run: ");
-	tp_mhz_range_text(s.lo[0], s.hi[0], f);
-	fprintf(f, " -> ");
-	tp_mhz_range_text(s.lo[1], s.hi[1], f);
-	fprintf(f, " MHz");
-	if (tp_cpuset_count(&s.unread)) {
-		tp_cpuset_who(&s.unread, cpus, sizeof(cpus));
-		fprintf(f, "; not read on %s", cpus);
-	}
-	fprintf(f, "\n");
-	tp_clock_moved_text(r, &s, f);
-}
-
-static void tp_json_khz_as_mhz(struct jw *j, const char *key, uint32_t khz)
-{
-	if (khz)
-		jw_double(j, key, khz / 1000.0);
-	else
-		jw_null(j, key);
-}
-
-/* Cache and skew: "clock", null from the userspace engine. */
-static void tp_clock_json(const struct tp_result *r, struct jw *j)
-{
+	const struct tp_result *r = tp_model_result(m);
 	struct tp_clock_span s;
 	unsigned int i;
 
-	if (!tp_clock_reported(r))
+	if (r->kind == TSCPROBE_KIND_NOISE)
 		return;
 	if (r->user_engine) {
-		jw_null(j, "clock");
+		tp_text(m, "effective clock: not read (the userspace engine reads no MSR)\n");
+		tp_null(m, "clock", NULL);
 		return;
 	}
 	tp_clock_span(r, &s);
-	jw_obj(j, "clock");
-	jw_u64(j, "moved_above_pct", TP_CLOCK_MOVED_PCT);
-	jw_cpuset(j, "moved_cpus", &s.moved);
-	jw_arr(j, "cpus");
+	tp_clock_text(m, r, &s);
+	tp_obj(m, "clock");
+	tp_u64(m, "moved_above_pct", TP_CLOCK_MOVED_PCT, NULL);
+	tp_cpuset(m, "moved_cpus", &s.moved);
+	tp_arr(m, "cpus");
 	for (i = 0; i < r->ncpus; i++) {
 		const struct tp_cpu_res *c = &r->cpu[i];
 
-		jw_obj(j, NULL);
-		jw_u64(j, "cpu", c->cpu);
-		tp_json_khz_as_mhz(j, "before_mhz", c->clock_before_khz);
-		tp_json_khz_as_mhz(j, "after_mhz", c->clock_after_khz);
-		jw_bool(j, "moved", tp_clock_moved(c));
-		jw_obj_end(j);
+		tp_obj(m, NULL);
+		tp_u64(m, "cpu", c->cpu, NULL);
+		tp_khz_as_mhz(m, "before_mhz", c->clock_before_khz);
+		tp_khz_as_mhz(m, "after_mhz", c->clock_after_khz);
+		tp_bool(m, "moved", tp_clock_moved(c), NULL);
+		tp_end(m);
 	}
-	jw_arr_end(j);
-	jw_obj_end(j);
+	tp_end(m);
+	tp_end(m);
 }
 
-/**
- * tp_context_text() - where the CLI ran, and the environment warnings of
- *	the run's CPUs
- * @r: the run
- * @f: where to
- */
-void tp_context_text(const struct tp_result *r, FILE *f)
+/* Where the CLI ran and the conditions it held: their own writers. */
+static void tp_held_json(const void *ctx, struct jw *j)
 {
+	const struct tp_result *r = ctx;
+
+	tp_placement_json(&r->cli, j);
+	tp_conditions_json(&r->held, j);
+}
+
+static void tp_held_text(const void *ctx, FILE *f)
+{
+	const struct tp_result *r = ctx;
+
 	tp_placement_text(&r->cli, f);
 	tp_conditions_text(&r->held, f);
-	tp_clock_text(r, f);
+}
+
+/* The load, the actions and the environment audit: their own writers. */
+static void tp_around_json(const void *ctx, struct jw *j)
+{
+	const struct tp_result *r = ctx;
+
+	tp_load_json(&r->load, j);
+	tp_actions_json(&r->actions, j);
+	if (r->ctx && r->ctx->have_env)
+		tp_env_json(&r->ctx->env, j, "environment");
+	else
+		jw_null(j, "environment");
+}
+
+static void tp_around_text(const void *ctx, FILE *f)
+{
+	const struct tp_result *r = ctx;
+
 	tp_load_text(&r->load, f);
 	tp_actions_text(&r->actions, f);
 	if (!r->ctx || !r->ctx->have_env || !r->ctx->env.nwarn)
@@ -280,47 +396,16 @@ void tp_context_text(const struct tp_result *r, FILE *f)
 }
 
 /**
- * tp_context_cpu_json() - a CPU's "interrupts" and "scheduler" objects
- * @r: the run
- * @c: the CPU
- * @j: the writer, inside the CPU's object
+ * tp_context_model() - the machine around the run: "cli", "conditions",
+ *	"clock" (cache and skew), "load", "actions" and "environment", and
+ *	their lines in text (the environment's warnings)
+ * @m: the model, the report's object open
  */
-void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
-			 struct jw *j)
+void tp_context_model(struct tp_model *m)
 {
-	unsigned int k;
+	const struct tp_result *r = tp_model_result(m);
 
-	if (tp_irq_known(r->ctx, c->cpu)) {
-		jw_obj(j, "interrupts");
-		for (k = 0; k < TP_IRQ_CATS; k++)
-			jw_u64(j, tp_irq_cat_name(k),
-			       tp_irq_delta(r->ctx, k, c->cpu));
-		jw_obj_end(j);
-	} else {
-		jw_null(j, "interrupts");
-	}
-	jw_obj(j, "scheduler");
-	tp_json_counter(j, "voluntary_switches", &c->ctx_vol);
-	tp_json_counter(j, "involuntary_switches", &c->ctx_invol);
-	tp_json_counter(j, "migrations", &c->migrations);
-	jw_obj_end(j);
-}
-
-/**
- * tp_context_json() - the run's "cli", "conditions", "clock" (cache and
- *	skew), "load", "actions" and "environment" objects
- * @r: the run
- * @j: the writer, inside the report's top-level object
- */
-void tp_context_json(const struct tp_result *r, struct jw *j)
-{
-	tp_placement_json(&r->cli, j);
-	tp_conditions_json(&r->held, j);
-	tp_clock_json(r, j);
-	tp_load_json(&r->load, j);
-	tp_actions_json(&r->actions, j);
-	if (r->ctx && r->ctx->have_env)
-		tp_env_json(&r->ctx->env, j, "environment");
-	else
-		jw_null(j, "environment");
+	tp_raw(m, tp_held_json, tp_held_text, r);
+	tp_clock_model(m);
+	tp_raw(m, tp_around_json, tp_around_text, r);
 }

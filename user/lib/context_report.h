@@ -1,14 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The machine around a run in every report (context_report.c). */
+/*
+ * What every report says about its run and the machine around it, as
+ * parts of the report model (context_report.c).
+ */
 #ifndef TSCPROBE_USER_CONTEXT_REPORT_H
 #define TSCPROBE_USER_CONTEXT_REPORT_H
 
-#include <stdio.h>
+#include <stdbool.h>
 
+struct tp_cpu_res;
+struct tp_model;
+struct tp_opts;
+
+extern const struct tp_opts tp_elapsed_opts;
+
+void tp_report_head(struct tp_model *m, const char *kind);
+void tp_report_run_text(struct tp_model *m);
+void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c);
+void tp_context_cpus_model(struct tp_model *m, bool text);
+void tp_context_model(struct tp_model *m);
+
+#endif /* TSCPROBE_USER_CONTEXT_REPORT_H */
+/* TEMPORARY (legacy_report.c) */
+#include <stdio.h>
 struct jw;
 struct tp_result;
-struct tp_cpu_res;
-
 void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
 			 FILE *f);
 void tp_context_text(const struct tp_result *r, FILE *f);
@@ -17,5 +33,5 @@ void tp_context_cpus_json(const struct tp_result *r, struct jw *j);
 void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
 			 struct jw *j);
 void tp_context_json(const struct tp_result *r, struct jw *j);
-
-#endif /* TSCPROBE_USER_CONTEXT_REPORT_H */
+void tp_result_json_head(struct jw *j, const struct tp_result *r,
+			 const char *kind);

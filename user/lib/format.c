@@ -14,6 +14,8 @@
 #include "number.h"
 #include "parse.h"
 #include "core/report.h"
+#include "model.h"
+#include "verdict.h"
 
 /**
  * tp_output_option() - take a format option from getopt_long()
@@ -60,6 +62,50 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 		*ret = tp_usage_err(cmd, "give one of -j, --csv and --prom");
 	o->fmt = want;
 	return 1;
+}
+
+/**
+ * tp_report() - a result's report, as asked
+ * @r: the result
+ * @o: the format, the SVG file if any, and the limits if any
+ * @f: standard output's stream
+ * @kind: the measurement's model and figures
+ *
+ * The result is judged against the limits, its model built once and
+ * rendered in the format asked for.
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
+ * TP_EXIT_OVER_LIMIT when the result fails its limits.
+ */
+int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
+	      const struct tp_report_kind *kind)
+{
+	struct tp_model *m;
+	struct tp_verdict v;
+	int ret = tp_verdict_judge(&v, r, o->limits, kind->figure);
+
+	if (ret)
+		return ret;
+	m = tp_model_new(r, o, &v);
+	kind->build(m);
+	switch (o->fmt) {
+	case TP_FMT_JSON:
+		tp_render_json(m, f);
+		break;
+	case TP_FMT_CSV:
+		tp_render_csv(m, f);
+		break;
+	case TP_FMT_PROM:
+		tp_render_prom(m, f);
+		break;
+	default:
+		tp_render_text(m, f);
+	}
+	tp_model_free(m);
+	ret = o->svg ? kind->svg(r, o->svg) : TP_EXIT_OK;
+	ret = tp_verdict_exit(&v, ret);
+	tp_verdict_free(&v);
+	return ret;
 }
 
 static void tp_csv_sep(struct tp_csv *c)
@@ -162,7 +208,7 @@ void tp_prom_double(FILE *f, const char *name, const char *labels, double v)
 }
 
 /* Append one label, name="value", its value escaped; false when full. */
-static bool tp_prom_label(char *buf, size_t len, size_t *used,
+bool tp_prom_label(char *buf, size_t len, size_t *used,
 			  const char *name, const char *v)
 {
 	int w = snprintf(buf + *used, len - *used, "%s%s=\"", *used ? "," : "",

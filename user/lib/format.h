@@ -21,7 +21,11 @@ enum tp_format {
 	TP_FMT_PROM,
 };
 
+struct tp_judgement;
+struct tp_limit;
 struct tp_limits;
+struct tp_model;
+struct tp_result;
 
 /**
  * struct tp_output - how to report
@@ -58,6 +62,22 @@ void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len);
 void tp_format_ns_exact(uint64_t ns, char *buf, size_t len);
 
 /**
+ * struct tp_report_kind - what a measurement gives its reports
+ * @figure: its figure for a limit (verdict.h's tp_figure_fn)
+ * @build: builds its report's model (model.h)
+ * @svg: draws its picture into a file
+ */
+struct tp_report_kind {
+	void (*figure)(const struct tp_result *r, const struct tp_limit *l,
+		       unsigned int i, struct tp_judgement *j);
+	void (*build)(struct tp_model *m);
+	int (*svg)(const struct tp_result *r, const char *path);
+};
+
+int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
+	      const struct tp_report_kind *kind);
+
+/**
  * struct tp_csv - a CSV row being written
  * @f: where to
  * @fields: fields written in this row
@@ -80,6 +100,8 @@ void tp_prom_family(FILE *f, const char *name, const char *type,
 		    const char *help);
 void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v);
 void tp_prom_double(FILE *f, const char *name, const char *labels, double v);
+bool tp_prom_label(char *buf, size_t len, size_t *used, const char *name,
+		   const char *v);
 int tp_prom_labels(char *buf, size_t len, const char *name, ...)
 	__attribute__((sentinel));
 

@@ -13,6 +13,7 @@
 #include <linux/genetlink.h>
 
 #include "nl.h"
+#include "event_report.h"
 #include "json_write.h"
 #include "live.h"
 #include "core/names.h"

@@ -31,25 +31,6 @@ void tp_json_counter(struct jw *j, const char *key,
 		jw_null(j, key);
 }
 
-/**
- * tp_result_json_head() - open a report's JSON object with what every kind
- * starts with: kind, engine, run_id, state, stop_reason and tsc_khz
- * @j: the writer
- * @r: the result reported
- * @kind: the kind's name
- */
-void tp_result_json_head(struct jw *j, const struct tp_result *r,
-			 const char *kind)
-{
-	jw_obj(j, NULL);
-	jw_str(j, "kind", kind);
-	jw_str(j, "engine", tp_result_engine(r));
-	jw_u64(j, "run_id", r->run_id);
-	jw_str(j, "state", tp_state_name(r->state));
-	jw_str(j, "stop_reason", tp_stop_reason_name(r->reason));
-	jw_u64(j, "tsc_khz", r->tsc_khz);
-}
-
 void tp_result_init(struct tp_result *r, uint32_t kind)
 {
 	memset(r, 0, sizeof(*r));
@@ -639,25 +620,6 @@ int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 }
 
 /**
- * tp_counter_text() - "NAME VALUE", or "NAME n/a" for an unreadable counter
- * @f: where to
- * @lead: what goes before the name (a separator, or "")
- * @name: the counter's name
- * @k: the counter
- *
- * The one text form of a counter that may be unreadable: never 0 for
- * "could not be read".
- */
-void tp_counter_text(FILE *f, const char *lead, const char *name,
-		     const struct tp_counter_res *k)
-{
-	if (k->ok)
-		fprintf(f, "%s%s %llu", lead, name, (unsigned long long)k->v);
-	else
-		fprintf(f, "%s%s n/a", lead, name);
-}
-
-/**
  * tp_result_smi_why() - why a result has no SMI count on some CPU
  * @r: a noise result
  *
@@ -767,21 +729,6 @@ const char *tp_event_cause_word(const struct tp_event_res *e)
 }
 
 /**
- * tp_event_counters_text() - an event's counter deltas, "smi N nmi N ..."
- * @f: where to
- * @lead: what goes before the first name (the others are spaced)
- * @e: the event
- */
-void tp_event_counters_text(FILE *f, const char *lead,
-			    const struct tp_event_res *e)
-{
-	tp_counter_text(f, lead, "smi", &e->smi);
-	tp_counter_text(f, " ", "nmi", &e->nmi);
-	tp_counter_text(f, " ", "irq", &e->irq);
-	tp_counter_text(f, " ", "steal_ns", &e->steal_ns);
-}
-
-/**
  * tp_event_cause_json() - an event's cause and counter deltas, in its
  *	JSON object: null where none was given or a counter was unreadable
  * @j: the writer, inside the event's object
@@ -821,31 +768,6 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 		}
 	}
 	return max;
-}
-
-/*
- * "irq 4 ttyS0", "irq vector 236 local_timer" (a system vector, no IRQ
- * number), "irq 45 virtio0-requests (thread 812 irq/45-virtio0-r)" (the
- * handler's thread), "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
- * "irq LOC" (a row of /proc/interrupts without a number), "other".
- */
-void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
-{
-	int n;
-
-	if (s->kind == TSCPROBE_SOURCE_OTHER) {
-		snprintf(buf, len, "%s", tp_source_name(s->kind));
-		return;
-	}
-	if (s->kind == TSCPROBE_SOURCE_NMI || s->no_id)
-		n = snprintf(buf, len, "%s %s", tp_source_name(s->kind), s->name);
-	else
-		n = snprintf(buf, len, "%s %s%u%s%s", tp_source_name(s->kind),
-			     s->vector ? "vector " : "", s->id,
-			     *s->name ? " " : "", s->name);
-	if (s->threaded && n >= 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, " (thread %u %s)", s->pid,
-			 s->thread);
 }
 
 /*
@@ -895,38 +817,6 @@ void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 	}
 	tp_source_json_figures(tsc_khz, s, untimed, j);
 	jw_obj_end(j);
-}
-
-/**
- * tp_event_sources_text() - what ran inside an event's gap, for its line
- *	of the events list: "; ran irq vector 236 local_timer 9.1us, ...; unexplained
- *	1.2us", nothing where the module named none
- * @tsc_khz: the TSC rate (0: unknown, the times are in cycles)
- * @e: the event
- * @f: where to
- */
-void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
-			   FILE *f)
-{
-	char t[32], label[TP_SOURCE_LABEL];
-	unsigned int i;
-
-	if (!e->has_sources)
-		return;
-	fprintf(f, "; ran");
-	for (i = 0; i < e->nsources; i++) {
-		const struct tp_source_res *s = &e->sources[i];
-
-		tp_source_label(s, label, sizeof(label));
-		tp_format_cycles(s->cycles, tsc_khz, t, sizeof(t));
-		fprintf(f, "%s %s %s", i ? "," : "", label, t);
-		if (s->count > 1)
-			fprintf(f, " x%llu", (unsigned long long)s->count);
-	}
-	if (!e->nsources)
-		fprintf(f, " nothing named");
-	tp_format_cycles(e->unexplained_cycles, tsc_khz, t, sizeof(t));
-	fprintf(f, "; unexplained %s", t);
 }
 
 /**

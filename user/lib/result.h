@@ -380,8 +380,6 @@ static inline const char *tp_result_engine(const struct tp_result *r)
 void tp_result_init(struct tp_result *r, uint32_t kind);
 void tp_json_counter(struct jw *j, const char *key,
 		     const struct tp_counter_res *k);
-void tp_result_json_head(struct jw *j, const struct tp_result *r,
-			 const char *kind);
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
 const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples);
@@ -396,8 +394,6 @@ void tp_result_group(struct tp_result *r);
 int tp_result_decode_notification(const struct nlmsghdr *nlh,
 				  struct tp_result *r);
 
-void tp_counter_text(FILE *f, const char *lead, const char *name,
-		     const struct tp_counter_res *k);
 
 /**
  * enum tp_smi_why - why a result, or the module, has no SMI count
@@ -424,19 +420,12 @@ const char *tp_smi_why_key(enum tp_smi_why why);
 const char *tp_smi_why_text(enum tp_smi_why why);
 
 const char *tp_event_cause_word(const struct tp_event_res *e);
-void tp_event_counters_text(FILE *f, const char *lead,
-			    const struct tp_event_res *e);
 void tp_event_cause_json(struct jw *j, const struct tp_event_res *e);
 
-/* Room for the longest tp_source_label(), its NUL included. */
-#define TP_SOURCE_LABEL	96
-void tp_source_label(const struct tp_source_res *s, char *buf, size_t len);
 void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
 			    bool untimed, struct jw *j);
 void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
 		    bool untimed, struct jw *j);
-void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
-			   FILE *f);
 void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
 			   struct jw *j);
 

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/names.h"
-#include "json_write.h"
+#include "model.h"
 #include "verdict.h"
 
 /* Beyond this many failing CPUs (pairs) per limit, text lists them with -v. */
@@ -217,59 +217,58 @@ static bool tp_limit_in_cycles(const struct tp_limit *l)
 }
 
 /* One failing CPU (pair) of limit @k: its figure and by how much. */
-static void tp_verdict_failure_text(const struct tp_verdict *v,
-				    const struct tp_result *r, unsigned int k,
-				    unsigned int i, FILE *f)
+static void tp_verdict_failure_text(struct tp_model *m, unsigned int k,
+				    unsigned int i)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
 	const struct tp_limit *l = &v->limits->l[k];
 	const struct tp_judgement *j = tp_verdict_at(v, k, i);
 	bool cycles = tp_limit_in_cycles(l);
 	char label[48], fig[48], exc[48], lim[48];
 
-	tp_verdict_label(r, i, label, sizeof(label));
+	tp_verdict_label(tp_model_result(m), i, label, sizeof(label));
 	if (j->how == TP_JUDGED_NONE) {
-		fprintf(f, "    %s: not judged: %s\n", label, j->why);
+		tp_text(m, "    %s: not judged: %s\n", label, j->why);
 		return;
 	}
 	tp_verdict_figure_text(j->figure, cycles, fig, sizeof(fig));
 	tp_verdict_figure_text(j->limit, cycles, lim, sizeof(lim));
 	tp_verdict_figure_text(j->excess, cycles, exc, sizeof(exc));
 	if (l->stat == TP_LIMIT_SYNC && isfinite(j->excess))
-		fprintf(f, "    %s: |skew| %s, %s over its 3 sd + 1 (%s)\n",
+		tp_text(m, "    %s: |skew| %s, %s over its 3 sd + 1 (%s)\n",
 			label, fig, exc, lim);
 	else if (l->stat == TP_LIMIT_SYNC)
-		fprintf(f, "    %s: |skew| %s, within its 3 sd + 1 (%s), but %s\n",
+		tp_text(m, "    %s: |skew| %s, within its 3 sd + 1 (%s), but %s\n",
 			label, fig, lim, j->why);
 	else if (isfinite(j->excess))
-		fprintf(f, "    %s: %s, %s over\n", label, fig, exc);
+		tp_text(m, "    %s: %s, %s over\n", label, fig, exc);
 	else
-		fprintf(f, "    %s: %s: %s\n", label, fig, j->why);
+		tp_text(m, "    %s: %s: %s\n", label, fig, j->why);
 }
 
 /* The failing CPUs (pairs) of limit @k, the first ten unless -v. */
-static void tp_verdict_failures_text(const struct tp_verdict *v,
-				     const struct tp_result *r, unsigned int k,
-				     unsigned int bad, bool verbose, FILE *f)
+static void tp_verdict_failures_text(struct tp_model *m, unsigned int k,
+				     unsigned int bad)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
 	unsigned int i, shown = 0;
 
 	for (i = 0; i < v->entries; i++) {
 		if (tp_verdict_at(v, k, i)->how == TP_JUDGED_PASS)
 			continue;
-		if (!verbose && shown == TP_VERDICT_SHOWN) {
-			fprintf(f, "    and %u more (-v: every one)\n",
-				bad - shown);
+		if (!tp_model_output(m)->verbose && shown == TP_VERDICT_SHOWN) {
+			tp_text(m, "    and %u more (-v: every one)\n", bad - shown);
 			return;
 		}
-		tp_verdict_failure_text(v, r, k, i, f);
+		tp_verdict_failure_text(m, k, i);
 		shown++;
 	}
 }
 
-static void tp_verdict_limit_text(const struct tp_verdict *v,
-				  const struct tp_result *r, unsigned int k,
-				  bool verbose, FILE *f)
+static void tp_verdict_limit_text(struct tp_model *m, unsigned int k)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
+	const struct tp_result *r = tp_model_result(m);
 	const struct tp_limit *l = &v->limits->l[k];
 	char text[64], fig[48], label[48], from[PATH_MAX + 16];
 	struct tp_limit_tally t;
@@ -277,21 +276,21 @@ static void tp_verdict_limit_text(const struct tp_verdict *v,
 	tp_verdict_tally(v, k, &t);
 	tp_limit_text(l, text, sizeof(text));
 	tp_limit_source(l, from, sizeof(from));
-	fprintf(f, "  %s %s (%s): ", tp_kind_name(l->kind), text, from);
+	tp_text(m, "  %s %s (%s): ", tp_kind_name(l->kind), text, from);
 	if (!v->entries) {
-		fprintf(f, "FAIL: no %s measured\n", tp_verdict_things(r, 2));
+		tp_text(m, "FAIL: no %s measured\n", tp_verdict_things(r, 2));
 	} else if (!tp_limit_passed(v, &t)) {
-		fprintf(f, "FAIL on %u of %u %s\n", t.over + t.none, v->entries,
+		tp_text(m, "FAIL on %u of %u %s\n", t.over + t.none, v->entries,
 			tp_verdict_things(r, v->entries));
-		tp_verdict_failures_text(v, r, k, t.over + t.none, verbose, f);
+		tp_verdict_failures_text(m, k, t.over + t.none);
 	} else if (l->stat == TP_LIMIT_SYNC) {
-		fprintf(f, "pass: %u %s in sync\n", v->entries,
+		tp_text(m, "pass: %u %s in sync\n", v->entries,
 			tp_verdict_things(r, v->entries));
 	} else {
 		tp_verdict_label(r, (unsigned int)t.highest, label, sizeof(label));
 		tp_verdict_figure_text(tp_verdict_at(v, k, (unsigned int)t.highest)->figure,
 				       l->cycles, fig, sizeof(fig));
-		fprintf(f, "pass on %u %s, the highest %s (%s)\n", v->entries,
+		tp_text(m, "pass on %u %s, the highest %s (%s)\n", v->entries,
 			tp_verdict_things(r, v->entries), fig, label);
 	}
 }
@@ -311,15 +310,14 @@ static unsigned int tp_verdict_failing(const struct tp_verdict *v)
 }
 
 /**
- * tp_verdict_text() - the verdict as the text report's last lines
- * @v: the verdict (nothing is printed without limits)
- * @r: the result
- * @verbose: -v: every failing CPU (pair), not only the first ten per limit
- * @f: the stream
+ * tp_verdict_text_model() - the verdict as text's last lines: overall,
+ *	then per limit, with its failing CPUs (pairs), the first ten unless -v
+ * @m: the model (nothing without limits)
  */
-void tp_verdict_text(const struct tp_verdict *v, const struct tp_result *r,
-		     bool verbose, FILE *f)
+void tp_verdict_text_model(struct tp_model *m)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
+	const struct tp_result *r = tp_model_result(m);
 	struct tp_limit_tally t;
 	unsigned int k, failed = 0;
 
@@ -330,169 +328,156 @@ void tp_verdict_text(const struct tp_verdict *v, const struct tp_result *r,
 		failed += !tp_limit_passed(v, &t);
 	}
 	if (v->pass)
-		fprintf(f, "limits: pass: %u of %u met, on %u %s\n",
+		tp_text(m, "limits: pass: %u of %u met, on %u %s\n",
 			v->limits->n, v->limits->n, v->entries,
 			tp_verdict_things(r, v->entries));
 	else
-		fprintf(f, "limits: FAIL: %u of %u not met, on %u of %u %s\n",
+		tp_text(m, "limits: FAIL: %u of %u not met, on %u of %u %s\n",
 			failed, v->limits->n, tp_verdict_failing(v), v->entries,
 			tp_verdict_things(r, v->entries));
 	for (k = 0; k < v->limits->n; k++)
-		tp_verdict_limit_text(v, r, k, verbose, f);
+		tp_verdict_limit_text(m, k);
 }
 
-/* The keys that name CPU (pair) @i in JSON. */
-static void tp_verdict_entry_json(const struct tp_result *r, unsigned int i,
-				  struct jw *j)
+/* The keys that name CPU (pair) @i. */
+static void tp_verdict_entry(struct tp_model *m, unsigned int i)
 {
+	const struct tp_result *r = tp_model_result(m);
+
 	if (r->kind == TSCPROBE_KIND_SKEW) {
-		jw_u64(j, "from", r->pair[i].from);
-		jw_u64(j, "to", r->pair[i].to);
+		tp_u64(m, "from", r->pair[i].from, NULL);
+		tp_u64(m, "to", r->pair[i].to, NULL);
 	} else {
-		jw_u64(j, "cpu", r->cpu[i].cpu);
+		tp_u64(m, "cpu", r->cpu[i].cpu, NULL);
 	}
 }
 
-/* Every failing CPU (pair) of limit @k; NaN (no figure) is written null. */
-static void tp_verdict_failures_json(const struct tp_verdict *v,
-				     const struct tp_result *r, unsigned int k,
-				     struct jw *j)
+/* Every failing CPU (pair) of limit @k; NaN (no figure) is null. */
+static void tp_verdict_failures(struct tp_model *m, unsigned int k)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
 	const struct tp_judgement *x;
 	unsigned int i;
 
-	jw_arr(j, "failures");
+	tp_arr(m, "failures");
 	for (i = 0; i < v->entries; i++) {
 		x = tp_verdict_at(v, k, i);
 		if (x->how == TP_JUDGED_PASS)
 			continue;
-		jw_obj(j, NULL);
-		tp_verdict_entry_json(r, i, j);
-		jw_bool(j, "judged", x->how == TP_JUDGED_OVER);
-		jw_double(j, "figure", x->figure);
-		jw_double(j, "limit", x->limit);
-		jw_double(j, "excess", x->excess);
+		tp_obj(m, NULL);
+		tp_verdict_entry(m, i);
+		tp_bool(m, "judged", x->how == TP_JUDGED_OVER, NULL);
+		tp_real(m, "figure", x->figure, NULL);
+		tp_real(m, "limit", x->limit, NULL);
+		tp_real(m, "excess", x->excess, NULL);
 		if (x->why)
-			jw_str(j, "why", x->why);
+			tp_str(m, "why", x->why, NULL);
 		else
-			jw_null(j, "why");
-		jw_obj_end(j);
+			tp_null(m, "why", NULL);
+		tp_end(m);
 	}
-	jw_arr_end(j);
+	tp_end(m);
 }
 
-static void tp_verdict_limit_json(const struct tp_verdict *v,
-				  const struct tp_result *r, unsigned int k,
-				  struct jw *j)
+static const struct tp_family tp_verdict_pass_family = {
+	"tscprobe_verdict_pass", "gauge",
+	"1 when the result passed every limit, 0 when it failed one.", true,
+};
+static const struct tp_family tp_limit_failing = {
+	"tscprobe_limit_failing", "gauge",
+	"CPUs (skew: pairs) over a limit or not judged against it.", true,
+};
+
+/*
+ * Limit @k: what it is, where it came from, whether it passed, and every
+ * failing CPU (pair); in Prometheus how many fail it, labelled with its
+ * name and text (a set as small as the limits file).
+ */
+static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
 	const struct tp_limit *l = &v->limits->l[k];
-	char buf[PATH_MAX + 16];
+	char name[PATH_MAX + 16], text[64];
 	struct tp_limit_tally t;
 
 	tp_verdict_tally(v, k, &t);
-	jw_obj(j, NULL);
-	jw_str(j, "measurement", tp_kind_name(l->kind));
-	tp_limit_name(l, buf, sizeof(buf));
-	jw_str(j, "name", buf);
-	tp_limit_text(l, buf, sizeof(buf));
-	jw_str(j, "text", buf);
+	tp_obj(m, NULL);
+	tp_str(m, "measurement", tp_kind_name(l->kind), NULL);
+	tp_limit_name(l, name, sizeof(name));
+	tp_str(m, "name", name, NULL);
+	tp_limit_text(l, text, sizeof(text));
+	tp_str(m, "text", text, NULL);
+	tp_u64(m, "failing", t.over + t.none, &(struct tp_opts){
+		.prom = &tp_limit_failing, .not_in = TP_NO_DOC,
+		.labels = tp_labels(m, "limit", name, "text", text, NULL) });
 	if (l->stat == TP_LIMIT_SYNC)
-		jw_null(j, "limit");
+		tp_null(m, "limit", NULL);
 	else
-		jw_u64(j, "limit", l->value);
-	jw_str(j, "unit", tp_limit_in_cycles(l) ? "cycles" : "ns");
-	tp_limit_source(l, buf, sizeof(buf));
-	jw_str(j, "source", buf);
-	jw_bool(j, "pass", tp_limit_passed(v, &t));
-	jw_u64(j, r->kind == TSCPROBE_KIND_SKEW ? "pairs" : "cpus", v->entries);
-	jw_u64(j, "over", t.over);
-	jw_u64(j, "not_judged", t.none);
+		tp_u64(m, "limit", l->value, NULL);
+	tp_str(m, "unit", tp_limit_in_cycles(l) ? "cycles" : "ns", NULL);
+	tp_limit_source(l, name, sizeof(name));
+	tp_str(m, "source", name, NULL);
+	tp_bool(m, "pass", tp_limit_passed(v, &t), NULL);
+	tp_u64(m, tp_model_result(m)->kind == TSCPROBE_KIND_SKEW ? "pairs" :
+	       "cpus", v->entries, NULL);
+	tp_u64(m, "over", t.over, NULL);
+	tp_u64(m, "not_judged", t.none, NULL);
 	if (t.highest >= 0) {
-		jw_obj(j, "highest");
-		tp_verdict_entry_json(r, (unsigned int)t.highest, j);
-		jw_double(j, "figure",
-			  tp_verdict_at(v, k, (unsigned int)t.highest)->figure);
-		jw_obj_end(j);
+		tp_obj(m, "highest");
+		tp_verdict_entry(m, (unsigned int)t.highest);
+		tp_real(m, "figure",
+			tp_verdict_at(v, k, (unsigned int)t.highest)->figure, NULL);
+		tp_end(m);
 	} else {
-		jw_null(j, "highest");
+		tp_null(m, "highest", NULL);
 	}
-	tp_verdict_failures_json(v, r, k, j);
-	jw_obj_end(j);
+	tp_verdict_failures(m, k);
+	tp_end(m);
 }
 
 /**
- * tp_verdict_json() - the verdict's keys, in the object that is open
- * @v: the verdict (nothing is written without limits)
- * @r: the result
- * @j: the writer
+ * tp_verdict_keys_model() - the verdict's keys, in the object that is open
+ * @m: the model (nothing without limits)
  *
- * "pass", and "limits": per limit what it is, where it came from, whether
- * it passed, and every failing CPU (pair) with its figure, the limit and
- * the excess (null when not judged, with "why").
+ * "pass" (in Prometheus tscprobe_verdict_pass), and "limits": per limit
+ * what it is, where it came from, whether it passed, and every failing
+ * CPU (pair) with its figure, the limit and the excess (null when not
+ * judged, with "why").
  */
-void tp_verdict_json(const struct tp_verdict *v, const struct tp_result *r,
-		     struct jw *j)
+void tp_verdict_keys_model(struct tp_model *m)
 {
+	const struct tp_verdict *v = tp_model_verdict(m);
 	unsigned int k;
 
 	if (!tp_verdict_given(v))
 		return;
-	jw_bool(j, "pass", v->pass);
-	jw_arr(j, "limits");
+	tp_bool(m, "pass", v->pass, &(struct tp_opts){
+		.prom = &tp_verdict_pass_family });
+	tp_arr(m, "limits");
 	for (k = 0; k < v->limits->n; k++)
-		tp_verdict_limit_json(v, r, k, j);
-	jw_arr_end(j);
+		tp_verdict_limit(m, k);
+	tp_end(m);
+}
+
+/* The verdict of a report that has no verdict of its own: "verdict". */
+void tp_verdict_model(struct tp_model *m)
+{
+	if (!tp_verdict_given(tp_model_verdict(m)))
+		return;
+	tp_obj(m, "verdict");
+	tp_verdict_keys_model(m);
+	tp_end(m);
 }
 
 /**
- * tp_verdict_prom() - the verdict as Prometheus families (none without
- *	limits)
- * @v: the verdict
- * @f: where to
- *
- * tscprobe_verdict_pass (1 or 0) and, per limit, how many CPUs (pairs)
- * fail it: over it, or not judged.  A limit's labels are its name and
- * its text, a set as small as the limits file.
+ * tp_verdict_row_model() - a row's verdict in CSV, last: "pass" or
+ *	"fail", and the limits it failed as written ("max 20us;p99.99 5us")
+ * @m: the model, row @entry open (nothing without limits)
+ * @entry: the CPU (pair)
  */
-void tp_verdict_prom(const struct tp_verdict *v, FILE *f)
+void tp_verdict_row_model(struct tp_model *m, unsigned int entry)
 {
-	char name[32], text[64], labels[256];
-	struct tp_limit_tally t;
-	unsigned int k;
-
-	if (!tp_verdict_given(v))
-		return;
-	tp_prom_family(f, "tscprobe_verdict_pass", "gauge",
-		       "1 when the result passed every limit, 0 when it failed one.");
-	tp_prom_u64(f, "tscprobe_verdict_pass", NULL, v->pass);
-	tp_prom_family(f, "tscprobe_limit_failing", "gauge",
-		       "CPUs (skew: pairs) over a limit or not judged against it.");
-	for (k = 0; k < v->limits->n; k++) {
-		tp_verdict_tally(v, k, &t);
-		tp_limit_name(&v->limits->l[k], name, sizeof(name));
-		tp_limit_text(&v->limits->l[k], text, sizeof(text));
-		tp_prom_labels(labels, sizeof(labels), "limit", name, "text",
-			       text, NULL);
-		tp_prom_u64(f, "tscprobe_limit_failing", labels, t.over + t.none);
-	}
-}
-
-/* The CSV columns of a verdict: none without limits. */
-void tp_verdict_csv_head(const struct tp_verdict *v, struct tp_csv *c)
-{
-	if (!tp_verdict_given(v))
-		return;
-	tp_csv_str(c, "verdict");
-	tp_csv_str(c, "failed_limits");
-}
-
-/*
- * A row's verdict: "pass" or "fail", and the limits it failed as written
- * ("max 20us;p99.99 5us").
- */
-void tp_verdict_csv_row(const struct tp_verdict *v, unsigned int entry,
-			struct tp_csv *c)
-{
+	const struct tp_verdict *v = tp_model_verdict(m);
 	char failed[TP_LIMITS_MAX * 64] = "", text[48];
 	size_t used = 0;
 	unsigned int k;
@@ -506,6 +491,8 @@ void tp_verdict_csv_row(const struct tp_verdict *v, unsigned int entry,
 		used += (size_t)snprintf(failed + used, sizeof(failed) - used,
 					 "%s%s", used ? ";" : "", text);
 	}
-	tp_csv_str(c, used ? "fail" : "pass");
-	tp_csv_str(c, failed);
+	tp_str(m, "verdict", used ? "fail" : "pass", &(struct tp_opts){
+		.csv = 1000, .not_in = TP_NO_DOC });
+	tp_str(m, "failed_limits", failed, &(struct tp_opts){
+		.csv = 1001, .not_in = TP_NO_DOC });
 }

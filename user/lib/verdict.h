@@ -16,7 +16,6 @@
 #include "limits.h"
 #include "result.h"
 
-struct jw;
 
 /** enum tp_judged - one CPU's (pair's) standing against one limit */
 enum tp_judged {
@@ -71,6 +70,8 @@ void tp_verdict_free(struct tp_verdict *v);
 const struct tp_judgement *tp_verdict_at(const struct tp_verdict *v,
 					 unsigned int limit,
 					 unsigned int entry);
+/* TEMPORARY (legacy_report.c) */
+struct jw;
 void tp_verdict_text(const struct tp_verdict *v, const struct tp_result *r,
 		     bool verbose, FILE *f);
 void tp_verdict_json(const struct tp_verdict *v, const struct tp_result *r,
@@ -78,8 +79,13 @@ void tp_verdict_json(const struct tp_verdict *v, const struct tp_result *r,
 void tp_verdict_csv_head(const struct tp_verdict *v, struct tp_csv *c);
 void tp_verdict_csv_row(const struct tp_verdict *v, unsigned int entry,
 			struct tp_csv *c);
-int tp_verdict_exit(const struct tp_verdict *v, int ret);
 void tp_verdict_prom(const struct tp_verdict *v, FILE *f);
+int tp_verdict_exit(const struct tp_verdict *v, int ret);
+struct tp_model;
+void tp_verdict_text_model(struct tp_model *m);
+void tp_verdict_keys_model(struct tp_model *m);
+void tp_verdict_model(struct tp_model *m);
+void tp_verdict_row_model(struct tp_model *m, unsigned int entry);
 
 /* Whether @v has limits, and so a verdict in the reports. */
 static inline bool tp_verdict_given(const struct tp_verdict *v)

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report model: every report is built once, as a small document tree,
+ * and one renderer per format turns the tree into text, JSON, CSV,
+ * Prometheus or SVG.  The idea is iproute2's print_*(PRINT_ANY, key, fmt,
+ * value): one call per figure carries its key, its value and where else it
+ * goes, so that no format writes a figure of its own.
+ *
+ * The tree
+ *   object, array    JSON's structure.  An object may carry the Prometheus
+ *                    labels of the samples inside it (a CPU's, a pair's).
+ *   rows             the report's rows (a CPU, a pair, a mode): an array
+ *                    whose objects are built one at a time, by the kind's
+ *                    row function, when a renderer reaches them, so that a
+ *                    report of a million pairs never lives in memory at
+ *                    once.  The rows are CSV's rows.
+ *   field            a typed value (u64, i64, double, string, bool) or
+ *                    unknown, under its key.  Options say where else it
+ *                    goes: its CSV column (a place, for the columns keep
+ *                    their places when one is added), its Prometheus
+ *                    family, suffix, own labels and scale, its text format
+ *                    (one printf conversion: text prints it where the
+ *                    field stands), and the formats it stays out of.
+ *   text             a fragment only text prints: the layout around the
+ *                    figures (headings, lines, sentences).
+ *   table            text's table of the rows: per column a field's key
+ *                    and a cell format; each figure is the row's field.
+ *   raw              a part written by a module that has no model of its
+ *                    own (the environment audit, the load, the actions):
+ *                    its JSON and text writers, called in place.
+ *
+ * Unknown stays unknown in every format: JSON null, an empty CSV cell, no
+ * Prometheus sample, "n/a" in text (a table column may say "-"), nothing
+ * drawn in SVG.  An object can be unknown too: JSON null, its fields (all
+ * unknown) still CSV's empty cells.
+ *
+ * Every string given to the model is copied: a builder may pass its own
+ * buffers.  The model lives in an arena; rows are built on it and dropped
+ * after each use.
+ */
+#ifndef TSCPROBE_USER_MODEL_H
+#define TSCPROBE_USER_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct jw;
+struct tp_counter_res;
+struct tp_cpuset;
+struct tp_hist;
+struct tp_model;
+struct tp_output;
+struct tp_result;
+struct tp_verdict;
+
+/* The formats, as the bits of a node's "not in" mask. */
+enum {
+	TP_IN_TEXT = 1 << 0,
+	TP_IN_JSON = 1 << 1,
+	TP_IN_CSV = 1 << 2,
+	TP_IN_PROM = 1 << 3,
+	TP_IN_SVG = 1 << 4,
+};
+
+/* Only in text: a fragment of layout that no other format has. */
+#define TP_ONLY_TEXT	(TP_IN_JSON | TP_IN_CSV | TP_IN_PROM | TP_IN_SVG)
+/* Not in JSON nor text: a CSV column or a sample made for that format. */
+#define TP_NO_DOC	(TP_IN_JSON | TP_IN_TEXT)
+
+/**
+ * struct tp_family - a Prometheus metric family
+ * @name: its name
+ * @type: "gauge", "counter" or "summary"
+ * @help: its HELP text
+ * @bare: its samples take no labels from the objects around them (the
+ *	run's own metrics)
+ */
+struct tp_family {
+	const char *name;
+	const char *type;
+	const char *help;
+	bool bare;
+};
+
+/**
+ * struct tp_opts - where a field goes besides JSON
+ * @csv: its CSV column's place, from 1 (0: not a column); the columns are
+ *	sorted by it, so a column added later takes a place after the others
+ * @col: the column's name (NULL: the key)
+ * @prom: the Prometheus family it is a sample of (NULL: none)
+ * @suffix: after the family's name ("_sum", "_count"; NULL: none)
+ * @labels: the sample's own labels, after its object's (tp_model_labels())
+ * @scale: the sample is the value times this (0: 1)
+ * @div: and divided by this (0: 1): ns / 1e9 are seconds
+ * @text: text prints the field where it stands with this format, one
+ *	printf conversion for the value ("%s" for a string or a bool)
+ * @not_in: the formats it stays out of (TP_IN_*)
+ */
+struct tp_opts {
+	unsigned int csv;
+	const char *col;
+	const struct tp_family *prom;
+	const char *suffix;
+	const char *labels;
+	double scale;
+	double div;
+	const char *text;
+	unsigned int not_in;
+};
+
+/* How a table cell shows its field. */
+enum tp_cell {
+	TP_CELL_PLAIN,		/* the value through the format */
+	TP_CELL_PCT,		/* a ratio as per cent */
+	TP_CELL_TIME,		/* cycles as a duration ("197.1us") */
+};
+
+/**
+ * struct tp_column - one column of a text table
+ * @key: the field in the row (a path: "sources.lost")
+ * @fmt: the cell: one printf conversion, its leading spaces included
+ * @none: the cell of an unknown value, through the same width ("-")
+ * @how: enum tp_cell
+ */
+struct tp_column {
+	const char *key;
+	const char *fmt;
+	const char *none;
+	enum tp_cell how;
+};
+
+/* Builds row @i of a rows node, inside the object tp_rows() opened. */
+typedef void (*tp_row_fn)(struct tp_model *m, const void *ctx, unsigned int i);
+/* A raw part's writers (either may be NULL: not in that format). */
+typedef void (*tp_raw_json_fn)(const void *ctx, struct jw *j);
+typedef void (*tp_raw_text_fn)(const void *ctx, FILE *f);
+
+struct tp_model *tp_model_new(const struct tp_result *r,
+			      const struct tp_output *o,
+			      const struct tp_verdict *v);
+void tp_model_free(struct tp_model *m);
+const struct tp_result *tp_model_result(const struct tp_model *m);
+const struct tp_output *tp_model_output(const struct tp_model *m);
+const struct tp_verdict *tp_model_verdict(const struct tp_model *m);
+
+void tp_obj(struct tp_model *m, const char *key);
+void tp_obj_unknown(struct tp_model *m, const char *key);
+void tp_arr(struct tp_model *m, const char *key);
+void tp_end(struct tp_model *m);
+void tp_rows(struct tp_model *m, const char *key, unsigned int n,
+	     tp_row_fn fn, const void *ctx);
+void tp_not_in(struct tp_model *m, unsigned int formats);
+void tp_model_labels(struct tp_model *m, const char *name, ...)
+	__attribute__((sentinel));
+const char *tp_labels(struct tp_model *m, const char *name, ...)
+	__attribute__((sentinel));
+void tp_family(struct tp_model *m, const struct tp_family *fam);
+
+void tp_u64(struct tp_model *m, const char *key, uint64_t v,
+	    const struct tp_opts *o);
+void tp_i64(struct tp_model *m, const char *key, int64_t v,
+	    const struct tp_opts *o);
+void tp_dbl(struct tp_model *m, const char *key, double v,
+	    const struct tp_opts *o);
+void tp_real(struct tp_model *m, const char *key, double v,
+	     const struct tp_opts *o);
+void tp_str(struct tp_model *m, const char *key, const char *v,
+	    const struct tp_opts *o);
+void tp_bool(struct tp_model *m, const char *key, bool v,
+	     const struct tp_opts *o);
+void tp_null(struct tp_model *m, const char *key, const struct tp_opts *o);
+void tp_counter(struct tp_model *m, const char *key,
+		const struct tp_counter_res *k, const struct tp_opts *o);
+void tp_cpuset(struct tp_model *m, const char *key,
+	       const struct tp_cpuset *set);
+
+void tp_text(struct tp_model *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tp_text_quiet(struct tp_model *m, bool quiet);
+FILE *tp_text_open(struct tp_model *m);
+void tp_text_close(struct tp_model *m, FILE *f);
+void tp_table(struct tp_model *m, const char *rows,
+	      const struct tp_column *cols, unsigned int n);
+void tp_raw(struct tp_model *m, tp_raw_json_fn json, tp_raw_text_fn text,
+	    const void *ctx);
+
+void tp_render_json(struct tp_model *m, FILE *f);
+void tp_render_text(struct tp_model *m, FILE *f);
+void tp_render_csv(struct tp_model *m, FILE *f);
+void tp_render_prom(struct tp_model *m, FILE *f);
+
+#endif /* TSCPROBE_USER_MODEL_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The report model's nodes, for its renderers (render_*.c); a report's
+ * builder sees only model.h.
+ */
+#ifndef TSCPROBE_USER_MODEL_NODE_H
+#define TSCPROBE_USER_MODEL_NODE_H
+
+#include "model.h"
+
+enum tp_node_type {
+	TP_N_OBJ,
+	TP_N_ARR,
+	TP_N_ROWS,
+	TP_N_FIELD,
+	TP_N_TEXT,
+	TP_N_TABLE,
+	TP_N_RAW,
+};
+
+enum tp_value_type {
+	TP_V_U64,
+	TP_V_I64,
+	TP_V_DBL,	/* six digits in JSON and CSV */
+	TP_V_REAL,	/* fifteen in JSON */
+	TP_V_STR,
+	TP_V_BOOL,
+};
+
+/**
+ * struct tp_node - one node of the tree
+ * @next: the next node of its container
+ * @key: its key (NULL in an array, and for text)
+ * @o: a field's options (NULL: JSON only)
+ * @type: enum tp_node_type
+ * @vtype: a field's enum tp_value_type
+ * @known: the field (object) has a value; else it is unknown
+ * @not_in: the formats it stays out of (TP_IN_*)
+ * @c: an object's or array's children, and an object's labels
+ * @rows: a rows node's count and builder
+ * @v: a field's value
+ * @text: a text node's text
+ * @table: a table's rows (their key) and columns
+ * @raw: a raw part's writers
+ */
+struct tp_node {
+	struct tp_node *next;
+	const char *key;
+	const struct tp_opts *o;
+	unsigned char type;
+	unsigned char vtype;
+	bool known;
+	unsigned char not_in;
+	union {
+		struct {
+			struct tp_node *first;
+			struct tp_node *last;
+			const char *labels;
+		} c;
+		struct {
+			unsigned int n;
+			tp_row_fn fn;
+			const void *ctx;
+		} rows;
+		union {
+			uint64_t u;
+			int64_t i;
+			double d;
+			const char *s;
+			bool b;
+		} v;
+		const char *text;
+		struct {
+			const char *rows;
+			const struct tp_column *cols;
+			unsigned int n;
+		} table;
+		struct {
+			tp_raw_json_fn json;
+			tp_raw_text_fn text;
+			const void *ctx;
+		} raw;
+	};
+};
+
+/* Where the arena was, to drop what a row added after it. */
+struct tp_arena_mark {
+	void *block;
+	size_t used;
+};
+
+const struct tp_node *tp_model_root(const struct tp_model *m);
+unsigned int tp_model_family(struct tp_model *m, const struct tp_family *fam);
+const struct tp_family *tp_model_family_at(const struct tp_model *m,
+					   unsigned int i);
+uint32_t tp_model_khz(const struct tp_model *m);
+const struct tp_node *tp_row_build(struct tp_model *m, const struct tp_node *rows,
+				   unsigned int i, struct tp_arena_mark *mark);
+void tp_row_drop(struct tp_model *m, const struct tp_arena_mark *mark);
+const struct tp_node *tp_model_rows(const struct tp_model *m, const char *key);
+const struct tp_node *tp_node_find(const struct tp_node *obj, const char *path);
+bool tp_node_in(const struct tp_node *n, unsigned int format);
+double tp_node_number(const struct tp_node *n);
+void tp_node_cell(FILE *f, const struct tp_node *n, const char *fmt,
+		  const char *none, enum tp_cell how, uint32_t khz);
+
+#endif /* TSCPROBE_USER_MODEL_NODE_H */

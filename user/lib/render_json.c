@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report model as JSON: objects, arrays and fields as they stand in the
+ * tree, an unknown value null; text, tables and what stays out of JSON left
+ * out.
+ */
+#include "json_write.h"
+#include "model_node.h"
+
+static void tp_json_node(struct tp_model *m, const struct tp_node *n,
+			 struct jw *j);
+
+static void tp_json_children(struct tp_model *m, const struct tp_node *n,
+			     struct jw *j)
+{
+	for (n = n->c.first; n; n = n->next)
+		tp_json_node(m, n, j);
+}
+
+static void tp_json_rows(struct tp_model *m, const struct tp_node *n,
+			 struct jw *j)
+{
+	struct tp_arena_mark mark;
+	unsigned int i;
+
+	jw_arr(j, n->key);
+	for (i = 0; i < n->rows.n; i++) {
+		tp_json_node(m, tp_row_build(m, n, i, &mark), j);
+		tp_row_drop(m, &mark);
+	}
+	jw_arr_end(j);
+}
+
+static void tp_json_field(const struct tp_node *n, struct jw *j)
+{
+	if (!n->known) {
+		jw_null(j, n->key);
+		return;
+	}
+	switch (n->vtype) {
+	case TP_V_U64:
+		jw_u64(j, n->key, n->v.u);
+		break;
+	case TP_V_I64:
+		jw_i64(j, n->key, n->v.i);
+		break;
+	case TP_V_DBL:
+	case TP_V_REAL:
+		jw_double(j, n->key, n->v.d);
+		break;
+	case TP_V_STR:
+		jw_str(j, n->key, n->v.s);
+		break;
+	default:
+		jw_bool(j, n->key, n->v.b);
+	}
+}
+
+static void tp_json_node(struct tp_model *m, const struct tp_node *n,
+			 struct jw *j)
+{
+	if (!tp_node_in(n, TP_IN_JSON))
+		return;
+	switch (n->type) {
+	case TP_N_OBJ:
+	case TP_N_ARR:
+		if (!n->known) {
+			jw_null(j, n->key);
+			return;
+		}
+		(n->type == TP_N_OBJ ? jw_obj : jw_arr)(j, n->key);
+		tp_json_children(m, n, j);
+		(n->type == TP_N_OBJ ? jw_obj_end : jw_arr_end)(j);
+		break;
+	case TP_N_ROWS:
+		tp_json_rows(m, n, j);
+		break;
+	case TP_N_FIELD:
+		tp_json_field(n, j);
+		break;
+	case TP_N_RAW:
+		if (n->raw.json)
+			n->raw.json(n->raw.ctx, j);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The report as one JSON document, a newline after it. */
+void tp_render_json(struct tp_model *m, FILE *f)
+{
+	struct jw j;
+
+	jw_init(&j, f);
+	tp_json_node(m, tp_model_root(m), &j);
+	jw_finish(&j);
+}
