@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cache report: per CPU the three series (overhead, cached, uncached) as
- * min/avg/p50/p99/max/sd, the loads net of the overhead (of its mean, as the
- * original program, and of its minimum), the three Average lines, the block
- * averages of the last 1e3, 1e5 and 1e6 rounds, and the level and node curves
- * when measured; or the same as JSON (Documentation/cache.rst).
+ * The cache report, built once as a model (lib/model.h): per CPU the three
+ * series (overhead, cached, uncached) as min/avg/p50/p99/max/sd, the loads
+ * net of the overhead's median (with the original program's mean minus
+ * mean beside them), the block averages of the last 1e3, 1e5 and 1e6
+ * rounds, and the level and node curves when measured
+ * (Documentation/cache.rst).  Text adds the three Average lines of each
+ * CPU's block (-v, or one CPU), the table of a row per CPU, and the worst.
  *
  * Everything travels gross; every net figure is made here, once, by
  * tp_cache_summarize().
@@ -15,9 +17,8 @@
 
 #include "lib/context_report.h"
 #include "lib/format.h"
-#include "lib/json_write.h"
+#include "lib/model.h"
 #include "core/names.h"
-#include "lib/prom_run.h"
 #include "reports.h"
 #include "core/report.h"
 #include "lib/svg.h"
@@ -162,134 +163,364 @@ static void tp_cache_size(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%llu KiB", (unsigned long long)(bytes >> 10));
 }
 
-static void tp_cache_text_row(FILE *f, const char *label,
-			      const double v[TP_FIGS], bool ints)
+static const char *const tp_cache_series_keys[TP_CACHE_SERIES] = {
+	"overhead", "cached", "uncached",
+};
+
+static const struct tp_family tp_cache_cycles = {
+	"tscprobe_cache_cycles", "gauge",
+	"One load in TSC cycles: the overhead gross, cached and uncached net of the overhead's median.",
+	false,
+};
+static const struct tp_family tp_cache_rounds = {
+	"tscprobe_cache_rounds_total", "counter", "Rounds measured.", false,
+};
+static const struct tp_family tp_cache_level = {
+	"tscprobe_cache_level_cycles_per_load", "gauge",
+	"Load-to-use latency of a working set, pointer chase.", false,
+};
+static const struct tp_family tp_cache_node = {
+	"tscprobe_cache_node_cycles_per_load", "gauge",
+	"Uncached load from the CPU to a NUMA node's memory, gross.", false,
+};
+
+/* The CSV places of a CPU's columns, after the report's own. */
+enum {
+	TP_CACHE_CSV_CPU = 5,
+	TP_CACHE_CSV_FIGS = 11,		/* series x figure */
+	TP_CACHE_CSV_WINDOWS = TP_CACHE_CSV_FIGS + TP_CACHE_SERIES * TP_FIGS,
+};
+
+/*
+ * A CPU block's lines of one series: "  overhead   30  189.78  34 ...",
+ * the avg with two decimals.
+ */
+static void tp_cache_text_row(struct tp_model *m, const char *label,
+			      const double v[TP_FIGS])
 {
+	FILE *f = tp_text_open(m);
 	unsigned int i;
 
 	fprintf(f, "  %-15s", label);
 	for (i = 0; i < TP_FIGS; i++)
-		fprintf(f, ints && i != 1 ? " %9.0f" : " %9.2f", v[i]);
-	fprintf(f, "\n");
+		fprintf(f, i != 1 ? " %9.0f" : " %9.2f", v[i]);
+	fputc('\n', f);
+	tp_text_close(m, f);
 }
 
-static void tp_cache_text_avg_lines(const struct tp_cpu_res *c, FILE *f)
+/* A CPU block's first lines: the original program's three averages. */
+static void tp_cache_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
+			      const struct tp_cache_summary *s)
 {
+	/* Incomplete: it went offline, or starved (with windows or none). */
+	const char *why = tp_cpu_incomplete_why(c, c->flags & TSCPROBE_CPU_F_STARVED ?
+						c->windows : 1);
 	char row[128];
 	unsigned int i;
 
+	tp_text(m, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s%s%s\n",
+		c->cpu, (unsigned long long)c->rounds,
+		(unsigned long long)c->windows, s->rounds_per_s / 1e6,
+		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
+	if (!c->rounds)
+		return;
 	for (i = 0; i < TP_CACHE_AVG_LINES; i++) {
 		unsigned int series = tp_cache_avg_line_series(i);
 
 		tp_cache_avg_line(row, sizeof(row), series,
 				  &tp_series(c, series)->stats,
 				  &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
-		fprintf(f, "  %s\n", row);
+		tp_text(m, "  %s\n", row);
+	}
+	tp_text(m, "  %-15s", "cycles");
+	for (i = 0; i < TP_FIGS; i++)
+		tp_text(m, " %9s", tp_fig_keys[i]);
+	tp_text(m, "\n");
+	tp_cache_text_row(m, "overhead", s->net[0]);
+	tp_cache_text_row(m, "cached net", s->net[1]);
+	tp_cache_text_row(m, "uncached net", s->net[2]);
+	tp_cache_text_row(m, "cached gross", s->gross[1]);
+	tp_cache_text_row(m, "uncached gross", s->gross[2]);
+	tp_text(m, "  net: minus the overhead's median (%.0f cycles); below it, counted as 0: cached %llu, uncached %llu rounds\n",
+		s->overhead_p50, (unsigned long long)s->below[1],
+		(unsigned long long)s->below[2]);
+}
+
+/* A fine histogram's buckets that have calls. */
+static void tp_cache_hist(struct tp_model *m, const struct tp_series_res *s)
+{
+	unsigned int i;
+
+	tp_arr(m, "histogram");
+	for (i = 0; s->hist && i < TSCPROBE_HIST_BUCKETS; i++) {
+		if (!s->hist->b[i].calls)
+			continue;
+		tp_obj(m, NULL);
+		tp_u64(m, "lo", tp_hist_bucket_lo(i), NULL);
+		tp_u64(m, "hi", tp_hist_bucket_hi(i), NULL);
+		tp_u64(m, "calls", s->hist->b[i].calls, NULL);
+		tp_end(m);
+	}
+	tp_end(m);
+}
+
+/* Series @k's six figures: its CSV columns and Prometheus samples. */
+static void tp_cache_figs_model(struct tp_model *m, const struct tp_cache_summary *s,
+			  unsigned int k, const double v[TP_FIGS], bool csv)
+{
+	char col[40];
+	unsigned int x;
+
+	for (x = 0; x < TP_FIGS; x++) {
+		snprintf(col, sizeof(col), "%s_%s", tp_cache_series_keys[k],
+			 tp_fig_keys[x]);
+		tp_dbl(m, tp_fig_keys[x], v[x], !csv ? NULL : &(struct tp_opts){
+			.csv = TP_CACHE_CSV_FIGS + TP_FIGS * k + x, .col = col,
+			.prom = s->rounds ? &tp_cache_cycles : NULL,
+			.labels = tp_labels(m, "series", tp_cache_series_keys[k],
+					    "stat", tp_fig_keys[x], NULL) });
 	}
 }
 
-static void tp_cache_text_windows(const struct tp_cpu_res *c,
-				  const struct tp_cache_summary *s, FILE *f)
+/*
+ * overhead: gross figures; cached, uncached: net of the overhead's median,
+ * never below 0, with the original program's mean minus mean beside them
+ * (its key "seed_avg" kept for compatibility).
+ */
+static void tp_cache_series_model(struct tp_model *m,
+				  const struct tp_cpu_res *c,
+				  const struct tp_cache_summary *s,
+				  unsigned int k)
 {
-	double base = s->overhead_p50;
+	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
+
+	tp_obj(m, tp_cache_series_keys[k]);
+	tp_cache_figs_model(m, s, k, s->net[k], true);
+	if (TP_CACHE_ID(k) == TSCPROBE_SERIES_OVERHEAD) {
+		tp_cache_hist(m, sr);
+		tp_end(m);
+		return;
+	}
+	tp_str(m, "net_of", "overhead_p50", NULL);
+	tp_dbl(m, "overhead_p50", s->overhead_p50, k != 1 ? NULL :
+	       &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 5,
+	       .col = "overhead_p50_base" });
+	tp_u64(m, "below_overhead", s->below[k], NULL);
+	tp_dbl(m, "overhead_avg", s->overhead_avg, NULL);
+	tp_dbl(m, "seed_avg", s->avg_minus_overhead_avg[k], NULL);
+	tp_obj(m, "gross");
+	tp_cache_figs_model(m, s, k, s->gross[k], false);
+	tp_cache_hist(m, sr);
+	tp_end(m);
+	tp_end(m);
+}
+
+/*
+ * A window's average of load series @k, net (JSON, where @below is given),
+ * and its CSV column: empty where the series has no such block yet.
+ */
+static void tp_cache_window_load(struct tp_model *m, const struct tp_cpu_res *c,
+				 unsigned int k, unsigned int x, double base,
+				 bool *below)
+{
+	unsigned int id = TP_CACHE_ID(k);
+	bool known = tp_series(c, id)->win[x].rounds;
+	struct tp_opts o = {
+		.csv = TP_CACHE_CSV_WINDOWS + TP_CACHE_WINDOWS * (k - 1) + x,
+	};
+	char col[40];
+
+	snprintf(col, sizeof(col), "%s_avg_last_%s", tp_cache_series_keys[k],
+		 tp_window_keys[x]);
+	o.col = col;
+	if (below)
+		tp_dbl(m, tp_cache_series_keys[k],
+		       tp_window_avg(c, id, x, base, below), known ? &o : NULL);
+	if (below && known)
+		return;
+	o.not_in = TP_NO_DOC;
+	tp_null(m, col, &o);
+}
+
+/*
+ * The block averages of the last 1e3, 1e5 and 1e6 rounds (net; gross
+ * beside), in text a line each; a window not reached yet has no object
+ * and empty CSV cells.
+ */
+static void tp_cache_windows_model(struct tp_model *m,
+				   const struct tp_cpu_res *c,
+				   const struct tp_cache_summary *s)
+{
 	bool lo_c, lo_u;
-	unsigned int k;
+	unsigned int x;
 	double ca, un;
 
-	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
+	tp_obj(m, "windows");
+	for (x = 0; x < TP_CACHE_WINDOWS; x++) {
 		const struct tp_window_res *w =
-			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
+			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[x];
 
-		if (!w->rounds)
+		if (!w->rounds) {
+			tp_cache_window_load(m, c, 1, x, 0, NULL);
+			tp_cache_window_load(m, c, 2, x, 0, NULL);
 			continue;
-		ca = tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, base, &lo_c);
-		un = tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, base, &lo_u);
-		fprintf(f, "  last %s rounds: overhead %.2f, cached %.2f%s, uncached %.2f%s (net; block %llu)\n",
-			tp_window_keys[k],
-			tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, -1, NULL),
+		}
+		ca = tp_window_avg(c, TSCPROBE_SERIES_CACHED, x, s->overhead_p50, &lo_c);
+		un = tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, x, s->overhead_p50, &lo_u);
+		tp_text(m, "  last %s rounds: overhead %.2f, cached %.2f%s, uncached %.2f%s (net; block %llu)\n",
+			tp_window_keys[x],
+			tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, x, -1, NULL),
 			ca, lo_c ? " (below the overhead)" : "", un,
 			lo_u ? " (below the overhead)" : "",
 			(unsigned long long)w->blocks);
+		tp_obj(m, tp_window_keys[x]);
+		tp_u64(m, "rounds", w->rounds, NULL);
+		tp_u64(m, "blocks", w->blocks, NULL);
+		tp_dbl(m, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, x, -1, NULL), NULL);
+		tp_cache_window_load(m, c, 1, x, s->overhead_p50, &lo_c);
+		tp_cache_window_load(m, c, 2, x, s->overhead_p50, &lo_u);
+		tp_bool(m, "cached_below_overhead", lo_c, NULL);
+		tp_bool(m, "uncached_below_overhead", lo_u, NULL);
+		tp_dbl(m, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, x, -1, NULL), NULL);
+		tp_dbl(m, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, x, -1, NULL), NULL);
+		tp_end(m);
 	}
+	tp_end(m);
 }
 
-static void tp_cache_text_curves(const struct tp_result *r,
-				 const struct tp_cpu_res *c,
-				 const struct tp_cache_summary *s, FILE *f)
+/* The memory-level curve: load-to-use latency by working set. */
+static void tp_cache_levels_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	uint32_t khz = tp_model_result(m)->tsc_khz;
 	char size[32];
 	unsigned int i;
 	double v;
 
 	if (c->nlevels)
-		fprintf(f, "  levels: load-to-use latency, pointer chase\n");
+		tp_text(m, "  levels: load-to-use latency, pointer chase\n");
+	tp_arr(m, "levels");
 	for (i = 0; i < c->nlevels; i++) {
 		v = tp_lat_per_load(&c->levels[i]);
 		tp_cache_size(c->levels[i].size, size, sizeof(size));
-		fprintf(f, "    %8s %9.2f cycles %8.2f ns\n", size, v,
-			tp_cycles_ns(v, r->tsc_khz));
+		tp_text(m, "    %8s %9.2f cycles %8.2f ns\n", size, v,
+			tp_cycles_ns(v, khz));
+		snprintf(size, sizeof(size), "%llu",
+			 (unsigned long long)c->levels[i].size);
+		tp_obj(m, NULL);
+		tp_u64(m, "size", c->levels[i].size, NULL);
+		tp_u64(m, "loads", c->levels[i].loads, NULL);
+		tp_u64(m, "cycles", c->levels[i].cycles, NULL);
+		tp_dbl(m, "cycles_per_load", v, &(struct tp_opts){
+			.prom = &tp_cache_level,
+			.labels = tp_labels(m, "size_bytes", size, NULL) });
+		tp_dbl(m, "ns_per_load", tp_cycles_ns(v, khz), NULL);
+		tp_end(m);
 	}
-	for (i = 0; i < c->nnodes; i++) {
-		v = tp_net(tp_lat_per_load(&c->nodes[i]), s->overhead_p50);
-		fprintf(f, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
-			c->nodes[i].node, v, tp_cycles_ns(v, r->tsc_khz));
-	}
+	tp_end(m);
+	if (!tp_model_result(m)->p.levels)
+		tp_not_in(m, TP_IN_JSON);
 }
 
-/* What the net figures are net of, and how often a load lay below it. */
-static void tp_cache_text_net(const struct tp_cache_summary *s, FILE *f)
+/* The uncached load to each NUMA node's memory, gross and net. */
+static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
+				 const struct tp_cache_summary *s)
 {
-	fprintf(f, "  net: minus the overhead's median (%.0f cycles); below it, counted as 0: cached %llu, uncached %llu rounds\n",
-		s->overhead_p50, (unsigned long long)s->below[1],
-		(unsigned long long)s->below[2]);
-}
-
-static void tp_cache_cpu_text(const struct tp_result *r,
-			      const struct tp_cpu_res *c, FILE *f)
-{
-	/* Incomplete: it went offline, or starved (with windows or none). */
-	const char *why = tp_cpu_incomplete_why(c, c->flags & TSCPROBE_CPU_F_STARVED ?
-						c->windows : 1);
-	struct tp_cache_summary s;
+	uint32_t khz = tp_model_result(m)->tsc_khz;
+	char node[16];
 	unsigned int i;
+	double v;
 
-	tp_cache_summarize(r, c, &s);
-	fprintf(f, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s%s%s\n",
-		c->cpu, (unsigned long long)c->rounds,
-		(unsigned long long)c->windows, s.rounds_per_s / 1e6,
-		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
-	if (c->rounds) {
-		tp_cache_text_avg_lines(c, f);
-		fprintf(f, "  %-15s", "cycles");
-		for (i = 0; i < TP_FIGS; i++)
-			fprintf(f, " %9s", tp_fig_keys[i]);
-		fprintf(f, "\n");
-		tp_cache_text_row(f, "overhead", s.net[0], true);
-		tp_cache_text_row(f, "cached net", s.net[1], true);
-		tp_cache_text_row(f, "uncached net", s.net[2], true);
-		tp_cache_text_row(f, "cached gross", s.gross[1], true);
-		tp_cache_text_row(f, "uncached gross", s.gross[2], true);
-		tp_cache_text_net(&s, f);
-		tp_cache_text_windows(c, &s, f);
+	tp_arr(m, "nodes");
+	for (i = 0; i < c->nnodes; i++) {
+		v = tp_lat_per_load(&c->nodes[i]);
+		tp_text(m, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
+			c->nodes[i].node, tp_net(v, s->overhead_p50),
+			tp_cycles_ns(tp_net(v, s->overhead_p50), khz));
+		snprintf(node, sizeof(node), "%u", c->nodes[i].node);
+		tp_obj(m, NULL);
+		tp_u64(m, "node", c->nodes[i].node, NULL);
+		tp_u64(m, "loads", c->nodes[i].loads, NULL);
+		tp_u64(m, "cycles", c->nodes[i].cycles, NULL);
+		tp_dbl(m, "gross", v, &(struct tp_opts){ .prom = &tp_cache_node,
+		       .labels = tp_labels(m, "node", node, NULL) });
+		tp_dbl(m, "net", tp_net(v, s->overhead_p50), NULL);
+		tp_dbl(m, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50), khz),
+		       NULL);
+		tp_end(m);
 	}
-	tp_cache_text_curves(r, c, &s, f);
-	tp_context_cpu_text(r, c, f);
+	tp_end(m);
+	if (!tp_model_result(m)->p.nodes)
+		tp_not_in(m, TP_IN_JSON);
 }
 
-static void tp_cache_table_row(const struct tp_cpu_res *c,
-			       const struct tp_cache_summary *s, FILE *f)
+/* Table's last columns: the rounds below the overhead, and a note. */
+static void tp_cache_table_notes(struct tp_model *m, const struct tp_cpu_res *c,
+				 const struct tp_cache_summary *s)
 {
+	const struct tp_opts o = { .not_in = TP_ONLY_TEXT };
 	bool starved = (c->flags & TSCPROBE_CPU_F_STARVED) &&
 		       (c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	char note[64];
 
-	fprintf(f, "%4u %10llu %8.0f  %8.2f %6.0f %6.0f  %8.2f %6.0f %6.0f %8llu%s%s\n",
-		c->cpu, (unsigned long long)s->rounds, s->overhead_p50,
-		s->net[1][1], s->net[1][2], s->net[1][3], s->net[2][1],
-		s->net[2][2], s->net[2][3],
-		(unsigned long long)(s->below[1] + s->below[2]),
-		c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
-		starved ? " (starved)" : "");
+	tp_u64(m, "below", s->below[1] + s->below[2], &o);
+	snprintf(note, sizeof(note), "%s%s",
+		 c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
+		 starved ? " (starved)" : "");
+	tp_str(m, "note", note, &o);
 }
+
+/* Row @i: one CPU. */
+static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
+{
+	const struct tp_result *r = ctx;
+	const struct tp_cpu_res *c = &r->cpu[i];
+	struct tp_cache_summary s;
+	char cpu[16];
+	unsigned int k;
+
+	tp_cache_summarize(r, c, &s);
+	snprintf(cpu, sizeof(cpu), "%u", c->cpu);
+	tp_model_labels(m, "cpu", cpu, "engine", tp_result_engine(r), NULL);
+	tp_cache_cpu_text(m, c, &s);
+	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU });
+	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 1 });
+	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
+		&(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 2 });
+	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
+	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+	tp_u64(m, "rounds", c->rounds, &(struct tp_opts){
+		.csv = TP_CACHE_CSV_CPU + 3, .prom = &tp_cache_rounds,
+		.labels = tp_labels(m, "series", "all", NULL) });
+	tp_u64(m, "window_count", c->windows, NULL);
+	tp_u64(m, "measured_cycles", c->measured_cycles, NULL);
+	tp_dbl(m, "rounds_per_s", s.rounds_per_s,
+	       &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 4 });
+	for (k = 0; k < TP_CACHE_SERIES; k++)
+		tp_cache_series_model(m, c, &s, k);
+	if (!c->rounds)
+		tp_text_quiet(m, true);
+	tp_cache_windows_model(m, c, &s);
+	tp_text_quiet(m, false);
+	tp_cache_levels_model(m, c);
+	tp_cache_nodes_model(m, c, &s);
+	tp_context_cpu_model(m, c);
+	tp_cache_table_notes(m, c, &s);
+	tp_verdict_row_model(m, i);
+}
+
+static const struct tp_column tp_cache_table_cols[] = {
+	{ "cpu", "%4llu", NULL, TP_CELL_PLAIN },
+	{ "rounds", " %10llu", NULL, TP_CELL_PLAIN },
+	{ "cached.overhead_p50", " %8.0f", NULL, TP_CELL_PLAIN },
+	{ "cached.avg", "  %8.2f", NULL, TP_CELL_PLAIN },
+	{ "cached.p50", " %6.0f", NULL, TP_CELL_PLAIN },
+	{ "cached.p99", " %6.0f", NULL, TP_CELL_PLAIN },
+	{ "uncached.avg", "  %8.2f", NULL, TP_CELL_PLAIN },
+	{ "uncached.p50", " %6.0f", NULL, TP_CELL_PLAIN },
+	{ "uncached.p99", " %6.0f", NULL, TP_CELL_PLAIN },
+	{ "below", " %8llu", NULL, TP_CELL_PLAIN },
+	{ "note", "%s", NULL, TP_CELL_PLAIN },
+};
 
 static int tp_double_cmp(const void *a, const void *b)
 {
@@ -302,8 +533,9 @@ static int tp_double_cmp(const void *a, const void *b)
  * The line under the table: the CPU whose uncached load is slowest at p99,
  * against the median CPU, and the one with the largest overhead.
  */
-static void tp_cache_worst(const struct tp_result *r, FILE *f)
+static void tp_cache_worst(struct tp_model *m)
 {
+	const struct tp_result *r = tp_model_result(m);
 	struct tp_cache_summary s;
 	unsigned int i, n = 0, worst = 0, loud = 0;
 	double w = -1, lw = -1, *p99 = calloc(r->ncpus, sizeof(*p99));
@@ -323,398 +555,60 @@ static void tp_cache_worst(const struct tp_result *r, FILE *f)
 		}
 	}
 	if (!n) {
-		fprintf(f, "worst: no CPU completed a round\n");
+		tp_text(m, "worst: no CPU completed a round\n");
 		free(p99);
 		return;
 	}
 	qsort(p99, n, sizeof(*p99), tp_double_cmp);
-	fprintf(f, "worst: CPU %u, uncached p99 %.0f cycles net (the median CPU's: %.0f); largest overhead p50: CPU %u, %.0f cycles\n",
+	tp_text(m, "worst: CPU %u, uncached p99 %.0f cycles net (the median CPU's: %.0f); largest overhead p50: CPU %u, %.0f cycles\n",
 		worst, w, p99[(n - 1) / 2], loud, lw);
 	free(p99);
 }
 
 /* One row per CPU: the net loads' avg, p50 and p99; then the worst CPU. */
-static void tp_cache_table(const struct tp_result *r, bool verbose, FILE *f)
+static void tp_cache_table(struct tp_model *m)
 {
-	struct tp_cache_summary s;
-	unsigned int i;
-
-	fprintf(f, "                    overhead  ---- cached net ----  --- uncached net ---  below\n");
-	fprintf(f, " cpu     rounds      p50       avg    p50    p99       avg    p50    p99  overhead\n");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_cache_summarize(r, &r->cpu[i], &s);
-		tp_cache_table_row(&r->cpu[i], &s, f);
-	}
-	tp_cache_worst(r, f);
-	fprintf(f, "(cycles; net: minus the overhead's median, a load below it counted as 0 and in \"below overhead\"%s)\n",
-		verbose ? "" : "; -v: every CPU in full");
+	if (tp_model_result(m)->ncpus <= 1)
+		return;
+	tp_text(m, "                    overhead  ---- cached net ----  --- uncached net ---  below\n");
+	tp_text(m, " cpu     rounds      p50       avg    p50    p99       avg    p50    p99  overhead\n");
+	tp_table(m, "cpus", tp_cache_table_cols, TP_ARRAY_SIZE(tp_cache_table_cols));
+	tp_cache_worst(m);
+	tp_text(m, "(cycles; net: minus the overhead's median, a load below it counted as 0 and in \"below overhead\"%s)\n",
+		tp_model_output(m)->verbose ? "" : "; -v: every CPU in full");
 }
 
-static void tp_cache_text(const struct tp_result *r,
-			  const struct tp_verdict *v, bool verbose, FILE *f)
+static void tp_cache_model(struct tp_model *m)
 {
+	const struct tp_result *r = tp_model_result(m);
 	char cpus[256], dur[32];
-	unsigned int i;
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
-	fprintf(f, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s, tsc %u kHz; cycles are TSC cycles",
-		tp_result_engine(r),
-		(unsigned long long)r->p.rounds, cpus, r->p.batch, dur,
-		r->tsc_khz);
-	if (!r->user_engine)
-		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
-			tp_state_name(r->state), tp_stop_reason_name(r->reason));
-	fprintf(f, "\n");
+	tp_text(m, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s, tsc %u kHz; cycles are TSC cycles",
+		tp_result_engine(r), (unsigned long long)r->p.rounds, cpus,
+		r->p.batch, dur, r->tsc_khz);
+	tp_report_run_text(m);
+	tp_report_head(m, "cache");
+	tp_family(m, &tp_cache_cycles);
+	tp_family(m, &tp_cache_rounds);
+	tp_family(m, &tp_cache_level);
+	tp_family(m, &tp_cache_node);
+	tp_u64(m, "rounds", r->p.rounds, NULL);
+	tp_u64(m, "batch", r->p.batch, NULL);
+	tp_bool(m, "levels", r->p.levels, NULL);
+	tp_bool(m, "nodes", r->p.nodes, NULL);
+	tp_u64(m, "width_ns", r->p.width_ns, NULL);
+	tp_u64(m, "gap_ns", r->p.gap_ns, NULL);
+	tp_u64(m, "elapsed_ns", r->elapsed_ns, &tp_elapsed_opts);
 	/* -v: every CPU's block, then the table as well (not for one CPU) */
-	if (verbose || r->ncpus == 1)
-		for (i = 0; i < r->ncpus; i++)
-			tp_cache_cpu_text(r, &r->cpu[i], f);
-	if (r->ncpus > 1)
-		tp_cache_table(r, verbose, f);
-	tp_context_text(r, f);
-	tp_verdict_text(v, r, verbose, f);
-}
-
-static void tp_cache_json_figs(struct jw *j, const double v[TP_FIGS])
-{
-	unsigned int i;
-
-	for (i = 0; i < TP_FIGS; i++)
-		jw_double(j, tp_fig_keys[i], v[i]);
-}
-
-static void tp_cache_json_hist(struct jw *j, const struct tp_series_res *s)
-{
-	unsigned int i;
-
-	jw_arr(j, "histogram");
-	for (i = 0; s->hist && i < TSCPROBE_HIST_BUCKETS; i++) {
-		if (!s->hist->b[i].calls)
-			continue;
-		jw_obj(j, NULL);
-		jw_u64(j, "lo", tp_hist_bucket_lo(i));
-		jw_u64(j, "hi", tp_hist_bucket_hi(i));
-		jw_u64(j, "calls", s->hist->b[i].calls);
-		jw_obj_end(j);
-	}
-	jw_arr_end(j);
-}
-
-/*
- * overhead: gross figures; cached, uncached: net of the overhead's median,
- * never below 0, with the original program's mean minus mean beside them
- * (its key "seed_avg" kept for compatibility).
- */
-static void tp_cache_json_series(struct jw *j, const struct tp_cpu_res *c,
-				 const struct tp_cache_summary *s,
-				 unsigned int i)
-{
-	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(i));
-
-	jw_obj(j, tp_series_name(TP_CACHE_ID(i)));
-	tp_cache_json_figs(j, s->net[i]);
-	if (TP_CACHE_ID(i) == TSCPROBE_SERIES_OVERHEAD) {
-		tp_cache_json_hist(j, sr);
-		jw_obj_end(j);
-		return;
-	}
-	jw_str(j, "net_of", "overhead_p50");
-	jw_double(j, "overhead_p50", s->overhead_p50);
-	jw_u64(j, "below_overhead", s->below[i]);
-	jw_double(j, "overhead_avg", s->overhead_avg);
-	jw_double(j, "seed_avg", s->avg_minus_overhead_avg[i]);
-	jw_obj(j, "gross");
-	tp_cache_json_figs(j, s->gross[i]);
-	tp_cache_json_hist(j, sr);
-	jw_obj_end(j);
-	jw_obj_end(j);
-}
-
-static void tp_cache_json_windows(struct jw *j, const struct tp_cpu_res *c,
-				  const struct tp_cache_summary *s)
-{
-	double base = s->overhead_p50;
-	bool lo_c, lo_u;
-	unsigned int k;
-
-	jw_obj(j, "windows");
-	for (k = 0; k < TP_CACHE_WINDOWS; k++) {
-		const struct tp_window_res *w =
-			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[k];
-
-		if (!w->rounds)
-			continue;
-		jw_obj(j, tp_window_keys[k]);
-		jw_u64(j, "rounds", w->rounds);
-		jw_u64(j, "blocks", w->blocks);
-		jw_double(j, "overhead", tp_window_avg(c, TSCPROBE_SERIES_OVERHEAD, k, -1, NULL));
-		jw_double(j, "cached", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, base, &lo_c));
-		jw_double(j, "uncached", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, base, &lo_u));
-		jw_bool(j, "cached_below_overhead", lo_c);
-		jw_bool(j, "uncached_below_overhead", lo_u);
-		jw_double(j, "cached_gross", tp_window_avg(c, TSCPROBE_SERIES_CACHED, k, -1, NULL));
-		jw_double(j, "uncached_gross", tp_window_avg(c, TSCPROBE_SERIES_UNCACHED, k, -1, NULL));
-		jw_obj_end(j);
-	}
-	jw_obj_end(j);
-}
-
-static void tp_cache_json_curves(struct jw *j, const struct tp_result *r,
-				 const struct tp_cpu_res *c,
-				 const struct tp_cache_summary *s)
-{
-	unsigned int i;
-	double v;
-
-	if (r->p.levels) {
-		jw_arr(j, "levels");
-		for (i = 0; i < c->nlevels; i++) {
-			v = tp_lat_per_load(&c->levels[i]);
-			jw_obj(j, NULL);
-			jw_u64(j, "size", c->levels[i].size);
-			jw_u64(j, "loads", c->levels[i].loads);
-			jw_u64(j, "cycles", c->levels[i].cycles);
-			jw_double(j, "cycles_per_load", v);
-			jw_double(j, "ns_per_load", tp_cycles_ns(v, r->tsc_khz));
-			jw_obj_end(j);
-		}
-		jw_arr_end(j);
-	}
-	if (r->p.nodes) {
-		jw_arr(j, "nodes");
-		for (i = 0; i < c->nnodes; i++) {
-			v = tp_lat_per_load(&c->nodes[i]);
-			jw_obj(j, NULL);
-			jw_u64(j, "node", c->nodes[i].node);
-			jw_u64(j, "loads", c->nodes[i].loads);
-			jw_u64(j, "cycles", c->nodes[i].cycles);
-			jw_double(j, "gross", v);
-			jw_double(j, "net", tp_net(v, s->overhead_p50));
-			jw_double(j, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50),
-							    r->tsc_khz));
-			jw_obj_end(j);
-		}
-		jw_arr_end(j);
-	}
-}
-
-static void tp_cache_cpu_json(struct jw *j, const struct tp_result *r,
-			      const struct tp_cpu_res *c)
-{
-	struct tp_cache_summary s;
-	unsigned int i;
-
-	tp_cache_summarize(r, c, &s);
-	jw_obj(j, NULL);
-	jw_u64(j, "cpu", c->cpu);
-	jw_u64(j, "node", c->node);
-	jw_bool(j, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	jw_bool(j, "starved", c->flags & TSCPROBE_CPU_F_STARVED);
-	jw_bool(j, "held", c->flags & TSCPROBE_CPU_F_HELD);
-	jw_u64(j, "rounds", c->rounds);
-	jw_u64(j, "window_count", c->windows);
-	jw_u64(j, "measured_cycles", c->measured_cycles);
-	jw_double(j, "rounds_per_s", s.rounds_per_s);
-	for (i = 0; i < TP_CACHE_SERIES; i++)
-		tp_cache_json_series(j, c, &s, i);
-	tp_cache_json_windows(j, c, &s);
-	tp_cache_json_curves(j, r, c, &s);
-	tp_context_cpu_json(r, c, j);
-	jw_obj_end(j);
-}
-
-static void tp_cache_json(const struct tp_result *r,
-			  const struct tp_verdict *v, FILE *f)
-{
-	struct jw j;
-	unsigned int i;
-
-	jw_init(&j, f);
-	tp_result_json_head(&j, r, "cache");
-	jw_u64(&j, "rounds", r->p.rounds);
-	jw_u64(&j, "batch", r->p.batch);
-	jw_bool(&j, "levels", r->p.levels);
-	jw_bool(&j, "nodes", r->p.nodes);
-	jw_u64(&j, "width_ns", r->p.width_ns);
-	jw_u64(&j, "gap_ns", r->p.gap_ns);
-	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
-	jw_arr(&j, "cpus");
-	for (i = 0; i < r->ncpus; i++)
-		tp_cache_cpu_json(&j, r, &r->cpu[i]);
-	jw_arr_end(&j);
-	tp_context_json(r, &j);
-	if (tp_verdict_given(v)) {
-		jw_obj(&j, "verdict");
-		tp_verdict_json(v, r, &j);
-		jw_obj_end(&j);
-	}
-	jw_obj_end(&j);
-	jw_finish(&j);
-}
-
-
-static const char *const tp_cache_series_keys[TP_CACHE_SERIES] = {
-	"overhead", "cached", "uncached",
-};
-
-/* One header row, then a row per CPU: the three series, net of the
- * overhead's median (the overhead itself gross), and the block averages;
- * the verdict's columns last, with limits.
- */
-static void tp_cache_csv(const struct tp_result *r,
-			 const struct tp_verdict *v, FILE *f)
-{
-	static const char *const lead[] = {
-		"kind", "engine", "run_id", "cpu", "node", "incomplete", "rounds",
-		"rounds_per_s", "overhead_p50_base",
-	};
-	struct tp_cache_summary s;
-	struct tp_csv c = { f, 0 };
-	unsigned int i, k, x;
-	char name[40];
-
-	for (i = 0; i < TP_ARRAY_SIZE(lead); i++)
-		tp_csv_str(&c, lead[i]);
-	for (k = 0; k < TP_CACHE_SERIES; k++)
-		for (x = 0; x < TP_FIGS; x++) {
-			snprintf(name, sizeof(name), "%s_%s", tp_cache_series_keys[k],
-				 tp_fig_keys[x]);
-			tp_csv_str(&c, name);
-		}
-	for (k = 1; k < TP_CACHE_SERIES; k++)
-		for (x = 0; x < TP_CACHE_WINDOWS; x++) {
-			snprintf(name, sizeof(name), "%s_avg_last_%s",
-				 tp_cache_series_keys[k], tp_window_keys[x]);
-			tp_csv_str(&c, name);
-		}
-	tp_verdict_csv_head(v, &c);
-	tp_csv_end(&c);
-	for (i = 0; i < r->ncpus; i++) {
-		const struct tp_cpu_res *cpu = &r->cpu[i];
-
-		tp_cache_summarize(r, cpu, &s);
-		tp_csv_str(&c, "cache");
-		tp_csv_str(&c, tp_result_engine(r));
-		tp_csv_u64(&c, r->run_id);
-		tp_csv_u64(&c, cpu->cpu);
-		tp_csv_u64(&c, cpu->node);
-		tp_csv_u64(&c, !!(cpu->flags & TSCPROBE_CPU_F_INCOMPLETE));
-		tp_csv_u64(&c, s.rounds);
-		tp_csv_double(&c, s.rounds_per_s);
-		tp_csv_double(&c, s.overhead_p50);
-		for (k = 0; k < TP_CACHE_SERIES; k++)
-			for (x = 0; x < TP_FIGS; x++)
-				tp_csv_double(&c, s.net[k][x]);
-		for (k = 1; k < TP_CACHE_SERIES; k++)
-			for (x = 0; x < TP_CACHE_WINDOWS; x++) {
-				unsigned int id = TP_CACHE_ID(k);
-
-				if (tp_series(cpu, id)->win[x].rounds)
-					tp_csv_double(&c, tp_window_avg(cpu, id, x, s.overhead_p50, NULL));
-				else
-					tp_csv_empty(&c);	/* not that many rounds */
-			}
-		tp_verdict_csv_row(v, i, &c);
-		tp_csv_end(&c);
-	}
-}
-
-/**
- * tp_cache_labels() - the labels of a CPU's cache series
- * @buf: the output
- * @len: its size
- * @r: the run (engine)
- * @cpu: the CPU
- * @k1: the first label of the series, with its value @v1
- * @v1: its value
- * @k2: a second label (NULL: none), with its value @v2
- * @v2: its value
- */
-static void tp_cache_labels(char *buf, size_t len, const struct tp_result *r,
-			    unsigned int cpu, const char *k1, const char *v1,
-			    const char *k2, const char *v2)
-{
-	char c[16];
-
-	snprintf(c, sizeof(c), "%u", cpu);
-	tp_prom_labels(buf, len, "cpu", c, "engine", tp_result_engine(r), k1, v1,
-		       k2, v2, NULL);
-}
-
-static void tp_cache_prom_figs(const struct tp_result *r, FILE *f)
-{
-	struct tp_cache_summary s;
-	char labels[192];
-	unsigned int i, k, x;
-
-	tp_prom_family(f, "tscprobe_cache_cycles", "gauge",
-		       "One load in TSC cycles: the overhead gross, cached and uncached net of the overhead's median.");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_cache_summarize(r, &r->cpu[i], &s);
-		if (!s.rounds)
-			continue;
-		for (k = 0; k < TP_CACHE_SERIES; k++)
-			for (x = 0; x < TP_FIGS; x++) {
-				tp_cache_labels(labels, sizeof(labels), r,
-						r->cpu[i].cpu, "series",
-						tp_cache_series_keys[k], "stat",
-						tp_fig_keys[x]);
-				tp_prom_double(f, "tscprobe_cache_cycles", labels,
-					       s.net[k][x]);
-			}
-	}
-	tp_prom_family(f, "tscprobe_cache_rounds_total", "counter",
-		       "Rounds measured.");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_cache_labels(labels, sizeof(labels), r, r->cpu[i].cpu,
-				"series", "all", NULL, NULL);
-		tp_prom_u64(f, "tscprobe_cache_rounds_total", labels,
-			    r->cpu[i].rounds);
-	}
-}
-
-static void tp_cache_prom_curves(const struct tp_result *r, FILE *f)
-{
-	bool levels = false, nodes = false;
-	char labels[192], v[32];
-	unsigned int i, k;
-
-	for (i = 0; i < r->ncpus; i++) {
-		levels |= r->cpu[i].nlevels > 0;
-		nodes |= r->cpu[i].nnodes > 0;
-	}
-	if (levels)
-		tp_prom_family(f, "tscprobe_cache_level_cycles_per_load", "gauge",
-			       "Load-to-use latency of a working set, pointer chase.");
-	for (i = 0; i < r->ncpus; i++)
-		for (k = 0; k < r->cpu[i].nlevels; k++) {
-			snprintf(v, sizeof(v), "%llu",
-				 (unsigned long long)r->cpu[i].levels[k].size);
-			tp_cache_labels(labels, sizeof(labels), r,
-					r->cpu[i].cpu, "size_bytes", v, NULL,
-					NULL);
-			tp_prom_double(f, "tscprobe_cache_level_cycles_per_load",
-				       labels, tp_lat_per_load(&r->cpu[i].levels[k]));
-		}
-	if (nodes)
-		tp_prom_family(f, "tscprobe_cache_node_cycles_per_load", "gauge",
-			       "Uncached load from the CPU to a NUMA node's memory, gross.");
-	for (i = 0; i < r->ncpus; i++)
-		for (k = 0; k < r->cpu[i].nnodes; k++) {
-			snprintf(v, sizeof(v), "%u", r->cpu[i].nodes[k].node);
-			tp_cache_labels(labels, sizeof(labels), r,
-					r->cpu[i].cpu, "node", v, NULL, NULL);
-			tp_prom_double(f, "tscprobe_cache_node_cycles_per_load",
-				       labels, tp_lat_per_load(&r->cpu[i].nodes[k]));
-		}
-}
-
-static void tp_cache_prom(const struct tp_result *r, FILE *f)
-{
-	tp_prom_run(r, f);
-	tp_cache_prom_figs(r, f);
-	tp_cache_prom_curves(r, f);
+	tp_rows(m, "cpus", r->ncpus, tp_cache_row, r);
+	if (!tp_model_output(m)->verbose && r->ncpus != 1)
+		tp_not_in(m, TP_IN_TEXT);
+	tp_cache_table(m);
+	tp_context_model(m);
+	tp_verdict_model(m);
+	tp_verdict_text_model(m);
 }
 
 #define TP_CACHE_SVG_W		760.0
@@ -985,39 +879,13 @@ void tp_cache_figure(const struct tp_result *r, const struct tp_limit *l,
 		tp_judge(j, tp_cycles_ns(v, r->tsc_khz), (double)l->value);
 }
 
-/**
- * tp_cache_output() - print a cache result as asked
- * @r: the result
- * @o: the format, the SVG file if any, and the limits if any
- * @f: standard output's stream
- *
- * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
- * TP_EXIT_OVER_LIMIT when the result fails its limits.
- */
+static const struct tp_report_kind tp_cache_report = {
+	tp_cache_figure, tp_cache_model, tp_cache_svg,
+};
+
+/* A cache result's report, as @o asks (tp_report()). */
 int tp_cache_output(const struct tp_result *r, const struct tp_output *o,
 		    FILE *f)
 {
-	struct tp_verdict v;
-	int ret = tp_verdict_judge(&v, r, o->limits, tp_cache_figure);
-
-	if (ret)
-		return ret;
-	switch (o->fmt) {
-	case TP_FMT_JSON:
-		tp_cache_json(r, &v, f);
-		break;
-	case TP_FMT_CSV:
-		tp_cache_csv(r, &v, f);
-		break;
-	case TP_FMT_PROM:
-		tp_cache_prom(r, f);
-		tp_verdict_prom(&v, f);
-		break;
-	default:
-		tp_cache_text(r, &v, o->verbose, f);
-	}
-	ret = o->svg ? tp_cache_svg(r, o->svg) : TP_EXIT_OK;
-	ret = tp_verdict_exit(&v, ret);
-	tp_verdict_free(&v);
-	return ret;
+	return tp_report(r, o, f, &tp_cache_report);
 }
