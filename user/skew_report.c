@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The skew report: the skew table (the rows the module's debugfs file
- * prints, from core/report.c), two matrices with the CPUs as rows (i) and
- * columns (j) -- one-way latency in ns and skew in cycles -- and a verdict;
- * or the same as JSON (schema in Documentation/skew.rst).
+ * The skew report, built once as a model (lib/model.h): a row per ordered
+ * pair (status, relation, and the four statistics latij, latji, skew and
+ * one-way as min/avg/max/sd), and the verdict on the TSCs' sync
+ * (Documentation/skew.rst).  Text adds the pairs' table (the rows the
+ * module's debugfs file prints, from core/report.c) and two matrices with
+ * the CPUs as rows (i) and columns (j) -- one-way latency in ns and skew
+ * in cycles -- or, on many CPUs, a summary by topology and the worst pairs.
  */
 #include <math.h>
 #include <stddef.h>
@@ -12,9 +15,8 @@
 
 #include "lib/context_report.h"
 #include "lib/format.h"
-#include "lib/json_write.h"
+#include "lib/model.h"
 #include "core/names.h"
-#include "lib/prom_run.h"
 #include "reports.h"
 #include "core/report.h"
 #include "lib/svg.h"
@@ -297,38 +299,25 @@ static void tp_topo_add(double v[3], double x, bool first)
 		v[2] = x;
 }
 
-/*
- * The judged pairs' figures by topology group, into @t; returns how many
- * groups have pairs.
- */
-static unsigned int tp_skew_topo_sums(const struct tp_result *r,
-				      const struct tp_topo *topo,
-				      struct tp_topo_sum t[TP_TOPO_GROUPS])
+/* One line per topology group that has pairs: min/avg/max of each. */
+static void tp_skew_topology(const struct tp_result *r,
+			     const struct tp_topo *topo, FILE *f)
 {
-	unsigned int i, g, groups = 0;
+	struct tp_topo_sum t[TP_TOPO_GROUPS];
+	unsigned int i, g;
 
-	memset(t, 0, TP_TOPO_GROUPS * sizeof(*t));
+	memset(t, 0, sizeof(t));
 	for (i = 0; i < r->npairs; i++) {
 		const struct tp_pair_res *p = &r->pair[i];
 
 		if (!tp_pair_judged(p))
 			continue;
 		g = tp_topo_group(topo, p->relation, p->from, p->to);
-		groups += !t[g].n;
 		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
 		tp_topo_add(t[g].skew, fabs(tp_pair_skew(p)), !t[g].n);
 		t[g].out += !tp_skew_in_sync(&p->st);
 		t[g].n++;
 	}
-	return groups;
-}
-
-/* One line per topology group that has pairs: min/avg/max of each. */
-static void tp_skew_topology(const struct tp_topo_sum t[TP_TOPO_GROUPS],
-			     FILE *f)
-{
-	unsigned int g;
-
 	fprintf(f, "by topology            pairs  one-way ns:  min     avg     max  |skew| cycles:  min     avg     max  not in sync\n");
 	for (g = 0; g < TP_TOPO_GROUPS; g++) {
 		if (!t[g].n)
@@ -383,308 +372,225 @@ static void tp_skew_worst(const struct tp_result *r,
 	free(w);
 }
 
-static void tp_skew_text(const struct tp_result *r,
-			 const struct tp_verdict *v, bool verbose, FILE *f)
+static const struct tp_family tp_skew_pair_ok = {
+	"tscprobe_skew_pair_ok", "gauge",
+	"1 when the pair completed, 0 on timeout, offline or skipped.", false,
+};
+/* A family per statistic, by TP_LATIJ...: a sample per pair and figure. */
+static const struct tp_family tp_skew_stat_families[TP_PAIR_STATS] = {
+	{ "tscprobe_skew_latij_cycles", "gauge",
+	  "latij of an ordered CPU pair, in TSC cycles (stat: min, avg, max, sd).", false },
+	{ "tscprobe_skew_latji_cycles", "gauge",
+	  "latji of an ordered CPU pair, in TSC cycles (stat: min, avg, max, sd).", false },
+	{ "tscprobe_skew_skew_cycles", "gauge",
+	  "skew of an ordered CPU pair, in TSC cycles (stat: min, avg, max, sd).", false },
+	{ "tscprobe_skew_one_way_cycles", "gauge",
+	  "one_way of an ordered CPU pair, in TSC cycles (stat: min, avg, max, sd).", false },
+};
+static const struct tp_family tp_skew_discarded = {
+	"tscprobe_skew_discarded_samples", "gauge",
+	"Samples of the pair dropped as outliers (the others are in its figures).",
+	false,
+};
+static const struct tp_family tp_skew_sound_family = {
+	"tscprobe_skew_pair_sound", "gauge",
+	"1 when at most as many samples were dropped as kept: the pair is judged.",
+	false,
+};
+static const struct tp_family tp_skew_in_sync_family = {
+	"tscprobe_skew_in_sync", "gauge",
+	"1 when every judged pair is in sync within its noise (and one was).",
+	true,
+};
+
+/* The CSV places of a pair's columns, after the report's own. */
+enum {
+	TP_SKEW_CSV_PAIR = 5,
+	TP_SKEW_CSV_STATS = 11,		/* statistic x figure */
+	TP_SKEW_CSV_AFTER = TP_SKEW_CSV_STATS + TP_PAIR_STATS * TP_STAT_FIGS,
+};
+
+/* Statistic @k of pair @p as {min, avg, max, sd}: null without numbers. */
+static void tp_pair_stat_model(struct tp_model *m, const struct tp_pair_res *p,
+			       unsigned int k)
 {
-	unsigned int ncpus = tp_cpuset_count(&r->cpus);
-	bool big = ncpus > TP_SKEW_MATRIX_CPUS;
-	struct tp_topo *topo = tp_topo_read(&r->cpus);
-	struct tp_topo_sum sums[TP_TOPO_GROUPS];
-	unsigned int i, line, groups;
-	const char *head;
-	char cpus[256], row[192];
+	const char *name = tp_pair_stats[k].name;
+	bool ok = tp_pair_ok(p);
+	double v[TP_STAT_FIGS];
+	struct tp_opts o = { .prom = &tp_skew_stat_families[k] };
+	char col[32];
+	unsigned int s;
 
-	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
-	fprintf(f, "skew: %s engine, CPUs %s, samples %u, repeats %u, tsc %u kHz, pairs %u/%u",
-		tp_result_engine(r), cpus, r->p.samples,
-		r->p.repeats, r->tsc_khz, r->pairs_done, r->pairs_total);
-	if (!r->user_engine)
-		fprintf(f, ", run %llu %s (%s)", (unsigned long long)r->run_id,
-			tp_state_name(r->state), tp_stop_reason_name(r->reason));
-	fprintf(f, "\n");
+	tp_pair_values(p, k, v);
+	if (ok)
+		tp_obj(m, name);
+	else
+		tp_obj_unknown(m, name);
+	for (s = 0; s < TP_STAT_FIGS; s++) {
+		snprintf(col, sizeof(col), "%s_%s", name, tp_stat_names[s]);
+		o.csv = TP_SKEW_CSV_STATS + TP_STAT_FIGS * k + s;
+		o.col = col;
+		o.labels = tp_labels(m, "stat", tp_stat_names[s], NULL);
+		if (ok)
+			tp_real(m, tp_stat_names[s], v[s], &o);
+		else
+			tp_null(m, tp_stat_names[s], &o);
+	}
+	tp_end(m);
+}
+
+/* A pair's bool, null where @known is not. */
+static void tp_pair_bool(struct tp_model *m, const char *key, bool known,
+			 bool v, const struct tp_opts *o)
+{
+	if (known)
+		tp_bool(m, key, v, o);
+	else
+		tp_null(m, key, o);
+}
+
+/* Row @i: one ordered pair; no numbers for a pair that did not complete. */
+static void tp_skew_pair_row(struct tp_model *m, const void *ctx, unsigned int i)
+{
+	const struct tp_result *r = ctx;
+	const struct tp_pair_res *p = &r->pair[i];
+	bool ok = tp_pair_ok(p);
+	char from[16], to[16], row[192];
+	unsigned int k;
+
+	snprintf(from, sizeof(from), "%u", p->from);
+	snprintf(to, sizeof(to), "%u", p->to);
+	tp_model_labels(m, "from", from, "to", to, "relation",
+			tp_relation_name(p->relation), "engine",
+			tp_result_engine(r), NULL);
+	tp_skew_row(row, sizeof(row), p->from, p->to, p->status, &p->st);
+	tp_text(m, "%s\n", row);
+	tp_u64(m, "from", p->from, &(struct tp_opts){ .csv = TP_SKEW_CSV_PAIR });
+	tp_u64(m, "to", p->to, &(struct tp_opts){ .csv = TP_SKEW_CSV_PAIR + 1 });
+	tp_str(m, "status", tp_pair_status_name(p->status),
+	       &(struct tp_opts){ .csv = TP_SKEW_CSV_PAIR + 3 });
+	tp_str(m, "relation", tp_relation_name(p->relation),
+	       &(struct tp_opts){ .csv = TP_SKEW_CSV_PAIR + 2 });
+	tp_bool(m, "ok", ok, &(struct tp_opts){ .prom = &tp_skew_pair_ok,
+		.not_in = TP_NO_DOC });
+	tp_u64(m, "elapsed_cycles", p->elapsed_cycles, NULL);
+	tp_u64(m, "nr", ok ? p->st.nr : 0,
+	       &(struct tp_opts){ .csv = TP_SKEW_CSV_PAIR + 4 });
+	tp_counter(m, "discarded", &(struct tp_counter_res){ ok, p->st.discarded },
+		   &(struct tp_opts){ .csv = TP_SKEW_CSV_PAIR + 5,
+		   .prom = &tp_skew_discarded });
+	for (k = 0; k < TP_PAIR_STATS; k++)
+		tp_pair_stat_model(m, p, k);
+	if (ok)
+		tp_real(m, "one_way_ns", tp_pair_one_way_ns(r, p),
+			&(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER });
+	else
+		tp_null(m, "one_way_ns", &(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER });
+	tp_pair_bool(m, "sound", ok, tp_skew_sound(&p->st), &(struct tp_opts){
+		.csv = TP_SKEW_CSV_AFTER + 1, .prom = &tp_skew_sound_family });
+	tp_pair_bool(m, "in_sync", tp_pair_judged(p), tp_skew_in_sync(&p->st),
+		     &(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER + 2 });
+	tp_verdict_row_model(m, i);
+}
+
+/*
+ * The sync verdict, in text its lines and in JSON "verdict" with the
+ * limits' verdict in the same object; in Prometheus whether every judged
+ * pair is in sync.
+ */
+static void tp_skew_verdict_model(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	struct tp_skew_verdict v;
+	FILE *f = tp_text_open(m);
+
+	tp_skew_verdict_text(r, f);
+	tp_text_close(m, f);
+	tp_skew_verdict(r, &v);
+	tp_obj(m, "verdict");
+	tp_u64(m, "pairs_ok", v.ok, NULL);
+	tp_u64(m, "pairs_not_judged", v.unsound, NULL);
+	tp_u64(m, "pairs_out_of_sync", v.out, NULL);
+	tp_u64(m, "samples_kept", v.kept, NULL);
+	tp_u64(m, "samples_discarded", v.dropped, NULL);
+	tp_pair_bool(m, "in_sync", v.worst, !v.out, NULL);
+	tp_bool(m, "in_sync_all", v.worst && !v.out, &(struct tp_opts){
+		.prom = &tp_skew_in_sync_family, .not_in = TP_NO_DOC });
+	if (v.worst) {
+		tp_real(m, "max_abs_skew", v.max_abs, NULL);
+		tp_u64(m, "from", v.worst->from, NULL);
+		tp_u64(m, "to", v.worst->to, NULL);
+	} else {
+		tp_null(m, "max_abs_skew", NULL);
+	}
+	tp_verdict_keys_model(m);
+	tp_end(m);
+}
+
+/* Text's pairs and matrices, or on many CPUs the topology and the worst. */
+static void tp_skew_tables(struct tp_model *m, bool big)
+{
+	const struct tp_result *r = tp_model_result(m);
+	bool verbose = tp_model_output(m)->verbose;
+	struct tp_topo *topo;
+	FILE *f = tp_text_open(m);
+
 	if (!big || verbose) {
-		for (line = 0; (head = tp_skew_header(line)); line++)
-			fprintf(f, "%s\n", head);
-		for (i = 0; i < r->npairs; i++) {
-			const struct tp_pair_res *p = &r->pair[i];
-
-			tp_skew_row(row, sizeof(row), p->from, p->to, p->status,
-				    &p->st);
-			fprintf(f, "%s\n", row);
-		}
 		fprintf(f, "\none-way latency, ns (row: CPU i, column: CPU j)\n");
 		tp_matrix(r, false, f);
 		fprintf(f, "\nskew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)\n");
 		tp_matrix(r, true, f);
 		fprintf(f, "\n");
 	}
-	/* Where the pairs sit two ways or more (SMT, sockets, nodes). */
-	groups = tp_skew_topo_sums(r, topo, sums);
-	if (big || groups > 1)
-		tp_skew_topology(sums, f);
-	if (big)
+	if (big) {
+		topo = tp_topo_read(&r->cpus);
+		tp_skew_topology(r, topo, f);
 		tp_skew_worst(r, topo, f);
-	if (big || groups > 1)
 		fprintf(f, "\n");
-	free(topo);
-	tp_skew_verdict_text(r, f);
+		free(topo);
+	}
+	tp_text_close(m, f);
+}
+
+static void tp_skew_model(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	bool big = tp_cpuset_count(&r->cpus) > TP_SKEW_MATRIX_CPUS;
+	bool verbose = tp_model_output(m)->verbose;
+	const char *head;
+	char cpus[256];
+	unsigned int k, line;
+
+	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
+	tp_text(m, "skew: %s engine, CPUs %s, samples %u, repeats %u, tsc %u kHz, pairs %u/%u",
+		tp_result_engine(r), cpus, r->p.samples, r->p.repeats,
+		r->tsc_khz, r->pairs_done, r->pairs_total);
+	tp_report_run_text(m);
+	tp_report_head(m, "skew");
+	tp_family(m, &tp_skew_pair_ok);
+	for (k = 0; k < TP_PAIR_STATS; k++)
+		tp_family(m, &tp_skew_stat_families[k]);
+	tp_family(m, &tp_skew_discarded);
+	tp_family(m, &tp_skew_sound_family);
+	tp_family(m, &tp_skew_in_sync_family);
+	tp_u64(m, "samples", r->p.samples, NULL);
+	tp_u64(m, "repeats", r->p.repeats, NULL);
+	tp_u64(m, "elapsed_ns", r->elapsed_ns, &tp_elapsed_opts);
+	tp_u64(m, "pairs_done", r->pairs_done, NULL);
+	tp_u64(m, "pairs_total", r->pairs_total, NULL);
+	tp_cpuset(m, "cpus", &r->cpus);
+	for (line = 0; (!big || verbose) && (head = tp_skew_header(line)); line++)
+		tp_text(m, "%s\n", head);
+	tp_rows(m, "pairs", r->npairs, tp_skew_pair_row, r);
 	if (big && !verbose)
-		fprintf(f, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
-	else
-		tp_context_cpus_text(r, f);
-	tp_context_text(r, f);
-	tp_verdict_text(v, r, verbose, f);
-}
-
-/* Statistic @k of an OK pair as {min, avg, max, sd}. */
-static void tp_stat_json(struct jw *j, const struct tp_pair_res *p,
-			 unsigned int k)
-{
-	double v[TP_STAT_FIGS];
-	unsigned int s;
-
-	tp_pair_values(p, k, v);
-	jw_obj(j, tp_pair_stats[k].name);
-	for (s = 0; s < TP_STAT_FIGS; s++)
-		jw_double(j, tp_stat_names[s], v[s]);
-	jw_obj_end(j);
-}
-
-static void tp_pair_json(struct jw *j, const struct tp_result *r,
-			 const struct tp_pair_res *p)
-{
-	bool ok = tp_pair_ok(p);
-	unsigned int k;
-
-	jw_obj(j, NULL);
-	jw_u64(j, "from", p->from);
-	jw_u64(j, "to", p->to);
-	jw_str(j, "status", tp_pair_status_name(p->status));
-	jw_str(j, "relation", tp_relation_name(p->relation));
-	jw_u64(j, "elapsed_cycles", p->elapsed_cycles);
-	if (ok) {
-		jw_u64(j, "nr", p->st.nr);
-		jw_u64(j, "discarded", p->st.discarded);
-		for (k = 0; k < TP_PAIR_STATS; k++)
-			tp_stat_json(j, p, k);
-		jw_double(j, "one_way_ns", tp_pair_one_way_ns(r, p));
-		jw_bool(j, "sound", tp_skew_sound(&p->st));
-		if (tp_skew_sound(&p->st))
-			jw_bool(j, "in_sync", tp_skew_in_sync(&p->st));
-		else
-			jw_null(j, "in_sync");
-	} else {
-		/* No numbers for a pair that did not complete. */
-		jw_u64(j, "nr", 0);
-		jw_null(j, "discarded");
-		for (k = 0; k < TP_PAIR_STATS; k++)
-			jw_null(j, tp_pair_stats[k].name);
-		jw_null(j, "one_way_ns");
-		jw_null(j, "sound");
-		jw_null(j, "in_sync");
-	}
-	jw_obj_end(j);
-}
-
-/* The sync verdict, and with limits theirs in the same object. */
-static void tp_skew_json(const struct tp_result *r,
-			 const struct tp_verdict *lv, FILE *f)
-{
-	struct tp_skew_verdict v;
-	unsigned int i;
-	struct jw j;
-
-	tp_skew_verdict(r, &v);
-	jw_init(&j, f);
-	tp_result_json_head(&j, r, "skew");
-	jw_u64(&j, "samples", r->p.samples);
-	jw_u64(&j, "repeats", r->p.repeats);
-	jw_u64(&j, "elapsed_ns", r->elapsed_ns);
-	jw_u64(&j, "pairs_done", r->pairs_done);
-	jw_u64(&j, "pairs_total", r->pairs_total);
-	jw_cpuset(&j, "cpus", &r->cpus);
-	jw_arr(&j, "pairs");
-	for (i = 0; i < r->npairs; i++)
-		tp_pair_json(&j, r, &r->pair[i]);
-	jw_arr_end(&j);
-	jw_obj(&j, "verdict");
-	jw_u64(&j, "pairs_ok", v.ok);
-	jw_u64(&j, "pairs_not_judged", v.unsound);
-	jw_u64(&j, "pairs_out_of_sync", v.out);
-	jw_u64(&j, "samples_kept", v.kept);
-	jw_u64(&j, "samples_discarded", v.dropped);
-	if (v.worst)
-		jw_bool(&j, "in_sync", !v.out);
-	else
-		jw_null(&j, "in_sync");
-	if (v.worst) {
-		jw_double(&j, "max_abs_skew", v.max_abs);
-		jw_u64(&j, "from", v.worst->from);
-		jw_u64(&j, "to", v.worst->to);
-	} else {
-		jw_null(&j, "max_abs_skew");
-	}
-	tp_verdict_json(lv, r, &j);
-	jw_obj_end(&j);
-	tp_context_cpus_json(r, &j);
-	tp_context_json(r, &j);
-	jw_obj_end(&j);
-	jw_finish(&j);
-}
-
-
-/* One header row, then a row per ordered pair; no numbers for a pair that
- * did not complete (empty fields); the verdict's columns last, with limits.
- */
-static void tp_skew_csv(const struct tp_result *r,
-			const struct tp_verdict *lv, FILE *f)
-{
-	static const char *const lead[] = {
-		"kind", "engine", "run_id", "from", "to", "relation", "status",
-		"nr", "discarded",
-	};
-	struct tp_csv c = { f, 0 };
-	char name[32];
-	unsigned int i, k, s;
-	double v[TP_STAT_FIGS];
-
-	for (i = 0; i < sizeof(lead) / sizeof(lead[0]); i++)
-		tp_csv_str(&c, lead[i]);
-	for (k = 0; k < TP_PAIR_STATS; k++)
-		for (s = 0; s < TP_STAT_FIGS; s++) {
-			snprintf(name, sizeof(name), "%s_%s", tp_pair_stats[k].name,
-				 tp_stat_names[s]);
-			tp_csv_str(&c, name);
-		}
-	tp_csv_str(&c, "one_way_ns");
-	tp_csv_str(&c, "sound");
-	tp_csv_str(&c, "in_sync");
-	tp_verdict_csv_head(lv, &c);
-	tp_csv_end(&c);
-	for (i = 0; i < r->npairs; i++) {
-		const struct tp_pair_res *p = &r->pair[i];
-
-		tp_csv_str(&c, "skew");
-		tp_csv_str(&c, tp_result_engine(r));
-		tp_csv_u64(&c, r->run_id);
-		tp_csv_u64(&c, p->from);
-		tp_csv_u64(&c, p->to);
-		tp_csv_str(&c, tp_relation_name(p->relation));
-		tp_csv_str(&c, tp_pair_status_name(p->status));
-		tp_csv_u64(&c, tp_pair_ok(p) ? p->st.nr : 0);
-		if (tp_pair_ok(p))
-			tp_csv_u64(&c, p->st.discarded);
-		else
-			tp_csv_empty(&c);
-		for (k = 0; k < TP_PAIR_STATS; k++) {
-			tp_pair_values(p, k, v);
-			for (s = 0; s < TP_STAT_FIGS; s++) {
-				if (tp_pair_ok(p))
-					tp_csv_double(&c, v[s]);
-				else
-					tp_csv_empty(&c);
-			}
-		}
-		if (tp_pair_ok(p)) {
-			tp_csv_double(&c, tp_pair_one_way_ns(r, p));
-			tp_csv_u64(&c, tp_skew_sound(&p->st));
-		} else {
-			tp_csv_empty(&c);
-			tp_csv_empty(&c);
-		}
-		if (tp_pair_judged(p))
-			tp_csv_u64(&c, tp_skew_in_sync(&p->st));
-		else
-			tp_csv_empty(&c);
-		tp_verdict_csv_row(lv, i, &c);
-		tp_csv_end(&c);
-	}
-}
-
-/**
- * tp_pair_labels() - the labels of a pair's series
- * @buf: the output
- * @len: its size
- * @r: the run (engine)
- * @p: the pair
- * @stat: the stat label's value, or NULL for a series without one
- */
-static void tp_pair_labels(char *buf, size_t len, const struct tp_result *r,
-			   const struct tp_pair_res *p, const char *stat)
-{
-	char from[16], to[16];
-
-	snprintf(from, sizeof(from), "%u", p->from);
-	snprintf(to, sizeof(to), "%u", p->to);
-	tp_prom_labels(buf, len, "from", from, "to", to, "relation",
-		       tp_relation_name(p->relation), "engine",
-		       tp_result_engine(r), stat ? "stat" : NULL, stat, NULL);
-}
-
-/* One gauge family per statistic, a series per pair and min/avg/max/sd. */
-static void tp_skew_prom_stat(const struct tp_result *r, FILE *f,
-			      unsigned int k)
-{
-	char name[64], help[128], labels[192];
-	unsigned int i, s;
-	double v[TP_STAT_FIGS];
-
-	snprintf(name, sizeof(name), "tscprobe_skew_%s_cycles",
-		 tp_pair_stats[k].name);
-	snprintf(help, sizeof(help),
-		 "%s of an ordered CPU pair, in TSC cycles (stat: min, avg, max, sd).",
-		 tp_pair_stats[k].name);
-	tp_prom_family(f, name, "gauge", help);
-	for (i = 0; i < r->npairs; i++) {
-		if (!tp_pair_ok(&r->pair[i]))
-			continue;	/* no numbers for an incomplete pair */
-		tp_pair_values(&r->pair[i], k, v);
-		for (s = 0; s < TP_STAT_FIGS; s++) {
-			tp_pair_labels(labels, sizeof(labels), r, &r->pair[i],
-				       tp_stat_names[s]);
-			tp_prom_double(f, name, labels, v[s]);
-		}
-	}
-}
-
-static void tp_skew_prom(const struct tp_result *r, FILE *f)
-{
-	struct tp_skew_verdict v;
-	char labels[192];
-	unsigned int i, k;
-
-	tp_prom_run(r, f);
-	tp_prom_family(f, "tscprobe_skew_pair_ok", "gauge",
-		       "1 when the pair completed, 0 on timeout, offline or skipped.");
-	for (i = 0; i < r->npairs; i++) {
-		tp_pair_labels(labels, sizeof(labels), r, &r->pair[i], NULL);
-		tp_prom_u64(f, "tscprobe_skew_pair_ok", labels,
-			    tp_pair_ok(&r->pair[i]));
-	}
-	for (k = 0; k < TP_PAIR_STATS; k++)
-		tp_skew_prom_stat(r, f, k);
-	tp_prom_family(f, "tscprobe_skew_discarded_samples", "gauge",
-		       "Samples of the pair dropped as outliers (the others are in its figures).");
-	for (i = 0; i < r->npairs; i++) {
-		if (!tp_pair_ok(&r->pair[i]))
-			continue;
-		tp_pair_labels(labels, sizeof(labels), r, &r->pair[i], NULL);
-		tp_prom_u64(f, "tscprobe_skew_discarded_samples", labels,
-			    r->pair[i].st.discarded);
-	}
-	tp_prom_family(f, "tscprobe_skew_pair_sound", "gauge",
-		       "1 when at most as many samples were dropped as kept: the pair is judged.");
-	for (i = 0; i < r->npairs; i++) {
-		if (!tp_pair_ok(&r->pair[i]))
-			continue;
-		tp_pair_labels(labels, sizeof(labels), r, &r->pair[i], NULL);
-		tp_prom_u64(f, "tscprobe_skew_pair_sound", labels,
-			    tp_skew_sound(&r->pair[i].st));
-	}
-	tp_skew_verdict(r, &v);
-	tp_prom_family(f, "tscprobe_skew_in_sync", "gauge",
-		       "1 when every judged pair is in sync within its noise (and one was).");
-	tp_prom_u64(f, "tscprobe_skew_in_sync", NULL, v.worst && !v.out);
+		tp_not_in(m, TP_IN_TEXT);
+	tp_skew_tables(m, big);
+	tp_skew_verdict_model(m);
+	if (big && !verbose)
+		tp_text(m, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
+	tp_context_cpus_model(m, !big || verbose);
+	tp_context_model(m);
+	tp_verdict_text_model(m);
 }
 
 #define TP_HEAT_CELL	34.0
@@ -953,39 +859,13 @@ void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,
 		tp_judge(j, mag * 1e6 / r->tsc_khz, (double)l->value);
 }
 
-/**
- * tp_skew_output() - print a skew result as asked
- * @r: the result
- * @o: the format, the SVG file if any, and the limits if any
- * @f: standard output's stream
- *
- * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
- * TP_EXIT_OVER_LIMIT when the result fails its limits.
- */
+static const struct tp_report_kind tp_skew_report = {
+	tp_skew_figure, tp_skew_model, tp_skew_svg,
+};
+
+/* A skew result's report, as @o asks (tp_report()). */
 int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		   FILE *f)
 {
-	struct tp_verdict v;
-	int ret = tp_verdict_judge(&v, r, o->limits, tp_skew_figure);
-
-	if (ret)
-		return ret;
-	switch (o->fmt) {
-	case TP_FMT_JSON:
-		tp_skew_json(r, &v, f);
-		break;
-	case TP_FMT_CSV:
-		tp_skew_csv(r, &v, f);
-		break;
-	case TP_FMT_PROM:
-		tp_skew_prom(r, f);
-		tp_verdict_prom(&v, f);
-		break;
-	default:
-		tp_skew_text(r, &v, o->verbose, f);
-	}
-	ret = o->svg ? tp_skew_svg(r, o->svg) : TP_EXIT_OK;
-	ret = tp_verdict_exit(&v, ret);
-	tp_verdict_free(&v);
-	return ret;
+	return tp_report(r, o, f, &tp_skew_report);
 }

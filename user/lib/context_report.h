@@ -21,17 +21,3 @@ void tp_context_cpus_model(struct tp_model *m, bool text);
 void tp_context_model(struct tp_model *m);
 
 #endif /* TSCPROBE_USER_CONTEXT_REPORT_H */
-/* TEMPORARY (legacy_report.c) */
-#include <stdio.h>
-struct jw;
-struct tp_result;
-void tp_context_cpu_text(const struct tp_result *r, const struct tp_cpu_res *c,
-			 FILE *f);
-void tp_context_text(const struct tp_result *r, FILE *f);
-void tp_context_cpus_text(const struct tp_result *r, FILE *f);
-void tp_context_cpus_json(const struct tp_result *r, struct jw *j);
-void tp_context_cpu_json(const struct tp_result *r, const struct tp_cpu_res *c,
-			 struct jw *j);
-void tp_context_json(const struct tp_result *r, struct jw *j);
-void tp_result_json_head(struct jw *j, const struct tp_result *r,
-			 const char *kind);

@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CSV (RFC 4180: fields with commas, quotes or line breaks are quoted,
- * quotes doubled; an unknown value is an empty field), the Prometheus
- * text exposition format (HELP and TYPE before a family's samples, label
- * values escaped, one sample per line), and times written for humans.
+ * The output formats every report shares: the options that choose them,
+ * the one switch from a result to its report in the format asked for (its
+ * model built once, then one renderer: render_*.c), and times written for
+ * humans.
  */
-#include <math.h>
-#include <stdarg.h>
 #include <string.h>
 
 #include "cli.h"
 #include "format.h"
-#include "number.h"
 #include "parse.h"
 #include "core/report.h"
 #include "model.h"
@@ -106,164 +103,6 @@ int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
 	ret = tp_verdict_exit(&v, ret);
 	tp_verdict_free(&v);
 	return ret;
-}
-
-static void tp_csv_sep(struct tp_csv *c)
-{
-	if (c->fields++)
-		fputc(',', c->f);
-}
-
-void tp_csv_str(struct tp_csv *c, const char *s)
-{
-	tp_csv_sep(c);
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, c->f);
-		return;
-	}
-	fputc('"', c->f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', c->f);
-		fputc(*s, c->f);
-	}
-	fputc('"', c->f);
-}
-
-void tp_csv_u64(struct tp_csv *c, uint64_t v)
-{
-	tp_csv_sep(c);
-	fprintf(c->f, "%llu", (unsigned long long)v);
-}
-
-void tp_csv_i64(struct tp_csv *c, int64_t v)
-{
-	tp_csv_sep(c);
-	fprintf(c->f, "%lld", (long long)v);
-}
-
-/* Exact (number.c); NaN and infinities are unknown: an empty field. */
-void tp_csv_double(struct tp_csv *c, double v)
-{
-	char text[TP_NUMBER_LEN];
-
-	tp_csv_sep(c);
-	if (tp_number(text, v))
-		fputs(text, c->f);
-}
-
-void tp_csv_empty(struct tp_csv *c)
-{
-	tp_csv_sep(c);
-}
-
-void tp_csv_end(struct tp_csv *c)
-{
-	fputs("\r\n", c->f);
-	c->fields = 0;
-}
-
-/* The column names, in order, into the header row (ended by the caller). */
-void tp_csv_header(struct tp_csv *c, const char *const *names, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		tp_csv_str(c, names[i]);
-}
-
-/* HELP and TYPE lines of a metric family. */
-void tp_prom_family(FILE *f, const char *name, const char *type,
-		    const char *help)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-static void tp_prom_name(FILE *f, const char *name, const char *labels)
-{
-	if (labels && *labels)
-		fprintf(f, "%s{%s} ", name, labels);
-	else
-		fprintf(f, "%s ", name);
-}
-
-void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v)
-{
-	tp_prom_name(f, name, labels);
-	fprintf(f, "%llu\n", (unsigned long long)v);
-}
-
-/* Exact (number.c); the format names NaN and the infinities. */
-void tp_prom_double(FILE *f, const char *name, const char *labels, double v)
-{
-	char text[TP_NUMBER_LEN];
-
-	tp_prom_name(f, name, labels);
-	if (tp_number(text, v))
-		fprintf(f, "%s\n", text);
-	else if (isnan(v))
-		fputs("NaN\n", f);
-	else
-		fputs(v > 0 ? "+Inf\n" : "-Inf\n", f);
-}
-
-/* Append one label, name="value", its value escaped; false when full. */
-bool tp_prom_label(char *buf, size_t len, size_t *used,
-			  const char *name, const char *v)
-{
-	int w = snprintf(buf + *used, len - *used, "%s%s=\"", *used ? "," : "",
-			 name);
-
-	if (w < 0 || (size_t)w >= len - *used)
-		return false;
-	*used += (size_t)w;
-	for (; *v; v++) {
-		const char *esc = *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" :
-			*v == '\n' ? "\\n" : NULL;
-
-		if (*used + 3 >= len)
-			return false;
-		if (esc) {
-			memcpy(buf + *used, esc, 2);
-			*used += 2;
-		} else {
-			buf[(*used)++] = *v;
-		}
-	}
-	if (*used + 2 >= len)
-		return false;
-	buf[(*used)++] = '"';
-	buf[*used] = '\0';
-	return true;
-}
-
-/**
- * tp_prom_labels() - format label pairs: name="value",...
- * @buf: the output
- * @len: its size
- * @name: the first label's name, then its value (const char *), then more
- *	pairs; a NULL name ends the list
- *
- * Values are escaped as the format requires (backslash, quote, newline).
- * Because a NULL name ends the list, a series that has an extra label only
- * sometimes passes it last as (extra ? "stat" : NULL, extra): one call
- * serves both.
- *
- * Return: the length written, or -1 when @buf is too small.
- */
-int tp_prom_labels(char *buf, size_t len, const char *name, ...)
-{
-	size_t used = 0;
-	va_list ap;
-	bool ok = true;
-
-	buf[0] = '\0';
-	va_start(ap, name);
-	for (; name && ok; name = va_arg(ap, const char *))
-		ok = tp_prom_label(buf, len, &used, name,
-				   va_arg(ap, const char *));
-	va_end(ap);
-	return ok ? (int)used : -1;
 }
 
 /**

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Output formats shared by every measurement: the command-line options
- * that choose them, the small writers for CSV and for the Prometheus text
- * exposition format (JSON is json_write.h, SVG is svg.h), and times
- * written for humans.
+ * that choose them, the one switch from a result to its report in the
+ * format asked for (the report model: model.h), and times written for
+ * humans.
  */
 #ifndef TSCPROBE_USER_FORMAT_H
 #define TSCPROBE_USER_FORMAT_H
@@ -76,33 +76,5 @@ struct tp_report_kind {
 
 int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
 	      const struct tp_report_kind *kind);
-
-/**
- * struct tp_csv - a CSV row being written
- * @f: where to
- * @fields: fields written in this row
- */
-struct tp_csv {
-	FILE *f;
-	unsigned int fields;
-};
-
-void tp_csv_str(struct tp_csv *c, const char *s);
-void tp_csv_u64(struct tp_csv *c, uint64_t v);
-void tp_csv_i64(struct tp_csv *c, int64_t v);
-void tp_csv_double(struct tp_csv *c, double v);
-void tp_csv_empty(struct tp_csv *c);
-void tp_csv_end(struct tp_csv *c);
-void tp_csv_header(struct tp_csv *c, const char *const *names,
-		   unsigned int n);
-
-void tp_prom_family(FILE *f, const char *name, const char *type,
-		    const char *help);
-void tp_prom_u64(FILE *f, const char *name, const char *labels, uint64_t v);
-void tp_prom_double(FILE *f, const char *name, const char *labels, double v);
-bool tp_prom_label(char *buf, size_t len, size_t *used, const char *name,
-		   const char *v);
-int tp_prom_labels(char *buf, size_t len, const char *name, ...)
-	__attribute__((sentinel));
 
 #endif /* TSCPROBE_USER_FORMAT_H */

@@ -4,6 +4,7 @@
  * and the helpers every renderer shares (a row built and dropped, a field
  * found by its path, a field as a text cell).
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,36 @@ void tp_not_in(struct tp_model *m, unsigned int formats)
 		parent->c.last->not_in |= formats;
 }
 
+/* Append one label, name="value", its value escaped; false when full. */
+static bool tp_prom_label(char *buf, size_t len, size_t *used,
+			  const char *name, const char *v)
+{
+	int w = snprintf(buf + *used, len - *used, "%s%s=\"", *used ? "," : "",
+			 name);
+
+	if (w < 0 || (size_t)w >= len - *used)
+		return false;
+	*used += (size_t)w;
+	for (; *v; v++) {
+		const char *esc = *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" :
+			*v == '\n' ? "\\n" : NULL;
+
+		if (*used + 3 >= len)
+			return false;
+		if (esc) {
+			memcpy(buf + *used, esc, 2);
+			*used += 2;
+		} else {
+			buf[(*used)++] = *v;
+		}
+	}
+	if (*used + 2 >= len)
+		return false;
+	buf[(*used)++] = '"';
+	buf[*used] = '\0';
+	return true;
+}
+
 static const char *tp_vlabels(struct tp_model *m, const char *name, va_list ap)
 {
 	char buf[512];
@@ -342,17 +373,24 @@ void tp_i64(struct tp_model *m, const char *key, int64_t v,
 	tp_field(m, key, TP_V_I64, o)->v.i = v;
 }
 
+/* A double; not a finite number (NaN: not known) is unknown. */
 void tp_dbl(struct tp_model *m, const char *key, double v,
 	    const struct tp_opts *o)
 {
-	tp_field(m, key, TP_V_DBL, o)->v.d = v;
+	struct tp_node *n = tp_field(m, key, TP_V_DBL, o);
+
+	n->v.d = v;
+	n->known = isfinite(v);
 }
 
 /* A double JSON writes with fifteen digits (a skew's cycles). */
 void tp_real(struct tp_model *m, const char *key, double v,
 	     const struct tp_opts *o)
 {
-	tp_field(m, key, TP_V_REAL, o)->v.d = v;
+	struct tp_node *n = tp_field(m, key, TP_V_REAL, o);
+
+	n->v.d = v;
+	n->known = isfinite(v);
 }
 
 void tp_str(struct tp_model *m, const char *key, const char *v,

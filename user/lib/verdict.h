@@ -70,16 +70,6 @@ void tp_verdict_free(struct tp_verdict *v);
 const struct tp_judgement *tp_verdict_at(const struct tp_verdict *v,
 					 unsigned int limit,
 					 unsigned int entry);
-/* TEMPORARY (legacy_report.c) */
-struct jw;
-void tp_verdict_text(const struct tp_verdict *v, const struct tp_result *r,
-		     bool verbose, FILE *f);
-void tp_verdict_json(const struct tp_verdict *v, const struct tp_result *r,
-		     struct jw *j);
-void tp_verdict_csv_head(const struct tp_verdict *v, struct tp_csv *c);
-void tp_verdict_csv_row(const struct tp_verdict *v, unsigned int entry,
-			struct tp_csv *c);
-void tp_verdict_prom(const struct tp_verdict *v, FILE *f);
 int tp_verdict_exit(const struct tp_verdict *v, int ret);
 struct tp_model;
 void tp_verdict_text_model(struct tp_model *m);
