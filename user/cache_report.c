@@ -21,7 +21,6 @@
 #include "core/names.h"
 #include "reports.h"
 #include "core/report.h"
-#include "lib/svg.h"
 #include "lib/verdict.h"
 
 static const char *const tp_fig_keys[TP_FIGS] = {
@@ -31,7 +30,7 @@ static const char *const tp_window_keys[TP_CACHE_WINDOWS] = {
 	"1e3", "1e5", "1e6",
 };
 
-static const struct tp_series_res *tp_series(const struct tp_cpu_res *c,
+static const struct tp_series_res *tp_cache_series(const struct tp_cpu_res *c,
 					     unsigned int id)
 {
 	return &c->series[id];
@@ -94,7 +93,7 @@ static void tp_cache_net(const struct tp_series_res *s,
 void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 			struct tp_cache_summary *s)
 {
-	const struct tp_series_res *ov = tp_series(c, TSCPROBE_SERIES_OVERHEAD);
+	const struct tp_series_res *ov = tp_cache_series(c, TSCPROBE_SERIES_OVERHEAD);
 	const struct tp_series_res *sr;
 	unsigned int i, id;
 
@@ -109,7 +108,7 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 		s->overhead_avg;
 	for (i = 0; i < TP_CACHE_SERIES; i++) {
 		id = TP_CACHE_ID(i);
-		sr = tp_series(c, id);
+		sr = tp_cache_series(c, id);
 		tp_cache_figs(sr, s->gross[i]);
 		if (id == TSCPROBE_SERIES_OVERHEAD) {
 			memcpy(s->net[i], s->gross[i], sizeof(s->net[i]));
@@ -130,7 +129,7 @@ void tp_cache_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 static double tp_window_avg(const struct tp_cpu_res *c, unsigned int id,
 			    unsigned int k, double base, bool *clamped)
 {
-	const struct tp_window_res *w = &tp_series(c, id)->win[k];
+	const struct tp_window_res *w = &tp_cache_series(c, id)->win[k];
 	double v;
 
 	if (clamped)
@@ -184,6 +183,24 @@ static const struct tp_family tp_cache_node = {
 	"Uncached load from the CPU to a NUMA node's memory, gross.", false,
 };
 
+static const struct tp_picture tp_cache_picture = {
+	.title = "tscprobe cache", .width = 760, .panel = 250, .xmin = 64,
+	.xlabel = "cycles (log2)", .ylabel = "rounds (log10)",
+	.count = "rounds", .strip = 280, .curve = "levels", .curve_x = "size",
+	.curve_y = "cycles_per_load",
+	.curve_title = "load-to-use latency by working set (pointer chase)",
+	.curve_xlabel = "working set (bytes, log2)",
+	.curve_ylabel = "cycles/load (log10)",
+};
+
+static const char *const tp_cache_colours[TP_CACHE_SERIES] = {
+	"#7f7f7f", "#1f77b4", "#d62728",
+};
+
+static const char *const tp_cache_strip_titles[TP_CACHE_SERIES] = {
+	"overhead (gross)", "cached load (net)", "uncached load (net)",
+};
+
 /* The CSV places of a CPU's columns, after the report's own. */
 enum {
 	TP_CACHE_CSV_CPU = 5,
@@ -228,8 +245,8 @@ static void tp_cache_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 		unsigned int series = tp_cache_avg_line_series(i);
 
 		tp_cache_avg_line(row, sizeof(row), series,
-				  &tp_series(c, series)->stats,
-				  &tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
+				  &tp_cache_series(c, series)->stats,
+				  &tp_cache_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
 		tp_text(m, "  %s\n", row);
 	}
 	tp_text(m, "  %-15s", "cycles");
@@ -292,7 +309,7 @@ static void tp_cache_series_model(struct tp_model *m,
 				  const struct tp_cache_summary *s,
 				  unsigned int k)
 {
-	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
+	const struct tp_series_res *sr = tp_cache_series(c, TP_CACHE_ID(k));
 
 	tp_obj(m, tp_cache_series_keys[k]);
 	tp_cache_figs_model(m, s, k, s->net[k], true);
@@ -324,7 +341,7 @@ static void tp_cache_window_load(struct tp_model *m, const struct tp_cpu_res *c,
 				 bool *below)
 {
 	unsigned int id = TP_CACHE_ID(k);
-	bool known = tp_series(c, id)->win[x].rounds;
+	bool known = tp_cache_series(c, id)->win[x].rounds;
 	struct tp_opts o = {
 		.csv = TP_CACHE_CSV_WINDOWS + TP_CACHE_WINDOWS * (k - 1) + x,
 	};
@@ -358,7 +375,7 @@ static void tp_cache_windows_model(struct tp_model *m,
 	tp_obj(m, "windows");
 	for (x = 0; x < TP_CACHE_WINDOWS; x++) {
 		const struct tp_window_res *w =
-			&tp_series(c, TSCPROBE_SERIES_OVERHEAD)->win[x];
+			&tp_cache_series(c, TSCPROBE_SERIES_OVERHEAD)->win[x];
 
 		if (!w->rounds) {
 			tp_cache_window_load(m, c, 1, x, 0, NULL);
@@ -469,6 +486,34 @@ static void tp_cache_table_notes(struct tp_model *m, const struct tp_cpu_res *c,
 	tp_str(m, "note", note, &o);
 }
 
+/*
+ * The CPU in the picture: the three series as measured, the loads' strips
+ * net of the overhead's median (at or below it: column 0), its figures as
+ * the strips' tooltip.
+ */
+static void tp_cache_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
+				 const struct tp_cache_summary *s)
+{
+	unsigned int k;
+
+	for (k = 0; k < TP_CACHE_SERIES; k++)
+		tp_series(m, &(struct tp_series){
+			.name = tp_cache_series_keys[k],
+			.strip = tp_cache_strip_titles[k],
+			.colour = tp_cache_colours[k],
+			.h = tp_cache_series(c, TP_CACHE_ID(k))->hist,
+			.base = k ? (uint64_t)s->overhead_p50 : 0,
+			.tail = s->net[k][3], .max = s->net[k][4],
+			.top = (double)tp_cache_series(c, TP_CACHE_ID(k))->stats.max });
+	tp_note(m, TP_NOTE_HEADING, "CPU %u: %llu rounds, one load (gross cycles)",
+		c->cpu, (unsigned long long)c->rounds);
+	tp_note(m, TP_NOTE_TOOLTIP,
+		"CPU %u: %llu rounds; overhead p50 %.0f, p99 %.0f, max %.0f; cached net p50 %.0f, p99 %.0f, max %.0f; uncached net p50 %.0f, p99 %.0f, max %.0f cycles",
+		c->cpu, (unsigned long long)c->rounds, s->net[0][2],
+		s->net[0][3], s->net[0][4], s->net[1][2], s->net[1][3],
+		s->net[1][4], s->net[2][2], s->net[2][3], s->net[2][4]);
+}
+
 /* Row @i: one CPU. */
 static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 {
@@ -505,6 +550,7 @@ static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_cache_nodes_model(m, c, &s);
 	tp_context_cpu_model(m, c);
 	tp_cache_table_notes(m, c, &s);
+	tp_cache_picture_row(m, c, &s);
 	tp_verdict_row_model(m, i);
 }
 
@@ -589,6 +635,18 @@ static void tp_cache_model(struct tp_model *m)
 		tp_result_engine(r), (unsigned long long)r->p.rounds, cpus,
 		r->p.batch, dur, r->tsc_khz);
 	tp_report_run_text(m);
+	tp_picture(m, &tp_cache_picture);
+	if (r->ncpus <= TP_PANEL_ROWS) {
+		tp_note(m, TP_NOTE_TITLE, "tscprobe cache: %s engine, tsc %u kHz",
+			tp_result_engine(r), r->tsc_khz);
+	} else {
+		tp_note(m, TP_NOTE_TITLE, "tscprobe cache: %s engine, %u CPUs, tsc %u kHz",
+			tp_result_engine(r), r->ncpus, r->tsc_khz);
+		tp_note(m, TP_NOTE_TITLE,
+			"rows: CPUs; columns: one load (cycles, log2); colour: log10 of the rounds; black: p99, red: max");
+		tp_note(m, TP_NOTE_TITLE,
+			"cached and uncached net of their CPU's overhead median, never below 0 (column 0: at or below it)");
+	}
 	tp_report_head(m, "cache");
 	tp_family(m, &tp_cache_cycles);
 	tp_family(m, &tp_cache_rounds);
@@ -609,235 +667,6 @@ static void tp_cache_model(struct tp_model *m)
 	tp_context_model(m);
 	tp_verdict_model(m);
 	tp_verdict_text_model(m);
-}
-
-#define TP_CACHE_SVG_W		760.0
-#define TP_CACHE_SVG_PANEL	250.0
-
-static const char *const tp_cache_colours[TP_CACHE_SERIES] = {
-	"#7f7f7f", "#1f77b4", "#d62728",
-};
-
-/* The three distributions of one CPU, as steps on log axes. */
-static void tp_cache_svg_dist(struct tp_svg *s, const struct tp_cpu_res *c,
-			      double top)
-{
-	struct tp_plot p = { 70, top + 30, TP_CACHE_SVG_W - 230,
-			     TP_CACHE_SVG_PANEL - 80, 4, 8, 1 };
-	uint64_t most = 1, max = 64;
-	unsigned int k;
-
-	for (k = 0; k < TP_CACHE_SERIES; k++) {
-		const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
-
-		if (sr->stats.max > max)
-			max = sr->stats.max;
-		most = tp_hist_most(sr->hist, most);
-	}
-	p.xhi = ceil(log2((double)max + 1));
-	p.yhi = ceil(log10((double)most + 1));
-	tp_svg_text(s, p.x, top + 18, "start", 13,
-		    "CPU %u: %llu rounds, one load (gross cycles)", c->cpu,
-		    (unsigned long long)c->rounds);
-	tp_plot_axes(s, &p, "cycles (log2)", "rounds (log10)");
-	for (k = 0; k < TP_CACHE_SERIES; k++) {
-		const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
-
-		tp_plot_hist(s, &p, sr->hist, tp_cache_colours[k]);
-		tp_svg_rect(s, p.x + p.w + 20, p.y + 10 + 18 * k, 12, 12,
-			    tp_cache_colours[k]);
-		tp_svg_text(s, p.x + p.w + 38, p.y + 21 + 18 * k, "start", 11,
-			    "%s", tp_cache_series_keys[k]);
-	}
-}
-
-/*
- * The memory-level curves of @n CPUs from @first, one line each on one
- * panel: cycles per load against the working set's size.
- */
-static void tp_cache_svg_levels(struct tp_svg *s, const struct tp_result *r,
-				unsigned int first, unsigned int n, double top)
-{
-	struct tp_plot p = { 70, top + 30, TP_CACHE_SVG_W - 230,
-			     TP_CACHE_SVG_PANEL - 80, 40, 0, 1 };
-	double most = 1, x, y, px = 0, py = 0;
-	const struct tp_cpu_res *c;
-	unsigned int i, k;
-
-	for (i = first; i < first + n; i++) {
-		c = &r->cpu[i];
-		for (k = 0; k < c->nlevels; k++)
-			if (tp_lat_per_load(&c->levels[k]) > most)
-				most = tp_lat_per_load(&c->levels[k]);
-		if (c->nlevels < 2)
-			continue;
-		p.xlo = fmin(p.xlo, log2((double)c->levels[0].size));
-		p.xhi = fmax(p.xhi, log2((double)c->levels[c->nlevels - 1].size) + 0.5);
-	}
-	p.yhi = ceil(log10(most + 1));
-	if (n == 1)
-		tp_svg_text(s, p.x, top + 18, "start", 13,
-			    "CPU %u: load-to-use latency by working set (pointer chase)",
-			    r->cpu[first].cpu);
-	else
-		tp_svg_text(s, p.x, top + 18, "start", 13,
-			    "%u CPUs: load-to-use latency by working set (pointer chase), a line per CPU",
-			    n);
-	tp_plot_axes(s, &p, "working set (bytes, log2)", "cycles/load (log10)");
-	for (i = first; i < first + n; i++) {
-		c = &r->cpu[i];
-		for (k = 0; k < c->nlevels; k++) {
-			x = tp_plot_x(&p, (double)c->levels[k].size);
-			y = tp_plot_y(&p, tp_lat_per_load(&c->levels[k]));
-			if (k)
-				tp_svg_line(s, px, py, x, y, "#1f77b4",
-					    n == 1 ? 2 : 1, false);
-			if (n == 1)
-				tp_svg_rect(s, x - 3, y - 3, 6, 6, "#1f77b4");
-			px = x;
-			py = y;
-		}
-	}
-}
-
-/* Beyond this many CPUs three heat strips replace the per-CPU charts. */
-#define TP_CACHE_SVG_PANEL_CPUS	8
-#define TP_CACHE_STRIP_W	280.0
-#define TP_CACHE_STRIP_GAP	40.0
-
-static const char *const tp_cache_strip_titles[TP_CACHE_SERIES] = {
-	"overhead (gross)", "cached load (net)", "uncached load (net)",
-};
-
-/*
- * Series @k of a CPU folded into log2 buckets: the overhead as measured,
- * the loads net of the overhead's median (at or below it: bucket 0).
- */
-static void tp_cache_strip_fold(const struct tp_cpu_res *c,
-				const struct tp_cache_summary *s,
-				unsigned int k, uint64_t *calls)
-{
-	const struct tp_series_res *sr = tp_series(c, TP_CACHE_ID(k));
-	uint64_t cycles[TP_LOG2_BUCKETS];
-	uint64_t base = k ? (uint64_t)s->overhead_p50 : 0;
-
-	memset(calls, 0, TP_LOG2_BUCKETS * sizeof(*calls));
-	if (sr->hist && sr->stats.count)
-		tp_hist_fold_log2_net(sr->hist, base, calls, cycles);
-}
-
-/* A CPU's three rows, with its figures as the rows' tooltip. */
-static void tp_cache_strip_cpu(struct tp_svg *svg, const struct tp_result *r,
-			       const struct tp_cpu_res *c,
-			       const struct tp_strip *st, double y)
-{
-	uint64_t calls[TP_LOG2_BUCKETS];
-	struct tp_cache_summary s;
-	struct tp_strip at = *st;
-	unsigned int k;
-
-	tp_cache_summarize(r, c, &s);
-	tp_svg_group(svg, "CPU %u: %llu rounds; overhead p50 %.0f, p99 %.0f, max %.0f; cached net p50 %.0f, p99 %.0f, max %.0f; uncached net p50 %.0f, p99 %.0f, max %.0f cycles",
-		     c->cpu, (unsigned long long)c->rounds, s.net[0][2],
-		     s.net[0][3], s.net[0][4], s.net[1][2], s.net[1][3],
-		     s.net[1][4], s.net[2][2], s.net[2][3], s.net[2][4]);
-	for (k = 0; s.rounds && k < TP_CACHE_SERIES; k++) {
-		at.x = st->x + k * (TP_CACHE_STRIP_W + TP_CACHE_STRIP_GAP);
-		tp_cache_strip_fold(c, &s, k, calls);
-		tp_strip_row(svg, &at, y, calls, s.net[k][3], s.net[k][4]);
-	}
-	tp_svg_group_end(svg);
-}
-
-/* The three strips' extent (one x axis and colour scale for all three). */
-static void tp_cache_strip_extent(const struct tp_result *r,
-				  struct tp_strip *st)
-{
-	uint64_t calls[TP_LOG2_BUCKETS];
-	struct tp_cache_summary s;
-	unsigned int i, k;
-
-	for (i = 0; i < r->ncpus; i++) {
-		tp_cache_summarize(r, &r->cpu[i], &s);
-		for (k = 0; s.rounds && k < TP_CACHE_SERIES; k++) {
-			tp_cache_strip_fold(&r->cpu[i], &s, k, calls);
-			tp_strip_extent(st, calls, s.net[k][4]);
-		}
-	}
-	tp_strip_layout(st, r->ncpus, TP_CACHE_STRIP_W);
-}
-
-/*
- * Many CPUs: three heat strips side by side (overhead, cached, uncached),
- * a row per CPU, a column per log2 bucket of cycles, the colour the log of
- * the rounds; each row's p99 (black) and max (red) marked.  The loads are
- * net of their CPU's overhead median, as in the text report.  The level
- * curves, when measured, on one panel below.
- */
-static int tp_cache_svg_strips(const struct tp_result *r, const char *path)
-{
-	struct tp_strip st = { 70, 96, 0, 0, 0, 1 }, at;
-	double w = st.x + 3 * TP_CACHE_STRIP_W + 2 * TP_CACHE_STRIP_GAP + 30;
-	double bottom, h;
-	bool levels = false;
-	unsigned int i, k;
-	struct tp_svg s;
-
-	tp_cache_strip_extent(r, &st);
-	for (i = 0; i < r->ncpus; i++)
-		levels |= r->cpu[i].nlevels > 1;
-	bottom = st.y + st.row * r->ncpus;
-	h = bottom + 100 + (levels ? TP_CACHE_SVG_PANEL : 0);
-	if (tp_svg_open(&s, path, w, h, "tscprobe cache"))
-		return TP_EXIT_FAIL;
-	tp_svg_text(&s, 20, 26, "start", 15,
-		    "tscprobe cache: %s engine, %u CPUs, tsc %u kHz",
-		    tp_result_engine(r), r->ncpus, r->tsc_khz);
-	tp_svg_text(&s, 20, 46, "start", 11,
-		    "rows: CPUs; columns: one load (cycles, log2); colour: log10 of the rounds; black: p99, red: max");
-	tp_svg_text(&s, 20, 62, "start", 11,
-		    "cached and uncached net of their CPU's overhead median, never below 0 (column 0: at or below it)");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_strip_cpu_label(&s, &st, i, r->cpu[i].cpu);
-		tp_cache_strip_cpu(&s, r, &r->cpu[i], &st, st.y + i * st.row);
-	}
-	for (k = 0, at = st; k < TP_CACHE_SERIES; k++) {
-		at.x = st.x + k * (TP_CACHE_STRIP_W + TP_CACHE_STRIP_GAP);
-		tp_svg_text(&s, at.x, st.y - 8, "start", 12, "%s",
-			    tp_cache_strip_titles[k]);
-		tp_strip_xlabels(&s, &at, bottom + 16);
-	}
-	tp_strip_legend(&s, st.x, bottom + 40, st.most, "rounds");
-	if (levels)
-		tp_cache_svg_levels(&s, r, 0, r->ncpus, bottom + 90);
-	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
-}
-
-static int tp_cache_svg(const struct tp_result *r, const char *path)
-{
-	unsigned int i, panels = 0;
-	struct tp_svg s;
-	double top = 40;
-
-	if (r->ncpus > TP_CACHE_SVG_PANEL_CPUS)
-		return tp_cache_svg_strips(r, path);
-	for (i = 0; i < r->ncpus; i++)
-		panels += 1 + (r->cpu[i].nlevels > 1);
-	if (tp_svg_open(&s, path, TP_CACHE_SVG_W, 50 + TP_CACHE_SVG_PANEL * panels,
-			"tscprobe cache"))
-		return TP_EXIT_FAIL;
-	tp_svg_text(&s, 20, 26, "start", 15,
-		    "tscprobe cache: %s engine, tsc %u kHz",
-		    tp_result_engine(r), r->tsc_khz);
-	for (i = 0; i < r->ncpus; i++) {
-		tp_cache_svg_dist(&s, &r->cpu[i], top);
-		top += TP_CACHE_SVG_PANEL;
-		if (r->cpu[i].nlevels > 1) {
-			tp_cache_svg_levels(&s, r, i, 1, top);
-			top += TP_CACHE_SVG_PANEL;
-		}
-	}
-	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
 /* The figure of a series that a cache limit can name, by enum tp_limit_stat. */
@@ -863,8 +692,8 @@ void tp_cache_figure(const struct tp_result *r, const struct tp_limit *l,
 	struct tp_cache_summary s;
 	double v;
 
-	if (!tp_series(c, TSCPROBE_SERIES_OVERHEAD)->stats.count ||
-	    !tp_series(c, TP_CACHE_ID(k))->stats.count ||
+	if (!tp_cache_series(c, TSCPROBE_SERIES_OVERHEAD)->stats.count ||
+	    !tp_cache_series(c, TP_CACHE_ID(k))->stats.count ||
 	    l->stat >= TP_ARRAY_SIZE(tp_cache_limit_fig)) {
 		tp_judge_none(j, "no rounds");
 		return;
@@ -880,7 +709,7 @@ void tp_cache_figure(const struct tp_result *r, const struct tp_limit *l,
 }
 
 static const struct tp_report_kind tp_cache_report = {
-	tp_cache_figure, tp_cache_model, tp_cache_svg,
+	tp_cache_figure, tp_cache_model,
 };
 
 /* A cache result's report, as @o asks (tp_report()). */

@@ -20,7 +20,6 @@
 #include "core/report.h"
 #include "noise_events.h"
 #include "noise_sources.h"
-#include "lib/svg.h"
 #include "lib/verdict.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
@@ -68,6 +67,12 @@ static const struct tp_family tp_noise_steps = {
 static const struct tp_family tp_noise_step_max = {
 	"tscprobe_noise_tsc_step_back_max_cycles", "gauge",
 	"The largest step back of the TSC, in TSC cycles (0: none).", false,
+};
+
+static const struct tp_picture tp_noise_picture = {
+	.title = "tscprobe noise", .width = 760, .panel = 240, .xmin = 256,
+	.xlabel = "gap between TSC reads (cycles, log2)",
+	.ylabel = "gaps (log10)", .count = "gaps", .strip = 790,
 };
 
 /* The families' order in the Prometheus output, after the run's. */
@@ -303,6 +308,31 @@ static void tp_noise_counters_model(struct tp_model *m,
 		tp_null(m, "effective_mhz", &(struct tp_opts){ .csv = 25 });
 }
 
+/*
+ * The CPU in the picture: its gap's histogram, its figures as the panel's
+ * heading (the strip's tooltip), who took the CPU as the caption.
+ */
+static void tp_noise_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
+				 const struct tp_noise_summary *s)
+{
+	const struct tp_result *r = tp_model_result(m);
+	char line[256];
+
+	tp_series(m, &(struct tp_series){ .name = "gap", .colour = "#3b528b",
+		  .h = tp_gap(c)->hist, .tail = (double)s->pct[4],
+		  .max = (double)s->pct[5], .top = (double)s->pct[5] });
+	tp_note(m, TP_NOTE_HEADING,
+		"CPU %u: %llu samples, p50 %llu, p99.99 %llu, max %llu cycles, coverage %.2f%%",
+		c->cpu, (unsigned long long)s->samples,
+		(unsigned long long)s->pct[1], (unsigned long long)s->pct[4],
+		(unsigned long long)s->pct[5], 100.0 * s->coverage);
+	tp_note(m, TP_NOTE_TOOLTIP, "CPU %u: p50 %llu, p99.99 %llu, max %llu cycles",
+		c->cpu, (unsigned long long)s->pct[1],
+		(unsigned long long)s->pct[4], (unsigned long long)s->pct[5]);
+	if (tp_noise_sources_brief(r, c, line, sizeof(line)))
+		tp_note(m, TP_NOTE_CAPTION, "%s", line);
+}
+
 /* Table's last column: "  INCOMPLETE", with why when it starved. */
 static void tp_noise_note(struct tp_model *m, const struct tp_cpu_res *c,
 			  uint64_t samples)
@@ -359,6 +389,7 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_noise_histogram(m, c);
 	tp_noise_events_model(m, c);
 	tp_noise_note(m, c, s.samples);
+	tp_noise_picture_row(m, c, &s);
 	tp_verdict_row_model(m, i);
 }
 
@@ -510,6 +541,29 @@ static void tp_noise_params(struct tp_model *m)
 	       &(struct tp_opts){ .prom = &tp_noise_threshold });
 }
 
+/* The picture's title: a panel per CPU, or a heat strip of them all. */
+static void tp_noise_picture_title(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+
+	tp_picture(m, &tp_noise_picture);
+	if (r->p.threshold_cycles)
+		tp_marker(m, (double)r->p.threshold_cycles, "event threshold");
+	if (r->ncpus <= TP_PANEL_ROWS) {
+		tp_note(m, TP_NOTE_TITLE,
+			"tscprobe noise: %s engine, irqs %s, clock %s, tsc %u kHz",
+			tp_result_engine(r), tp_irqs_name(r->p.irqs),
+			tp_clock_name(r->p.clock), r->tsc_khz);
+		return;
+	}
+	tp_note(m, TP_NOTE_TITLE,
+		"tscprobe noise: %s engine, irqs %s, %u CPUs, tsc %u kHz",
+		tp_result_engine(r), tp_irqs_name(r->p.irqs), r->ncpus,
+		r->tsc_khz);
+	tp_note(m, TP_NOTE_TITLE,
+		"rows: CPUs; columns: gap between TSC reads (cycles, log2); colour: log10 of the count; black: p99.99, red: max");
+}
+
 static void tp_noise_model(struct tp_model *m)
 {
 	const struct tp_result *r = tp_model_result(m);
@@ -518,6 +572,7 @@ static void tp_noise_model(struct tp_model *m)
 	unsigned int i;
 
 	tp_noise_heading(m);
+	tp_noise_picture_title(m);
 	tp_report_head(m, "noise");
 	for (i = 0; i < TP_ARRAY_SIZE(tp_noise_families); i++)
 		tp_family(m, tp_noise_families[i]);
@@ -539,126 +594,6 @@ static void tp_noise_model(struct tp_model *m)
 	tp_context_model(m);
 	tp_verdict_model(m);
 	tp_verdict_text_model(m);
-}
-
-#define TP_SVG_W	760.0
-#define TP_SVG_PANEL	240.0
-
-/* One CPU's fine histogram as bars on log2 x and log10 y axes. */
-static void tp_noise_svg_cpu(struct tp_svg *s, const struct tp_result *r,
-			     const struct tp_cpu_res *c, double top)
-{
-	const struct tp_hist *h = tp_gap(c)->hist;
-	struct tp_plot p = { 70, top + 30, TP_SVG_W - 100, TP_SVG_PANEL - 80,
-			     4, 8, 1 };
-	struct tp_noise_summary sum;
-	uint64_t most = tp_hist_most(h, 1);
-	char line[256];
-
-	tp_noise_summarize(r, c, &sum);
-	p.xhi = ceil(log2((double)(sum.pct[5] > 256 ? sum.pct[5] : 256) + 1));
-	p.yhi = ceil(log10((double)most + 1));
-	tp_svg_text(s, p.x, top + 18, "start", 13,
-		    "CPU %u: %llu samples, p50 %llu, p99.99 %llu, max %llu cycles, coverage %.2f%%",
-		    c->cpu, (unsigned long long)sum.samples,
-		    (unsigned long long)sum.pct[1], (unsigned long long)sum.pct[4],
-		    (unsigned long long)sum.pct[5], 100.0 * sum.coverage);
-	tp_plot_axes(s, &p, "gap between TSC reads (cycles, log2)",
-		     "gaps (log10)");
-	tp_plot_hist(s, &p, h, "#3b528b");
-	if (r->p.threshold_cycles) {
-		double x = tp_plot_x(&p, (double)r->p.threshold_cycles);
-
-		tp_svg_line(s, x, p.y, x, p.y + p.h, "#d62728", 1.5, true);
-		tp_svg_text(s, x + 4, p.y + 12, "start", 10, "event threshold");
-	}
-	/* Below the x axis' label: who took the CPU inside the windows. */
-	if (tp_noise_sources_brief(r, c, line, sizeof(line)))
-		tp_svg_text(s, p.x, top + TP_SVG_PANEL - 2, "start", 10, "%s",
-			    line);
-}
-
-/* Beyond this many CPUs one heat strip replaces the per-CPU charts. */
-#define TP_SVG_PANEL_CPUS	8
-
-/* One CPU's row: a cell per log2 gap bucket, its p99.99 and max marked. */
-static void tp_noise_strip_row(struct tp_svg *s, const struct tp_result *r,
-			       const struct tp_cpu_res *c,
-			       const struct tp_strip *st, double y)
-{
-	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
-	struct tp_noise_summary sum;
-
-	tp_noise_summarize(r, c, &sum);
-	if (!tp_gap(c)->hist)
-		return;
-	tp_hist_fold_log2(tp_gap(c)->hist, calls, cycles);
-	tp_svg_group(s, "CPU %u: p50 %llu, p99.99 %llu, max %llu cycles",
-		     c->cpu, (unsigned long long)sum.pct[1],
-		     (unsigned long long)sum.pct[4],
-		     (unsigned long long)sum.pct[5]);
-	tp_strip_row(s, st, y, calls, (double)sum.pct[4], (double)sum.pct[5]);
-	tp_svg_group_end(s);
-}
-
-/*
- * Many CPUs: one heat strip, a row per CPU and a column per log2 gap
- * bucket, the colour the log of the count; each row's p99.99 (black) and
- * max (red) marked on the same axis.
- */
-static int tp_noise_svg_strip(const struct tp_result *r, const char *path)
-{
-	struct tp_strip st = { 70, 70, 0, 0, 0, 1 };
-	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
-	double w = TP_SVG_W + 140, bottom;
-	struct tp_noise_summary sum;
-	struct tp_svg s;
-	unsigned int i;
-
-	for (i = 0; i < r->ncpus; i++) {
-		if (!tp_gap(&r->cpu[i])->hist)
-			continue;
-		tp_noise_summarize(r, &r->cpu[i], &sum);
-		tp_hist_fold_log2(tp_gap(&r->cpu[i])->hist, calls, cycles);
-		tp_strip_extent(&st, calls, (double)sum.pct[5]);
-	}
-	tp_strip_layout(&st, r->ncpus, w - st.x - 40);
-	bottom = st.y + st.row * r->ncpus;
-	if (tp_svg_open(&s, path, w, bottom + 110, "tscprobe noise"))
-		return TP_EXIT_FAIL;
-	tp_svg_text(&s, 20, 26, "start", 15,
-		    "tscprobe noise: %s engine, irqs %s, %u CPUs, tsc %u kHz",
-		    tp_result_engine(r), tp_irqs_name(r->p.irqs), r->ncpus,
-		    r->tsc_khz);
-	tp_svg_text(&s, 20, 46, "start", 11,
-		    "rows: CPUs; columns: gap between TSC reads (cycles, log2); colour: log10 of the count; black: p99.99, red: max");
-	for (i = 0; i < r->ncpus; i++) {
-		tp_strip_cpu_label(&s, &st, i, r->cpu[i].cpu);
-		tp_noise_strip_row(&s, r, &r->cpu[i], &st, st.y + i * st.row);
-	}
-	tp_strip_xlabels(&s, &st, bottom + 16);
-	tp_strip_legend(&s, st.x, bottom + 40, st.most, "gaps");
-	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
-}
-
-static int tp_noise_svg(const struct tp_result *r, const char *path)
-{
-	struct tp_svg s;
-	unsigned int i;
-
-	if (r->ncpus > TP_SVG_PANEL_CPUS)
-		return tp_noise_svg_strip(r, path);
-
-	if (tp_svg_open(&s, path, TP_SVG_W, 50 + TP_SVG_PANEL * r->ncpus,
-			"tscprobe noise"))
-		return TP_EXIT_FAIL;
-	tp_svg_text(&s, 20, 26, "start", 15,
-		    "tscprobe noise: %s engine, irqs %s, clock %s, tsc %u kHz",
-		    tp_result_engine(r), tp_irqs_name(r->p.irqs),
-		    tp_clock_name(r->p.clock), r->tsc_khz);
-	for (i = 0; i < r->ncpus; i++)
-		tp_noise_svg_cpu(&s, r, &r->cpu[i], 40 + TP_SVG_PANEL * i);
-	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
 /* The figures of a CPU that a noise limit can name, by enum tp_limit_stat. */
@@ -699,7 +634,7 @@ void tp_noise_figure(const struct tp_result *r, const struct tp_limit *l,
 }
 
 static const struct tp_report_kind tp_noise_report = {
-	tp_noise_figure, tp_noise_model, tp_noise_svg,
+	tp_noise_figure, tp_noise_model,
 };
 
 /* A noise result's report, as @o asks (tp_report()). */

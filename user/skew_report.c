@@ -19,7 +19,6 @@
 #include "core/names.h"
 #include "reports.h"
 #include "core/report.h"
-#include "lib/svg.h"
 #include "lib/topology.h"
 #include "lib/verdict.h"
 
@@ -183,49 +182,6 @@ static const struct tp_pair_res *tp_find_pair(const struct tp_result *r,
 		if (r->pair[k].from == i && r->pair[k].to == j)
 			return &r->pair[k];
 	return NULL;
-}
-
-static void tp_matrix_cell(const struct tp_result *r, unsigned int i,
-			   unsigned int j, bool skew, char *buf, size_t len)
-{
-	const struct tp_pair_res *p = tp_find_pair(r, i, j);
-
-	if (i == j)
-		snprintf(buf, len, "-");
-	else if (!p)
-		snprintf(buf, len, "?");
-	else if (!tp_pair_ok(p))
-		snprintf(buf, len, "%s", tp_cell_status(p->status));
-	else if (skew)
-		snprintf(buf, len, "%.1f", tp_pair_skew(p));
-	else
-		snprintf(buf, len, "%.0f", tp_pair_one_way_ns(r, p));
-}
-
-/* Rows: CPU i (the side that starts); columns: CPU j. */
-static void tp_matrix(const struct tp_result *r, bool skew, FILE *f)
-{
-	char cell[48];
-	int i, j, w = 4;
-
-	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0;)
-		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;) {
-			tp_matrix_cell(r, i, j, skew, cell, sizeof(cell));
-			if ((int)strlen(cell) + 1 > w)
-				w = (int)strlen(cell) + 1;
-		}
-	fprintf(f, "%5s", "i\\j");
-	for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;)
-		fprintf(f, " %*d", w, j);
-	fprintf(f, "\n");
-	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0;) {
-		fprintf(f, "%5d", i);
-		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0;) {
-			tp_matrix_cell(r, i, j, skew, cell, sizeof(cell));
-			fprintf(f, " %*s", w, cell);
-		}
-		fprintf(f, "\n");
-	}
 }
 
 static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
@@ -527,29 +483,60 @@ static void tp_skew_verdict_model(struct tp_model *m)
 	tp_end(m);
 }
 
-/* Text's pairs and matrices, or on many CPUs the topology and the worst. */
-static void tp_skew_tables(struct tp_model *m, bool big)
+static const struct tp_picture tp_skew_picture = { .title = "tscprobe skew" };
+
+static const struct tp_matrix tp_skew_matrices[2] = {
+	{ "one-way latency, ns (row: CPU i, column: CPU j)", "%.0f",
+	  "one-way latency (ns)", false, "ns" },
+	{ "skew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)", "%.1f",
+	  "skew: TSC_j - TSC_i (cycles)", true,
+	  "cycles (blue: TSC_j behind, red: ahead)" },
+};
+
+/*
+ * The two matrices, rows i and columns j: one-way latency in ns and skew
+ * in cycles; a cell without numbers says why ("-" on the diagonal, "?"
+ * for a pair not reported).
+ */
+static void tp_skew_matrices_model(struct tp_model *m, bool text)
 {
 	const struct tp_result *r = tp_model_result(m);
-	bool verbose = tp_model_output(m)->verbose;
-	struct tp_topo *topo;
+	const struct tp_pair_res *p;
+	struct tp_cell *c[2];
+	unsigned int k = 0, x;
+	int i = -1, j;
+
+	for (x = 0; x < 2; x++) {
+		c[x] = tp_matrix(m, &tp_skew_matrices[x], &r->cpus);
+		if (!text)
+			tp_not_in(m, TP_IN_TEXT);
+	}
+	while ((i = tp_cpuset_next(&r->cpus, i)) >= 0)
+		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0; k++) {
+			p = tp_find_pair(r, i, j);
+			c[0][k].none = c[1][k].none = i == j ? "-" : !p ? "?" :
+				!tp_pair_ok(p) ? tp_cell_status(p->status) : NULL;
+			if (c[0][k].none)
+				continue;
+			c[0][k].v = tp_pair_one_way_ns(r, p);
+			c[1][k].v = tp_pair_skew(p);
+		}
+	if (text)
+		tp_text(m, "\n");
+}
+
+/* On many CPUs: the pairs by topology, and the worst pairs. */
+static void tp_skew_summary(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	struct tp_topo *topo = tp_topo_read(&r->cpus);
 	FILE *f = tp_text_open(m);
 
-	if (!big || verbose) {
-		fprintf(f, "\none-way latency, ns (row: CPU i, column: CPU j)\n");
-		tp_matrix(r, false, f);
-		fprintf(f, "\nskew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)\n");
-		tp_matrix(r, true, f);
-		fprintf(f, "\n");
-	}
-	if (big) {
-		topo = tp_topo_read(&r->cpus);
-		tp_skew_topology(r, topo, f);
-		tp_skew_worst(r, topo, f);
-		fprintf(f, "\n");
-		free(topo);
-	}
+	tp_skew_topology(r, topo, f);
+	tp_skew_worst(r, topo, f);
+	fprintf(f, "\n");
 	tp_text_close(m, f);
+	free(topo);
 }
 
 static void tp_skew_model(struct tp_model *m)
@@ -566,6 +553,9 @@ static void tp_skew_model(struct tp_model *m)
 		tp_result_engine(r), cpus, r->p.samples, r->p.repeats,
 		r->tsc_khz, r->pairs_done, r->pairs_total);
 	tp_report_run_text(m);
+	tp_picture(m, &tp_skew_picture);
+	tp_note(m, TP_NOTE_TITLE, "tscprobe skew: %s engine, %u CPUs, rows i, columns j",
+		tp_result_engine(r), tp_cpuset_count(&r->cpus));
 	tp_report_head(m, "skew");
 	tp_family(m, &tp_skew_pair_ok);
 	for (k = 0; k < TP_PAIR_STATS; k++)
@@ -584,203 +574,15 @@ static void tp_skew_model(struct tp_model *m)
 	tp_rows(m, "pairs", r->npairs, tp_skew_pair_row, r);
 	if (big && !verbose)
 		tp_not_in(m, TP_IN_TEXT);
-	tp_skew_tables(m, big);
+	tp_skew_matrices_model(m, !big || verbose);
+	if (big)
+		tp_skew_summary(m);
 	tp_skew_verdict_model(m);
 	if (big && !verbose)
 		tp_text(m, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
 	tp_context_cpus_model(m, !big || verbose);
 	tp_context_model(m);
 	tp_verdict_text_model(m);
-}
-
-#define TP_HEAT_CELL	34.0
-#define TP_HEAT_GAP	60.0
-/* The two matrices side by side stay within about this many pixels. */
-#define TP_HEAT_SPAN	900.0
-
-/* A cell's side: 34 px up to a few CPUs, smaller with many, at least 3. */
-static double tp_heat_cell_size(unsigned int n)
-{
-	double c = TP_HEAT_SPAN / (n ? n : 1);
-
-	return c > TP_HEAT_CELL ? TP_HEAT_CELL : c < 3 ? 3 : floor(c);
-}
-
-/* Label every @step-th CPU so that labels are at least 12 px apart. */
-static unsigned int tp_heat_label_step(double cell)
-{
-	unsigned int step = 1;
-
-	while (step * cell < 12)
-		step *= 2;
-	return step;
-}
-
-/* The value a heatmap cell shows; false when the pair has no numbers. */
-static bool tp_heat_value(const struct tp_result *r, unsigned int i,
-			  unsigned int j, bool skew, double *v)
-{
-	const struct tp_pair_res *p = tp_find_pair(r, i, j);
-
-	if (!p || !tp_pair_ok(p))
-		return false;
-	*v = skew ? tp_pair_skew(p) : tp_pair_one_way_ns(r, p);
-	return true;
-}
-
-/* The colour scale's range: [lo, hi], symmetric around 0 for skew. */
-static void tp_heat_range(const struct tp_result *r, bool skew, double *lo,
-			  double *hi)
-{
-	bool any = false;
-	unsigned int k;
-	double v;
-
-	*lo = *hi = 0;
-	for (k = 0; k < r->npairs; k++) {
-		if (!tp_heat_value(r, r->pair[k].from, r->pair[k].to, skew, &v))
-			continue;
-		if (!any || v < *lo)
-			*lo = v;
-		if (!any || v > *hi)
-			*hi = v;
-		any = true;
-	}
-	if (skew) {
-		*hi = fabs(*lo) > fabs(*hi) ? fabs(*lo) : fabs(*hi);
-		*lo = -*hi;
-	}
-	if (*hi <= *lo)
-		*hi = *lo + 1;
-}
-
-/*
- * A value's colour: one-way on the sequential scale from @lo to @hi; skew
- * on the diverging one, white at 0 (the range is symmetric around it).
- */
-static void tp_heat_colour(double v, bool skew, double lo, double hi,
-			   char *buf, size_t len)
-{
-	if (skew)
-		tp_svg_color_diverging(v / hi, buf, len);
-	else
-		tp_svg_color((v - lo) / (hi - lo), buf, len);
-}
-
-/**
- * struct tp_heat - one heatmap being drawn
- * @x0: left edge of the cells
- * @y0: top edge
- * @cell: a cell's side
- * @lo: the scale's low end
- * @hi: its high end
- * @skew: the skew matrix (else one-way)
- * @n: CPUs
- */
-struct tp_heat {
-	double x0, y0, cell, lo, hi;
-	bool skew;
-	unsigned int n;
-};
-
-static void tp_heat_cell(struct tp_svg *s, const struct tp_result *r,
-			 const struct tp_heat *hm, int i, int j, double x,
-			 double y)
-{
-	const struct tp_pair_res *p;
-	double c = hm->cell - (hm->cell > 6), v;
-	char colour[8];
-
-	if (i == j) {
-		tp_svg_rect(s, x, y, c, c, "#d9d9d9");
-		return;
-	}
-	if (!tp_heat_value(r, i, j, hm->skew, &v)) {
-		p = tp_find_pair(r, i, j);
-		tp_svg_rect(s, x, y, c, c, "#969696");
-		if (hm->n <= 16)
-			tp_svg_text(s, x + c / 2, y + c / 2 + 4, "middle", 9,
-				    "%s", p ? tp_cell_status(p->status) : "?");
-		return;
-	}
-	tp_heat_colour(v, hm->skew, hm->lo, hm->hi, colour, sizeof(colour));
-	tp_svg_rect(s, x, y, c, c, colour);
-	/* Values in the cells while they are big enough to read. */
-	if (hm->n <= 16)
-		tp_svg_text_fill(s, x + c / 2, y + c / 2 + 4, "middle", 9,
-				 hm->skew ? (fabs(v / hm->hi) > 0.6 ? "#ffffff" :
-					     "#000000") :
-				 (v - hm->lo) / (hm->hi - hm->lo) < 0.5 ?
-				 "#ffffff" : "#000000", "%.0f", v);
-}
-
-/* The legend under a heatmap: the scale, its ends, 0 for skew. */
-static void tp_heat_legend(struct tp_svg *s, const struct tp_heat *hm)
-{
-	double size = hm->n * hm->cell, w = size < 200 ? 200 : size;
-	double y = hm->y0 + size + 14;
-	char colour[8];
-	unsigned int k;
-
-	for (k = 0; k < 50; k++) {
-		tp_heat_colour(hm->lo + (hm->hi - hm->lo) * k / 49.0, hm->skew,
-			       hm->lo, hm->hi, colour, sizeof(colour));
-		tp_svg_rect(s, hm->x0 + k * w / 50, y, w / 50 + 0.5, 10, colour);
-	}
-	tp_svg_text(s, hm->x0, y + 24, "start", 10, "%.1f", hm->lo);
-	tp_svg_text(s, hm->x0 + w, y + 24, "end", 10, "%.1f", hm->hi);
-	if (hm->skew)
-		tp_svg_text(s, hm->x0 + w / 2, y + 24, "middle", 10, "0");
-	tp_svg_text(s, hm->x0 + w / 2, y + 40, "middle", 10, "%s",
-		    hm->skew ? "cycles (blue: TSC_j behind, red: ahead)" : "ns");
-}
-
-/* One matrix as a heatmap, with its legend below it. */
-static void tp_heatmap(struct tp_svg *s, const struct tp_result *r, bool skew,
-		       double x0, double y0, const char *title)
-{
-	struct tp_heat hm = { x0, y0, 0, 0, 0, skew, 0 };
-	unsigned int k = 0, l, step;
-	int i, j;
-
-	hm.n = tp_cpuset_count(&r->cpus);
-	hm.cell = tp_heat_cell_size(hm.n);
-	step = tp_heat_label_step(hm.cell);
-	tp_heat_range(r, skew, &hm.lo, &hm.hi);
-	tp_svg_text(s, x0, y0 - 28, "start", 13, "%s", title);
-	for (i = -1; (i = tp_cpuset_next(&r->cpus, i)) >= 0; k++) {
-		if (k % step == 0) {
-			tp_svg_text(s, x0 - 4, y0 + k * hm.cell + hm.cell / 2 + 4,
-				    "end", 10, "%d", i);
-			tp_svg_text(s, x0 + k * hm.cell + hm.cell / 2, y0 - 6,
-				    "middle", 10, "%d", i);
-		}
-		l = 0;
-		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0; l++)
-			tp_heat_cell(s, r, &hm, i, j, x0 + l * hm.cell,
-				     y0 + k * hm.cell);
-	}
-	tp_heat_legend(s, &hm);
-}
-
-/* The one-way and skew matrices as heatmaps, rows i, columns j. */
-static int tp_skew_svg(const struct tp_result *r, const char *path)
-{
-	unsigned int n = tp_cpuset_count(&r->cpus);
-	double cell = tp_heat_cell_size(n);
-	double size = (n < 6 ? 6 : n) * cell;
-	double w = 2 * size + 3 * TP_HEAT_GAP + 40;
-	struct tp_svg s;
-
-	if (tp_svg_open(&s, path, w < 560 ? 560 : w, size + 180, "tscprobe skew"))
-		return TP_EXIT_FAIL;
-	tp_svg_text(&s, 20, 24, "start", 15,
-		    "tscprobe skew: %s engine, %u CPUs, rows i, columns j",
-		    tp_result_engine(r), n);
-	tp_heatmap(&s, r, false, TP_HEAT_GAP, 80, "one-way latency (ns)");
-	tp_heatmap(&s, r, true, 2 * TP_HEAT_GAP + size + 20, 80,
-		   "skew: TSC_j - TSC_i (cycles)");
-	return tp_svg_close(&s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
 /* Why a pair without numbers has no figure. */
@@ -860,7 +662,7 @@ void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,
 }
 
 static const struct tp_report_kind tp_skew_report = {
-	tp_skew_figure, tp_skew_model, tp_skew_svg,
+	tp_skew_figure, tp_skew_model,
 };
 
 /* A skew result's report, as @o asks (tp_report()). */

@@ -98,8 +98,8 @@ int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
 	default:
 		tp_render_text(m, f);
 	}
+	ret = o->svg ? tp_render_svg(m, o->svg) : TP_EXIT_OK;
 	tp_model_free(m);
-	ret = o->svg ? kind->svg(r, o->svg) : TP_EXIT_OK;
 	ret = tp_verdict_exit(&v, ret);
 	tp_verdict_free(&v);
 	return ret;

@@ -65,13 +65,11 @@ void tp_format_ns_exact(uint64_t ns, char *buf, size_t len);
  * struct tp_report_kind - what a measurement gives its reports
  * @figure: its figure for a limit (verdict.h's tp_figure_fn)
  * @build: builds its report's model (model.h)
- * @svg: draws its picture into a file
  */
 struct tp_report_kind {
 	void (*figure)(const struct tp_result *r, const struct tp_limit *l,
 		       unsigned int i, struct tp_judgement *j);
 	void (*build)(struct tp_model *m);
-	int (*svg)(const struct tp_result *r, const char *path);
 };
 
 int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,

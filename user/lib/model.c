@@ -41,6 +41,9 @@ struct tp_block {
  * @text: the text tp_text_open() gathers
  * @text_len: its length
  * @quiet: text fragments are left out (tp_text_quiet())
+ * @picture: how the report is drawn (NULL: no picture)
+ * @marker: a value the picture's panels mark (0: none)
+ * @marker_label: its label
  */
 struct tp_model {
 	const struct tp_result *r;
@@ -55,6 +58,9 @@ struct tp_model {
 	char *text;
 	size_t text_len;
 	bool quiet;
+	const struct tp_picture *picture;
+	double marker;
+	const char *marker_label;
 };
 
 static void *tp_alloc(struct tp_model *m, size_t len)
@@ -513,6 +519,73 @@ void tp_raw(struct tp_model *m, tp_raw_json_fn json, tp_raw_text_fn text,
 	n->raw.ctx = ctx;
 }
 
+/* How the report is drawn: its kind's layout (static). */
+void tp_picture(struct tp_model *m, const struct tp_picture *p)
+{
+	m->picture = p;
+}
+
+const struct tp_picture *tp_model_picture(const struct tp_model *m,
+					  double *marker, const char **label)
+{
+	*marker = m->marker;
+	*label = m->marker_label;
+	return m->picture;
+}
+
+/* A value every histogram panel marks with a dashed line, and its label. */
+void tp_marker(struct tp_model *m, double x, const char *label)
+{
+	m->marker = x;
+	m->marker_label = tp_strdup(m, label);
+}
+
+/* A line of the picture (enum tp_note says where it goes). */
+void tp_note(struct tp_model *m, enum tp_note role, const char *fmt, ...)
+{
+	struct tp_node *n = tp_add(m, TP_N_NOTE, NULL, NULL);
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	n->note.role = role;
+	n->note.text = tp_strdup(m, buf);
+}
+
+/* A histogram of the open row, for the picture. */
+void tp_series(struct tp_model *m, const struct tp_series *s)
+{
+	struct tp_series *copy = tp_alloc(m, sizeof(*copy));
+
+	*copy = *s;
+	copy->name = tp_strdup(m, s->name);
+	copy->strip = tp_strdup(m, s->strip);
+	copy->colour = tp_strdup(m, s->colour);
+	tp_add(m, TP_N_SERIES, NULL, NULL)->series = copy;
+}
+
+/**
+ * tp_matrix() - a value per ordered pair of the CPUs in @cpus
+ * @m: the model
+ * @spec: how it shows (static: the model keeps the pointer)
+ * @cpus: the CPUs, its rows and columns (kept as long as the model)
+ *
+ * Return: its cells, row by row in CPU order, for the caller to fill.
+ */
+struct tp_cell *tp_matrix(struct tp_model *m, const struct tp_matrix *spec,
+			  const struct tp_cpuset *cpus)
+{
+	struct tp_node *n = tp_add(m, TP_N_MATRIX, NULL, NULL);
+	size_t k = tp_cpuset_count(cpus);
+
+	n->matrix.spec = spec;
+	n->matrix.cpus = cpus;
+	n->matrix.cells = tp_alloc(m, (k * k + 1) * sizeof(*n->matrix.cells));
+	return n->matrix.cells;
+}
+
 /**
  * tp_row_build() - build row @i of @rows
  * @m: the model
@@ -663,7 +736,7 @@ static void tp_spec_str(FILE *f, const struct tp_spec *s, const char *str)
 }
 
 static void tp_spec_value(FILE *f, const struct tp_spec *s,
-			  const struct tp_node *n, enum tp_cell how,
+			  const struct tp_node *n, enum tp_cell_as how,
 			  uint32_t khz)
 {
 	char fmt[40], buf[64];
@@ -698,11 +771,11 @@ static void tp_spec_value(FILE *f, const struct tp_spec *s,
  *	letter says how to print the value ("llu", "d", ".2f", "s"), its
  *	flags and width are kept
  * @none: what an unknown field shows through the same width (NULL: "n/a")
- * @how: enum tp_cell
+ * @how: enum tp_cell_as
  * @khz: the TSC rate of a time cell
  */
 void tp_node_cell(FILE *f, const struct tp_node *n, const char *fmt,
-		  const char *none, enum tp_cell how, uint32_t khz)
+		  const char *none, enum tp_cell_as how, uint32_t khz)
 {
 	struct tp_spec s;
 

@@ -28,6 +28,14 @@
  *   raw              a part written by a module that has no model of its
  *                    own (the environment audit, the load, the actions):
  *                    its JSON and text writers, called in place.
+ *   series           a histogram a row measured, for the picture: a panel
+ *                    of bars per row, or with many rows a heat strip.
+ *   matrix           a value per pair of CPUs: text's table, the
+ *                    picture's heatmap.
+ *   note             a line of the picture: its title, a row's heading,
+ *                    caption or tooltip.
+ * How the picture is laid out is the kind's (struct tp_picture); a row's
+ * curve is drawn from its own fields.
  *
  * Unknown stays unknown in every format: JSON null, an empty CSV cell, no
  * Prometheus sample, "n/a" in text (a table column may say "-"), nothing
@@ -111,7 +119,7 @@ struct tp_opts {
 };
 
 /* How a table cell shows its field. */
-enum tp_cell {
+enum tp_cell_as {
 	TP_CELL_PLAIN,		/* the value through the format */
 	TP_CELL_PCT,		/* a ratio as per cent */
 	TP_CELL_TIME,		/* cycles as a duration ("197.1us") */
@@ -122,13 +130,106 @@ enum tp_cell {
  * @key: the field in the row (a path: "sources.lost")
  * @fmt: the cell: one printf conversion, its leading spaces included
  * @none: the cell of an unknown value, through the same width ("-")
- * @how: enum tp_cell
+ * @how: enum tp_cell_as
  */
 struct tp_column {
 	const char *key;
 	const char *fmt;
 	const char *none;
-	enum tp_cell how;
+	enum tp_cell_as how;
+};
+
+/* Up to this many rows a picture has a panel per row; beyond, strips. */
+#define TP_PANEL_ROWS	8
+
+/**
+ * struct tp_picture - how a kind's report is drawn (SVG)
+ * @title: the file's title
+ * @width: the width of a picture of panels
+ * @panel: a panel's height
+ * @xmin: a histogram panel's x axis reaches at least this
+ * @xlabel: its x axis' label
+ * @ylabel: its y axis' label
+ * @count: what a strip's colours count ("gaps")
+ * @strip: a strip's width
+ * @curve: the array of a row that is its curve ("levels"; NULL: none)
+ * @curve_x: a point's x key in it
+ * @curve_y: its y key
+ * @curve_title: a curve panel's title, after "CPU 3: "
+ * @curve_xlabel: its x axis' label
+ * @curve_ylabel: its y axis' label
+ */
+struct tp_picture {
+	const char *title;
+	double width;
+	double panel;
+	double xmin;
+	const char *xlabel;
+	const char *ylabel;
+	const char *count;
+	double strip;
+	const char *curve;
+	const char *curve_x;
+	const char *curve_y;
+	const char *curve_title;
+	const char *curve_xlabel;
+	const char *curve_ylabel;
+};
+
+/* The lines a picture writes: where each goes. */
+enum tp_note {
+	TP_NOTE_TITLE,		/* the picture's: the first large, then smaller */
+	TP_NOTE_HEADING,	/* above a row's panel */
+	TP_NOTE_CAPTION,	/* under it */
+	TP_NOTE_TOOLTIP,	/* a row's strips' tooltip */
+};
+
+/**
+ * struct tp_series - a histogram a row measured, for the picture
+ * @name: its name in a panel's legend
+ * @strip: its strip's title (NULL: @name)
+ * @colour: its bars' colour in a panel
+ * @h: the histogram
+ * @base: a strip counts each bucket minus this (net), 0 at or below it
+ * @tail: a strip marks this high percentile (black), in the same units
+ * @max: and the largest value (red)
+ * @top: a panel's x axis reaches this (the gross largest value)
+ */
+struct tp_series {
+	const char *name;
+	const char *strip;
+	const char *colour;
+	const struct tp_hist *h;
+	uint64_t base;
+	double tail;
+	double max;
+	double top;
+};
+
+/**
+ * struct tp_matrix - a value per ordered pair of CPUs
+ * @text: its heading in text
+ * @fmt: a value in text, one printf conversion of a double
+ * @svg: its heading in the picture
+ * @diverging: signed around 0 (a skew): blue below, red above
+ * @unit: under the picture's colour scale
+ */
+struct tp_matrix {
+	const char *text;
+	const char *fmt;
+	const char *svg;
+	bool diverging;
+	const char *unit;
+};
+
+/**
+ * struct tp_cell - one cell of a matrix
+ * @v: its value
+ * @none: why it has none ("-" on the diagonal, "tmo"...); NULL: @v
+ */
+struct tp_cell {
+	double v;
+	const char *none;
 };
 
 /* Builds row @i of a rows node, inside the object tp_rows() opened. */
@@ -186,9 +287,18 @@ void tp_table(struct tp_model *m, const char *rows,
 void tp_raw(struct tp_model *m, tp_raw_json_fn json, tp_raw_text_fn text,
 	    const void *ctx);
 
+void tp_picture(struct tp_model *m, const struct tp_picture *p);
+void tp_marker(struct tp_model *m, double x, const char *label);
+void tp_note(struct tp_model *m, enum tp_note role, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void tp_series(struct tp_model *m, const struct tp_series *s);
+struct tp_cell *tp_matrix(struct tp_model *m, const struct tp_matrix *spec,
+			  const struct tp_cpuset *cpus);
+
 void tp_render_json(struct tp_model *m, FILE *f);
 void tp_render_text(struct tp_model *m, FILE *f);
 void tp_render_csv(struct tp_model *m, FILE *f);
 void tp_render_prom(struct tp_model *m, FILE *f);
+int tp_render_svg(struct tp_model *m, const char *path);
 
 #endif /* TSCPROBE_USER_MODEL_H */

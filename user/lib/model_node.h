@@ -16,6 +16,9 @@ enum tp_node_type {
 	TP_N_TEXT,
 	TP_N_TABLE,
 	TP_N_RAW,
+	TP_N_SERIES,
+	TP_N_MATRIX,
+	TP_N_NOTE,
 };
 
 enum tp_value_type {
@@ -42,6 +45,9 @@ enum tp_value_type {
  * @text: a text node's text
  * @table: a table's rows (their key) and columns
  * @raw: a raw part's writers
+ * @series: a series' histogram and marks
+ * @matrix: a matrix: its spec, its CPUs and their cells, row by row
+ * @note: a note's role (enum tp_note) and text
  */
 struct tp_node {
 	struct tp_node *next;
@@ -80,6 +86,16 @@ struct tp_node {
 			tp_raw_text_fn text;
 			const void *ctx;
 		} raw;
+		const struct tp_series *series;
+		struct {
+			const struct tp_matrix *spec;
+			const struct tp_cpuset *cpus;
+			struct tp_cell *cells;
+		} matrix;
+		struct {
+			unsigned int role;
+			const char *text;
+		} note;
 	};
 };
 
@@ -90,6 +106,8 @@ struct tp_arena_mark {
 };
 
 const struct tp_node *tp_model_root(const struct tp_model *m);
+const struct tp_picture *tp_model_picture(const struct tp_model *m,
+					  double *marker, const char **label);
 unsigned int tp_model_family(struct tp_model *m, const struct tp_family *fam);
 const struct tp_family *tp_model_family_at(const struct tp_model *m,
 					   unsigned int i);
@@ -102,6 +120,6 @@ const struct tp_node *tp_node_find(const struct tp_node *obj, const char *path);
 bool tp_node_in(const struct tp_node *n, unsigned int format);
 double tp_node_number(const struct tp_node *n);
 void tp_node_cell(FILE *f, const struct tp_node *n, const char *fmt,
-		  const char *none, enum tp_cell how, uint32_t khz);
+		  const char *none, enum tp_cell_as how, uint32_t khz);
 
 #endif /* TSCPROBE_USER_MODEL_NODE_H */

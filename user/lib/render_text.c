@@ -4,6 +4,9 @@
  * fragment as it is, each field that has a text format through it, each
  * table a line per row; JSON's structure itself prints nothing.
  */
+#include <string.h>
+
+#include "cli.h"
 #include "model_node.h"
 
 static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f);
@@ -46,6 +49,45 @@ static void tp_text_table(struct tp_model *m, const struct tp_node *t, FILE *f)
 	}
 }
 
+/* A matrix cell as text: its value, or why it has none; its length. */
+static size_t tp_text_cell(const struct tp_node *mx, unsigned int k,
+			   char *buf, size_t len)
+{
+	const struct tp_cell *c = &mx->matrix.cells[k];
+
+	if (c->none)
+		snprintf(buf, len, "%s", c->none);
+	else
+		snprintf(buf, len, mx->matrix.spec->fmt, c->v);
+	return strlen(buf);
+}
+
+/* A matrix: its heading, then rows i and columns j, as wide as the widest. */
+static void tp_text_matrix(const struct tp_node *mx, FILE *f)
+{
+	const struct tp_cpuset *cpus = mx->matrix.cpus;
+	unsigned int i, k, n = tp_cpuset_count(cpus);
+	size_t w = 4;
+	char cell[48];
+	int cpu = -1;
+
+	for (k = 0; k < n * n; k++)
+		if (tp_text_cell(mx, k, cell, sizeof(cell)) + 1 > w)
+			w = strlen(cell) + 1;
+	fprintf(f, "\n%s\n%5s", mx->matrix.spec->text, "i\\j");
+	while ((cpu = tp_cpuset_next(cpus, cpu)) >= 0)
+		fprintf(f, " %*d", (int)w, cpu);
+	fputc('\n', f);
+	for (i = 0; (cpu = tp_cpuset_next(cpus, cpu)) >= 0; i++) {
+		fprintf(f, "%5d", cpu);
+		for (k = 0; k < n; k++) {
+			tp_text_cell(mx, i * n + k, cell, sizeof(cell));
+			fprintf(f, " %*s", (int)w, cell);
+		}
+		fputc('\n', f);
+	}
+}
+
 static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f)
 {
 	if (!tp_node_in(n, TP_IN_TEXT))
@@ -72,6 +114,11 @@ static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f)
 	case TP_N_RAW:
 		if (n->raw.text)
 			n->raw.text(n->raw.ctx, f);
+		break;
+	case TP_N_MATRIX:
+		tp_text_matrix(n, f);
+		break;
+	default:
 		break;
 	}
 }
