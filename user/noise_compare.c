@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engines.h"
-#include "lib/json_write.h"
+#include "lib/model.h"
 #include "core/names.h"
 #include "lib/nl.h"
 #include "noise_cmd.h"
@@ -99,108 +99,122 @@ static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
 	return tp_run_kernel(&st, res);
 }
 
-static void tp_cmp_ratio(FILE *f, const char *what, double on, double off)
+/* What one comparison shows: the command, the results, each mode's row. */
+struct tp_cmp {
+	const struct tp_noise_cmd *cmd;
+	const struct tp_result *res;
+	const struct tp_cmp_row *row;
+	unsigned int ran[TP_CMP_MODES];
+};
+
+static void tp_cmp_ratio(struct tp_model *m, const char *what, double on,
+			 double off)
 {
 	if (off > 0)
-		fprintf(f, "%s x%.1f", what, on / off);
+		tp_text(m, "%s x%.1f", what, on / off);
 	else
-		fprintf(f, "%s %s", what, on > 0 ? "up from 0" : "0 both ways");
+		tp_text(m, "%s %s", what, on > 0 ? "up from 0" : "0 both ways");
 }
 
-static void tp_cmp_text(const struct tp_noise_cmd *cmd,
-			const struct tp_result *res,
-			const struct tp_cmp_row *row, FILE *f)
-{
-	char cpus[256], dur[32], thr[32];
-	unsigned int m, i;
-
-	tp_cpuset_format(&cmd->m.cpus, cpus, sizeof(cpus));
-	tp_format_ns(cmd->p.duration_ns, dur, sizeof(dur));
-	tp_format_ns(res[TP_CMP_USER].p.threshold_ns, thr, sizeof(thr));
-	fprintf(f, "noise --compare on CPUs %s, %s each, tsc %u kHz, events are gaps >= %s\n",
-		cpus, dur, res[TP_CMP_USER].tsc_khz, thr);
-	fprintf(f, "%-18s %9s %9s %9s %12s %10s %9s\n", "mode", "p50", "p99",
-		"p99.9", "max", "events/s", "coverage");
-	for (m = 0; m < TP_CMP_MODES; m++) {
-		if (!row[m].ran)
-			continue;
-		fprintf(f, "%-18s", tp_cmp_names[m]);
-		for (i = 0; i < 4; i++)
-			fprintf(f, " %*llu", i == 3 ? 12 : 9,
-				(unsigned long long)row[m].pct[i]);
-		fprintf(f, " %10.2f %8.2f%%\n", row[m].events_per_s,
-			100.0 * row[m].coverage);
-	}
-	fprintf(f, "(cycles; events per second and CPU)\n");
-	if (!row[TP_CMP_OFF].ran || !row[TP_CMP_ON].ran)
-		return;
-	fprintf(f, "the OS's share, interrupts on against off: ");
-	tp_cmp_ratio(f, "p99.9", row[TP_CMP_ON].pct[2], row[TP_CMP_OFF].pct[2]);
-	fprintf(f, ", ");
-	tp_cmp_ratio(f, "max", row[TP_CMP_ON].pct[3], row[TP_CMP_OFF].pct[3]);
-	fprintf(f, ", ");
-	tp_cmp_ratio(f, "events/s", row[TP_CMP_ON].events_per_s,
-		     row[TP_CMP_OFF].events_per_s);
-	fprintf(f, "\n");
-}
-
-static void tp_cmp_json_cpus(struct jw *j, const struct tp_result *r)
+/* A mode's CPUs, each with its own figures. */
+static void tp_cmp_cpus(struct tp_model *m, const struct tp_result *r)
 {
 	struct tp_noise_summary s;
 	unsigned int i;
 
-	jw_arr(j, "cpus");
+	tp_arr(m, "cpus");
 	for (i = 0; i < r->ncpus; i++) {
 		tp_noise_summarize(r, &r->cpu[i], &s);
-		jw_obj(j, NULL);
-		jw_u64(j, "cpu", r->cpu[i].cpu);
-		jw_u64(j, "samples", s.samples);
-		jw_u64(j, "p50_cycles", s.pct[1]);
-		jw_u64(j, "p99_cycles", s.pct[2]);
-		jw_u64(j, "p999_cycles", s.pct[3]);
-		jw_u64(j, "max_cycles", s.pct[5]);
-		jw_u64(j, "events_total", r->cpu[i].events_total);
-		jw_double(j, "coverage", s.coverage);
-		jw_obj_end(j);
+		tp_obj(m, NULL);
+		tp_u64(m, "cpu", r->cpu[i].cpu, NULL);
+		tp_u64(m, "samples", s.samples, NULL);
+		tp_u64(m, "p50_cycles", s.pct[1], NULL);
+		tp_u64(m, "p99_cycles", s.pct[2], NULL);
+		tp_u64(m, "p999_cycles", s.pct[3], NULL);
+		tp_u64(m, "max_cycles", s.pct[5], NULL);
+		tp_u64(m, "events_total", r->cpu[i].events_total, NULL);
+		tp_dbl(m, "coverage", s.coverage, NULL);
+		tp_end(m);
 	}
-	jw_arr_end(j);
+	tp_end(m);
 }
 
-static void tp_cmp_json(const struct tp_noise_cmd *cmd,
-			const struct tp_result *res,
-			const struct tp_cmp_row *row, FILE *f)
+/* Row @i: the @i-th mode that ran, all its CPUs together. */
+static void tp_cmp_mode(struct tp_model *m, const void *ctx, unsigned int i)
 {
-	struct jw j;
-	unsigned int m;
+	const struct tp_cmp *c = ctx;
+	unsigned int k = c->ran[i];
+	const struct tp_cmp_row *row = &c->row[k];
 
-	jw_init(&j, f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "noise-compare");
-	jw_u64(&j, "tsc_khz", res[TP_CMP_USER].tsc_khz);
-	jw_u64(&j, "duration_ns", cmd->p.duration_ns);
-	jw_u64(&j, "threshold_cycles", res[TP_CMP_USER].p.threshold_cycles);
-	jw_cpuset(&j, "cpus", &cmd->m.cpus);
-	jw_arr(&j, "modes");
-	for (m = 0; m < TP_CMP_MODES; m++) {
-		if (!row[m].ran)
-			continue;
-		jw_obj(&j, NULL);
-		jw_str(&j, "mode", tp_cmp_keys[m]);
-		jw_str(&j, "engine", m == TP_CMP_USER ? "user" : "kernel");
-		jw_str(&j, "irqs", m == TP_CMP_OFF ? "off" : "on");
-		jw_u64(&j, "samples", row[m].samples);
-		jw_u64(&j, "p50_cycles", row[m].pct[0]);
-		jw_u64(&j, "p99_cycles", row[m].pct[1]);
-		jw_u64(&j, "p999_cycles", row[m].pct[2]);
-		jw_u64(&j, "max_cycles", row[m].pct[3]);
-		jw_double(&j, "events_per_second", row[m].events_per_s);
-		jw_double(&j, "coverage", row[m].coverage);
-		tp_cmp_json_cpus(&j, &res[m]);
-		jw_obj_end(&j);
-	}
-	jw_arr_end(&j);
-	jw_obj_end(&j);
-	jw_finish(&j);
+	tp_str(m, "name", tp_cmp_names[k], &(struct tp_opts){
+		.not_in = TP_ONLY_TEXT });
+	tp_str(m, "mode", tp_cmp_keys[k], NULL);
+	tp_str(m, "engine", k == TP_CMP_USER ? "user" : "kernel", NULL);
+	tp_str(m, "irqs", k == TP_CMP_OFF ? "off" : "on", NULL);
+	tp_u64(m, "samples", row->samples, NULL);
+	tp_u64(m, "p50_cycles", row->pct[0], NULL);
+	tp_u64(m, "p99_cycles", row->pct[1], NULL);
+	tp_u64(m, "p999_cycles", row->pct[2], NULL);
+	tp_u64(m, "max_cycles", row->pct[3], NULL);
+	tp_dbl(m, "events_per_second", row->events_per_s, NULL);
+	tp_dbl(m, "coverage", row->coverage, NULL);
+	tp_cmp_cpus(m, &c->res[k]);
+}
+
+static const struct tp_column tp_cmp_cols[] = {
+	{ "name", "%-18s", NULL, TP_CELL_PLAIN },
+	{ "p50_cycles", " %9llu", NULL, TP_CELL_PLAIN },
+	{ "p99_cycles", " %9llu", NULL, TP_CELL_PLAIN },
+	{ "p999_cycles", " %9llu", NULL, TP_CELL_PLAIN },
+	{ "max_cycles", " %12llu", NULL, TP_CELL_PLAIN },
+	{ "events_per_second", " %10.2f", NULL, TP_CELL_PLAIN },
+	{ "coverage", " %8.2f%%", NULL, TP_CELL_PCT },
+};
+
+/* How much of the jitter is the operating system's: on against off. */
+static void tp_cmp_share(struct tp_model *m, const struct tp_cmp_row *row)
+{
+	if (!row[TP_CMP_OFF].ran || !row[TP_CMP_ON].ran)
+		return;
+	tp_text(m, "the OS's share, interrupts on against off: ");
+	tp_cmp_ratio(m, "p99.9", row[TP_CMP_ON].pct[2], row[TP_CMP_OFF].pct[2]);
+	tp_text(m, ", ");
+	tp_cmp_ratio(m, "max", row[TP_CMP_ON].pct[3], row[TP_CMP_OFF].pct[3]);
+	tp_text(m, ", ");
+	tp_cmp_ratio(m, "events/s", row[TP_CMP_ON].events_per_s,
+		     row[TP_CMP_OFF].events_per_s);
+	tp_text(m, "\n");
+}
+
+/* The comparison, text or JSON as asked. */
+static void tp_cmp_report(const struct tp_cmp *c, unsigned int nran)
+{
+	const struct tp_result *user = &c->res[TP_CMP_USER];
+	struct tp_model *m = tp_model_new(user, &c->cmd->m.out, NULL);
+	char cpus[256], dur[32], thr[32];
+
+	tp_cpuset_format(&c->cmd->m.cpus, cpus, sizeof(cpus));
+	tp_format_ns(c->cmd->p.duration_ns, dur, sizeof(dur));
+	tp_format_ns(user->p.threshold_ns, thr, sizeof(thr));
+	tp_text(m, "noise --compare on CPUs %s, %s each, tsc %u kHz, events are gaps >= %s\n",
+		cpus, dur, user->tsc_khz, thr);
+	tp_text(m, "%-18s %9s %9s %9s %12s %10s %9s\n", "mode", "p50", "p99",
+		"p99.9", "max", "events/s", "coverage");
+	tp_table(m, "modes", tp_cmp_cols, TP_ARRAY_SIZE(tp_cmp_cols));
+	tp_text(m, "(cycles; events per second and CPU)\n");
+	tp_cmp_share(m, c->row);
+	tp_str(m, "kind", "noise-compare", NULL);
+	tp_u64(m, "tsc_khz", user->tsc_khz, NULL);
+	tp_u64(m, "duration_ns", c->cmd->p.duration_ns, NULL);
+	tp_u64(m, "threshold_cycles", user->p.threshold_cycles, NULL);
+	tp_cpuset(m, "cpus", &c->cmd->m.cpus);
+	tp_rows(m, "modes", nran, tp_cmp_mode, c);
+	tp_not_in(m, TP_IN_TEXT);
+	if (c->cmd->m.out.fmt == TP_FMT_JSON)
+		tp_render_json(m, stdout);
+	else
+		tp_render_text(m, stdout);
+	tp_model_free(m);
 }
 
 /**
@@ -220,6 +234,7 @@ int tp_noise_compare(const struct tp_noise_cmd *cmd)
 {
 	struct tp_result res[TP_CMP_MODES];
 	struct tp_cmp_row row[TP_CMP_MODES];
+	struct tp_cmp cmp = { cmd, res, row, { 0 } };
 	unsigned int m, ran = 0;
 	int ret = TP_EXIT_OK;
 
@@ -233,15 +248,11 @@ int tp_noise_compare(const struct tp_noise_cmd *cmd)
 		ret = tp_cmp_run(cmd, m, &res[m]);
 		if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
 			tp_cmp_aggregate(&res[m], &row[m]);
-			ran++;
+			cmp.ran[ran++] = m;
 		}
 	}
-	if (ran && (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED)) {
-		if (cmd->m.out.fmt == TP_FMT_JSON)
-			tp_cmp_json(cmd, res, row, stdout);
-		else
-			tp_cmp_text(cmd, res, row, stdout);
-	}
+	if (ran && (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED))
+		tp_cmp_report(&cmp, ran);
 	for (m = 0; m < TP_CMP_MODES; m++)
 		tp_result_free(&res[m]);
 	return ret;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cpuset.h"
 #include "core/hist.h"
 #include "model_node.h"
 #include "svg.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cpuset.h"
 #include "model_node.h"
 
 static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f);
