@@ -14,7 +14,8 @@
 #include "commands.h"
 #include "lib/cli.h"
 #include "lib/json_read.h"
-#include "lib/json_write.h"
+#include "lib/format.h"
+#include "lib/model.h"
 #include "lib/options.h"
 #include "lib/format.h"
 
@@ -315,23 +316,29 @@ static double tp_diff_change(double a, double b)
 	return a ? (b - a) / fabs(a) * 100.0 : (b ? INFINITY : 0);
 }
 
-static void tp_diff_env_text(const struct tp_env_changes *l)
+/* What differs around the runs: a line each in text, a list in JSON. */
+static void tp_diff_env_model(struct tp_model *m, const struct tp_env_changes *l)
 {
 	char cpus[256];
 	size_t i;
 
-	if (!l->n) {
-		printf("environment and parameters: the same\n");
-		return;
-	}
-	printf("environment and parameters that differ:\n");
+	tp_text(m, l->n ? "environment and parameters that differ:\n" :
+		"environment and parameters: the same\n");
+	tp_arr(m, "environment");
 	for (i = 0; i < l->n; i++) {
 		tp_cpuset_format(&l->c[i].cpus, cpus, sizeof(cpus));
-		printf("  %s: %s -> %s%s%s\n", l->c[i].what, l->c[i].a,
-		       l->c[i].b, !cpus[0] ? "" :
-		       tp_cpuset_count(&l->c[i].cpus) > 1 ? " on CPUs " : " on CPU ",
-		       cpus);
+		tp_text(m, "  %s: %s -> %s%s%s\n", l->c[i].what, l->c[i].a,
+			l->c[i].b, !cpus[0] ? "" :
+			tp_cpuset_count(&l->c[i].cpus) > 1 ? " on CPUs " : " on CPU ",
+			cpus);
+		tp_obj(m, NULL);
+		tp_str(m, "what", l->c[i].what, NULL);
+		tp_cpuset(m, "cpus", &l->c[i].cpus);
+		tp_str(m, "a", l->c[i].a, NULL);
+		tp_str(m, "b", l->c[i].b, NULL);
+		tp_end(m);
 	}
+	tp_end(m);
 }
 
 /* The kinds of noise source diff compares, as JSON has them. */
@@ -447,36 +454,45 @@ static void tp_diff_figure_text(double v, const struct tp_diff_src *src,
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* Whether either report has sources for entry @a (B's match @b). */
+static bool tp_diff_sources_either(const struct tp_diff_src *src,
+				   const struct jr *a, const struct jr *b)
+{
+	return tp_diff_has_sources(a, src->timed) ||
+	       tp_diff_has_sources(b, src->timed);
+}
+
 /* One CPU's line: each kind A -> B, then the largest source. */
-static void tp_diff_sources_line(const struct jr *a, const struct jr *b,
+static void tp_diff_sources_line(struct tp_model *m, const struct jr *a,
+				 const struct jr *b,
 				 const struct tp_diff_src *src)
 {
 	char ta[32], tb[32], la_buf[96], lb_buf[96];
 	const char *sa, *sb;
 	size_t k;
 
-	printf("  CPU %.0f:", jr_num(a, "cpu", -1));
+	tp_text(m, "  CPU %.0f:", jr_num(a, "cpu", -1));
 	for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
 		double va = tp_diff_kind_figure(a, tp_diff_kinds[k], src);
 		double vb = tp_diff_kind_figure(b, tp_diff_kinds[k], src);
 
 		tp_diff_figure_text(va, src, ta, sizeof(ta));
 		tp_diff_figure_text(vb, src, tb, sizeof(tb));
-		printf("%s %s %s -> %s", k ? "," : "", tp_diff_kinds[k], ta, tb);
+		tp_text(m, "%s %s %s -> %s", k ? "," : "", tp_diff_kinds[k], ta, tb);
 		if (!isnan(va) && !isnan(vb))
-			printf(" (%+.0f%%)", tp_diff_change(va, vb));
+			tp_text(m, " (%+.0f%%)", tp_diff_change(va, vb));
 	}
 	sa = tp_diff_largest(a, src, la_buf, sizeof(la_buf));
 	sb = tp_diff_largest(b, src, lb_buf, sizeof(lb_buf));
-	printf("; largest: %s -> %s\n", sa ?: "n/a", sb ?: "n/a");
+	tp_text(m, "; largest: %s -> %s\n", sa ?: "n/a", sb ?: "n/a");
 }
 
 /*
- * Noise: per CPU, each kind's time inside the windows (or, where neither
- * report has the module's, count over the run) and the largest source,
- * A -> B; nothing where neither report has sources.
+ * Noise, in text: per CPU, each kind's time inside the windows (or, where
+ * neither report has the module's, count over the run) and the largest
+ * source, A -> B; nothing where neither report has sources.
  */
-static void tp_diff_sources_text(const struct tp_diff *d)
+static void tp_diff_sources_text(struct tp_model *m, const struct tp_diff *d)
 {
 	const struct tp_diff_src *src = tp_diff_src_of(d);
 	const struct jr *la = jr_get(d->doc[0], d->list);
@@ -487,14 +503,24 @@ static void tp_diff_sources_text(const struct tp_diff *d)
 		const struct jr *a = &la->v[i];
 		const struct jr *b = tp_diff_match(d, d->doc[1], a);
 
-		if (!tp_diff_has_sources(a, src->timed) &&
-		    !tp_diff_has_sources(b, src->timed))
+		if (!tp_diff_sources_either(src, a, b))
 			continue;
 		if (!head)
-			printf("%s\n", src->head);
+			tp_text(m, "%s\n", src->head);
 		head = true;
-		tp_diff_sources_line(a, b, src);
+		tp_diff_sources_line(m, a, b, src);
 	}
+}
+
+/* A figure in A and B, and its change in per cent. */
+static void tp_diff_pair(struct tp_model *m, const char *key, double va,
+			 double vb)
+{
+	tp_obj(m, key);
+	tp_dbl(m, "a", va, NULL);
+	tp_dbl(m, "b", vb, NULL);
+	tp_dbl(m, "change_pct", tp_diff_change(va, vb), NULL);
+	tp_end(m);
 }
 
 /*
@@ -502,44 +528,37 @@ static void tp_diff_sources_text(const struct tp_diff *d)
  * "KIND_count" for the userspace engine's, and "largest"), null where
  * neither report has them.
  */
-static void tp_diff_sources_json(const struct tp_diff *d, struct jw *j,
-				 const struct jr *a, const struct jr *b)
+static void tp_diff_sources_model(struct tp_model *m, const struct tp_diff *d,
+				  const struct jr *a, const struct jr *b)
 {
 	const struct tp_diff_src *src = tp_diff_src_of(d);
 	char la_buf[96], lb_buf[96], key[32];
 	const char *sa, *sb;
 	size_t k;
 
-	if (!tp_diff_has_sources(a, src->timed) &&
-	    !tp_diff_has_sources(b, src->timed)) {
-		jw_null(j, "sources");
+	if (!tp_diff_sources_either(src, a, b)) {
+		tp_null(m, "sources", NULL);
 		return;
 	}
-	jw_obj(j, "sources");
+	tp_obj(m, "sources");
 	for (k = 0; k < sizeof(tp_diff_kinds) / sizeof(tp_diff_kinds[0]); k++) {
-		double va = tp_diff_kind_figure(a, tp_diff_kinds[k], src);
-		double vb = tp_diff_kind_figure(b, tp_diff_kinds[k], src);
-
 		snprintf(key, sizeof(key), "%s_%s", tp_diff_kinds[k], src->field);
-		jw_obj(j, key);
-		jw_double(j, "a", va);
-		jw_double(j, "b", vb);
-		jw_double(j, "change_pct", tp_diff_change(va, vb));
-		jw_obj_end(j);
+		tp_diff_pair(m, key, tp_diff_kind_figure(a, tp_diff_kinds[k], src),
+			     tp_diff_kind_figure(b, tp_diff_kinds[k], src));
 	}
 	sa = tp_diff_largest(a, src, la_buf, sizeof(la_buf));
 	sb = tp_diff_largest(b, src, lb_buf, sizeof(lb_buf));
-	jw_obj(j, "largest");
+	tp_obj(m, "largest");
 	if (sa)
-		jw_str(j, "a", sa);
+		tp_str(m, "a", sa, NULL);
 	else
-		jw_null(j, "a");
+		tp_null(m, "a", NULL);
 	if (sb)
-		jw_str(j, "b", sb);
+		tp_str(m, "b", sb, NULL);
 	else
-		jw_null(j, "b");
-	jw_obj_end(j);
-	jw_obj_end(j);
+		tp_null(m, "b", NULL);
+	tp_end(m);
+	tp_end(m);
 }
 
 /* Whether any figure of entry @a differs from its match's. */
@@ -554,124 +573,119 @@ static bool tp_diff_entry_changed(const struct tp_diff *d, const struct jr *a)
 	return false;
 }
 
-static unsigned int tp_diff_count_changed(const struct tp_diff *d)
-{
-	const struct jr *la = jr_get(d->doc[0], d->list);
-	unsigned int n = 0;
-	size_t i;
+/* Skew's text shows the pairs that changed, the first this many. */
+#define TP_DIFF_PAIRS_SHOWN	20
 
-	for (i = 0; i < la->n; i++)
-		n += tp_diff_entry_changed(d, &la->v[i]);
-	return n;
-}
+/**
+ * struct tp_diff_out - the comparison being reported
+ * @d: the reports
+ * @shown: per entry, whether text shows it
+ * @changed: entries whose figures changed
+ */
+struct tp_diff_out {
+	const struct tp_diff *d;
+	bool *shown;
+	unsigned int changed;
+};
 
-/* Per entry: each figure "A -> B (+x%)"; the changed ones listed last. */
-static void tp_diff_text(const struct tp_diff *d, const struct tp_env_changes *l)
+/* Row @i: entry @i of A against its match in B, each figure and its change. */
+static void tp_diff_row(struct tp_model *m, const void *ctx, unsigned int i)
 {
-	const struct jr *la = jr_get(d->doc[0], d->list);
+	const struct tp_diff_out *o = ctx;
+	const struct tp_diff *d = o->d;
+	const struct jr *a = &jr_get(d->doc[0], d->list)->v[i];
+	const struct jr *b = tp_diff_match(d, d->doc[1], a);
+	bool pairs = !strcmp(d->list, "pairs"), diff = false;
 	const struct tp_diff_fig *f;
-	unsigned int changed = 0, shown = 0;
-	bool pairs = !strcmp(d->list, "pairs");
-	char name[64], cell[64];
-	size_t i;
+	char name[64];
 
-	printf("diff: %s, %s -> %s\n", d->kind, d->path[0], d->path[1]);
-	tp_diff_env_text(l);
-	if (!pairs || tp_diff_count_changed(d)) {
-		printf("%-16s", pairs ? "pair" : "cpu");
-		for (f = d->figs; f->label; f++)
-			printf(" %28s", f->label);
-		printf("\n");
+	tp_diff_name(d, a, name, sizeof(name));
+	tp_text_quiet(m, !o->shown[i]);
+	tp_text(m, "%-16s", name + (pairs ? 5 : 4));
+	if (pairs) {
+		tp_u64(m, "from", (uint64_t)jr_num(a, "from", 0), NULL);
+		tp_u64(m, "to", (uint64_t)jr_num(a, "to", 0), NULL);
+	} else {
+		tp_u64(m, "cpu", (uint64_t)jr_num(a, "cpu", 0), NULL);
 	}
-	for (i = 0; i < la->n; i++) {
-		const struct jr *a = &la->v[i];
-		const struct jr *b = tp_diff_match(d, d->doc[1], a);
-		bool diff = tp_diff_entry_changed(d, a);
+	for (f = d->figs; f->label; f++) {
+		double va = tp_diff_value(d, 0, a, f);
+		double vb = tp_diff_value(d, 1, b, f);
 
-		changed += diff;
-		/* skew: only the pairs that changed, at most 20 */
-		if (pairs && (!diff || ++shown > 20))
-			continue;
-		tp_diff_name(d, a, name, sizeof(name));
-		printf("%-16s", name + (pairs ? 5 : 4));
-		for (f = d->figs; f->label; f++) {
-			double va = tp_diff_value(d, 0, a, f);
-			double vb = tp_diff_value(d, 1, b, f);
-
-			snprintf(cell, sizeof(cell), "%.4g -> %.4g (%+.0f%%)",
-				 va, vb, tp_diff_change(va, vb));
-			printf(" %28s", cell);
-		}
-		printf("%s\n", diff ? "  *" : "");
+		diff |= va != vb;
+		snprintf(name, sizeof(name), "%.4g -> %.4g (%+.0f%%)", va, vb,
+			 tp_diff_change(va, vb));
+		tp_text(m, " %28s", name);
+		tp_diff_pair(m, f->label, va, vb);
 	}
-	if (!changed)
-		printf("no change: every figure is the same in both reports\n");
-	else
-		printf("changed (*): %u of %zu %s%s\n", changed, la->n,
-		       pairs ? "pairs" : "CPUs",
-		       pairs && changed > 20 ? " (the first 20 shown; -j: every pair)" : "");
+	tp_text(m, "%s\n", diff ? "  *" : "");
+	tp_bool(m, "changed", diff, NULL);
 	if (!strcmp(d->kind, "noise"))
-		tp_diff_sources_text(d);
+		tp_diff_sources_model(m, d, a, b);
 }
 
-static void tp_diff_json(const struct tp_diff *d, const struct tp_env_changes *l)
+/*
+ * Which entries text shows (skew: the changed pairs, at most
+ * TP_DIFF_PAIRS_SHOWN; every CPU), and how many changed.
+ */
+static void tp_diff_choose(struct tp_diff_out *o, size_t n)
+{
+	const struct tp_diff *d = o->d;
+	const struct jr *la = jr_get(d->doc[0], d->list);
+	bool pairs = !strcmp(d->list, "pairs"), diff;
+	unsigned int shown = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		diff = tp_diff_entry_changed(d, &la->v[i]);
+		o->changed += diff;
+		o->shown[i] = !pairs || (diff && ++shown <= TP_DIFF_PAIRS_SHOWN);
+	}
+}
+
+/* The comparison: what differs around the runs, then per entry A -> B. */
+static void tp_diff_output(const struct tp_diff *d,
+			   const struct tp_env_changes *l)
 {
 	const struct jr *la = jr_get(d->doc[0], d->list);
+	struct tp_diff_out o = { d, calloc(la->n + 1, sizeof(bool)), 0 };
+	struct tp_output out = { .fmt = d->json ? TP_FMT_JSON : TP_FMT_TEXT };
+	bool pairs = !strcmp(d->list, "pairs");
+	struct tp_model *m = tp_model_new(NULL, &out, NULL);
 	const struct tp_diff_fig *f;
-	struct jw j;
-	size_t i;
-	int cpu;
 
-	jw_init(&j, stdout);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", d->kind);
-	jw_str(&j, "a", d->path[0]);
-	jw_str(&j, "b", d->path[1]);
-	jw_arr(&j, "environment");
-	for (i = 0; i < l->n; i++) {
-		jw_obj(&j, NULL);
-		jw_str(&j, "what", l->c[i].what);
-		jw_arr(&j, "cpus");
-		for (cpu = -1; (cpu = tp_cpuset_next(&l->c[i].cpus, cpu)) >= 0;)
-			jw_u64(&j, NULL, (uint64_t)cpu);
-		jw_arr_end(&j);
-		jw_str(&j, "a", l->c[i].a);
-		jw_str(&j, "b", l->c[i].b);
-		jw_obj_end(&j);
+	if (!o.shown) {
+		tp_err("out of memory");
+		exit(TP_EXIT_FAIL);
 	}
-	jw_arr_end(&j);
-	jw_arr(&j, d->list);
-	for (i = 0; i < la->n; i++) {
-		const struct jr *a = &la->v[i];
-		const struct jr *b = tp_diff_match(d, d->doc[1], a);
-		bool diff = false;
-
-		jw_obj(&j, NULL);
-		if (!strcmp(d->list, "pairs")) {
-			jw_u64(&j, "from", (uint64_t)jr_num(a, "from", 0));
-			jw_u64(&j, "to", (uint64_t)jr_num(a, "to", 0));
-		} else {
-			jw_u64(&j, "cpu", (uint64_t)jr_num(a, "cpu", 0));
-		}
-		for (f = d->figs; f->label; f++) {
-			double va = tp_diff_value(d, 0, a, f);
-			double vb = tp_diff_value(d, 1, b, f);
-
-			diff |= va != vb;
-			jw_obj(&j, f->label);
-			jw_double(&j, "a", va);
-			jw_double(&j, "b", vb);
-			jw_double(&j, "change_pct", tp_diff_change(va, vb));
-			jw_obj_end(&j);
-		}
-		jw_bool(&j, "changed", diff);
-		if (!strcmp(d->kind, "noise"))
-			tp_diff_sources_json(d, &j, a, b);
-		jw_obj_end(&j);
+	tp_diff_choose(&o, la->n);
+	tp_text(m, "diff: %s, %s -> %s\n", d->kind, d->path[0], d->path[1]);
+	tp_str(m, "kind", d->kind, NULL);
+	tp_str(m, "a", d->path[0], NULL);
+	tp_str(m, "b", d->path[1], NULL);
+	tp_diff_env_model(m, l);
+	if (!pairs || o.changed) {
+		tp_text(m, "%-16s", pairs ? "pair" : "cpu");
+		for (f = d->figs; f->label; f++)
+			tp_text(m, " %28s", f->label);
+		tp_text(m, "\n");
 	}
-	jw_arr_end(&j);
-	jw_obj_end(&j);
-	jw_finish(&j);
+	tp_rows(m, d->list, (unsigned int)la->n, tp_diff_row, &o);
+	if (!o.changed)
+		tp_text(m, "no change: every figure is the same in both reports\n");
+	else
+		tp_text(m, "changed (*): %u of %zu %s%s\n", o.changed, la->n,
+			pairs ? "pairs" : "CPUs",
+			pairs && o.changed > TP_DIFF_PAIRS_SHOWN ?
+			" (the first 20 shown; -j: every pair)" : "");
+	if (!strcmp(d->kind, "noise"))
+		tp_diff_sources_text(m, d);
+	if (d->json)
+		tp_render_json(m, stdout);
+	else
+		tp_render_text(m, stdout);
+	tp_model_free(m);
+	free(o.shown);
 }
 
 /* Read one report; NULL after one line saying why it is not one. */
@@ -731,10 +745,7 @@ static int tp_diff_run(struct tp_diff *d)
 	if (ret)
 		return ret;
 	tp_diff_env(d, &l);
-	if (d->json)
-		tp_diff_json(d, &l);
-	else
-		tp_diff_text(d, &l);
+	tp_diff_output(d, &l);
 	free(l.c);
 	return TP_EXIT_OK;
 }
