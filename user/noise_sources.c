@@ -186,7 +186,8 @@ static void tp_kinds_model(struct tp_model *m, const struct tp_cpu_res *c)
 			tp_obj(m, name);
 		else
 			tp_obj_unknown(m, name);
-		tp_source_figures_model(m, &c->kinds[k], tp_kind_known(c, k),
+		tp_source_figures_model(m, tp_model_result(m)->tsc_khz,
+					&c->kinds[k], tp_kind_known(c, k),
 					!c->sources_untimed,
 					&(struct tp_opts){ .csv = col, .col = count,
 					.prom = &tp_source_runs, .labels = labels },
@@ -254,7 +255,8 @@ void tp_noise_sources_model(struct tp_model *m, const struct tp_cpu_res *c)
 	tp_kinds_model(m, c);
 	tp_arr(m, "named");
 	for (i = 0; i < c->nsources; i++)
-		tp_source_model(m, &c->sources[i], untimed);
+		tp_source_model(m, tp_model_result(m)->tsc_khz, &c->sources[i],
+				untimed);
 	tp_end(m);
 	tp_top_source_model(m, c);
 	tp_end(m);

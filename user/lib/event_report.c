@@ -91,19 +91,18 @@ void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 /**
  * tp_source_figures_model() - a source's "count", "cycles" and "ns"
  * @m: the model, the source's object open
+ * @khz: the TSC rate (0: unknown)
  * @s: the source
  * @known: its figures are known (else all three are unknown)
  * @timed: its time is known (the userspace engine's counts have none)
  * @count: the count's options (NULL: none)
  * @ns: the ns' options (NULL: none); unknown where the TSC rate is
  */
-void tp_source_figures_model(struct tp_model *m, const struct tp_source_res *s,
-			     bool known, bool timed,
-			     const struct tp_opts *count,
+void tp_source_figures_model(struct tp_model *m, uint32_t khz,
+			     const struct tp_source_res *s, bool known,
+			     bool timed, const struct tp_opts *count,
 			     const struct tp_opts *ns)
 {
-	uint32_t khz = tp_model_result(m)->tsc_khz;
-
 	if (known)
 		tp_u64(m, "count", s->count, count);
 	else
@@ -125,8 +124,8 @@ void tp_source_figures_model(struct tp_model *m, const struct tp_source_res *s,
  * "vector" true where it is a system vector's, "thread" the interrupt
  * thread's pid and name where the handler ran in it, else null.
  */
-void tp_source_model(struct tp_model *m, const struct tp_source_res *s,
-		     bool untimed)
+void tp_source_model(struct tp_model *m, uint32_t khz,
+		     const struct tp_source_res *s, bool untimed)
 {
 	tp_obj(m, NULL);
 	tp_str(m, "kind", tp_source_name(s->kind), NULL);
@@ -144,7 +143,7 @@ void tp_source_model(struct tp_model *m, const struct tp_source_res *s,
 	} else {
 		tp_null(m, "thread", NULL);
 	}
-	tp_source_figures_model(m, s, true, !untimed, NULL, NULL);
+	tp_source_figures_model(m, khz, s, true, !untimed, NULL, NULL);
 	tp_end(m);
 }
 
@@ -206,7 +205,7 @@ void tp_event_sources_model(struct tp_model *m, uint32_t tsc_khz,
 		tp_null(m, "unexplained_ns", NULL);
 	tp_arr(m, "named");
 	for (i = 0; i < e->nsources; i++)
-		tp_source_model(m, &e->sources[i], false);
+		tp_source_model(m, tsc_khz, &e->sources[i], false);
 	tp_end(m);
 	tp_end(m);
 }

@@ -24,11 +24,11 @@ void tp_source_label(const struct tp_source_res *s, char *buf, size_t len);
 void tp_event_cause_model(struct tp_model *m, const struct tp_event_res *e);
 void tp_event_sources_model(struct tp_model *m, uint32_t tsc_khz,
 			    const struct tp_event_res *e);
-void tp_source_figures_model(struct tp_model *m, const struct tp_source_res *s,
-			     bool known, bool timed,
-			     const struct tp_opts *count,
+void tp_source_figures_model(struct tp_model *m, uint32_t khz,
+			     const struct tp_source_res *s, bool known,
+			     bool timed, const struct tp_opts *count,
 			     const struct tp_opts *ns);
-void tp_source_model(struct tp_model *m, const struct tp_source_res *s,
-		     bool untimed);
+void tp_source_model(struct tp_model *m, uint32_t khz,
+		     const struct tp_source_res *s, bool untimed);
 
 #endif /* TSCPROBE_USER_EVENT_REPORT_H */

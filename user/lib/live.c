@@ -14,7 +14,8 @@
 
 #include "nl.h"
 #include "event_report.h"
-#include "json_write.h"
+#include "format.h"
+#include "model.h"
 #include "live.h"
 #include "core/names.h"
 #include "core/report.h"
@@ -232,31 +233,47 @@ static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
 }
 
 /**
- * tp_live_event_json() - an event's fields, inside an open JSON object
- * @j: the writer
+ * tp_live_event_model() - an event's fields, inside an open object
+ * @m: the model
  * @l: the printer (for the run's start and rate)
  * @run_id: the event's run
  * @ev: the event
  */
-static void tp_live_event_json(struct jw *j, const struct tp_live *l,
-			       uint64_t run_id, const struct tp_live_event *ev)
+static void tp_live_event_model(struct tp_model *m, const struct tp_live *l,
+				uint64_t run_id, const struct tp_live_event *ev)
 {
 	const struct tp_event_res *e = &ev->e;
 	uint64_t ns;
 
-	jw_u64(j, "cpu", ev->cpu);
-	jw_u64(j, "tsc", e->tsc);
+	tp_u64(m, "cpu", ev->cpu, NULL);
+	tp_u64(m, "tsc", e->tsc, NULL);
 	if (tp_live_offset(l, run_id, e->tsc, &ns))
-		jw_u64(j, "offset_ns", ns);
+		tp_u64(m, "offset_ns", ns, NULL);
 	else
-		jw_null(j, "offset_ns");
-	jw_u64(j, "cycles", e->cycles);
+		tp_null(m, "offset_ns", NULL);
+	tp_u64(m, "cycles", e->cycles, NULL);
 	if (tp_live_ns(l, run_id, e->cycles, &ns))
-		jw_u64(j, "ns", ns);
+		tp_u64(m, "ns", ns, NULL);
 	else
-		jw_null(j, "ns");
-	tp_event_cause_json(j, e);
-	tp_event_sources_json(tp_live_khz(l, run_id), e, j);
+		tp_null(m, "ns", NULL);
+	tp_event_cause_model(m, e);
+	tp_event_sources_model(m, tp_live_khz(l, run_id), e);
+}
+
+/* A model for one line of JSON of @kind; tp_live_line_end() prints it. */
+static struct tp_model *tp_live_line(const char *kind)
+{
+	static const struct tp_output json = { .fmt = TP_FMT_JSON };
+	struct tp_model *m = tp_model_new(NULL, &json, NULL);
+
+	tp_str(m, "kind", kind, NULL);
+	return m;
+}
+
+static void tp_live_line_end(struct tp_model *m, FILE *f)
+{
+	tp_render_json_line(m, f);
+	tp_model_free(m);
 }
 
 /**
@@ -271,20 +288,17 @@ static void tp_live_event_json(struct jw *j, const struct tp_live *l,
 void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
 			 const struct tp_live_event *ev)
 {
-	struct jw j;
+	struct tp_model *m;
 
 	if (!l->json) {
 		tp_live_event_text(l, run_id, ev);
 		fflush(l->f);
 		return;
 	}
-	jw_init_line(&j, l->f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "event");
-	jw_u64(&j, "run_id", run_id);
-	tp_live_event_json(&j, l, run_id, ev);
-	jw_obj_end(&j);
-	jw_finish(&j);
+	m = tp_live_line("event");
+	tp_u64(m, "run_id", run_id, NULL);
+	tp_live_event_model(m, l, run_id, ev);
+	tp_live_line_end(m, l->f);
 }
 
 /* The stop event of a run that ended at a threshold, in words. */
@@ -336,38 +350,34 @@ static void tp_live_end_json(const struct tp_live *l,
 			     const struct tp_result *end)
 {
 	struct tp_live_event stop = { end->stop_cpu, end->stop_event };
+	struct tp_model *m = tp_live_line("run_finished");
 	unsigned int i;
-	struct jw j;
 
-	jw_init_line(&j, l->f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "run_finished");
-	jw_u64(&j, "run_id", end->run_id);
-	jw_str(&j, "measurement", tp_kind_name(end->kind));
-	jw_str(&j, "state", tp_state_name(end->state));
-	jw_str(&j, "stop_reason", tp_stop_reason_name(end->reason));
+	tp_u64(m, "run_id", end->run_id, NULL);
+	tp_str(m, "measurement", tp_kind_name(end->kind), NULL);
+	tp_str(m, "state", tp_state_name(end->state), NULL);
+	tp_str(m, "stop_reason", tp_stop_reason_name(end->reason), NULL);
 	if (end->has_stop_event) {
-		jw_obj(&j, "stop_event");
-		tp_live_event_json(&j, l, end->run_id, &stop);
-		jw_obj_end(&j);
+		tp_obj(m, "stop_event");
+		tp_live_event_model(m, l, end->run_id, &stop);
+		tp_end(m);
 	} else {
-		jw_null(&j, "stop_event");
+		tp_null(m, "stop_event", NULL);
 	}
-	jw_u64(&j, "overruns", l->overruns);
-	jw_arr(&j, "cpus");
+	tp_u64(m, "overruns", l->overruns, NULL);
+	tp_arr(m, "cpus");
 	for (i = 0; i < end->ncpus; i++) {
 		const struct tp_cpu_res *c = &end->cpu[i];
 
-		jw_obj(&j, NULL);
-		jw_u64(&j, "cpu", c->cpu);
-		jw_u64(&j, "events_total", c->events_total);
-		jw_u64(&j, "received", tp_live_received(l, c->cpu));
-		tp_json_counter(&j, "not_notified", &c->not_notified);
-		jw_obj_end(&j);
+		tp_obj(m, NULL);
+		tp_u64(m, "cpu", c->cpu, NULL);
+		tp_u64(m, "events_total", c->events_total, NULL);
+		tp_u64(m, "received", tp_live_received(l, c->cpu), NULL);
+		tp_counter(m, "not_notified", &c->not_notified, NULL);
+		tp_end(m);
 	}
-	jw_arr_end(&j);
-	jw_obj_end(&j);
-	jw_finish(&j);
+	tp_end(m);
+	tp_live_line_end(m, l->f);
 }
 
 /**
@@ -392,19 +402,16 @@ void tp_live_print_end(const struct tp_live *l, const struct tp_result *end)
 /* Say that the socket overflowed: notifications were lost here. */
 void tp_live_print_overrun(const struct tp_live *l)
 {
-	struct jw j;
+	struct tp_model *m;
 
 	if (!l->json) {
 		fprintf(l->f, "notifications lost: the socket's buffer overflowed\n");
 		fflush(l->f);
 		return;
 	}
-	jw_init_line(&j, l->f);
-	jw_obj(&j, NULL);
-	jw_str(&j, "kind", "overrun");
-	jw_u64(&j, "overruns", l->overruns);
-	jw_obj_end(&j);
-	jw_finish(&j);
+	m = tp_live_line("overrun");
+	tp_u64(m, "overruns", l->overruns, NULL);
+	tp_live_line_end(m, l->f);
 }
 
 /**

@@ -296,6 +296,7 @@ struct tp_cell *tp_matrix(struct tp_model *m, const struct tp_matrix *spec,
 			  const struct tp_cpuset *cpus);
 
 void tp_render_json(struct tp_model *m, FILE *f);
+void tp_render_json_line(struct tp_model *m, FILE *f);
 void tp_render_text(struct tp_model *m, FILE *f);
 void tp_render_csv(struct tp_model *m, FILE *f);
 void tp_render_prom(struct tp_model *m, FILE *f);

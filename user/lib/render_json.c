@@ -96,3 +96,13 @@ void tp_render_json(struct tp_model *m, FILE *f)
 	tp_json_node(m, tp_model_root(m), &j);
 	jw_finish(&j);
 }
+
+/* The same on one line, for a stream of one document per line. */
+void tp_render_json_line(struct tp_model *m, FILE *f)
+{
+	struct jw j;
+
+	jw_init_line(&j, f);
+	tp_json_node(m, tp_model_root(m), &j);
+	jw_finish(&j);
+}

@@ -9,27 +9,11 @@
 
 #include "cli.h"
 #include "context.h"
-#include "json_write.h"
 #include "core/names.h"
 #include "core/report.h"
 #include "nl.h"
 #include "result.h"
 #include "format.h"
-
-/**
- * tp_json_counter() - a counter that may be unreadable: its value or null
- * @j: the writer
- * @key: the key
- * @k: the counter
- */
-void tp_json_counter(struct jw *j, const char *key,
-		     const struct tp_counter_res *k)
-{
-	if (k->ok)
-		jw_u64(j, key, k->v);
-	else
-		jw_null(j, key);
-}
 
 void tp_result_init(struct tp_result *r, uint32_t kind)
 {
@@ -729,24 +713,6 @@ const char *tp_event_cause_word(const struct tp_event_res *e)
 }
 
 /**
- * tp_event_cause_json() - an event's cause and counter deltas, in its
- *	JSON object: null where none was given or a counter was unreadable
- * @j: the writer, inside the event's object
- * @e: the event
- */
-void tp_event_cause_json(struct jw *j, const struct tp_event_res *e)
-{
-	if (e->has_cause)
-		jw_str(j, "cause", tp_cause_name(e->cause));
-	else
-		jw_null(j, "cause");
-	tp_json_counter(j, "smi", &e->smi);
-	tp_json_counter(j, "nmi", &e->nmi);
-	tp_json_counter(j, "irq", &e->irq);
-	tp_json_counter(j, "steal_ns", &e->steal_ns);
-}
-
-/**
  * tp_result_max_gap() - a noise run's largest gap so far, and its CPU
  * @r: results, or a status reply
  * @cpu: set to the CPU that saw it (the first CPU when none saw one);
@@ -770,82 +736,3 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 	return max;
 }
 
-/*
- * A source's count and time: the time null where the sources are
- * untimed (the userspace engine's counts), the ns where the TSC rate is
- * unknown.
- */
-void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
-			    bool untimed, struct jw *j)
-{
-	jw_u64(j, "count", s->count);
-	if (untimed) {
-		jw_null(j, "cycles");
-		jw_null(j, "ns");
-		return;
-	}
-	jw_u64(j, "cycles", s->cycles);
-	if (tsc_khz)
-		jw_u64(j, "ns", tp_cycles_to_ns_round(s->cycles, tsc_khz));
-	else
-		jw_null(j, "ns");
-}
-
-/*
- * One source of a "named" array; "id" null where it has no number,
- * "vector" true where it is a system vector's, "thread" the interrupt
- * thread's pid and name where the handler ran in it, else null.
- */
-void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
-		    bool untimed, struct jw *j)
-{
-	jw_obj(j, NULL);
-	jw_str(j, "kind", tp_source_name(s->kind));
-	if (s->no_id)
-		jw_null(j, "id");
-	else
-		jw_u64(j, "id", s->id);
-	jw_bool(j, "vector", s->vector);
-	jw_str(j, "name", s->name);
-	if (s->threaded) {
-		jw_obj(j, "thread");
-		jw_u64(j, "pid", s->pid);
-		jw_str(j, "name", s->thread);
-		jw_obj_end(j);
-	} else {
-		jw_null(j, "thread");
-	}
-	tp_source_json_figures(tsc_khz, s, untimed, j);
-	jw_obj_end(j);
-}
-
-/**
- * tp_event_sources_json() - an event's "sources": null where the module
- *	named none, else "unexplained_cycles", "unexplained_ns" and "named"
- *	(largest first, the last perhaps "other")
- * @tsc_khz: the TSC rate (0: unknown, the ns are null)
- * @e: the event
- * @j: the writer, inside the event's object
- */
-void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
-			   struct jw *j)
-{
-	unsigned int i;
-
-	if (!e->has_sources) {
-		jw_null(j, "sources");
-		return;
-	}
-	jw_obj(j, "sources");
-	jw_u64(j, "unexplained_cycles", e->unexplained_cycles);
-	if (tsc_khz)
-		jw_u64(j, "unexplained_ns",
-		       tp_cycles_to_ns_round(e->unexplained_cycles, tsc_khz));
-	else
-		jw_null(j, "unexplained_ns");
-	jw_arr(j, "named");
-	for (i = 0; i < e->nsources; i++)
-		tp_source_json(tsc_khz, &e->sources[i], false, j);
-	jw_arr_end(j);
-	jw_obj_end(j);
-}

@@ -27,7 +27,6 @@
 
 struct nlattr;
 struct nlmsghdr;
-struct jw;
 struct tp_context;
 struct tp_nl;
 struct tp_nl_error;
@@ -378,8 +377,6 @@ static inline const char *tp_result_engine(const struct tp_result *r)
 }
 
 void tp_result_init(struct tp_result *r, uint32_t kind);
-void tp_json_counter(struct jw *j, const char *key,
-		     const struct tp_counter_res *k);
 void tp_result_free(struct tp_result *r);
 struct tp_cpu_res *tp_result_cpu(struct tp_result *r, unsigned int cpu);
 const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples);
@@ -420,13 +417,6 @@ const char *tp_smi_why_key(enum tp_smi_why why);
 const char *tp_smi_why_text(enum tp_smi_why why);
 
 const char *tp_event_cause_word(const struct tp_event_res *e);
-void tp_event_cause_json(struct jw *j, const struct tp_event_res *e);
 
-void tp_source_json_figures(uint32_t tsc_khz, const struct tp_source_res *s,
-			    bool untimed, struct jw *j);
-void tp_source_json(uint32_t tsc_khz, const struct tp_source_res *s,
-		    bool untimed, struct jw *j);
-void tp_event_sources_json(uint32_t tsc_khz, const struct tp_event_res *e,
-			   struct jw *j);
 
 #endif /* TSCPROBE_USER_RESULT_H */
