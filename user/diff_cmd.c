@@ -265,7 +265,7 @@ static bool tp_diff_skip_key(const char *key)
 	static const char *const skip[] = {
 		"cpus", "pairs", "environment", "interrupts", "verdict",
 		"run_id", "elapsed_ns", "state", "stop_reason", "pairs_done",
-		"warnings", "cur_khz", "tsc_khz", "cli",
+		"warnings", "cur_khz", "tsc_khz", "cli", "started",
 	};
 	size_t i;
 

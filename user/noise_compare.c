@@ -7,8 +7,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engines.h"
+#include "lib/context_report.h"
 #include "lib/model.h"
 #include "core/names.h"
 #include "lib/nl.h"
@@ -93,6 +95,7 @@ static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
 	};
 
 	tp_result_init(res, TSCPROBE_KIND_NOISE);
+	res->started = time(NULL);
 	if (mode == TP_CMP_USER)
 		return tp_user_noise(&cmd->m.cpus, &p, cmd->m.quiet, res);
 	p.irqs = mode == TP_CMP_OFF ? TSCPROBE_IRQS_OFF : TSCPROBE_IRQS_ON;
@@ -204,6 +207,7 @@ static void tp_cmp_report(const struct tp_cmp *c, unsigned int nran)
 	tp_text(m, "(cycles; events per second and CPU)\n");
 	tp_cmp_share(m, c->row);
 	tp_str(m, "kind", "noise-compare", NULL);
+	tp_report_origin(m);
 	tp_u64(m, "tsc_khz", user->tsc_khz, NULL);
 	tp_u64(m, "duration_ns", c->cmd->p.duration_ns, NULL);
 	tp_u64(m, "threshold_cycles", user->p.threshold_cycles, NULL);

@@ -95,6 +95,7 @@ static void fill_run(struct tp_result *r, const struct tp_cpuset *cpus)
 	r->reason = TSCPROBE_STOP_COMPLETED;
 	r->elapsed_ns = 1500000000ULL;
 	r->start_tsc = 123456789000ULL;
+	r->started = 1700000000;	/* 2023-11-14T22:13:20Z */
 	r->cpus = *cpus;
 	/* The CLI ran on CPU 2 when it was free, else with the measured. */
 	r->cli.known = true;
@@ -451,25 +452,34 @@ static char *report(const struct tp_result *r, enum tp_format fmt,
 
 /* Equal to the golden file, or (TP_GOLDEN_UPDATE=1) written as it. */
 /*
- * @got with the CLI's version (the label of tscprobe_run_info) written as
- * @VERSION@, so that a release does not change the golden files.
+ * @got with the CLI's version (JSON's "version", the label of
+ * tscprobe_run_info) written as @VERSION@, so that a release does not
+ * change the golden files.
  */
 static char *unversioned(const char *got)
 {
-	static const char from[] = "version=\"" TSCPROBE_VERSION "\"";
-	static const char to[] = "version=\"@VERSION@\"";
-	const char *hit = strstr(got, from);
+	static const char from[] = "\"" TSCPROBE_VERSION "\"";
+	static const char to[] = "\"@VERSION@\"";
+	const char *hit;
+	size_t len = 0, n = 0;
 	char *out;
 
-	if (!hit)
-		return strdup(got);
-	out = malloc(strlen(got) - strlen(from) + strlen(to) + 1);
-	if (out)
-		sprintf(out, "%.*s%s%s", (int)(hit - got), got, to,
-			hit + strlen(from));
+	for (hit = strstr(got, from); hit; hit = strstr(hit + 1, from))
+		n++;
+	out = malloc(strlen(got) + n * strlen(to) + 1);
+	if (!out)
+		return NULL;
+	for (; (hit = strstr(got, from)); got = hit + strlen(from)) {
+		memcpy(out + len, got, (size_t)(hit - got));
+		len += (size_t)(hit - got);
+		memcpy(out + len, to, strlen(to));
+		len += strlen(to);
+	}
+	strcpy(out + len, got);
 	return out;
 }
 
+/* Equal to the golden file, or (TP_GOLDEN_UPDATE=1) written as it. */
 static bool same_as_golden(const char *name, const char *raw)
 {
 	char *got = unversioned(raw);
@@ -754,6 +764,46 @@ TEST_F(golden, noise_smi_source)
 	EXPECT_NE(NULL, strstr(out, ",perf\r\n")) TH_LOG("%s", out);
 	free(out);
 	tp_result_free(&r);
+}
+
+/*
+ * Every kind's JSON says where it came from: its schema, the tscprobe
+ * that wrote it, the host, the kernel and when the run started (null
+ * for a stored result, whose start the CLI does not know).
+ */
+TEST_F(golden, json_says_where_it_came_from)
+{
+	static const char where[] =
+		".schema == 1 and .version == \"" TSCPROBE_VERSION "\" and "
+		".host == \"golden\" and .kernel == \"6.1.0-golden-amd64\"";
+	static const uint32_t kinds[] = {
+		TSCPROBE_KIND_NOISE, TSCPROBE_KIND_CACHE, TSCPROBE_KIND_SKEW,
+	};
+	struct tp_result r;
+	unsigned int k;
+	char *out;
+
+	for (k = 0; k < TP_ARRAY_SIZE(kinds); k++) {
+		tp_result_init(&r, kinds[k]);
+		if (kinds[k] == TSCPROBE_KIND_NOISE)
+			fill_noise(&r, &self->cpus);
+		else if (kinds[k] == TSCPROBE_KIND_CACHE)
+			fill_cache(&r, &self->cpus);
+		else
+			fill_skew(&r, &self->cpus);
+		out = report(&r, TP_FMT_JSON, NULL);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(0, tp_test_jq(out, "", where)) TH_LOG("%s", out);
+		EXPECT_EQ(0, tp_test_jq(out, "",
+					".started == \"2023-11-14T22:13:20Z\""));
+		free(out);
+		r.started = 0;
+		out = report(&r, TP_FMT_JSON, NULL);
+		ASSERT_NE(NULL, out);
+		EXPECT_EQ(0, tp_test_jq(out, "", ".started == null"));
+		free(out);
+		tp_result_free(&r);
+	}
 }
 
 TEST_F(golden, cache)

@@ -82,6 +82,14 @@ tap_check "diff: a firmware update and the NMI watchdog are named" bash -c \
 	"out=\$('$CLI' diff '$OUT/db.json' '$OUT/db2.json') &&
 	 grep -qx '  bios_version: A -> B' <<<\"\$out\" && grep -qx '  nmi_watchdog: yes -> no' <<<\"\$out\" ||
 	 { echo \"\$out\"; false; }"
+# A report says where it came from: diff names a kernel (host, tscprobe)
+# change with the tuning, and never the time the runs started.
+jq '.kernel = "6.12.0-test-amd64" | .started = "2000-01-01T00:00:00Z"' \
+	"$OUT/da.json" >"$OUT/dk.json"
+tap_check "diff: a kernel change is named, the start time is not" bash -c \
+	"out=\$('$CLI' diff '$OUT/da.json' '$OUT/dk.json') &&
+	 grep -qx \"  kernel: \$(uname -r) -> 6.12.0-test-amd64\" <<<\"\$out\" &&
+	 ! grep -q started <<<\"\$out\" || { echo \"\$out\"; false; }"
 tap_check "diff -j: every CPU, the change in per cent" bash -c \
 	"'$CLI' diff -j '$OUT/da.json' '$OUT/db.json' | jq -e '(.cpus | length == 2) and
 	 (.cpus[1][\"p99.99_cycles\"].change_pct == 900) and .cpus[1].changed and (.cpus[0].changed | not) and

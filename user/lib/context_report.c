@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "context.h"
 #include "context_report.h"
@@ -42,13 +43,19 @@ const struct tp_opts tp_elapsed_opts = {
 	.prom = &tp_run_elapsed, .div = 1e9,
 };
 
+/* The kernel release and host name of the machine the CLI runs on. */
+static void tp_machine(char *kernel, char *host, size_t len)
+{
+	tp_env_sys_line("/proc/sys/kernel/osrelease", kernel, len);
+	tp_env_sys_line("/proc/sys/kernel/hostname", host, len);
+}
+
 static void tp_run_info_sample(struct tp_model *m, const char *kind)
 {
 	const struct tp_result *r = tp_model_result(m);
 	char kernel[128], host[128], run_id[24];
 
-	tp_env_sys_line("/proc/sys/kernel/osrelease", kernel, sizeof(kernel));
-	tp_env_sys_line("/proc/sys/kernel/hostname", host, sizeof(host));
+	tp_machine(kernel, host, sizeof(kernel));
 	snprintf(run_id, sizeof(run_id), "%" PRIu64, r->run_id);
 	tp_u64(m, "run_info", 1, &(struct tp_opts){
 		.prom = &tp_run_info, .not_in = TP_NO_DOC,
@@ -61,8 +68,36 @@ static void tp_run_info_sample(struct tp_model *m, const char *kind)
 }
 
 /**
+ * tp_report_origin() - where a report comes from: the schema of its JSON,
+ *	the tscprobe that wrote it, the host and kernel it ran on, and when
+ * @m: the model, the report's object open
+ *
+ * "schema" is TP_REPORT_SCHEMA: a key added keeps it, a key that goes or
+ * changes its meaning, unit or type bumps it (Documentation/tscprobe.rst).
+ * "started" is null for a stored result: when it ran is not known.
+ */
+void tp_report_origin(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	char kernel[128], host[128], at[32];
+	struct tm tm;
+
+	tp_machine(kernel, host, sizeof(kernel));
+	tp_u64(m, "schema", TP_REPORT_SCHEMA, NULL);
+	tp_str(m, "version", TSCPROBE_VERSION, NULL);
+	tp_str(m, "host", host, NULL);
+	tp_str(m, "kernel", kernel, NULL);
+	if (r->started && gmtime_r(&r->started, &tm) &&
+	    strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		tp_str(m, "started", at, NULL);
+	else
+		tp_null(m, "started", NULL);
+}
+
+/**
  * tp_report_head() - what every report starts with: kind, engine, run_id,
- *	state, stop_reason and tsc_khz, and the run's Prometheus families
+ *	state, stop_reason and tsc_khz, where it comes from
+ *	(tp_report_origin()), and the run's Prometheus families
  * @m: the model, its report's object open
  * @kind: the kind's name
  *
@@ -83,6 +118,7 @@ void tp_report_head(struct tp_model *m, const char *kind)
 	tp_str(m, "stop_reason", tp_stop_reason_name(r->reason), NULL);
 	tp_u64(m, "tsc_khz", r->tsc_khz, r->tsc_khz ? &(struct tp_opts){
 		.prom = &tp_tsc_hertz, .scale = 1000 } : NULL);
+	tp_report_origin(m);
 }
 
 /* ", run 7 done (completed)" of the module's runs, in a text heading. */

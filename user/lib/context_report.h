@@ -12,8 +12,12 @@ struct tp_cpu_res;
 struct tp_model;
 struct tp_opts;
 
+/* The JSON reports' schema: see tp_report_origin(). */
+#define TP_REPORT_SCHEMA	1
+
 extern const struct tp_opts tp_elapsed_opts;
 
+void tp_report_origin(struct tp_model *m);
 void tp_report_head(struct tp_model *m, const char *kind);
 void tp_report_run_text(struct tp_model *m);
 void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c);

@@ -405,6 +405,7 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	int ret, printed;
 
 	tp_result_init(&res, st->kind);
+	res.started = time(NULL);
 	ret = tp_hold_begin(&hold, st->hold, st->cpus, dma_default);
 	if (ret == TP_EXIT_OK)
 		ret = tp_load_start(&load, st->load);

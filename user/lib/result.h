@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 #include <linux/tscprobe.h>
 #include "actions.h"
@@ -333,6 +334,8 @@ struct tp_pair_res {
  * @load: the load the CLI ran beside the run (none for a stored result)
  * @actions: what the CLI did at the run's events and end (none asked for a
  *	stored result)
+ * @started: when the CLI started the run, seconds since the epoch (0:
+ *	unknown, a stored result)
  */
 struct tp_result {
 	uint32_t kind;
@@ -368,6 +371,7 @@ struct tp_result {
 	struct tp_conditions held;
 	struct tp_load_report load;
 	struct tp_actions_report actions;
+	time_t started;
 };
 
 /* The engine that measured @r, as every report names it. */
