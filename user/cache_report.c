@@ -206,6 +206,7 @@ enum {
 	TP_CACHE_CSV_CPU = 5,
 	TP_CACHE_CSV_FIGS = 11,		/* series x figure */
 	TP_CACHE_CSV_WINDOWS = TP_CACHE_CSV_FIGS + TP_CACHE_SERIES * TP_FIGS,
+	TP_CACHE_CSV_NS = 901,		/* added later: after the others */
 };
 
 /*
@@ -299,6 +300,25 @@ static void tp_cache_figs_model(struct tp_model *m, const struct tp_cache_summar
 	}
 }
 
+/* The six figures in ns beside the cycles: "ns", and CSV's *_ns (@csv). */
+static void tp_cache_ns_model(struct tp_model *m, unsigned int k,
+			      const double v[TP_FIGS], bool csv)
+{
+	uint32_t khz = tp_model_result(m)->tsc_khz;
+	char col[40];
+	unsigned int x;
+
+	tp_obj(m, "ns");
+	for (x = 0; x < TP_FIGS; x++) {
+		snprintf(col, sizeof(col), "%s_%s_ns", tp_cache_series_keys[k],
+			 tp_fig_keys[x]);
+		tp_dbl(m, tp_fig_keys[x], khz ? tp_cycles_ns(v[x], khz) : NAN,
+		       !csv ? NULL : &(struct tp_opts){ .col = col,
+		       .csv = TP_CACHE_CSV_NS + TP_FIGS * k + x });
+	}
+	tp_end(m);
+}
+
 /*
  * overhead: gross figures; cached, uncached: net of the overhead's median,
  * never below 0, with the original program's mean minus mean beside them
@@ -313,6 +333,7 @@ static void tp_cache_series_model(struct tp_model *m,
 
 	tp_obj(m, tp_cache_series_keys[k]);
 	tp_cache_figs_model(m, s, k, s->net[k], true);
+	tp_cache_ns_model(m, k, s->net[k], true);
 	if (TP_CACHE_ID(k) == TSCPROBE_SERIES_OVERHEAD) {
 		tp_cache_hist(m, sr);
 		tp_end(m);
@@ -327,6 +348,7 @@ static void tp_cache_series_model(struct tp_model *m,
 	tp_dbl(m, "seed_avg", s->avg_minus_overhead_avg[k], NULL);
 	tp_obj(m, "gross");
 	tp_cache_figs_model(m, s, k, s->gross[k], false);
+	tp_cache_ns_model(m, k, s->gross[k], false);
 	tp_cache_hist(m, sr);
 	tp_end(m);
 	tp_end(m);
@@ -631,10 +653,12 @@ static void tp_cache_model(struct tp_model *m)
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
-	tp_text(m, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s, tsc %u kHz; cycles are TSC cycles",
+	tp_text(m, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s",
 		tp_result_engine(r), (unsigned long long)r->p.rounds, cpus,
-		r->p.batch, dur, r->tsc_khz);
+		r->p.batch, dur);
 	tp_report_run_text(m);
+	tp_text(m, "  cycles are TSC cycles: tsc %u kHz, %.2f cycles per ns\n",
+		r->tsc_khz, r->tsc_khz / 1e6);
 	tp_picture(m, &tp_cache_picture);
 	if (r->ncpus <= TP_PANEL_ROWS) {
 		tp_note(m, TP_NOTE_TITLE, "tscprobe cache: %s engine, tsc %u kHz",

@@ -264,7 +264,8 @@ static void tp_noise_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 static void tp_noise_pct_model(struct tp_model *m,
 			       const struct tp_noise_summary *s)
 {
-	static const unsigned int ns_col[6] = { 0, 17, 0, 0, 18, 19 };
+	/* p50, p99.99 and max first; the others (901...) added later */
+	static const unsigned int ns_col[6] = { 901, 17, 902, 903, 18, 19 };
 	char key[32];
 	unsigned int i;
 

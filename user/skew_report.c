@@ -6,7 +6,7 @@
  * (Documentation/skew.rst).  Text adds the pairs' table (the rows the
  * module's debugfs file prints, from core/report.c) and two matrices with
  * the CPUs as rows (i) and columns (j) -- one-way latency in ns and skew
- * in cycles -- or, on many CPUs, a summary by topology and the worst pairs.
+ * in ns -- or, on many CPUs, a summary by topology and the worst pairs.
  */
 #include <math.h>
 #include <stddef.h>
@@ -69,16 +69,30 @@ static void tp_pair_values(const struct tp_pair_res *p, unsigned int k,
 	v[TP_SD] = (double)tp_sstats_sd_div(s, 1) / d;
 }
 
+/* @cycles in ns at the run's TSC rate; NaN (unknown) without the rate. */
+static double tp_ns(const struct tp_result *r, double cycles)
+{
+	return r->tsc_khz ? cycles * 1e6 / r->tsc_khz : NAN;
+}
+
+/* A time in ns for text: "%.*f", or n/a where the TSC rate is unknown. */
+static const char *tp_ns_text(double ns, int prec, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f", prec, ns);
+	return buf;
+}
+
 /* avg one-way in ns. */
 static double tp_pair_one_way_ns(const struct tp_result *r,
 				 const struct tp_pair_res *p)
 {
 	double v[TP_STAT_FIGS];
 
-	if (!r->tsc_khz)
-		return 0;
 	tp_pair_values(p, TP_ONE_WAY, v);
-	return v[TP_AVG] * 1e6 / r->tsc_khz;
+	return tp_ns(r, v[TP_AVG]);
 }
 
 static double tp_pair_skew(const struct tp_pair_res *p)
@@ -188,9 +202,9 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 {
 	struct tp_skew_verdict v;
 	double skew[TP_STAT_FIGS], one_way[TP_STAT_FIGS];
+	char line[256], s_ns[32], sd_ns[32], ow_ns[32];
 	const struct tp_pair_res *p;
 	unsigned int judged;
-	char line[256];
 
 	tp_skew_verdict(r, &v);
 	tp_skew_outliers_line(line, sizeof(line), v.kept, v.dropped, v.unsound);
@@ -207,8 +221,11 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 	p = v.worst;
 	tp_pair_values(p, TP_SKEW, skew);
 	tp_pair_values(p, TP_ONE_WAY, one_way);
-	fprintf(f, "verdict: largest |skew| %.1f cycles, %u -> %u (sd %.1f, one-way %.0f cycles, %s); ",
-		v.max_abs, p->from, p->to, skew[TP_SD], one_way[TP_AVG],
+	fprintf(f, "verdict: largest |skew| %sns (%.1f cycles), %u -> %u (sd %sns, one-way %sns, %s);\n  ",
+		tp_ns_text(tp_ns(r, v.max_abs), 1, s_ns, sizeof(s_ns)), v.max_abs,
+		p->from, p->to,
+		tp_ns_text(tp_ns(r, skew[TP_SD]), 1, sd_ns, sizeof(sd_ns)),
+		tp_ns_text(tp_ns(r, one_way[TP_AVG]), 0, ow_ns, sizeof(ow_ns)),
 		tp_relation_name(p->relation));
 	judged = v.ok - v.unsound;
 	if (!v.out)
@@ -219,10 +236,10 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
 			v.out, judged);
 	/* A verdict on some pairs must not read as one on every pair. */
 	if (v.unsound)
-		fprintf(f, "; %u measured pair%s not judged (more samples dropped than kept)",
+		fprintf(f, ";\n  %u measured pair%s not judged (more samples dropped than kept)",
 			v.unsound, v.unsound == 1 ? "" : "s");
 	if (v.ok < r->npairs)
-		fprintf(f, "; %u of %u pairs not measured (timeout, offline or skipped)",
+		fprintf(f, ";\n  %u of %u pairs not measured (timeout, offline or skipped)",
 			r->npairs - v.ok, r->npairs);
 	fputc('\n', f);
 	fprintf(f, "  (a pair is in sync when min latij > 0, min latji > 0 and |avg skew| <= 3 sd + 1 cycle)\n");
@@ -236,7 +253,7 @@ static void tp_skew_verdict_text(const struct tp_result *r, FILE *f)
  * struct tp_topo_sum - the pairs of one topology group
  * @n: pairs with numbers
  * @one_way: min, sum, max of the pairs' average one-way latency, ns
- * @skew: min, sum, max of the pairs' |average skew|, cycles
+ * @skew: min, sum, max of the pairs' |average skew|, ns
  * @out: of @n, pairs not in sync
  */
 struct tp_topo_sum {
@@ -270,15 +287,15 @@ static void tp_skew_topology(const struct tp_result *r,
 			continue;
 		g = tp_topo_group(topo, p->relation, p->from, p->to);
 		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
-		tp_topo_add(t[g].skew, fabs(tp_pair_skew(p)), !t[g].n);
+		tp_topo_add(t[g].skew, fabs(tp_ns(r, tp_pair_skew(p))), !t[g].n);
 		t[g].out += !tp_skew_in_sync(&p->st);
 		t[g].n++;
 	}
-	fprintf(f, "by topology            pairs  one-way ns:  min     avg     max  |skew| cycles:  min     avg     max  not in sync\n");
+	fprintf(f, "by topology            pairs  one-way ns: min   avg   max  |skew| ns: min   avg   max  not in sync\n");
 	for (g = 0; g < TP_TOPO_GROUPS; g++) {
 		if (!t[g].n)
 			continue;
-		fprintf(f, "  %-18s %7u %18.0f %7.0f %7.0f %21.1f %7.1f %7.1f %12u\n",
+		fprintf(f, "  %-18s %7u %17.0f %5.0f %5.0f %16.1f %5.1f %5.1f %12u\n",
 			tp_topo_group_name(g), t[g].n, t[g].one_way[0],
 			t[g].one_way[1] / t[g].n, t[g].one_way[2], t[g].skew[0],
 			t[g].skew[1] / t[g].n, t[g].skew[2], t[g].out);
@@ -315,14 +332,15 @@ static void tp_skew_worst(const struct tp_result *r,
 		if (tp_pair_judged(&r->pair[i]))
 			w[n++] = &r->pair[i];
 	qsort(w, n, sizeof(*w), tp_pair_worse_first);
-	fprintf(f, "\nworst pairs (|skew|)    relation             one-way ns   skew cycles      sd  in sync\n");
+	fprintf(f, "\nworst pairs (|skew|)    relation             one-way ns   skew ns   sd ns  in sync\n");
 	for (i = 0; i < n && i < TP_SKEW_WORST; i++) {
 		tp_pair_values(w[i], TP_SKEW, skew);
-		fprintf(f, "  %4u -> %-4u          %-20s %10.0f %13.1f %7.1f  %s\n",
+		fprintf(f, "  %4u -> %-4u          %-20s %10.0f %9.1f %7.1f  %s\n",
 			w[i]->from, w[i]->to,
 			tp_topo_group_name(tp_topo_group(topo, w[i]->relation,
 							 w[i]->from, w[i]->to)),
-			tp_pair_one_way_ns(r, w[i]), skew[TP_AVG], skew[TP_SD],
+			tp_pair_one_way_ns(r, w[i]), tp_ns(r, skew[TP_AVG]),
+			tp_ns(r, skew[TP_SD]),
 			tp_skew_in_sync(&w[i]->st) ? "yes" : "NO");
 	}
 	free(w);
@@ -364,6 +382,7 @@ enum {
 	TP_SKEW_CSV_PAIR = 5,
 	TP_SKEW_CSV_STATS = 11,		/* statistic x figure */
 	TP_SKEW_CSV_AFTER = TP_SKEW_CSV_STATS + TP_PAIR_STATS * TP_STAT_FIGS,
+	TP_SKEW_CSV_NS = 901,		/* added later: after the others */
 };
 
 /* Statistic @k of pair @p as {min, avg, max, sd}: null without numbers. */
@@ -437,11 +456,10 @@ static void tp_skew_pair_row(struct tp_model *m, const void *ctx, unsigned int i
 		   .prom = &tp_skew_discarded });
 	for (k = 0; k < TP_PAIR_STATS; k++)
 		tp_pair_stat_model(m, p, k);
-	if (ok)
-		tp_real(m, "one_way_ns", tp_pair_one_way_ns(r, p),
-			&(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER });
-	else
-		tp_null(m, "one_way_ns", &(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER });
+	tp_real(m, "one_way_ns", ok ? tp_pair_one_way_ns(r, p) : NAN,
+		&(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER });
+	tp_real(m, "skew_ns", ok ? tp_ns(r, tp_pair_skew(p)) : NAN,
+		&(struct tp_opts){ .csv = TP_SKEW_CSV_NS });
 	tp_pair_bool(m, "sound", ok, tp_skew_sound(&p->st), &(struct tp_opts){
 		.csv = TP_SKEW_CSV_AFTER + 1, .prom = &tp_skew_sound_family });
 	tp_pair_bool(m, "in_sync", tp_pair_judged(p), tp_skew_in_sync(&p->st),
@@ -474,10 +492,12 @@ static void tp_skew_verdict_model(struct tp_model *m)
 		.prom = &tp_skew_in_sync_family, .not_in = TP_NO_DOC });
 	if (v.worst) {
 		tp_real(m, "max_abs_skew", v.max_abs, NULL);
+		tp_real(m, "max_abs_skew_ns", tp_ns(r, v.max_abs), NULL);
 		tp_u64(m, "from", v.worst->from, NULL);
 		tp_u64(m, "to", v.worst->to, NULL);
 	} else {
 		tp_null(m, "max_abs_skew", NULL);
+		tp_null(m, "max_abs_skew_ns", NULL);
 	}
 	tp_verdict_keys_model(m);
 	tp_end(m);
@@ -488,15 +508,15 @@ static const struct tp_picture tp_skew_picture = { .title = "tscprobe skew" };
 static const struct tp_matrix tp_skew_matrices[2] = {
 	{ "one-way latency, ns (row: CPU i, column: CPU j)", "%.0f",
 	  "one-way latency (ns)", false, "ns" },
-	{ "skew, cycles: TSC_j - TSC_i (row: CPU i, column: CPU j)", "%.1f",
-	  "skew: TSC_j - TSC_i (cycles)", true,
-	  "cycles (blue: TSC_j behind, red: ahead)" },
+	{ "skew, ns: TSC_j - TSC_i (row: CPU i, column: CPU j)", "%.1f",
+	  "skew: TSC_j - TSC_i (ns)", true,
+	  "ns (blue: TSC_j behind, red: ahead)" },
 };
 
 /*
- * The two matrices, rows i and columns j: one-way latency in ns and skew
- * in cycles; a cell without numbers says why ("-" on the diagonal, "?"
- * for a pair not reported).
+ * The two matrices, rows i and columns j: one-way latency and skew in ns;
+ * a cell without numbers says why ("-" on the diagonal, "?" for a pair
+ * not reported, "n/a" without the TSC rate).
  */
 static void tp_skew_matrices_model(struct tp_model *m, bool text)
 {
@@ -515,11 +535,12 @@ static void tp_skew_matrices_model(struct tp_model *m, bool text)
 		for (j = -1; (j = tp_cpuset_next(&r->cpus, j)) >= 0; k++) {
 			p = tp_find_pair(r, i, j);
 			c[0][k].none = c[1][k].none = i == j ? "-" : !p ? "?" :
-				!tp_pair_ok(p) ? tp_cell_status(p->status) : NULL;
+				!tp_pair_ok(p) ? tp_cell_status(p->status) :
+				!r->tsc_khz ? "n/a" : NULL;
 			if (c[0][k].none)
 				continue;
 			c[0][k].v = tp_pair_one_way_ns(r, p);
-			c[1][k].v = tp_pair_skew(p);
+			c[1][k].v = tp_ns(r, tp_pair_skew(p));
 		}
 	if (text)
 		tp_text(m, "\n");
@@ -658,7 +679,7 @@ void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,
 	else if (!r->tsc_khz)
 		tp_judge_none(j, "the TSC rate is unknown");
 	else
-		tp_judge(j, mag * 1e6 / r->tsc_khz, (double)l->value);
+		tp_judge(j, tp_ns(r, mag), (double)l->value);
 }
 
 static const struct tp_report_kind tp_skew_report = {

@@ -760,8 +760,8 @@ TEST_F(golden, noise_smi_source)
 	free(out);
 	out = report(&r, TP_FMT_CSV, NULL);
 	ASSERT_NE(NULL, out);
-	EXPECT_NE(NULL, strstr(out, ",top_source_ns,smi_source\r\n")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, ",perf\r\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ",top_source_ns,smi_source,")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ",perf,")) TH_LOG("%s", out);
 	free(out);
 	tp_result_free(&r);
 }
@@ -804,6 +804,64 @@ TEST_F(golden, json_says_where_it_came_from)
 		free(out);
 		tp_result_free(&r);
 	}
+}
+
+/*
+ * Every time figure in both units: each noise *_cycles figure has its
+ * *_ns in JSON and in CSV, cache's figures their "ns" beside the cycles,
+ * skew's pairs their skew in ns, every CSV row the TSC rate; skew's text
+ * shows its matrices in one unit, and the pictures' axes give the rate.
+ */
+TEST_F(golden, time_figures_in_ns_beside_cycles)
+{
+	struct tp_result r;
+	char *out, svg[128];
+
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, tp_test_jq(out, "", "[.cpus[0] | keys[] | select(endswith(\"_cycles\") and "
+				"test(\"^(min|p|max)\")) | sub(\"_cycles\"; \"_ns\")] - (.cpus[0] | keys) == []"));
+	free(out);
+	out = report(&r, TP_FMT_CSV, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, ",tsc_khz,min_ns,p99_ns,p999_ns\r\n")) TH_LOG("%s", out);
+	free(out);
+	snprintf(svg, sizeof(svg), "%s/units.svg", self->root);
+	free(report(&r, TP_FMT_CSV, svg));
+	out = slurp(svg);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "(cycles, log2), at 2.10 cycles/ns</text>"));
+	free(out);
+	tp_result_free(&r);
+
+	tp_result_init(&r, TSCPROBE_KIND_CACHE);
+	fill_cache(&r, &self->cpus);
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, tp_test_jq(out, "", "all(.cpus[]; (.uncached.p99 * 1e6 / 2100000 - "
+				".uncached.ns.p99 | fabs) < 1e-3 and .cached.gross.ns.max > 0)"));
+	free(out);
+	out = report(&r, TP_FMT_CSV, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, ",tsc_khz,overhead_min_ns,")) TH_LOG("%s", out);
+	free(out);
+	tp_result_free(&r);
+
+	tp_result_init(&r, TSCPROBE_KIND_SKEW);
+	fill_skew(&r, &self->cpus);
+	out = report(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, tp_test_jq(out, "", "(.pairs[0] | (.skew.avg * 1e6 / 2100000 - .skew_ns | fabs) < 1e-9)"
+				" and .verdict.max_abs_skew_ns > 0"));
+	free(out);
+	out = report_v(&r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\nskew, ns: TSC_j - TSC_i")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "largest |skew| 9.5ns (20.0 cycles)")) TH_LOG("%s", out);
+	free(out);
+	tp_result_free(&r);
 }
 
 TEST_F(golden, cache)

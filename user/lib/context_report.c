@@ -116,8 +116,9 @@ void tp_report_head(struct tp_model *m, const char *kind)
 	tp_u64(m, "run_id", r->run_id, &(struct tp_opts){ .csv = 4 });
 	tp_str(m, "state", tp_state_name(r->state), NULL);
 	tp_str(m, "stop_reason", tp_stop_reason_name(r->reason), NULL);
-	tp_u64(m, "tsc_khz", r->tsc_khz, r->tsc_khz ? &(struct tp_opts){
-		.prom = &tp_tsc_hertz, .scale = 1000 } : NULL);
+	/* every CSV row has the rate, to turn its cycles into time */
+	tp_u64(m, "tsc_khz", r->tsc_khz, &(struct tp_opts){ .csv = 900,
+	       .prom = r->tsc_khz ? &tp_tsc_hertz : NULL, .scale = 1000 });
 	tp_report_origin(m);
 }
 

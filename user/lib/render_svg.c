@@ -183,7 +183,9 @@ static void tp_draw_panel(struct tp_draw *d, const struct tp_node *row,
 			     d->p->panel - 80, 4, 8, 1 };
 	const char *heading = tp_row_note(row, TP_NOTE_HEADING);
 	const char *caption = tp_row_note(row, TP_NOTE_CAPTION);
+	uint32_t khz = tp_model_khz(d->m);
 	double max = d->p->xmin, x;
+	char xlabel[160];
 	uint64_t most = 1;
 
 	for (k = 0; k < n; k++) {
@@ -194,7 +196,10 @@ static void tp_draw_panel(struct tp_draw *d, const struct tp_node *row,
 	p.yhi = ceil(log10((double)most + 1));
 	if (heading)
 		tp_svg_text(&d->s, p.x, top + 18, "start", 13, "%s", heading);
-	tp_plot_axes(&d->s, &p, d->p->xlabel, d->p->ylabel);
+	/* the axis in time too: cycles at the run's TSC rate */
+	snprintf(xlabel, sizeof(xlabel), khz ? "%s, at %.2f cycles/ns" : "%s",
+		 d->p->xlabel, khz / 1e6);
+	tp_plot_axes(&d->s, &p, xlabel, d->p->ylabel);
 	for (k = 0; k < n; k++) {
 		tp_plot_hist(&d->s, &p, ser[k]->h, ser[k]->colour);
 		if (n < 2)
