@@ -210,30 +210,33 @@ enum {
 };
 
 /*
- * A CPU block's lines of one series: "  overhead   30  189.78  34 ...",
- * the avg with two decimals.
+ * A CPU block's line of one series: "  overhead   30  189.78  34 ...",
+ * the avg with two decimals; a @net figure of 0 is a load at or below the
+ * overhead, which the method cannot resolve: "below".
  */
 static void tp_cache_text_row(struct tp_model *m, const char *label,
-			      const double v[TP_FIGS])
+			      const double v[TP_FIGS], bool net)
 {
 	FILE *f = tp_text_open(m);
 	unsigned int i;
 
 	fprintf(f, "  %-15s", label);
 	for (i = 0; i < TP_FIGS; i++)
-		fprintf(f, i != 1 ? " %9.0f" : " %9.2f", v[i]);
+		if (net && !v[i] && i < TP_FIGS - 1)
+			fprintf(f, " %9s", "below");
+		else
+			fprintf(f, i != 1 ? " %9.0f" : " %9.2f", v[i]);
 	fputc('\n', f);
 	tp_text_close(m, f);
 }
 
-/* A CPU block's first lines: the original program's three averages. */
+/* A CPU block's first lines: each series, gross and net, once. */
 static void tp_cache_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 			      const struct tp_cache_summary *s)
 {
 	/* Incomplete: it went offline, or starved (with windows or none). */
 	const char *why = tp_cpu_incomplete_why(c, c->flags & TSCPROBE_CPU_F_STARVED ?
 						c->windows : 1);
-	char row[128];
 	unsigned int i;
 
 	tp_text(m, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s%s%s\n",
@@ -242,24 +245,16 @@ static void tp_cache_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
 	if (!c->rounds)
 		return;
-	for (i = 0; i < TP_CACHE_AVG_LINES; i++) {
-		unsigned int series = tp_cache_avg_line_series(i);
-
-		tp_cache_avg_line(row, sizeof(row), series,
-				  &tp_cache_series(c, series)->stats,
-				  &tp_cache_series(c, TSCPROBE_SERIES_OVERHEAD)->stats);
-		tp_text(m, "  %s\n", row);
-	}
 	tp_text(m, "  %-15s", "cycles");
 	for (i = 0; i < TP_FIGS; i++)
 		tp_text(m, " %9s", tp_fig_keys[i]);
 	tp_text(m, "\n");
-	tp_cache_text_row(m, "overhead", s->net[0]);
-	tp_cache_text_row(m, "cached net", s->net[1]);
-	tp_cache_text_row(m, "uncached net", s->net[2]);
-	tp_cache_text_row(m, "cached gross", s->gross[1]);
-	tp_cache_text_row(m, "uncached gross", s->gross[2]);
-	tp_text(m, "  net: minus the overhead's median (%.0f cycles); below it, counted as 0: cached %llu, uncached %llu rounds\n",
+	tp_cache_text_row(m, "overhead", s->net[0], false);
+	tp_cache_text_row(m, "cached net", s->net[1], true);
+	tp_cache_text_row(m, "uncached net", s->net[2], true);
+	tp_cache_text_row(m, "cached gross", s->gross[1], false);
+	tp_cache_text_row(m, "uncached gross", s->gross[2], false);
+	tp_text(m, "  net: minus the overhead's median (%.0f cycles); at or below it (\"below\": not resolved):\n    cached %llu, uncached %llu rounds\n",
 		s->overhead_p50, (unsigned long long)s->below[1],
 		(unsigned long long)s->below[2]);
 }
@@ -472,9 +467,13 @@ static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
 	tp_arr(m, "nodes");
 	for (i = 0; i < c->nnodes; i++) {
 		v = tp_lat_per_load(&c->nodes[i]);
-		tp_text(m, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
-			c->nodes[i].node, tp_net(v, s->overhead_p50),
-			tp_cycles_ns(tp_net(v, s->overhead_p50), khz));
+		if (tp_net(v, s->overhead_p50))
+			tp_text(m, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
+				c->nodes[i].node, tp_net(v, s->overhead_p50),
+				tp_cycles_ns(tp_net(v, s->overhead_p50), khz));
+		else
+			tp_text(m, "  node %u memory: uncached load below the overhead: not resolved\n",
+				c->nodes[i].node);
 		snprintf(node, sizeof(node), "%u", c->nodes[i].node);
 		tp_obj(m, NULL);
 		tp_u64(m, "node", c->nodes[i].node, NULL);
@@ -580,12 +579,12 @@ static const struct tp_column tp_cache_table_cols[] = {
 	{ "cpu", "%4llu", NULL, TP_CELL_PLAIN },
 	{ "rounds", " %10llu", NULL, TP_CELL_PLAIN },
 	{ "cached.overhead_p50", " %8.0f", NULL, TP_CELL_PLAIN },
-	{ "cached.avg", "  %8.2f", NULL, TP_CELL_PLAIN },
-	{ "cached.p50", " %6.0f", NULL, TP_CELL_PLAIN },
-	{ "cached.p99", " %6.0f", NULL, TP_CELL_PLAIN },
-	{ "uncached.avg", "  %8.2f", NULL, TP_CELL_PLAIN },
-	{ "uncached.p50", " %6.0f", NULL, TP_CELL_PLAIN },
-	{ "uncached.p99", " %6.0f", NULL, TP_CELL_PLAIN },
+	{ "cached.avg", "  %8.2f", NULL, TP_CELL_NET },
+	{ "cached.p50", " %6.0f", NULL, TP_CELL_NET },
+	{ "cached.p99", " %6.0f", NULL, TP_CELL_NET },
+	{ "uncached.avg", "  %8.2f", NULL, TP_CELL_NET },
+	{ "uncached.p50", " %6.0f", NULL, TP_CELL_NET },
+	{ "uncached.p99", " %6.0f", NULL, TP_CELL_NET },
 	{ "below", " %8llu", NULL, TP_CELL_PLAIN },
 	{ "note", "%s", NULL, TP_CELL_PLAIN },
 };
@@ -642,7 +641,7 @@ static void tp_cache_table(struct tp_model *m)
 	tp_text(m, " cpu     rounds      p50       avg    p50    p99       avg    p50    p99  overhead\n");
 	tp_table(m, "cpus", tp_cache_table_cols, TP_ARRAY_SIZE(tp_cache_table_cols));
 	tp_cache_worst(m);
-	tp_text(m, "(cycles; net: minus the overhead's median, a load below it counted as 0 and in \"below overhead\"%s)\n",
+	tp_text(m, "(cycles; net: minus the overhead's median; \"below\": at or below it, not resolved,\n as the rounds in \"below overhead\"%s)\n",
 		tp_model_output(m)->verbose ? "" : "; -v: every CPU in full");
 }
 

@@ -864,6 +864,28 @@ TEST_F(golden, time_figures_in_ns_beside_cycles)
 	tp_result_free(&r);
 }
 
+/*
+ * Each quantity once in cache's text: no "Average ... memory access" line
+ * (the original program's mean minus mean, 0 where the loads' mean lay
+ * below the overhead's) above the net figures of the same loads; a net
+ * figure the method cannot resolve, at or below the overhead, says so.
+ */
+TEST_F(golden, cache_one_figure_per_quantity)
+{
+	struct tp_result r;
+	char *out;
+
+	tp_result_init(&r, TSCPROBE_KIND_CACHE);
+	fill_cache(&r, &self->cpus);
+	out = report_v(&r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(NULL, strstr(out, "Average")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\n  cached net          below ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "\n  cached net              0 ")) TH_LOG("%s", out);
+	free(out);
+	tp_result_free(&r);
+}
+
 TEST_F(golden, cache)
 {
 	struct tp_result r;

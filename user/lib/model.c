@@ -745,6 +745,8 @@ static void tp_spec_value(FILE *f, const struct tp_spec *s,
 	if (how == TP_CELL_TIME) {
 		tp_format_cycles(n->v.u, khz, buf, sizeof(buf));
 		tp_spec_str(f, s, buf);
+	} else if (how == TP_CELL_NET && !tp_node_number(n)) {
+		tp_spec_str(f, s, "below");
 	} else if (n->vtype == TP_V_STR) {
 		tp_spec_str(f, s, n->v.s);
 	} else if (n->vtype == TP_V_BOOL && s->conv == 's') {

@@ -123,6 +123,7 @@ enum tp_cell_as {
 	TP_CELL_PLAIN,		/* the value through the format */
 	TP_CELL_PCT,		/* a ratio as per cent */
 	TP_CELL_TIME,		/* cycles as a duration ("197.1us") */
+	TP_CELL_NET,		/* a net figure: 0, not resolved, as "below" */
 };
 
 /**
