@@ -227,7 +227,7 @@ static void tp_cache_text_row(struct tp_model *m, const char *label,
 		else
 			fprintf(f, i != 1 ? " %9.0f" : " %9.2f", v[i]);
 	fputc('\n', f);
-	tp_text_close(m, f);
+	tp_text_close(m, f, NULL);
 }
 
 /* A CPU block's first lines: each series, gross and net, once. */
@@ -627,8 +627,8 @@ static void tp_cache_worst(struct tp_model *m)
 		return;
 	}
 	qsort(p99, n, sizeof(*p99), tp_double_cmp);
-	tp_text(m, "worst: CPU %u, uncached p99 %.0f cycles net (the median CPU's: %.0f); largest overhead p50: CPU %u, %.0f cycles\n",
-		worst, w, p99[(n - 1) / 2], loud, lw);
+	tp_text_wrap(m, "  ", "worst: CPU %u, uncached p99 %.0f cycles net (the median CPU's: %.0f); largest overhead p50: CPU %u, %.0f cycles\n",
+		     worst, w, p99[(n - 1) / 2], loud, lw);
 	free(p99);
 }
 
@@ -652,12 +652,12 @@ static void tp_cache_model(struct tp_model *m)
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
-	tp_text(m, "cache: %s engine, %llu rounds per CPU on CPUs %s, batch %u, %s",
-		tp_result_engine(r), (unsigned long long)r->p.rounds, cpus,
-		r->p.batch, dur);
+	tp_text(m, "cache: %s engine, %s on CPUs %s", tp_result_engine(r), dur,
+		cpus);
 	tp_report_run_text(m);
-	tp_text(m, "  cycles are TSC cycles: tsc %u kHz, %.2f cycles per ns\n",
-		r->tsc_khz, r->tsc_khz / 1e6);
+	tp_text(m, "  %llu rounds per CPU, batch %u; cycles are TSC cycles: tsc %u kHz, %.2f cycles per ns\n",
+		(unsigned long long)r->p.rounds, r->p.batch, r->tsc_khz,
+		r->tsc_khz / 1e6);
 	tp_picture(m, &tp_cache_picture);
 	if (r->ncpus <= TP_PANEL_ROWS) {
 		tp_note(m, TP_NOTE_TITLE, "tscprobe cache: %s engine, tsc %u kHz",

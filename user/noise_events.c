@@ -103,9 +103,10 @@ static void tp_groups_text(struct tp_model *m, const struct tp_cpuset *sets)
 
 	for (i = 0; i < r->ngroups; i++)
 		count[r->groups[i].kind]++;
-	tp_text(m, "groups: %u (%u machine-wide, %u partial, %u local) of the kept events; %s\n",
-		r->ngroups, count[TP_GROUP_MACHINE], count[TP_GROUP_PARTIAL],
-		count[TP_GROUP_LOCAL], tp_groups_clock(r));
+	tp_text_wrap(m, "  ", "groups: %u (%u machine-wide, %u partial, %u local) of the kept events; %s\n",
+		     r->ngroups, count[TP_GROUP_MACHINE],
+		     count[TP_GROUP_PARTIAL], count[TP_GROUP_LOCAL],
+		     tp_groups_clock(r));
 	shown = verbose ? r->ngroups : r->ngroups - count[TP_GROUP_LOCAL];
 	if (!shown)
 		return;
@@ -196,32 +197,34 @@ static bool tp_cause_known(const struct tp_cpu_res *c, uint32_t cause)
 static void tp_causes_text(struct tp_model *m, const struct tp_cpu_res *c)
 {
 	const struct tp_result *r = tp_model_result(m);
+	FILE *f = tp_text_open(m);
 	char t[32];
 	unsigned int i;
 
-	tp_text(m, "  causes:");
+	fprintf(f, "  the events by cause, and their time:");
 	if (!c->has_causes)
-		tp_text(m, " n/a (the engine gave none)");
+		fprintf(f, " n/a (the engine gave none)");
 	for (i = 0; c->has_causes && i < TP_ARRAY_SIZE(tp_report_causes); i++) {
 		const struct tp_cause_res *k = &c->causes[tp_report_causes[i]];
 
 		if (!tp_cause_known(c, tp_report_causes[i])) {
-			tp_text(m, "%s %s n/a", i ? "," : "",
+			fprintf(f, "%s %s n/a", i ? "," : "",
 				tp_cause_name(tp_report_causes[i]));
 			continue;
 		}
 		tp_format_cycles(k->cycles, r->tsc_khz, t, sizeof(t));
-		tp_text(m, "%s %s %llu (%s)", i ? "," : "",
+		fprintf(f, "%s %s %llu (%s)", i ? "," : "",
 			tp_cause_name(tp_report_causes[i]),
 			(unsigned long long)k->events, t);
 	}
 	if (c->not_notified.ok)
-		tp_text(m, "; %llu events not notified",
+		fprintf(f, "; %llu events not notified",
 			(unsigned long long)c->not_notified.v);
 	if (c->has_causes && r->user_engine)
-		tp_text(m, "; userspace: %llu not attributed (the interrupt and steal counts are per window, not per gap; unexplained: in a window where neither moved)",
+		fprintf(f, "; userspace: %llu not attributed (the interrupt and steal counts are per window, not per gap; unexplained: in a window where neither moved)",
 			(unsigned long long)c->causes[TSCPROBE_CAUSE_NONE].events);
-	tp_text(m, "\n");
+	fputc('\n', f);
+	tp_text_close(m, f, "    ");
 }
 
 /**
@@ -289,10 +292,10 @@ void tp_noise_stop_model(struct tp_model *m)
 	}
 	tp_group_at(r, stop.tsc, at, sizeof(at));
 	tp_format_cycles(stop.cycles, r->tsc_khz, len, sizeof(len));
-	tp_text(m, "stopped by a gap of %llu cycles (%s) on cpu %u at %s, cause %s%s\n",
-		(unsigned long long)stop.cycles, len, r->stop_cpu, at,
-		tp_event_cause_word(&stop),
-		r->p.trace_stop ? "; tracing turned off" : "");
+	tp_text_wrap(m, "  ", "stopped by a gap of %s (%llu cycles) on CPU %u at %s, cause %s%s\n",
+		     len, (unsigned long long)stop.cycles, r->stop_cpu, at,
+		     tp_event_cause_word(&stop),
+		     r->p.trace_stop ? "; tracing off" : "");
 	stop.group = UINT32_MAX;	/* its copy in the CPU's events has one */
 	tp_u64(m, "stop_cpu", r->stop_cpu, NULL);
 	tp_obj(m, "stop_event");
@@ -310,12 +313,11 @@ void tp_noise_stop_model(struct tp_model *m)
 void tp_noise_event_text(const struct tp_result *r,
 			 const struct tp_event_res *e, FILE *f)
 {
-	fprintf(f, "  cause %s [", tp_event_cause_word(e));
+	fprintf(f, "  %s [", tp_event_cause_word(e));
 	tp_event_counters_text(f, "", e);
 	fprintf(f, "]");
 	if (r->grouped && e->group < r->ngroups)
-		fprintf(f, ", group %u (%s)", e->group,
-			tp_group_kind_name(r->groups[e->group].kind));
+		fprintf(f, ", group %u", e->group);
 	tp_event_sources_text(r->tsc_khz, e, f);
 }
 

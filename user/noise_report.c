@@ -115,25 +115,39 @@ void tp_noise_summarize(const struct tp_result *r, const struct tp_cpu_res *c,
 					      (double)c->mperf.v);
 }
 
+/* A log2 bucket in -v's table: its range in cycles and ns, its shares. */
+static void tp_noise_bucket_text(struct tp_model *m, const struct tp_series_res *g,
+				 unsigned int k, uint64_t calls, uint64_t cycles)
+{
+	uint32_t khz = tp_model_result(m)->tsc_khz;
+	char lo[32], hi[32], range[72];
+
+	tp_format_cycles(tp_log2_lo(k), khz, lo, sizeof(lo));
+	tp_format_cycles(tp_log2_hi(k), khz, hi, sizeof(hi));
+	snprintf(range, sizeof(range), "%s-%s", lo, hi);
+	tp_text(m, "    %10llu-%-10llu %17s %11llu %7.2f%% %7.2f%%\n",
+		(unsigned long long)tp_log2_lo(k), (unsigned long long)tp_log2_hi(k),
+		range, (unsigned long long)calls,
+		g->stats.count ? 100.0 * calls / g->stats.count : 0,
+		g->stats.sum ? 100.0 * cycles / g->stats.sum : 0);
+}
+
 /* The gap's histogram folded into log2 buckets: JSON's, and -v's table. */
 static void tp_noise_histogram(struct tp_model *m, const struct tp_cpu_res *c)
 {
 	const struct tp_series_res *g = tp_gap(c);
 	uint64_t calls[TP_LOG2_BUCKETS], cycles[TP_LOG2_BUCKETS];
-	char row[256];
 	unsigned int k;
 
 	memset(calls, 0, sizeof(calls));
 	if (g->hist)
 		tp_hist_fold_log2(g->hist, calls, cycles);
+	tp_text(m, "  the gaps by length:     cycles              time       gaps   %%gaps   %%time\n");
 	tp_arr(m, "histogram");
 	for (k = 0; k < TP_LOG2_BUCKETS; k++) {
 		if (!calls[k])
 			continue;
-		tp_log2_row(row, sizeof(row), k, calls[k], cycles[k],
-			    g->stats.count, g->stats.sum,
-			    tp_model_result(m)->tsc_khz);
-		tp_text(m, "  %s\n", row);
+		tp_noise_bucket_text(m, g, k, calls[k], cycles[k]);
 		tp_obj(m, NULL);
 		tp_u64(m, "lo_cycles", tp_log2_lo(k), NULL);
 		tp_u64(m, "hi_cycles", tp_log2_hi(k), NULL);
@@ -170,17 +184,17 @@ static void tp_noise_largest(struct tp_model *m, const struct tp_cpu_res *c,
 	if (!c->nevents)
 		return;
 	qsort(ev, c->nevents, sizeof(ev[0]), tp_event_by_cycles_desc);
-	tp_text(m, "  largest events:\n");
+	tp_text(m, "  largest events: since the start, length, cause [counters across the gap]\n");
 	for (i = 0; i < c->nevents && i < 5; i++) {
 		tp_format_cycles(ev[i].tsc - r->start_tsc, r->tsc_khz,
 				 at, sizeof(at));
 		tp_format_cycles(ev[i].cycles, r->tsc_khz, len, sizeof(len));
 		f = tp_text_open(m);
-		fprintf(f, "    at +%-10s %10llu cycles (%s)", at,
-			(unsigned long long)ev[i].cycles, len);
+		fprintf(f, "    +%-8s %8s (%llu cycles)", at, len,
+			(unsigned long long)ev[i].cycles);
 		tp_noise_event_text(r, &ev[i], f);
 		fputc('\n', f);
-		tp_text_close(m, f);
+		tp_text_close(m, f, "        ");
 	}
 }
 
@@ -208,7 +222,11 @@ static bool tp_noise_stepped(const struct tp_cpu_res *c)
 	return c->steps_back.ok && c->steps_back.v;
 }
 
-/* A CPU block's first lines: its samples, the percentiles, its counters. */
+/*
+ * A CPU block's first lines (-v): what it measured, the gap's percentiles
+ * in cycles and in time, its events, and the counters the CPU keeps over
+ * the run; each figure once, with what it counts.
+ */
 static void tp_noise_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 			      const struct tp_noise_summary *s)
 {
@@ -218,46 +236,47 @@ static void tp_noise_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 	unsigned int i;
 	FILE *f;
 
-	tp_text(m, "cpu %u: %llu samples, coverage %.2f%%, %llu windows%s%s%s\n",
-		c->cpu, (unsigned long long)s->samples, 100.0 * s->coverage,
-		(unsigned long long)c->windows, *why ? ", INCOMPLETE (" : "",
-		why, *why ? ")" : "");
+	tp_text(m, "cpu %u: %llu gaps in %llu windows, %.2f%% of the time measured%s%s%s\n",
+		c->cpu, (unsigned long long)s->samples,
+		(unsigned long long)c->windows, 100.0 * s->coverage,
+		*why ? "; INCOMPLETE (" : "", why, *why ? ")" : "");
 	/* no samples: nothing more to say */
 	tp_text_quiet(m, !s->samples);
 	f = tp_text_open(m);
-	fprintf(f, "        ");
+	fprintf(f, "  %-22s", "gap between TSC reads");
 	for (i = 0; i < 6; i++)
-		fprintf(f, " %9s", tp_noise_cols[i]);
-	fprintf(f, "\n  cycles");
+		fprintf(f, " %8s", tp_noise_cols[i]);
+	fprintf(f, "\n    %-20s", "cycles");
 	for (i = 0; i < 6; i++)
-		fprintf(f, " %9llu", (unsigned long long)s->pct[i]);
-	fprintf(f, "\n  time  ");
+		fprintf(f, " %8llu", (unsigned long long)s->pct[i]);
+	fprintf(f, "\n    %-20s", "time");
 	for (i = 0; i < 6; i++) {
 		tp_format_cycles(s->pct[i], r->tsc_khz, ns, sizeof(ns));
-		fprintf(f, " %9s", ns);
+		fprintf(f, " %8s", ns);
 	}
-	fprintf(f, "\n  events %llu, %llu not kept",
+	tp_format_ns(r->p.threshold_ns, ns, sizeof(ns));
+	fprintf(f, "\n  events (gaps of %s or more): %llu, %llu not kept\n", ns,
 		(unsigned long long)c->events_total,
 		(unsigned long long)c->events_dropped);
-	tp_counter_text(f, ", ", "smi", &c->smi);
+	fprintf(f, "  the CPU's counters over the run:");
+	tp_counter_text(f, " ", "smi", &c->smi);
 	if (c->smi.ok)
 		fprintf(f, " (%s)", tp_smi_source_name(tp_cpu_smi_source(c)));
 	tp_counter_text(f, ", ", "nmi", &c->nmi);
 	tp_counter_text(f, ", ", "irq", &c->irq);
 	if (s->effective_khz)
-		fprintf(f, ", clock %llu MHz",
+		fprintf(f, "; clock %llu MHz\n",
 			(unsigned long long)(s->effective_khz / 1000));
 	else
-		fprintf(f, ", clock n/a");
-	fprintf(f, "\n");
-	if (tp_noise_stepped(c)) {
-		tp_format_cycles(c->step_back_max, r->tsc_khz, ns, sizeof(ns));
-		fprintf(f, "  TSC stepped back %llu time%s, the largest by %llu cycles (%s): each ended its window; no gap, not noise\n",
-			(unsigned long long)c->steps_back.v,
-			c->steps_back.v == 1 ? "" : "s",
-			(unsigned long long)c->step_back_max, ns);
-	}
-	tp_text_close(m, f);
+		fprintf(f, "; clock n/a\n");
+	tp_text_close(m, f, NULL);
+	if (!tp_noise_stepped(c))
+		return;
+	tp_format_cycles(c->step_back_max, r->tsc_khz, ns, sizeof(ns));
+	tp_text_wrap(m, "    ", "  TSC stepped back %llu time%s, the largest by %llu cycles (%s): each ended its window; no gap, not noise\n",
+		     (unsigned long long)c->steps_back.v,
+		     c->steps_back.v == 1 ? "" : "s",
+		     (unsigned long long)c->step_back_max, ns);
 }
 
 /* The gap's percentiles in cycles, then in ns (p50, p99.99, max in CSV). */
@@ -334,20 +353,17 @@ static void tp_noise_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
 		tp_note(m, TP_NOTE_CAPTION, "%s", line);
 }
 
-/* Table's last column: "  INCOMPLETE", with why when it starved. */
-static void tp_noise_note(struct tp_model *m, const struct tp_cpu_res *c,
-			  uint64_t samples)
+/* Table's last column: "  INCOMPLETE", "(starved)" when it starved. */
+static void tp_noise_note(struct tp_model *m, const struct tp_cpu_res *c)
 {
 	const struct tp_opts o = { .not_in = TP_ONLY_TEXT };
-	char note[160];
+	bool starved = (c->flags & TSCPROBE_CPU_F_STARVED) &&
+		       (c->flags & TSCPROBE_CPU_F_INCOMPLETE);
+	char note[32];
 
-	if ((c->flags & TSCPROBE_CPU_F_STARVED) &&
-	    (c->flags & TSCPROBE_CPU_F_INCOMPLETE))
-		snprintf(note, sizeof(note), "  INCOMPLETE (%s)",
-			 tp_cpu_incomplete_why(c, samples));
-	else
-		snprintf(note, sizeof(note), "%s", c->flags &
-			 TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "");
+	snprintf(note, sizeof(note), "%s%s",
+		 c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
+		 starved ? " (starved)" : "");
 	tp_str(m, "note", note, &o);
 }
 
@@ -389,27 +405,27 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_context_cpu_model(m, c);
 	tp_noise_histogram(m, c);
 	tp_noise_events_model(m, c);
-	tp_noise_note(m, c, s.samples);
+	tp_noise_note(m, c);
 	tp_noise_picture_row(m, c, &s);
 	tp_verdict_row_model(m, i);
 }
 
-/* A counter in a table column: its value, or "-" when unreadable. */
+/*
+ * The table: a row per CPU, its gap's percentiles in time (the cycles are
+ * -v's, JSON's and CSV's), its events and the CPU's counters over the run.
+ */
 static const struct tp_column tp_noise_table_cols[] = {
 	{ "cpu", "%4llu", NULL, TP_CELL_PLAIN },
 	{ "samples", " %11llu", NULL, TP_CELL_PLAIN },
 	{ "coverage", " %6.2f%%", NULL, TP_CELL_PCT },
-	{ "min_cycles", " %8llu", NULL, TP_CELL_PLAIN },
-	{ "p50_cycles", " %8llu", NULL, TP_CELL_PLAIN },
-	{ "p99_cycles", " %8llu", NULL, TP_CELL_PLAIN },
-	{ "p9999_cycles", " %8llu", NULL, TP_CELL_PLAIN },
-	{ "max_cycles", " %8llu", NULL, TP_CELL_PLAIN },
-	{ "p9999_cycles", " %9s", NULL, TP_CELL_TIME },
-	{ "max_cycles", " %9s", NULL, TP_CELL_TIME },
+	{ "p50_cycles", " %8s", NULL, TP_CELL_TIME },
+	{ "p99_cycles", " %8s", NULL, TP_CELL_TIME },
+	{ "p9999_cycles", " %8s", NULL, TP_CELL_TIME },
+	{ "max_cycles", " %8s", NULL, TP_CELL_TIME },
 	{ "events_total", " %7llu", NULL, TP_CELL_PLAIN },
-	{ "smi_count", " %5llu", "-", TP_CELL_PLAIN },
-	{ "nmi_count", " %5llu", "-", TP_CELL_PLAIN },
-	{ "irq_count", " %5llu", "-", TP_CELL_PLAIN },
+	{ "smi_count", " %5llu", NULL, TP_CELL_PLAIN },
+	{ "nmi_count", " %5llu", NULL, TP_CELL_PLAIN },
+	{ "irq_count", " %5llu", NULL, TP_CELL_PLAIN },
 	{ "note", "%s", NULL, TP_CELL_PLAIN },
 };
 
@@ -456,7 +472,7 @@ static void tp_noise_worst(struct tp_model *m)
 		fprintf(f, "; worst p99.99: CPU %u, %s", t->cpu, len);
 	}
 	fputc('\n', f);
-	tp_text_close(m, f);
+	tp_text_close(m, f, "  ");
 }
 
 /* Why the SMI counts are n/a, when they are: never left to be read as 0. */
@@ -465,44 +481,63 @@ static void tp_noise_smi_text(struct tp_model *m)
 	enum tp_smi_why why = tp_result_smi_why(tp_model_result(m));
 
 	if (why != TP_SMI_READABLE)
-		tp_text(m, "smi n/a: %s\n", tp_smi_why_text(why));
+		tp_text_wrap(m, "  ", "smi n/a: %s\n", tp_smi_why_text(why));
 }
 
-/* The CPUs whose TSC stepped back: "tsc stepped back: cpu 2 1x (N cycles)". */
+/* Why each incomplete CPU is: the table's note says only that it is. */
+static void tp_noise_incomplete(struct tp_model *m)
+{
+	const struct tp_result *r = tp_model_result(m);
+	struct tp_noise_summary s;
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		if (!(r->cpu[i].flags & TSCPROBE_CPU_F_INCOMPLETE))
+			continue;
+		tp_noise_summarize(r, &r->cpu[i], &s);
+		tp_text_wrap(m, "  ", "CPU %u: INCOMPLETE (%s)\n", r->cpu[i].cpu,
+			     tp_cpu_incomplete_why(&r->cpu[i], s.samples));
+	}
+}
+
+/* The CPUs whose TSC stepped back: "cpu 2 1x (largest N cycles)". */
 static void tp_noise_steps_all(struct tp_model *m)
 {
 	const struct tp_result *r = tp_model_result(m);
 	unsigned int i, n = 0;
+	FILE *f = tp_text_open(m);
 
 	for (i = 0; i < r->ncpus; i++) {
 		const struct tp_cpu_res *c = &r->cpu[i];
 
 		if (!tp_noise_stepped(c))
 			continue;
-		tp_text(m, "%s cpu %u %llux (largest %llu cycles)",
+		fprintf(f, "%s cpu %u %llux (largest %llu cycles)",
 			n++ ? "," : "TSC stepped back (each ended its window; no gap, not noise):",
 			c->cpu, (unsigned long long)c->steps_back.v,
 			(unsigned long long)c->step_back_max);
 	}
 	if (n)
-		tp_text(m, "\n");
+		fputc('\n', f);
+	tp_text_close(m, f, "  ");
 }
 
-/* One row per CPU, then the worst CPU; the full blocks are -v's. */
+/*
+ * The table of a row per CPU, whatever the CPUs (one reads like many),
+ * then the worst CPU (of several); every CPU in full is -v's, after it.
+ */
 static void tp_noise_table(struct tp_model *m)
 {
-	if (tp_model_result(m)->ncpus == 1) {
-		tp_noise_smi_text(m);
-		return;
-	}
-	tp_text(m, "                            ------------- gap, cycles -------------  ------ time ------\n");
-	tp_text(m, " cpu     samples   cover     min      p50      p99   p99.99      max    p99.99       max  events   smi   nmi   irq\n");
+	tp_text(m, "                             ------- gap between TSC reads -------          -- over the run --\n");
+	tp_text(m, " cpu     samples   cover      p50      p99   p99.99      max  events   smi   nmi   irq\n");
 	tp_table(m, "cpus", tp_noise_table_cols, TP_ARRAY_SIZE(tp_noise_table_cols));
-	tp_noise_worst(m);
+	if (tp_model_result(m)->ncpus > 1)
+		tp_noise_worst(m);
+	tp_noise_incomplete(m);
 	tp_noise_steps_all(m);
 	tp_noise_smi_text(m);
 	if (!tp_model_output(m)->verbose)
-		tp_text(m, "(-v: every CPU in full: histogram, largest events, interrupts, scheduler)\n");
+		tp_text(m, "(-v: every CPU in full: the gaps in cycles, events, causes, sources, interrupts)\n");
 }
 
 /* The text's first line: the run's parameters. */
@@ -514,15 +549,18 @@ static void tp_noise_heading(struct tp_model *m)
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_format_ns(r->elapsed_ns, dur, sizeof(dur));
 	tp_format_ns(r->p.threshold_ns, thr, sizeof(thr));
-	tp_text(m, "noise: %s engine, irqs %s, clock %s, %s on CPUs %s, tsc %u kHz, threshold %s (%llu cycles)",
-		tp_result_engine(r), tp_irqs_name(r->p.irqs),
-		tp_clock_name(r->p.clock), dur, cpus, r->tsc_khz, thr,
-		(unsigned long long)r->p.threshold_cycles);
+	tp_text(m, "noise: %s engine, %s on CPUs %s", tp_result_engine(r), dur,
+		cpus);
+	tp_report_run_text(m);
+	tp_text(m, "  irqs %s, clock %s, threshold %s (%llu cycles), tsc %u kHz (%.2f cycles/ns)",
+		tp_irqs_name(r->p.irqs), tp_clock_name(r->p.clock), thr,
+		(unsigned long long)r->p.threshold_cycles, r->tsc_khz,
+		r->tsc_khz / 1e6);
 	if (r->p.warm_up_ns) {
 		tp_format_ns(r->p.warm_up_ns, dur, sizeof(dur));
 		tp_text(m, ", warm-up %s dropped", dur);
 	}
-	tp_report_run_text(m);
+	tp_text(m, "\n");
 }
 
 /* The run's parameters, as the engine ran it. */
@@ -586,11 +624,11 @@ static void tp_noise_model(struct tp_model *m)
 		tp_null(m, "smi_count_unreadable", NULL);
 	else
 		tp_str(m, "smi_count_unreadable", tp_smi_why_key(why), NULL);
-	/* -v: every CPU's block, then the table as well (not for one CPU) */
-	tp_rows(m, "cpus", r->ncpus, tp_noise_row, r);
-	if (!o->verbose && r->ncpus != 1)
-		tp_not_in(m, TP_IN_TEXT);
 	tp_noise_table(m);
+	/* -v: every CPU in full, after the table */
+	tp_rows(m, "cpus", r->ncpus, tp_noise_row, r);
+	if (!o->verbose)
+		tp_not_in(m, TP_IN_TEXT);
 	tp_noise_groups_model(m);
 	tp_context_model(m);
 	tp_verdict_model(m);

@@ -45,25 +45,25 @@ static bool tp_kind_known(const struct tp_cpu_res *c, unsigned int kind)
 }
 
 /* What the userspace engine's sources cannot say, after their counts. */
-#define TP_UNTIMED_TEXT "counted from /proc over the run: no time, no thread named, no NMI, none per event"
+#define TP_UNTIMED_TEXT "no time, no thread named, no NMI, none per event"
 
 /* A kind's figures in the sources line: "irq 205 (17.1ms)", "irq 102". */
-static void tp_kind_text(struct tp_model *m, const struct tp_cpu_res *c,
-			 unsigned int k)
+static void tp_kind_text(FILE *f, const struct tp_result *r,
+			 const struct tp_cpu_res *c, unsigned int k)
 {
 	const struct tp_source_res *s = &c->kinds[k];
 	char t[32];
 
 	if (!tp_kind_known(c, k)) {
-		tp_text(m, "%s %s n/a", k ? "," : "", tp_source_name(k));
+		fprintf(f, "%s %s n/a", k ? "," : "", tp_source_name(k));
 		return;
 	}
-	tp_text(m, "%s %s %llu", k ? "," : "", tp_source_name(k),
+	fprintf(f, "%s %s %llu", k ? "," : "", tp_source_name(k),
 		(unsigned long long)s->count);
 	if (c->sources_untimed)
 		return;
-	tp_format_cycles(s->cycles, tp_model_result(m)->tsc_khz, t, sizeof(t));
-	tp_text(m, " (%s)", t);
+	tp_format_cycles(s->cycles, r->tsc_khz, t, sizeof(t));
+	fprintf(f, " (%s)", t);
 }
 
 /* A source's line: "irq vector 236 local_timer: 17.1ms in 205", "irq LOC: 79 times". */
@@ -83,25 +83,35 @@ static void tp_source_line(struct tp_model *m, const struct tp_cpu_res *c,
 		(unsigned long long)s->count);
 }
 
-/* A CPU's sources in text: a line of the kinds' totals, then the largest. */
+/*
+ * A CPU's sources in text: a line of the kinds' totals, then the largest;
+ * what they count said first (the module's traced time inside the
+ * windows, or the userspace engine's counts from /proc over the run).
+ */
 static void tp_sources_text(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	const struct tp_result *r = tp_model_result(m);
 	unsigned int k, i;
+	FILE *f;
 
-	tp_text(m, "  sources:");
 	if (!c->kinds_known) {
-		tp_text(m, " n/a (%s)\n", tp_model_result(m)->user_engine ?
-			"the userspace engine could read none of /proc/interrupts, /proc/softirqs and its thread's context switches" :
-			"the module could not probe the kernel's tracepoints");
+		tp_text_wrap(m, "    ", "  what ran inside the windows: n/a (%s)\n",
+			     r->user_engine ?
+			     "the userspace engine could read none of /proc/interrupts, /proc/softirqs and its thread's context switches" :
+			     "the module could not probe the kernel's tracepoints");
 		return;
 	}
+	f = tp_text_open(m);
+	fprintf(f, c->sources_untimed ? "  ran on the CPU over the run, counted from /proc:" :
+		"  what ran inside the windows, traced:");
 	for (k = 0; k < TSCPROBE_SOURCE_OTHER; k++)
-		tp_kind_text(m, c, k);
+		tp_kind_text(f, r, c, k);
 	if (c->sources_untimed)
-		tp_text(m, "; %s\n", TP_UNTIMED_TEXT);
+		fprintf(f, "; %s\n", TP_UNTIMED_TEXT);
 	else
-		tp_text(m, "; %llu spans lost\n",
+		fprintf(f, "; %llu spans lost\n",
 			(unsigned long long)c->sources_lost);
+	tp_text_close(m, f, "    ");
 	for (i = 0; i < c->nsources && i < TP_SOURCE_LINES; i++)
 		tp_source_line(m, c, &c->sources[i]);
 	if (c->nsources > TP_SOURCE_LINES)

@@ -479,7 +479,7 @@ static void tp_skew_verdict_model(struct tp_model *m)
 	FILE *f = tp_text_open(m);
 
 	tp_skew_verdict_text(r, f);
-	tp_text_close(m, f);
+	tp_text_close(m, f, "  ");
 	tp_skew_verdict(r, &v);
 	tp_obj(m, "verdict");
 	tp_u64(m, "pairs_ok", v.ok, NULL);
@@ -556,7 +556,7 @@ static void tp_skew_summary(struct tp_model *m)
 	tp_skew_topology(r, topo, f);
 	tp_skew_worst(r, topo, f);
 	fprintf(f, "\n");
-	tp_text_close(m, f);
+	tp_text_close(m, f, NULL);
 	free(topo);
 }
 
@@ -570,10 +570,11 @@ static void tp_skew_model(struct tp_model *m)
 	unsigned int k, line;
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
-	tp_text(m, "skew: %s engine, CPUs %s, samples %u, repeats %u, tsc %u kHz, pairs %u/%u",
-		tp_result_engine(r), cpus, r->p.samples, r->p.repeats,
-		r->tsc_khz, r->pairs_done, r->pairs_total);
+	tp_text(m, "skew: %s engine, CPUs %s, pairs %u/%u", tp_result_engine(r),
+		cpus, r->pairs_done, r->pairs_total);
 	tp_report_run_text(m);
+	tp_text(m, "  samples %u, repeats %u, tsc %u kHz (%.2f cycles/ns)\n",
+		r->p.samples, r->p.repeats, r->tsc_khz, r->tsc_khz / 1e6);
 	tp_picture(m, &tp_skew_picture);
 	tp_note(m, TP_NOTE_TITLE, "tscprobe skew: %s engine, %u CPUs, rows i, columns j",
 		tp_result_engine(r), tp_cpuset_count(&r->cpus));

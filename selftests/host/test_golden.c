@@ -711,8 +711,9 @@ TEST_F(golden, noise_in_a_vm_has_no_smi_count)
 	free(out);
 	out = report_v(&r, TP_FMT_TEXT, NULL, true);
 	ASSERT_NE(NULL, out);
-	EXPECT_NE(NULL, strstr(out, "  causes: smi n/a, nmi ")) TH_LOG("%s", out);
-	EXPECT_EQ(NULL, strstr(out, "causes: smi 0")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "  the events by cause, and their time: smi n/a, nmi "))
+		TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "their time: smi 0")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, ", smi 0,")) TH_LOG("%s", out);
 	free(out);
 	out = report(&r, TP_FMT_JSON, NULL);
@@ -747,9 +748,9 @@ TEST_F(golden, noise_smi_source)
 	EXPECT_EQ(TSCPROBE_SMI_SOURCE_NONE, tp_cpu_smi_source(&r.cpu[2]));
 	out = report_v(&r, TP_FMT_TEXT, NULL, true);
 	ASSERT_NE(NULL, out);
-	EXPECT_NE(NULL, strstr(out, ", smi 0 (msr), nmi 0,")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, ", smi 1 (perf), nmi 2,")) TH_LOG("%s", out);
-	EXPECT_NE(NULL, strstr(out, ", smi n/a, nmi 4,")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ": smi 0 (msr), nmi 0,")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ": smi 1 (perf), nmi 2,")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ": smi n/a, nmi 4,")) TH_LOG("%s", out);
 	free(out);
 	out = report(&r, TP_FMT_JSON, NULL);
 	ASSERT_NE(NULL, out);
@@ -883,6 +884,86 @@ TEST_F(golden, cache_one_figure_per_quantity)
 	EXPECT_NE(NULL, strstr(out, "\n  cached net          below ")) TH_LOG("%s", out);
 	EXPECT_EQ(NULL, strstr(out, "\n  cached net              0 ")) TH_LOG("%s", out);
 	free(out);
+	tp_result_free(&r);
+}
+
+/* Every line of @text within @max columns (each too long logged). */
+static unsigned int lines_over(struct __test_metadata *_metadata,
+			       const char *text, size_t max)
+{
+	unsigned int bad = 0;
+	size_t len;
+
+	for (; *text; text += len + (text[len] == '\n')) {
+		len = strcspn(text, "\n");
+		if (len <= max)
+			continue;
+		TH_LOG("%zu columns: %.*s", len, (int)len, text);
+		bad++;
+	}
+	return bad;
+}
+
+/* How often @what stands in @s. */
+static unsigned int occurs(const char *s, const char *what)
+{
+	unsigned int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+/*
+ * One CPU reads like many: the table of a row per CPU first, whatever the
+ * CPUs, every CPU in full only with -v and after the table; every line
+ * within 100 columns; in a CPU's block each interrupt figure once, with
+ * what it counts.
+ */
+TEST_F(golden, noise_one_cpu_reads_like_many)
+{
+	static const char *const meanings[] = {
+		"\n  the CPU's counters over the run: ",
+		"\n  the events by cause, and their time: ",
+		"\n  what ran inside the windows, traced: ",
+		"\n  /proc/interrupts over the run: ",
+	};
+	struct tp_cpuset one;
+	struct tp_result r;
+	char *out, *v;
+	unsigned int k;
+
+	memset(&one, 0, sizeof(one));
+	tp_cpuset_add(&one, 1);
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &one);
+	ASSERT_EQ(1, r.ncpus);
+	out = report(&r, TP_FMT_TEXT, NULL);
+	v = report_v(&r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, v);
+	EXPECT_NE(NULL, strstr(out, "\n cpu     samples ")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\n   1      ")) TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "\ncpu 1: ")) TH_LOG("%s", out);
+	EXPECT_GT(20, occurs(out, "\n")) TH_LOG("%s", out);
+	EXPECT_LT(strstr(v, "\n cpu     samples "), strstr(v, "\ncpu 1: ")) TH_LOG("%s", v);
+	for (k = 0; k < TP_ARRAY_SIZE(meanings); k++)
+		EXPECT_EQ(1, occurs(v, meanings[k])) TH_LOG("meaning %u", k);
+	EXPECT_EQ(0, lines_over(_metadata, out, 100));
+	EXPECT_EQ(0, lines_over(_metadata, v, 100));
+	free(out);
+	free(v);
+	tp_result_free(&r);
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	out = report(&r, TP_FMT_TEXT, NULL);
+	v = report_v(&r, TP_FMT_TEXT, NULL, true);
+	ASSERT_NE(NULL, out);
+	ASSERT_NE(NULL, v);
+	EXPECT_EQ(0, lines_over(_metadata, out, 100));
+	EXPECT_EQ(0, lines_over(_metadata, v, 100));
+	free(out);
+	free(v);
 	tp_result_free(&r);
 }
 

@@ -145,7 +145,7 @@ static void tp_irqs_text(struct tp_model *m, const struct tp_context *x,
 			(unsigned long long)tp_irq_delta(x, k, cpu),
 			k + 1 < TP_IRQ_CATS ? "," : "");
 	fputc('\n', f);
-	tp_text_close(m, f);
+	tp_text_close(m, f, NULL);
 }
 
 /* "interrupts": a CPU's /proc/interrupts rows over the run, or null. */
@@ -175,11 +175,11 @@ void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 	const struct tp_result *r = tp_model_result(m);
 
 	if (tp_irq_known(r->ctx, c->cpu)) {
-		tp_text(m, "  interrupts:");
+		tp_text(m, "  /proc/interrupts over the run:");
 		tp_irqs_text(m, r->ctx, c->cpu);
 	}
 	if (c->ctx_vol.ok)
-		tp_text(m, "  scheduler: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
+		tp_text(m, "  the measuring thread: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
 			(unsigned long long)c->ctx_vol.v,
 			(unsigned long long)c->ctx_invol.v,
 			(unsigned long long)c->migrations.v);
@@ -310,11 +310,11 @@ static void tp_clock_moved_text(struct tp_model *m, const struct tp_result *r,
 		if (!tp_clock_moved(c))
 			continue;
 		n++;
-		tp_text(m, "warning: CPU %u: the clock moved %+.1f %% during its run (%u -> %u MHz): its cycle figures mix two clocks\n",
-			c->cpu,
-			100.0 * ((double)c->clock_after_khz - c->clock_before_khz) /
-			c->clock_before_khz,
-			c->clock_before_khz / 1000, c->clock_after_khz / 1000);
+		tp_text_wrap(m, "  ", "warning: CPU %u: the clock moved %+.1f %% during its run (%u -> %u MHz): its cycle figures mix two clocks\n",
+			     c->cpu, 100.0 * ((double)c->clock_after_khz -
+					      c->clock_before_khz) /
+			     c->clock_before_khz, c->clock_before_khz / 1000,
+			     c->clock_after_khz / 1000);
 	}
 	if (total > n)
 		tp_text(m, "warning: and on %u more CPUs (-j lists each)\n",

@@ -461,6 +461,54 @@ void tp_text(struct tp_model *m, const char *fmt, ...)
 	tp_add(m, TP_N_TEXT, NULL, NULL)->text = tp_strdup(m, buf);
 }
 
+/* @in, one or more lines, broken at spaces within TP_TEXT_COLUMNS. */
+static void tp_text_wrapped(struct tp_model *m, const char *indent,
+			    const char *in)
+{
+	size_t col = 0, o = 0, w, len = strlen(in) * 2 + 64;
+	char *out = tp_alloc(m, len);
+	const char *s = in;
+
+	while (*s && o + strlen(indent) + 2 < len) {
+		w = strcspn(s + 1, " \n") + 1;
+		if (*s == '\n') {
+			col = 0;
+		} else if (col && *s == ' ' && col + w > TP_TEXT_COLUMNS) {
+			o += (size_t)snprintf(out + o, len - o, "\n%s", indent);
+			col = strlen(indent);
+			s++;
+			w--;
+		}
+		w = w < len - o - 1 ? w : len - o - 1;
+		memcpy(out + o, s, w);
+		o += w;
+		col += w;
+		s += w;
+	}
+	if (!m->quiet)
+		tp_add(m, TP_N_TEXT, NULL, NULL)->text = out;
+}
+
+/**
+ * tp_text_wrap() - a sentence of text's layout, in lines of at most
+ *	TP_TEXT_COLUMNS columns
+ * @m: the model
+ * @indent: what each line it breaks starts with
+ * @fmt: the sentence, ended by a newline
+ *
+ * Lines break at a space; a word longer than a line stays whole.
+ */
+void tp_text_wrap(struct tp_model *m, const char *indent, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	tp_text_wrapped(m, indent, buf);
+}
+
 /**
  * tp_text_open() - a stream whose text becomes one fragment
  * @m: the model
@@ -481,10 +529,14 @@ FILE *tp_text_open(struct tp_model *m)
 	return f;
 }
 
-void tp_text_close(struct tp_model *m, FILE *f)
+/* The stream's text as one fragment; lines broken as tp_text_wrap()'s
+ * where @wrap gives their indent (NULL: as written). */
+void tp_text_close(struct tp_model *m, FILE *f, const char *wrap)
 {
 	fclose(f);
-	if (!m->quiet)
+	if (wrap)
+		tp_text_wrapped(m, wrap, m->text ? m->text : "");
+	else if (!m->quiet)
 		tp_add(m, TP_N_TEXT, NULL, NULL)->text =
 			tp_strdup(m, m->text ? m->text : "");
 	free(m->text);

@@ -280,9 +280,14 @@ void tp_cpuset(struct tp_model *m, const char *key,
 
 void tp_text(struct tp_model *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Text's lines stay within this many columns where tp_text_wrap() writes. */
+#define TP_TEXT_COLUMNS	100
+
+void tp_text_wrap(struct tp_model *m, const char *indent, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void tp_text_quiet(struct tp_model *m, bool quiet);
 FILE *tp_text_open(struct tp_model *m);
-void tp_text_close(struct tp_model *m, FILE *f);
+void tp_text_close(struct tp_model *m, FILE *f, const char *wrap);
 void tp_table(struct tp_model *m, const char *rows,
 	      const struct tp_column *cols, unsigned int n);
 void tp_raw(struct tp_model *m, tp_raw_json_fn json, tp_raw_text_fn text,
