@@ -281,14 +281,18 @@ static void tp_cache_hist(struct tp_model *m, const struct tp_series_res *s)
 static void tp_cache_figs_model(struct tp_model *m, const struct tp_cache_summary *s,
 			  unsigned int k, const double v[TP_FIGS], bool csv)
 {
-	char col[40];
+	char col[40], svg[48];
 	unsigned int x;
 
 	for (x = 0; x < TP_FIGS; x++) {
 		snprintf(col, sizeof(col), "%s_%s", tp_cache_series_keys[k],
 			 tp_fig_keys[x]);
+		/* the picture's figures: p50, p99 and max of each */
+		snprintf(svg, sizeof(svg), "%s %s %%.0f", tp_cache_series_keys[k],
+			 tp_fig_keys[x]);
 		tp_dbl(m, tp_fig_keys[x], v[x], !csv ? NULL : &(struct tp_opts){
 			.csv = TP_CACHE_CSV_FIGS + TP_FIGS * k + x, .col = col,
+			.svg = x >= 2 && x <= 4 ? svg : NULL,
 			.prom = s->rounds ? &tp_cache_cycles : NULL,
 			.labels = tp_labels(m, "series", tp_cache_series_keys[k],
 					    "stat", tp_fig_keys[x], NULL) });
@@ -509,8 +513,8 @@ static void tp_cache_table_notes(struct tp_model *m, const struct tp_cpu_res *c,
 
 /*
  * The CPU in the picture: the three series as measured, the loads' strips
- * net of the overhead's median (at or below it: column 0), its figures as
- * the strips' tooltip.
+ * net of the overhead's median (at or below it: column 0); "CPU 3" leads
+ * the tooltip of its figures (the fields' svg formats).
  */
 static void tp_cache_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
 				 const struct tp_cache_summary *s)
@@ -528,11 +532,7 @@ static void tp_cache_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
 			.top = (double)tp_cache_series(c, TP_CACHE_ID(k))->stats.max });
 	tp_note(m, TP_NOTE_HEADING, "CPU %u: %llu rounds, one load (gross cycles)",
 		c->cpu, (unsigned long long)c->rounds);
-	tp_note(m, TP_NOTE_TOOLTIP,
-		"CPU %u: %llu rounds; overhead p50 %.0f, p99 %.0f, max %.0f; cached net p50 %.0f, p99 %.0f, max %.0f; uncached net p50 %.0f, p99 %.0f, max %.0f cycles",
-		c->cpu, (unsigned long long)c->rounds, s->net[0][2],
-		s->net[0][3], s->net[0][4], s->net[1][2], s->net[1][3],
-		s->net[1][4], s->net[2][2], s->net[2][3], s->net[2][4]);
+	tp_note(m, TP_NOTE_TOOLTIP, "CPU %u", c->cpu);
 }
 
 /* Row @i: one CPU. */
@@ -556,6 +556,7 @@ static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
 	tp_u64(m, "rounds", c->rounds, &(struct tp_opts){
 		.csv = TP_CACHE_CSV_CPU + 3, .prom = &tp_cache_rounds,
+		.svg = "%llu rounds",
 		.labels = tp_labels(m, "series", "all", NULL) });
 	tp_u64(m, "window_count", c->windows, NULL);
 	tp_u64(m, "measured_cycles", c->measured_cycles, NULL);
@@ -731,7 +732,8 @@ void tp_cache_figure(const struct tp_result *r, const struct tp_limit *l,
 		tp_judge(j, tp_cycles_ns(v, r->tsc_khz), (double)l->value);
 }
 
-static const struct tp_report_kind tp_cache_report = {
+/* The cache report: its figures for limits, its model. */
+const struct tp_report_kind tp_cache_report = {
 	tp_cache_figure, tp_cache_model,
 };
 

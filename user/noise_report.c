@@ -285,13 +285,17 @@ static void tp_noise_pct_model(struct tp_model *m,
 {
 	/* p50, p99.99 and max first; the others (901...) added later */
 	static const unsigned int ns_col[6] = { 901, 17, 902, 903, 18, 19 };
+	/* the picture's figures: the median and the tail */
+	static const char *const svg[6] = {
+		NULL, "p50 %llu", NULL, NULL, "p99.99 %llu", "max %llu cycles",
+	};
 	char key[32];
 	unsigned int i;
 
 	for (i = 0; i < 6; i++) {
 		snprintf(key, sizeof(key), "%s_cycles", tp_noise_keys[i]);
 		tp_u64(m, key, s->pct[i], &(struct tp_opts){
-			.csv = 11 + i, .prom = &tp_noise_gap,
+			.csv = 11 + i, .prom = &tp_noise_gap, .svg = svg[i],
 			.labels = tp_labels(m, "quantile", tp_noise_quantiles[i],
 					    NULL) });
 	}
@@ -330,7 +334,8 @@ static void tp_noise_counters_model(struct tp_model *m,
 
 /*
  * The CPU in the picture: its gap's histogram, its figures as the panel's
- * heading (the strip's tooltip), who took the CPU as the caption.
+ * heading, who took the CPU as the caption; "CPU 3" leads the tooltip of
+ * the figures the picture shows (the fields' svg formats).
  */
 static void tp_noise_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
 				 const struct tp_noise_summary *s)
@@ -346,9 +351,7 @@ static void tp_noise_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
 		c->cpu, (unsigned long long)s->samples,
 		(unsigned long long)s->pct[1], (unsigned long long)s->pct[4],
 		(unsigned long long)s->pct[5], 100.0 * s->coverage);
-	tp_note(m, TP_NOTE_TOOLTIP, "CPU %u: p50 %llu, p99.99 %llu, max %llu cycles",
-		c->cpu, (unsigned long long)s->pct[1],
-		(unsigned long long)s->pct[4], (unsigned long long)s->pct[5]);
+	tp_note(m, TP_NOTE_TOOLTIP, "CPU %u", c->cpu);
 	if (tp_noise_sources_brief(r, c, line, sizeof(line)))
 		tp_note(m, TP_NOTE_CAPTION, "%s", line);
 }
@@ -387,7 +390,8 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
 	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
 	tp_u64(m, "samples", s.samples, &(struct tp_opts){
-		.csv = 8, .prom = &tp_noise_gap, .suffix = "_count" });
+		.csv = 8, .prom = &tp_noise_gap, .suffix = "_count",
+		.svg = "%llu samples" });
 	tp_u64(m, "windows", c->windows, &(struct tp_opts){ .csv = 9 });
 	tp_u64(m, "measured_cycles", c->measured_cycles, &(struct tp_opts){
 		.prom = &tp_noise_gap, .suffix = "_sum" });
@@ -672,7 +676,8 @@ void tp_noise_figure(const struct tp_result *r, const struct tp_limit *l,
 			 (double)l->value);
 }
 
-static const struct tp_report_kind tp_noise_report = {
+/* The noise report: its figures for limits, its model. */
+const struct tp_report_kind tp_noise_report = {
 	tp_noise_figure, tp_noise_model,
 };
 

@@ -14,6 +14,10 @@
 struct tp_limit;
 struct tp_judgement;
 
+extern const struct tp_report_kind tp_noise_report;
+extern const struct tp_report_kind tp_cache_report;
+extern const struct tp_report_kind tp_skew_report;
+
 /**
  * struct tp_noise_summary - the figures of one CPU's noise report
  * @samples: gaps measured

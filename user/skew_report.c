@@ -683,7 +683,8 @@ void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,
 		tp_judge(j, tp_ns(r, mag), (double)l->value);
 }
 
-static const struct tp_report_kind tp_skew_report = {
+/* The skew report: its figures for limits, its model. */
+const struct tp_report_kind tp_skew_report = {
 	tp_skew_figure, tp_skew_model,
 };
 

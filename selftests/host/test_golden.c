@@ -22,6 +22,7 @@
 #include "kselftest_harness.h"
 
 #include "user/lib/context.h"
+#include "user/lib/model_node.h"
 #include "core/hist.h"
 #include "jq.h"
 #include "prng.h"
@@ -964,6 +965,102 @@ TEST_F(golden, noise_one_cpu_reads_like_many)
 	EXPECT_EQ(0, lines_over(_metadata, v, 100));
 	free(out);
 	free(v);
+	tp_result_free(&r);
+}
+
+static const struct tp_family test_answer = {
+	"tscprobe_test_answer", "gauge", "A field the test added.", false,
+};
+static tp_row_fn noise_row;
+
+/*
+ * A noise CPU's row with two fields more, each declared once with every
+ * format: "answer" (42 on the first CPU, then 43...) and "unknown".
+ */
+static void row_plus_two(struct tp_model *m, const void *ctx, unsigned int i)
+{
+	noise_row(m, ctx, i);
+	tp_u64(m, "answer", 42 + i, &(struct tp_opts){
+		.csv = 950, .prom = &test_answer, .text = "  the answer: %llu\n",
+		.svg = "answer %llu" });
+	tp_null(m, "unknown", &(struct tp_opts){
+		.csv = 951, .prom = &test_answer, .text = "  unknown: %llu\n",
+		.svg = "unknown %llu", .labels = "which=\"unknown\"" });
+}
+
+/* The noise report's model, its rows built by row_plus_two(). */
+static void noise_plus_two(struct tp_model *m)
+{
+	struct tp_node *rows;
+
+	tp_noise_report.build(m);
+	rows = (struct tp_node *)tp_model_rows(m, "cpus");
+	noise_row = rows->rows.fn;
+	rows->rows.fn = row_plus_two;
+}
+
+/* @r's report as @fmt asks, from noise_plus_two()'s model. */
+static char *report_plus_two(const struct tp_result *r, enum tp_format fmt,
+			     const char *svg)
+{
+	static const struct tp_report_kind kind = {
+		tp_noise_figure, noise_plus_two,
+	};
+	struct tp_output o = { .fmt = fmt, .svg = svg, .verbose = true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	tp_report(r, &o, f, &kind);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * A field declared once appears in all five formats: JSON's key, a CSV
+ * column, a Prometheus sample, text where it stands, the picture's
+ * tooltip of its row.  Unknown stays unknown in each: null, an empty
+ * cell, no sample, n/a, not in the picture.
+ */
+TEST_F(golden, a_field_declared_once_is_in_every_format)
+{
+	char *out, svg[128];
+	struct tp_result r;
+
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	out = report_plus_two(&r, TP_FMT_JSON, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_EQ(0, tp_test_jq(out, "", "[.cpus[].answer] == [42, 43, 44] and "
+				"all(.cpus[]; has(\"unknown\") and .unknown == null)"));
+	free(out);
+	out = report_plus_two(&r, TP_FMT_CSV, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, ",answer,unknown\r\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ",42,\r\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, ",44,\r\n")) TH_LOG("%s", out);
+	free(out);
+	out = report_plus_two(&r, TP_FMT_PROM, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\ntscprobe_test_answer{cpu=\"1\",engine=\"kernel\",irqs=\"off\"} 43\n"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "which=\"unknown\"")) TH_LOG("%s", out);
+	free(out);
+	out = report_plus_two(&r, TP_FMT_TEXT, NULL);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "\n  the answer: 44\n")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "\n  unknown: n/a\n")) TH_LOG("%s", out);
+	free(out);
+	snprintf(svg, sizeof(svg), "%s/plus.svg", self->root);
+	free(report_plus_two(&r, TP_FMT_CSV, svg));
+	out = slurp(svg);
+	ASSERT_NE(NULL, out);
+	EXPECT_NE(NULL, strstr(out, "<title>CPU 3: 202000 samples, p50 54, p99.99 638698, max 1047987 cycles, answer 44</title>"))
+		TH_LOG("%s", out);
+	EXPECT_EQ(NULL, strstr(out, "unknown")) TH_LOG("%s", out);
+	free(out);
 	tp_result_free(&r);
 }
 

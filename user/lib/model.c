@@ -183,6 +183,8 @@ static struct tp_node *tp_add(struct tp_model *m, unsigned int type,
 		*copy = *o;
 		copy->col = tp_strdup(m, o->col);
 		copy->labels = tp_strdup(m, o->labels);
+		copy->text = tp_strdup(m, o->text);
+		copy->svg = tp_strdup(m, o->svg);
 		n->not_in = o->not_in;
 		n->o = copy;
 	}

@@ -20,7 +20,8 @@
  *                    their places when one is added), its Prometheus
  *                    family, suffix, own labels and scale, its text format
  *                    (one printf conversion: text prints it where the
- *                    field stands), and the formats it stays out of.
+ *                    field stands), its format in the picture (its row's
+ *                    tooltip), and the formats it stays out of.
  *   text             a fragment only text prints: the layout around the
  *                    figures (headings, lines, sentences).
  *   table            text's table of the rows: per column a field's key
@@ -104,6 +105,8 @@ struct tp_family {
  * @div: and divided by this (0: 1): ns / 1e9 are seconds
  * @text: text prints the field where it stands with this format, one
  *	printf conversion for the value ("%s" for a string or a bool)
+ * @svg: the picture shows the field in its row's tooltip with this
+ *	format, as @text ("p50 %llu"); not where it is unknown
  * @not_in: the formats it stays out of (TP_IN_*)
  */
 struct tp_opts {
@@ -115,6 +118,7 @@ struct tp_opts {
 	double scale;
 	double div;
 	const char *text;
+	const char *svg;
 	unsigned int not_in;
 };
 

@@ -57,6 +57,47 @@ static unsigned int tp_row_series(const struct tp_node *row,
 	return k;
 }
 
+/* The figures of @row the picture shows, after its tooltip note. */
+static void tp_row_figures(FILE *f, const struct tp_node *n, uint32_t khz,
+			   unsigned int *k)
+{
+	for (n = n->c.first; n; n = n->next) {
+		if (n->type == TP_N_OBJ || n->type == TP_N_ARR)
+			tp_row_figures(f, n, khz, k);
+		if (n->type != TP_N_FIELD || !n->known || !n->o || !n->o->svg ||
+		    !tp_node_in(n, TP_IN_SVG))
+			continue;	/* unknown: not drawn */
+		fputs((*k)++ ? ", " : ": ", f);
+		tp_node_cell(f, n, n->o->svg, NULL, TP_CELL_PLAIN, khz);
+	}
+}
+
+/*
+ * A row's tooltip: its note ("CPU 3"), then each figure the picture shows
+ * ("p50 54, max 1046609 cycles"); NULL when it has neither.
+ */
+static char *tp_row_tooltip(const struct tp_draw *d, const struct tp_node *row)
+{
+	const struct tp_node *n;
+	unsigned int k = 0;
+	size_t len = 0;
+	char *text = NULL;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (n = row->c.first; n; n = n->next)
+		if (n->type == TP_N_NOTE && n->note.role == TP_NOTE_TOOLTIP)
+			fputs(n->note.text, f);
+	tp_row_figures(f, row, tp_model_khz(d->m), &k);
+	fclose(f);
+	if (text && !*text) {
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
 /* The note of @role in @row (NULL: none). */
 static const char *tp_row_note(const struct tp_node *row, unsigned int role)
 {
@@ -248,7 +289,15 @@ static int tp_draw_panels(struct tp_draw *d, const char *path)
 		return TP_EXIT_FAIL;
 	tp_draw_titles(d);
 	for (i = 0; i < n; i++) {
-		tp_draw_panel(d, tp_row_build(d->m, d->rows, i, &mark), top);
+		const struct tp_node *row = tp_row_build(d->m, d->rows, i, &mark);
+		char *tip = tp_row_tooltip(d, row);
+
+		if (tip)
+			tp_svg_group(&d->s, "%s", tip);
+		tp_draw_panel(d, row, top);
+		if (tip)
+			tp_svg_group_end(&d->s);
+		free(tip);
 		tp_row_drop(d->m, &mark);
 		top += d->p->panel;
 		if (tp_row_has_curve(d, i)) {
@@ -299,12 +348,13 @@ static void tp_draw_strip_row(struct tp_draw *d, const struct tp_strip *st,
 	const struct tp_node *row = tp_row_build(d->m, d->rows, i, &mark);
 	const struct tp_series *ser[TP_SERIES_MAX];
 	unsigned int k, n = tp_row_series(row, ser, TP_SERIES_MAX);
-	const char *tip = tp_row_note(row, TP_NOTE_TOOLTIP);
+	char *tip = tp_row_tooltip(d, row);
 	uint64_t calls[TP_LOG2_BUCKETS];
 	struct tp_strip at = *st;
 
 	tp_strip_cpu_label(&d->s, st, i, tp_row_cpu(row));
 	tp_svg_group(&d->s, "%s", tip ? tip : "");
+	free(tip);
 	for (k = 0; k < n; k++) {
 		if (!ser[k]->h)
 			continue;	/* unknown: nothing drawn */
