@@ -407,7 +407,7 @@ static void tp_pair_stat_model(struct tp_model *m, const struct tp_pair_res *p,
 		o.col = col;
 		o.labels = tp_labels(m, "stat", tp_stat_names[s], NULL);
 		if (ok)
-			tp_real(m, tp_stat_names[s], v[s], &o);
+			tp_dbl(m, tp_stat_names[s], v[s], &o);
 		else
 			tp_null(m, tp_stat_names[s], &o);
 	}
@@ -456,9 +456,9 @@ static void tp_skew_pair_row(struct tp_model *m, const void *ctx, unsigned int i
 		   .prom = &tp_skew_discarded });
 	for (k = 0; k < TP_PAIR_STATS; k++)
 		tp_pair_stat_model(m, p, k);
-	tp_real(m, "one_way_ns", ok ? tp_pair_one_way_ns(r, p) : NAN,
+	tp_dbl(m, "one_way_ns", ok ? tp_pair_one_way_ns(r, p) : NAN,
 		&(struct tp_opts){ .csv = TP_SKEW_CSV_AFTER });
-	tp_real(m, "skew_ns", ok ? tp_ns(r, tp_pair_skew(p)) : NAN,
+	tp_dbl(m, "skew_ns", ok ? tp_ns(r, tp_pair_skew(p)) : NAN,
 		&(struct tp_opts){ .csv = TP_SKEW_CSV_NS });
 	tp_pair_bool(m, "sound", ok, tp_skew_sound(&p->st), &(struct tp_opts){
 		.csv = TP_SKEW_CSV_AFTER + 1, .prom = &tp_skew_sound_family });
@@ -491,8 +491,8 @@ static void tp_skew_verdict_model(struct tp_model *m)
 	tp_bool(m, "in_sync_all", v.worst && !v.out, &(struct tp_opts){
 		.prom = &tp_skew_in_sync_family, .not_in = TP_NO_DOC });
 	if (v.worst) {
-		tp_real(m, "max_abs_skew", v.max_abs, NULL);
-		tp_real(m, "max_abs_skew_ns", tp_ns(r, v.max_abs), NULL);
+		tp_dbl(m, "max_abs_skew", v.max_abs, NULL);
+		tp_dbl(m, "max_abs_skew_ns", tp_ns(r, v.max_abs), NULL);
 		tp_u64(m, "from", v.worst->from, NULL);
 		tp_u64(m, "to", v.worst->to, NULL);
 	} else {

@@ -391,16 +391,6 @@ void tp_dbl(struct tp_model *m, const char *key, double v,
 	n->known = isfinite(v);
 }
 
-/* A double JSON writes with fifteen digits (a skew's cycles). */
-void tp_real(struct tp_model *m, const char *key, double v,
-	     const struct tp_opts *o)
-{
-	struct tp_node *n = tp_field(m, key, TP_V_REAL, o);
-
-	n->v.d = v;
-	n->known = isfinite(v);
-}
-
 void tp_str(struct tp_model *m, const char *key, const char *v,
 	    const struct tp_opts *o)
 {

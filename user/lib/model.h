@@ -270,8 +270,6 @@ void tp_i64(struct tp_model *m, const char *key, int64_t v,
 	    const struct tp_opts *o);
 void tp_dbl(struct tp_model *m, const char *key, double v,
 	    const struct tp_opts *o);
-void tp_real(struct tp_model *m, const char *key, double v,
-	     const struct tp_opts *o);
 void tp_str(struct tp_model *m, const char *key, const char *v,
 	    const struct tp_opts *o);
 void tp_bool(struct tp_model *m, const char *key, bool v,

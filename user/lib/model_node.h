@@ -24,8 +24,7 @@ enum tp_node_type {
 enum tp_value_type {
 	TP_V_U64,
 	TP_V_I64,
-	TP_V_DBL,	/* six digits in JSON and CSV */
-	TP_V_REAL,	/* fifteen in JSON */
+	TP_V_DBL,
 	TP_V_STR,
 	TP_V_BOOL,
 };

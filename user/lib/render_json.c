@@ -45,7 +45,6 @@ static void tp_json_field(const struct tp_node *n, struct jw *j)
 		jw_i64(j, n->key, n->v.i);
 		break;
 	case TP_V_DBL:
-	case TP_V_REAL:
 		jw_double(j, n->key, n->v.d);
 		break;
 	case TP_V_STR:

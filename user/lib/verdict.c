@@ -367,9 +367,9 @@ static void tp_verdict_failures(struct tp_model *m, unsigned int k)
 		tp_obj(m, NULL);
 		tp_verdict_entry(m, i);
 		tp_bool(m, "judged", x->how == TP_JUDGED_OVER, NULL);
-		tp_real(m, "figure", x->figure, NULL);
-		tp_real(m, "limit", x->limit, NULL);
-		tp_real(m, "excess", x->excess, NULL);
+		tp_dbl(m, "figure", x->figure, NULL);
+		tp_dbl(m, "limit", x->limit, NULL);
+		tp_dbl(m, "excess", x->excess, NULL);
 		if (x->why)
 			tp_str(m, "why", x->why, NULL);
 		else
@@ -425,7 +425,7 @@ static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 	if (t.highest >= 0) {
 		tp_obj(m, "highest");
 		tp_verdict_entry(m, (unsigned int)t.highest);
-		tp_real(m, "figure",
+		tp_dbl(m, "figure",
 			tp_verdict_at(v, k, (unsigned int)t.highest)->figure, NULL);
 		tp_end(m);
 	} else {
