@@ -630,23 +630,16 @@ struct tp_cell *tp_matrix(struct tp_model *m, const struct tp_matrix *spec,
 	return n->matrix.cells;
 }
 
-/**
- * tp_row_build() - build row @i of @rows
- * @m: the model
- * @rows: a rows node of @m
- * @i: the row
- * @mark: where to drop it back to (tp_row_drop())
- *
- * Return: the row's object, valid until tp_row_drop().
- */
-const struct tp_node *tp_row_build(struct tp_model *m, const struct tp_node *rows,
-				   unsigned int i, struct tp_arena_mark *mark)
+/* Build row @i of rows node @rows into a new object; see tp_first(). */
+static const struct tp_node *tp_row_build(struct tp_model *m,
+					  const struct tp_node *rows,
+					  unsigned int i, struct tp_iter *it)
 {
 	struct tp_node *stack[TP_MODEL_DEPTH], *row;
 	unsigned int depth = m->depth;
 
-	mark->block = m->blocks;
-	mark->used = m->blocks ? m->blocks->used : 0;
+	it->block = m->blocks;
+	it->used = m->blocks ? m->blocks->used : 0;
 	memcpy(stack, m->stack, sizeof(stack));
 	row = tp_alloc(m, sizeof(*row));
 	row->type = TP_N_OBJ;
@@ -660,18 +653,54 @@ const struct tp_node *tp_row_build(struct tp_model *m, const struct tp_node *row
 	return row;
 }
 
-/* Free what the arena took since @mark. */
-void tp_row_drop(struct tp_model *m, const struct tp_arena_mark *mark)
+/* Free what the arena took for the row @it built. */
+static void tp_row_drop(struct tp_model *m, const struct tp_iter *it)
 {
 	struct tp_block *b;
 
-	while (m->blocks && m->blocks != mark->block) {
+	while (m->blocks && m->blocks != it->block) {
 		b = m->blocks;
 		m->blocks = b->next;
 		free(b);
 	}
 	if (m->blocks)
-		m->blocks->used = mark->used;
+		m->blocks->used = it->used;
+}
+
+/**
+ * tp_first() - the first child of an object or array, or the first row of
+ *	a rows node, built for the occasion
+ * @it: the iteration
+ * @m: the model
+ * @parent: the object, array or rows node
+ *
+ * A row lives until tp_next() moves past it; the loop must run to its end
+ * (the last tp_next()) for the last row to be dropped.
+ *
+ * Return: the child (NULL: none).
+ */
+const struct tp_node *tp_first(struct tp_iter *it, struct tp_model *m,
+			       const struct tp_node *parent)
+{
+	it->m = m;
+	it->parent = parent;
+	it->i = 0;
+	if (parent->type != TP_N_ROWS)
+		it->n = parent->c.first;
+	else
+		it->n = parent->rows.n ? tp_row_build(m, parent, 0, it) : NULL;
+	return it->n;
+}
+
+/* The next child (row) of tp_first()'s parent; NULL after the last. */
+const struct tp_node *tp_next(struct tp_iter *it)
+{
+	if (it->parent->type != TP_N_ROWS)
+		return it->n = it->n->next;
+	tp_row_drop(it->m, it);
+	if (++it->i >= it->parent->rows.n)
+		return it->n = NULL;
+	return it->n = tp_row_build(it->m, it->parent, it->i, it);
 }
 
 static const struct tp_node *tp_child(const struct tp_node *obj,

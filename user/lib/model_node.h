@@ -98,8 +98,21 @@ struct tp_node {
 	};
 };
 
-/* Where the arena was, to drop what a row added after it. */
-struct tp_arena_mark {
+/**
+ * struct tp_iter - the children of an object or array, or the rows of a
+ *	rows node, one at a time (tp_first(), tp_next())
+ * @m: the model
+ * @parent: whose
+ * @n: the child (row) now
+ * @i: a row's index
+ * @block: where the arena was before the row, to drop it after
+ * @used: the same
+ */
+struct tp_iter {
+	struct tp_model *m;
+	const struct tp_node *parent;
+	const struct tp_node *n;
+	unsigned int i;
 	void *block;
 	size_t used;
 };
@@ -111,9 +124,9 @@ unsigned int tp_model_family(struct tp_model *m, const struct tp_family *fam);
 const struct tp_family *tp_model_family_at(const struct tp_model *m,
 					   unsigned int i);
 uint32_t tp_model_khz(const struct tp_model *m);
-const struct tp_node *tp_row_build(struct tp_model *m, const struct tp_node *rows,
-				   unsigned int i, struct tp_arena_mark *mark);
-void tp_row_drop(struct tp_model *m, const struct tp_arena_mark *mark);
+const struct tp_node *tp_first(struct tp_iter *it, struct tp_model *m,
+			       const struct tp_node *parent);
+const struct tp_node *tp_next(struct tp_iter *it);
 const struct tp_node *tp_model_rows(const struct tp_model *m, const char *key);
 const struct tp_node *tp_node_find(const struct tp_node *obj, const char *path);
 bool tp_node_in(const struct tp_node *n, unsigned int format);

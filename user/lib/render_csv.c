@@ -110,16 +110,15 @@ static void tp_csv_cell(FILE *f, const struct tp_node *n)
 	}
 }
 
-/* Row @i's fields after the report's own, in their places' order. */
-static void tp_csv_row(struct tp_model *m, const struct tp_node *rows,
-		       unsigned int i, bool head, FILE *f)
+/* A row's fields after the report's own, in their places' order. */
+static void tp_csv_row(struct tp_model *m, const struct tp_node *row,
+		       bool head, FILE *f)
 {
 	struct tp_cols c = { 0, 0, NULL };
-	struct tp_arena_mark mark;
 	unsigned int k;
 
 	tp_cols_collect(&c, tp_model_root(m), false);
-	tp_cols_collect(&c, tp_row_build(m, rows, i, &mark), true);
+	tp_cols_collect(&c, row, true);
 	tp_cols_sort(&c);
 	for (k = 0; k < c.n; k++) {
 		if (k)
@@ -130,22 +129,21 @@ static void tp_csv_row(struct tp_model *m, const struct tp_node *rows,
 			tp_csv_cell(f, c.f[k]);
 	}
 	fputs("\r\n", f);
-	tp_row_drop(m, &mark);
 	free(c.f);
 }
 
+/* The header from the first row, then a line per row. */
 void tp_render_csv(struct tp_model *m, FILE *f)
 {
-	const struct tp_node *rows, *n;
-	unsigned int i;
+	const struct tp_node *rows, *row;
+	struct tp_iter it;
 
-	for (n = tp_model_root(m)->c.first; n; n = n->next)
-		if (n->type == TP_N_ROWS)
+	for (rows = tp_model_root(m)->c.first; rows; rows = rows->next)
+		if (rows->type == TP_N_ROWS)
 			break;
-	rows = n;
-	for (i = 0; rows && i < rows->rows.n; i++) {
-		if (!i)
-			tp_csv_row(m, rows, i, true, f);
-		tp_csv_row(m, rows, i, false, f);
+	for (row = rows ? tp_first(&it, m, rows) : NULL; row; row = tp_next(&it)) {
+		if (!it.i)
+			tp_csv_row(m, row, true, f);
+		tp_csv_row(m, row, false, f);
 	}
 }

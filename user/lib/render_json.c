@@ -1,35 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report model as JSON: objects, arrays and fields as they stand in the
- * tree, an unknown value null; text, tables and what stays out of JSON left
- * out.
+ * The report model as JSON: objects, arrays (and rows) and fields as they
+ * stand in the tree, an unknown value null; text, tables and what stays
+ * out of JSON left out.
  */
 #include "json_write.h"
 #include "model_node.h"
-
-static void tp_json_node(struct tp_model *m, const struct tp_node *n,
-			 struct jw *j);
-
-static void tp_json_children(struct tp_model *m, const struct tp_node *n,
-			     struct jw *j)
-{
-	for (n = n->c.first; n; n = n->next)
-		tp_json_node(m, n, j);
-}
-
-static void tp_json_rows(struct tp_model *m, const struct tp_node *n,
-			 struct jw *j)
-{
-	struct tp_arena_mark mark;
-	unsigned int i;
-
-	jw_arr(j, n->key);
-	for (i = 0; i < n->rows.n; i++) {
-		tp_json_node(m, tp_row_build(m, n, i, &mark), j);
-		tp_row_drop(m, &mark);
-	}
-	jw_arr_end(j);
-}
 
 static void tp_json_field(const struct tp_node *n, struct jw *j)
 {
@@ -58,31 +34,23 @@ static void tp_json_field(const struct tp_node *n, struct jw *j)
 static void tp_json_node(struct tp_model *m, const struct tp_node *n,
 			 struct jw *j)
 {
+	const struct tp_node *c;
+	struct tp_iter it;
+
 	if (!tp_node_in(n, TP_IN_JSON))
 		return;
-	switch (n->type) {
-	case TP_N_OBJ:
-	case TP_N_ARR:
-		if (!n->known) {
-			jw_null(j, n->key);
-			return;
-		}
-		(n->type == TP_N_OBJ ? jw_obj : jw_arr)(j, n->key);
-		tp_json_children(m, n, j);
-		(n->type == TP_N_OBJ ? jw_obj_end : jw_arr_end)(j);
-		break;
-	case TP_N_ROWS:
-		tp_json_rows(m, n, j);
-		break;
-	case TP_N_FIELD:
+	if (n->type == TP_N_FIELD) {
 		tp_json_field(n, j);
-		break;
-	case TP_N_RAW:
-		if (n->raw.json)
-			n->raw.json(n->raw.ctx, j);
-		break;
-	default:
-		break;
+	} else if (n->type == TP_N_RAW && n->raw.json) {
+		n->raw.json(n->raw.ctx, j);
+	} else if (n->type == TP_N_OBJ && !n->known) {
+		jw_null(j, n->key);
+	} else if (n->type == TP_N_OBJ || n->type == TP_N_ARR ||
+		   n->type == TP_N_ROWS) {
+		(n->type == TP_N_OBJ ? jw_obj : jw_arr)(j, n->key);
+		for (c = tp_first(&it, m, n); c; c = tp_next(&it))
+			tp_json_node(m, c, j);
+		(n->type == TP_N_OBJ ? jw_obj_end : jw_arr_end)(j);
 	}
 }
 

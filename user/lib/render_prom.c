@@ -43,6 +43,7 @@ struct tp_sample {
  * @len: bytes used
  * @size: allocated
  * @row: the row being walked (0: none)
+ * @rows: rows walked so far
  */
 struct tp_prom {
 	struct tp_model *m;
@@ -53,6 +54,7 @@ struct tp_prom {
 	size_t len;
 	size_t size;
 	unsigned int row;
+	unsigned int rows;
 };
 
 static void *tp_grow_or_die(void *p, size_t size)
@@ -118,42 +120,26 @@ static void tp_prom_sample(struct tp_prom *p, const struct tp_node *n,
 }
 
 static void tp_prom_node(struct tp_prom *p, const struct tp_node *n,
-			 const char *labels);
-
-static void tp_prom_children(struct tp_prom *p, const struct tp_node *n,
-			     const char *labels)
-{
-	if (n->c.labels)
-		labels = n->c.labels;
-	for (n = n->c.first; n; n = n->next)
-		tp_prom_node(p, n, labels);
-}
-
-static void tp_prom_rows(struct tp_prom *p, const struct tp_node *n,
 			 const char *labels)
 {
-	struct tp_arena_mark mark;
-	unsigned int i;
+	const struct tp_node *c;
+	struct tp_iter it;
 
-	for (i = 0; i < n->rows.n; i++) {
-		p->row++;
-		tp_prom_children(p, tp_row_build(p->m, n, i, &mark), labels);
-		tp_row_drop(p->m, &mark);
-	}
-	p->row = 0;
-}
-
-static void tp_prom_node(struct tp_prom *p, const struct tp_node *n,
-			 const char *labels)
-{
 	if (!tp_node_in(n, TP_IN_PROM))
 		return;
-	if (n->type == TP_N_OBJ || n->type == TP_N_ARR)
-		tp_prom_children(p, n, labels);
-	else if (n->type == TP_N_ROWS)
-		tp_prom_rows(p, n, labels);
-	else if (n->type == TP_N_FIELD && n->known && n->o && n->o->prom)
+	if (n->type == TP_N_FIELD && n->known && n->o && n->o->prom)
 		tp_prom_sample(p, n, labels);
+	if (n->type != TP_N_OBJ && n->type != TP_N_ARR && n->type != TP_N_ROWS)
+		return;
+	if (n->c.labels && n->type != TP_N_ROWS)
+		labels = n->c.labels;
+	for (c = tp_first(&it, p->m, n); c; c = tp_next(&it)) {
+		if (n->type == TP_N_ROWS)
+			p->row = ++p->rows;
+		tp_prom_node(p, c, labels);
+	}
+	if (n->type == TP_N_ROWS)
+		p->row = 0;
 }
 
 static int tp_sample_cmp(const void *a, const void *b)
@@ -171,7 +157,7 @@ static int tp_sample_cmp(const void *a, const void *b)
 
 void tp_render_prom(struct tp_model *m, FILE *f)
 {
-	struct tp_prom p = { m, NULL, 0, 0, NULL, 0, 0, 0 };
+	struct tp_prom p = { m, NULL, 0, 0, NULL, 0, 0, 0, 0 };
 	const struct tp_family *fam;
 	unsigned int i;
 

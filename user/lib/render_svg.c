@@ -163,53 +163,52 @@ static unsigned int tp_row_curve(const struct tp_draw *d,
 #define TP_CURVE_POINTS	64
 
 /*
- * The curves of rows @first..@first + @n - 1 on one panel: y against x,
- * both on log axes; a single row's points marked.
+ * The curve of @only (NULL: of every row, a line each) on one panel: y
+ * against x, both on log axes; a single row's points marked.
  */
-static void tp_draw_curves(struct tp_draw *d, unsigned int first,
-			   unsigned int n, double top)
+static void tp_draw_curves(struct tp_draw *d, const struct tp_node *only,
+			   double top)
 {
 	struct tp_plot p = { 70, top + 30, d->p->width - 230, d->p->panel - 80,
 			     40, 0, 1 };
 	double x[TP_CURVE_POINTS], y[TP_CURVE_POINTS], most = 1, px = 0, py = 0;
+	unsigned int k, np, pass, n = only ? 1 : d->rows->rows.n;
 	const struct tp_node *row;
-	struct tp_arena_mark mark;
-	unsigned int i, k, np, cpu = 0;
+	struct tp_iter it;
+	double cx, cy;
 
-	for (i = first; i < first + n; i++) {
-		row = tp_row_build(d->m, d->rows, i, &mark);
-		np = tp_row_curve(d, row, x, y, TP_CURVE_POINTS);
-		cpu = tp_row_cpu(row);
-		tp_row_drop(d->m, &mark);
-		for (k = 0; k < np; k++)
-			most = fmax(most, y[k]);
-		if (np < 2)
-			continue;
-		p.xlo = fmin(p.xlo, log2(x[0]));
-		p.xhi = fmax(p.xhi, log2(x[np - 1]) + 0.5);
-	}
-	p.yhi = ceil(log10(most + 1));
-	if (n == 1)
-		tp_svg_text(&d->s, p.x, top + 18, "start", 13, "CPU %u: %s", cpu,
-			    d->p->curve_title);
-	else
-		tp_svg_text(&d->s, p.x, top + 18, "start", 13,
-			    "%u CPUs: %s, a line per CPU", n, d->p->curve_title);
-	tp_plot_axes(&d->s, &p, d->p->curve_xlabel, d->p->curve_ylabel);
-	for (i = first; i < first + n; i++) {
-		row = tp_row_build(d->m, d->rows, i, &mark);
-		np = tp_row_curve(d, row, x, y, TP_CURVE_POINTS);
-		tp_row_drop(d->m, &mark);
-		for (k = 0; k < np; k++) {
-			double cx = tp_plot_x(&p, x[k]), cy = tp_plot_y(&p, y[k]);
-
-			if (k)
-				tp_svg_line(&d->s, px, py, cx, cy, "#1f77b4",
-					    n == 1 ? 2 : 1, false);
-			if (n == 1)
-				tp_svg_rect(&d->s, cx - 3, cy - 3, 6, 6, "#1f77b4");
-			px = cx;
-			py = cy;
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			p.yhi = ceil(log10(most + 1));
+			if (only)
+				tp_svg_text(&d->s, p.x, top + 18, "start", 13, "CPU %u: %s",
+					    tp_row_cpu(only), d->p->curve_title);
+			else
+				tp_svg_text(&d->s, p.x, top + 18, "start", 13,
+					    "%u CPUs: %s, a line per CPU", n,
+					    d->p->curve_title);
+			tp_plot_axes(&d->s, &p, d->p->curve_xlabel, d->p->curve_ylabel);
+		}
+		for (row = only ? only : tp_first(&it, d->m, d->rows); row;
+		     row = only ? NULL : tp_next(&it)) {
+			np = tp_row_curve(d, row, x, y, TP_CURVE_POINTS);
+			for (k = 0; !pass && k < np; k++)
+				most = fmax(most, y[k]);
+			if (!pass && np > 1) {
+				p.xlo = fmin(p.xlo, log2(x[0]));
+				p.xhi = fmax(p.xhi, log2(x[np - 1]) + 0.5);
+			}
+			for (k = 0; pass && k < np; k++) {
+				cx = tp_plot_x(&p, x[k]);
+				cy = tp_plot_y(&p, y[k]);
+				if (k)
+					tp_svg_line(&d->s, px, py, cx, cy, "#1f77b4",
+						    only ? 2 : 1, false);
+				if (only)
+					tp_svg_rect(&d->s, cx - 3, cy - 3, 6, 6, "#1f77b4");
+				px = cx;
+				py = cy;
+			}
 		}
 	}
 }
@@ -261,47 +260,39 @@ static void tp_draw_panel(struct tp_draw *d, const struct tp_node *row,
 }
 
 /* A row's curve panel is drawn when its curve has two points or more. */
-static bool tp_row_has_curve(struct tp_draw *d, unsigned int i)
+static bool tp_row_has_curve(struct tp_draw *d, const struct tp_node *row)
 {
 	double x[TP_CURVE_POINTS], y[TP_CURVE_POINTS];
-	struct tp_arena_mark mark;
-	unsigned int np;
 
-	if (!d->p->curve)
-		return false;
-	np = tp_row_curve(d, tp_row_build(d->m, d->rows, i, &mark), x, y,
-			  TP_CURVE_POINTS);
-	tp_row_drop(d->m, &mark);
-	return np > 1;
+	return d->p->curve && tp_row_curve(d, row, x, y, TP_CURVE_POINTS) > 1;
 }
 
-/* A few rows: a panel each, and a panel of each row's curve. */
+/* A few rows: a panel each, its tooltip the row's, and its curve's. */
 static int tp_draw_panels(struct tp_draw *d, const char *path)
 {
-	unsigned int i, panels = 0, n = d->rows->rows.n;
-	struct tp_arena_mark mark;
+	const struct tp_node *row;
+	unsigned int panels = 0;
+	struct tp_iter it;
 	double top = 40;
+	char *tip;
 
-	for (i = 0; i < n; i++)
-		panels += 1 + tp_row_has_curve(d, i);
+	for (row = tp_first(&it, d->m, d->rows); row; row = tp_next(&it))
+		panels += 1 + tp_row_has_curve(d, row);
 	if (tp_svg_open(&d->s, path, d->p->width, 50 + d->p->panel * panels,
 			d->p->title))
 		return TP_EXIT_FAIL;
 	tp_draw_titles(d);
-	for (i = 0; i < n; i++) {
-		const struct tp_node *row = tp_row_build(d->m, d->rows, i, &mark);
-		char *tip = tp_row_tooltip(d, row);
-
+	for (row = tp_first(&it, d->m, d->rows); row; row = tp_next(&it)) {
+		tip = tp_row_tooltip(d, row);
 		if (tip)
 			tp_svg_group(&d->s, "%s", tip);
 		tp_draw_panel(d, row, top);
 		if (tip)
 			tp_svg_group_end(&d->s);
 		free(tip);
-		tp_row_drop(d->m, &mark);
 		top += d->p->panel;
-		if (tp_row_has_curve(d, i)) {
-			tp_draw_curves(d, i, 1, top);
+		if (tp_row_has_curve(d, row)) {
+			tp_draw_curves(d, row, top);
 			top += d->p->panel;
 		}
 	}
@@ -323,18 +314,17 @@ static unsigned int tp_strips_extent(struct tp_draw *d, struct tp_strip *st)
 {
 	const struct tp_series *ser[TP_SERIES_MAX];
 	uint64_t calls[TP_LOG2_BUCKETS];
-	struct tp_arena_mark mark;
-	unsigned int i, k, n, nser = 1;
+	unsigned int k, n, nser = 1;
+	const struct tp_node *row;
+	struct tp_iter it;
 
-	for (i = 0; i < d->rows->rows.n; i++) {
-		n = tp_row_series(tp_row_build(d->m, d->rows, i, &mark), ser,
-				  TP_SERIES_MAX);
+	for (row = tp_first(&it, d->m, d->rows); row; row = tp_next(&it)) {
+		n = tp_row_series(row, ser, TP_SERIES_MAX);
 		for (k = 0; k < n; k++) {
 			tp_series_fold(ser[k], calls);
 			tp_strip_extent(st, calls, ser[k]->max);
 		}
 		nser = n > nser ? n : nser;
-		tp_row_drop(d->m, &mark);
 	}
 	tp_strip_layout(st, d->rows->rows.n, d->p->strip);
 	return nser;
@@ -342,10 +332,8 @@ static unsigned int tp_strips_extent(struct tp_draw *d, struct tp_strip *st)
 
 /* Row @i's strips in one group, its tooltip the row's. */
 static void tp_draw_strip_row(struct tp_draw *d, const struct tp_strip *st,
-			      unsigned int i)
+			      const struct tp_node *row, unsigned int i)
 {
-	struct tp_arena_mark mark;
-	const struct tp_node *row = tp_row_build(d->m, d->rows, i, &mark);
 	const struct tp_series *ser[TP_SERIES_MAX];
 	unsigned int k, n = tp_row_series(row, ser, TP_SERIES_MAX);
 	char *tip = tp_row_tooltip(d, row);
@@ -364,35 +352,33 @@ static void tp_draw_strip_row(struct tp_draw *d, const struct tp_strip *st,
 			     ser[k]->tail, ser[k]->max);
 	}
 	tp_svg_group_end(&d->s);
-	tp_row_drop(d->m, &mark);
 }
 
-/* The strips' titles (more than one series) and their cycles axes. */
+/* The strips' titles (more than one series, @row's) and cycles axes. */
 static void tp_draw_strip_axes(struct tp_draw *d, const struct tp_strip *st,
-			       unsigned int nser, double bottom)
+			       const struct tp_node *row, double bottom)
 {
 	const struct tp_series *ser[TP_SERIES_MAX];
+	unsigned int k, n = tp_row_series(row, ser, TP_SERIES_MAX);
 	struct tp_strip at = *st;
-	struct tp_arena_mark mark;
-	unsigned int k;
 
-	tp_row_series(tp_row_build(d->m, d->rows, 0, &mark), ser, nser);
-	for (k = 0; k < nser; k++) {
+	for (k = 0; k < n; k++) {
 		at.x = st->x + k * (d->p->strip + TP_STRIP_GAP);
-		if (nser > 1)
+		if (n > 1)
 			tp_svg_text(&d->s, at.x, st->y - 8, "start", 12, "%s",
 				    ser[k]->strip ? ser[k]->strip : ser[k]->name);
 		tp_strip_xlabels(&d->s, &at, bottom + 16);
 	}
-	tp_row_drop(d->m, &mark);
 }
 
 /* Many rows: a heat strip per series, then every row's curve on a panel. */
 static int tp_draw_strips(struct tp_draw *d, const char *path)
 {
-	unsigned int i, n = d->rows->rows.n, nser, subs = 0;
+	unsigned int n = d->rows->rows.n, nser, subs = 0;
 	struct tp_strip st = { 70, 54, 0, 0, 0, 1 };
+	const struct tp_node *row;
 	bool curves = false;
+	struct tp_iter it;
 	double w, bottom;
 
 	while (tp_title(d, subs + 1))
@@ -401,20 +387,22 @@ static int tp_draw_strips(struct tp_draw *d, const char *path)
 	nser = tp_strips_extent(d, &st);
 	if (nser > 1)
 		st.y += 10;	/* the strips' titles */
-	for (i = 0; i < n && !curves; i++)
-		curves = tp_row_has_curve(d, i);
+	for (row = tp_first(&it, d->m, d->rows); row; row = tp_next(&it))
+		curves |= tp_row_has_curve(d, row);
 	w = st.x + nser * d->p->strip + (nser - 1) * TP_STRIP_GAP + 40;
 	bottom = st.y + st.row * n;
 	if (tp_svg_open(&d->s, path, w, bottom + 110 + (curves ? d->p->panel : 0),
 			d->p->title))
 		return TP_EXIT_FAIL;
 	tp_draw_titles(d);
-	for (i = 0; i < n; i++)
-		tp_draw_strip_row(d, &st, i);
-	tp_draw_strip_axes(d, &st, nser, bottom);
+	for (row = tp_first(&it, d->m, d->rows); row; row = tp_next(&it)) {
+		tp_draw_strip_row(d, &st, row, it.i);
+		if (it.i == n - 1)	/* every row has the same series */
+			tp_draw_strip_axes(d, &st, row, bottom);
+	}
 	tp_strip_legend(&d->s, st.x, bottom + 40, st.most, d->p->count);
 	if (curves)
-		tp_draw_curves(d, 0, n, bottom + 90);
+		tp_draw_curves(d, NULL, bottom + 90);
 	return tp_svg_close(&d->s, path) ? TP_EXIT_FAIL : TP_EXIT_OK;
 }
 
