@@ -196,18 +196,18 @@ static const char *tp_verdict_things(const struct tp_result *r, unsigned int n)
 static void tp_verdict_figure_text(double v, bool cycles, char *buf,
 				   size_t len)
 {
-	if (cycles && v == floor(v) && v < 1e15)
-		snprintf(buf, len, "%.0f cycles", v);
-	else if (cycles)
-		snprintf(buf, len, "%.6g cycles", v);
-	else if (v < 1e3)
-		snprintf(buf, len, "%.6gns", v);
-	else if (v < 1e6)
-		snprintf(buf, len, "%.6gus", v / 1e3);
-	else if (v < 1e9)
-		snprintf(buf, len, "%.6gms", v / 1e6);
-	else
-		snprintf(buf, len, "%.6gs", v / 1e9);
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	unsigned int k = 0;
+
+	if (cycles) {
+		snprintf(buf, len, v == floor(v) && v < 1e15 ? "%.0f cycles" :
+			 "%.6g cycles", v);
+		return;
+	}
+	/* ns up to 1e3, then each unit a thousand times the one before */
+	for (; k < 3 && v >= 1e3; k++)
+		v /= 1e3;
+	snprintf(buf, len, "%.6g%s", v, unit[k]);
 }
 
 /* A sync limit is in cycles: the pair's own noise is its bound. */
