@@ -272,25 +272,38 @@ static void tp_topo_add(double v[3], double x, bool first)
 		v[2] = x;
 }
 
-/* One line per topology group that has pairs: min/avg/max of each. */
-static void tp_skew_topology(const struct tp_result *r,
-			     const struct tp_topo *topo, FILE *f)
+/*
+ * The judged pairs' figures by topology group, into @t; returns how many
+ * groups have pairs.
+ */
+static unsigned int tp_skew_topo_sums(const struct tp_result *r,
+				      const struct tp_topo *topo,
+				      struct tp_topo_sum t[TP_TOPO_GROUPS])
 {
-	struct tp_topo_sum t[TP_TOPO_GROUPS];
-	unsigned int i, g;
+	unsigned int i, g, groups = 0;
 
-	memset(t, 0, sizeof(t));
+	memset(t, 0, TP_TOPO_GROUPS * sizeof(*t));
 	for (i = 0; i < r->npairs; i++) {
 		const struct tp_pair_res *p = &r->pair[i];
 
 		if (!tp_pair_judged(p))
 			continue;
 		g = tp_topo_group(topo, p->relation, p->from, p->to);
+		groups += !t[g].n;
 		tp_topo_add(t[g].one_way, tp_pair_one_way_ns(r, p), !t[g].n);
 		tp_topo_add(t[g].skew, fabs(tp_ns(r, tp_pair_skew(p))), !t[g].n);
 		t[g].out += !tp_skew_in_sync(&p->st);
 		t[g].n++;
 	}
+	return groups;
+}
+
+/* One line per topology group that has pairs: min/avg/max of each. */
+static void tp_skew_topology(const struct tp_topo_sum t[TP_TOPO_GROUPS],
+			     FILE *f)
+{
+	unsigned int g;
+
 	fprintf(f, "by topology            pairs  one-way ns: min   avg   max  |skew| ns: min   avg   max  not in sync\n");
 	for (g = 0; g < TP_TOPO_GROUPS; g++) {
 		if (!t[g].n)
@@ -546,17 +559,25 @@ static void tp_skew_matrices_model(struct tp_model *m, bool text)
 		tp_text(m, "\n");
 }
 
-/* On many CPUs: the pairs by topology, and the worst pairs. */
-static void tp_skew_summary(struct tp_model *m)
+/*
+ * The pairs by topology wherever they sit two ways or more, and on many
+ * CPUs (@big), where the matrices go, always and with the worst pairs.
+ */
+static void tp_skew_summary(struct tp_model *m, bool big)
 {
 	const struct tp_result *r = tp_model_result(m);
 	struct tp_topo *topo = tp_topo_read(&r->cpus);
-	FILE *f = tp_text_open(m);
+	struct tp_topo_sum t[TP_TOPO_GROUPS];
+	FILE *f;
 
-	tp_skew_topology(r, topo, f);
-	tp_skew_worst(r, topo, f);
-	fprintf(f, "\n");
-	tp_text_close(m, f, NULL);
+	if (tp_skew_topo_sums(r, topo, t) >= 2 || big) {
+		f = tp_text_open(m);
+		tp_skew_topology(t, f);
+		if (big)
+			tp_skew_worst(r, topo, f);
+		fprintf(f, "\n");
+		tp_text_close(m, f, NULL);
+	}
 	free(topo);
 }
 
@@ -597,8 +618,7 @@ static void tp_skew_model(struct tp_model *m)
 	if (big && !verbose)
 		tp_not_in(m, TP_IN_TEXT);
 	tp_skew_matrices_model(m, !big || verbose);
-	if (big)
-		tp_skew_summary(m);
+	tp_skew_summary(m, big);
 	tp_skew_verdict_model(m);
 	if (big && !verbose)
 		tp_text(m, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");

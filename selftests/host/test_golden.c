@@ -832,7 +832,7 @@ TEST_F(golden, time_figures_in_ns_beside_cycles)
 	free(out);
 	snprintf(svg, sizeof(svg), "%s/units.svg", self->root);
 	free(report(&r, TP_FMT_CSV, svg));
-	out = slurp(svg);
+	out = tp_test_slurp(svg);
 	ASSERT_NE(NULL, out);
 	EXPECT_NE(NULL, strstr(out, "(cycles, log2), at 2.10 cycles/ns</text>"));
 	free(out);
@@ -1055,7 +1055,7 @@ TEST_F(golden, a_field_declared_once_is_in_every_format)
 	free(out);
 	snprintf(svg, sizeof(svg), "%s/plus.svg", self->root);
 	free(report_plus_two(&r, TP_FMT_CSV, svg));
-	out = slurp(svg);
+	out = tp_test_slurp(svg);
 	ASSERT_NE(NULL, out);
 	EXPECT_NE(NULL, strstr(out, "<title>CPU 3: 202000 samples, p50 54, p99.99 638698, max 1047987 cycles, answer 44</title>"))
 		TH_LOG("%s", out);
