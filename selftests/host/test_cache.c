@@ -16,6 +16,7 @@
  * preemption, left out) and medians of short interleaved passes, and a
  * comparison that fails is retried, with its figures logged.
  */
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -661,9 +662,15 @@ TEST(two_runs_agree)
 	for (attempt = 0; attempt < ATTEMPTS && !ok; attempt++) {
 		ASSERT_TRUE(measure(&m1, 20000));
 		ASSERT_TRUE(measure(&m2, 20000));
+		/*
+		 * The timing's own overhead settles in one of two modes
+		 * about 2 cycles apart (58.4 and 60.2 on one host, run to
+		 * run), and the cached net, a few cycles, inherits it: the
+		 * cached load's gross time is what two runs agree on.
+		 */
 		ok = m2.ov > 0.8 * m1.ov && m2.ov < 1.25 * m1.ov &&
 		     m2.un > 0.75 * m1.un && m2.un < 1.33 * m1.un &&
-		     m2.ca > m1.ca - 1.5 && m2.ca < m1.ca + 1.5;
+		     fabs((m2.ca + m2.ov) - (m1.ca + m1.ov)) < 1.5;
 		log_figs(_metadata, "run 1", &m1);
 		log_figs(_metadata, ok ? "run 2" : "run 2 (disagrees, retrying)",
 			 &m2);
