@@ -35,6 +35,7 @@
 
 #include <linux/tscprobe.h>
 #include "compat.h"
+#include "cycles.h"
 #include "attrs.h"
 #include "cache_kind.h"
 #include "info.h"

@@ -17,20 +17,8 @@
 #include "info.h"
 #include "run.h"
 #include "smi.h"
-#include "sources.h"
+#include "src_probes.h"
 #include "core/names.h"
-
-/* Rounded down; no overflow for any run length allowed. */
-u64 tp_ns_to_cycles(u64 ns)
-{
-	return mul_u64_u32_div(ns, tsc_khz, 1000000);
-}
-
-/* Rounded down; 0 while the TSC rate is unknown. */
-u64 tp_cycles_to_ns(u64 cycles)
-{
-	return tsc_khz ? mul_u64_u32_div(cycles, 1000000, tsc_khz) : 0;
-}
 
 /* Every measurement converts between nanoseconds and cycles. */
 int tp_info_need_tsc_khz(struct netlink_ext_ack *extack)

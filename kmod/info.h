@@ -13,8 +13,6 @@ u32 tp_info_features(void);
 u32 tp_info_kinds(void);
 int tp_info_fill(struct sk_buff *skb);
 void tp_info_show(struct seq_file *m);
-u64 tp_ns_to_cycles(u64 ns);
-u64 tp_cycles_to_ns(u64 cycles);
 int tp_info_need_tsc_khz(struct netlink_ext_ack *extack);
 u32 tp_info_tsc_sync(void);
 struct tp_tsc_offsets;

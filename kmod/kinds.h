@@ -45,7 +45,7 @@ struct tp_measure_ops {
 	 * reads APERF/MPERF in every window instead).
 	 */
 	bool clock_around;
-	/* Name what ran on each CPU: the probes of sources.c go on first. */
+	/* Name what ran on each CPU: the probes of src_probes.c go on first. */
 	bool sources;
 	size_t cpu_size;
 	/* The first @snap_size bytes of c->hot are published. */

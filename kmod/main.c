@@ -21,7 +21,7 @@
 #include "info.h"
 #include "netlink.h"
 #include "run.h"
-#include "sources.h"
+#include "src_probes.h"
 
 static int __init tp_init(void)
 {

@@ -15,6 +15,7 @@
 
 #include <linux/tscprobe.h>
 #include "compat.h"
+#include "cycles.h"
 #include "attrs.h"
 #include "info.h"
 #include "irqs.h"

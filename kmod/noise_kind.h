@@ -9,7 +9,7 @@
 #include "core/counter.h"
 #include "core/noise.h"
 #include "smi.h"
-#include "sources.h"
+#include "src_probes.h"
 
 struct tp_report_ops;
 struct tp_run;

@@ -8,8 +8,8 @@
 
 #include <linux/tscprobe.h>
 #include "attrs.h"
+#include "cycles.h"
 #include "debugfs.h"
-#include "info.h"
 #include "kinds.h"
 #include "noise_kind.h"
 #include "run.h"

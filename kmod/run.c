@@ -33,11 +33,11 @@
 
 #include <linux/tscprobe.h>
 #include "compat.h"
+#include "cycles.h"
 #include "attrs.h"
-#include "info.h"
 #include "kinds.h"
 #include "run.h"
-#include "sources.h"
+#include "src_probes.h"
 #include "core/names.h"
 #include "core/ramp.h"
 #include "trace.h"

@@ -38,6 +38,7 @@
 
 #include <linux/tscprobe.h>
 #include "attrs.h"
+#include "cycles.h"
 #include "info.h"
 #include "kinds.h"
 #include "run.h"

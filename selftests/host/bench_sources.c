@@ -3,7 +3,7 @@
  * bench_sources - what the module's source probes cost per interrupt, on
  * this machine's CPU.  Not a test: side by side on one pinned CPU, in
  * rounds that take turns, the work of one interrupt's entry and exit
- * probes (kmod/sources.c) in its three cases:
+ * probes (kmod/src_probes.c) in its three cases:
  *
  *   tsc pair    two TSC reads: what any timestamping probe pays at least
  *   no run      the probes between runs, or on a CPU no run measures: a
@@ -40,7 +40,7 @@
 #define EVENTS		20000U	/* events per round */
 #define MAX_ROUNDS	101
 
-/* The measured CPU's record, as kmod/sources.c keeps one per CPU. */
+/* The measured CPU's record, as kmod/src_probes.c keeps one per CPU. */
 struct here {
 	struct tp_src_cpu src;
 	struct tp_src_gap_scratch gap;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # test_sources.sh - what ran on a measured CPU, as the module's probes on
-# the kernel's tracepoints record it (kmod/sources.c), in the noise run's
+# the kernel's tracepoints record it (kmod/src_probes.c), in the noise run's
 # debugfs view.  Runs as root in the guest (busybox sh) with the module at
 # /lib/tscprobe/tscprobe.ko and the CLI on PATH:
 #  - the probes are attached while a noise run is on, not by insmod, info

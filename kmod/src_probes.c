@@ -23,8 +23,8 @@
 
 #include <linux/tscprobe.h>
 #include "compat.h"
-#include "info.h"
-#include "sources.h"
+#include "cycles.h"
+#include "src_probes.h"
 
 static DEFINE_PER_CPU(struct tp_src_here *, tp_src_here);
 

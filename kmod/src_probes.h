@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sources.c: the kernel's IRQ, softirq, scheduler and NMI tracepoints,
+ * src_probes.c: the kernel's IRQ, softirq, scheduler and NMI tracepoints,
  * probed while a noise run is on, recording into core/sources.c's state
  * of each CPU a noise run measures what ran there.
  */
-#ifndef TSCPROBE_KMOD_SOURCES_H
-#define TSCPROBE_KMOD_SOURCES_H
+#ifndef TSCPROBE_KMOD_SRC_PROBES_H
+#define TSCPROBE_KMOD_SRC_PROBES_H
 
 #include <linux/types.h>
 
@@ -43,4 +43,4 @@ void tp_src_probes_show(struct seq_file *m);
 const char *tp_src_softirq_name(unsigned int vec);
 void *tp_src_nmi_handler(unsigned int id);
 
-#endif /* TSCPROBE_KMOD_SOURCES_H */
+#endif /* TSCPROBE_KMOD_SRC_PROBES_H */
