@@ -24,11 +24,11 @@
 #include <linux/mempolicy.h>
 
 #include "core/chase.h"
-#include "lib/clock.h"
-#include "engines.h"
-#include "lib/env.h"
-#include "lib/sigint.h"
-#include "lib/pinned.h"
+#include "user/lib/clock.h"
+#include "user/engines.h"
+#include "user/lib/env.h"
+#include "user/lib/sigint.h"
+#include "user/lib/pinned.h"
 #include "core/tsc.h"
 
 /* Rounds run and forgotten before measuring: page faults, cold caches. */

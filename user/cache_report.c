@@ -15,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/context_report.h"
-#include "lib/format.h"
-#include "lib/model.h"
+#include "user/lib/context_report.h"
+#include "user/lib/format.h"
+#include "user/lib/render.h"
+#include "user/lib/model.h"
 #include "core/names.h"
-#include "reports.h"
+#include "user/reports.h"
 #include "core/report.h"
-#include "lib/verdict.h"
+#include "user/lib/verdict.h"
 
 static const char *const tp_fig_keys[TP_FIGS] = {
 	"min", "avg", "p50", "p99", "max", "sd",

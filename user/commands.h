@@ -5,7 +5,7 @@
 #ifndef TSCPROBE_USER_COMMANDS_H
 #define TSCPROBE_USER_COMMANDS_H
 
-#include "lib/cli.h"
+#include "user/lib/cli.h"
 
 /* Subcommands: each returns an enum tp_exit. */
 int tp_cmd_info(int argc, char **argv);

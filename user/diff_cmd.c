@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "lib/cli.h"
-#include "lib/json_read.h"
-#include "lib/format.h"
-#include "lib/model.h"
-#include "lib/options.h"
-#include "lib/format.h"
+#include "user/commands.h"
+#include "user/lib/cli.h"
+#include "user/lib/json_read.h"
+#include "user/lib/format.h"
+#include "user/lib/model.h"
+#include "user/lib/options.h"
+#include "user/lib/format.h"
 
 static const char tp_diff_usage[] =
 	"usage: tscprobe diff A.json B.json [-j]\n"

@@ -6,8 +6,8 @@
 #ifndef TSCPROBE_USER_ENGINES_H
 #define TSCPROBE_USER_ENGINES_H
 
-#include "lib/cpu_counters.h"
-#include "lib/result.h"
+#include "user/lib/cpu_counters.h"
+#include "user/lib/result.h"
 
 /* noise_engine.c */
 int tp_user_noise(const struct tp_cpuset *cpus, const struct tp_run_params *p,

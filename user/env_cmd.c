@@ -6,12 +6,12 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "lib/clock.h"
-#include "commands.h"
-#include "lib/env.h"
-#include "lib/idle_record.h"
-#include "lib/json_write.h"
-#include "lib/options.h"
+#include "user/lib/clock.h"
+#include "user/commands.h"
+#include "user/lib/env.h"
+#include "user/lib/idle_record.h"
+#include "user/lib/json_write.h"
+#include "user/lib/options.h"
 
 static const char tp_env_usage[] =
 	"usage: tscprobe env [-c CPUS] [-j]\n"

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "lib/json_write.h"
+#include "user/commands.h"
+#include "user/lib/json_write.h"
 #include "core/names.h"
-#include "lib/nl.h"
-#include "lib/options.h"
-#include "lib/result.h"
+#include "user/lib/nl.h"
+#include "user/lib/options.h"
+#include "user/lib/result.h"
 
 static const char tp_info_usage[] =
 	"usage: tscprobe info [-j]\n"

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
+#include "user/commands.h"
 #include "core/host.h"
 
 struct tp_command {

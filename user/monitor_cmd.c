@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "lib/nl.h"
-#include "lib/sigint.h"
-#include "lib/live.h"
-#include "lib/module_run.h"
-#include "lib/options.h"
-#include "lib/parse.h"
+#include "user/commands.h"
+#include "user/lib/nl.h"
+#include "user/lib/sigint.h"
+#include "user/lib/live.h"
+#include "user/lib/module_run.h"
+#include "user/lib/options.h"
+#include "user/lib/parse.h"
 
 static const char tp_monitor_usage[] =
 	"usage: tscprobe monitor [-j] [--run ID]\n"

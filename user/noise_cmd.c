@@ -7,18 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "lib/live.h"
-#include "engines.h"
-#include "lib/nl.h"
+#include "user/commands.h"
+#include "user/lib/live.h"
+#include "user/engines.h"
+#include "user/lib/nl.h"
 #include "core/names.h"
-#include "noise_cmd.h"
-#include "reports.h"
+#include "user/noise_cmd.h"
+#include "user/reports.h"
 #include "core/report.h"
-#include "lib/module_run.h"
-#include "lib/options.h"
-#include "lib/format.h"
-#include "lib/parse.h"
+#include "user/lib/module_run.h"
+#include "user/lib/options.h"
+#include "user/lib/pinned.h"
+#include "user/lib/format.h"
+#include "user/lib/parse.h"
 
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--user] [OPTIONS]\n"
@@ -245,7 +246,7 @@ static int tp_noise_check(struct tp_noise_cmd *cmd)
 	return ret ? ret : tp_load_check(&cmd->load, "noise", &cmd->m.cpus);
 }
 
-static int tp_noise_parse(struct tp_noise_cmd *cmd, int argc, char **argv)
+static int tp_noise_parse_args(struct tp_noise_cmd *cmd, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "duration", required_argument, NULL, 'd' },
@@ -375,7 +376,7 @@ int tp_cmd_noise(int argc, char **argv)
 	};
 	int ret;
 
-	ret = tp_noise_parse(&cmd, argc, argv);
+	ret = tp_noise_parse_args(&cmd, argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
 	if (cmd.compare)

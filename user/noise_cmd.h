@@ -6,10 +6,10 @@
 #ifndef TSCPROBE_USER_NOISE_CMD_H
 #define TSCPROBE_USER_NOISE_CMD_H
 
-#include "lib/actions.h"
-#include "lib/format.h"
-#include "lib/options.h"
-#include "lib/module_run.h"
+#include "user/lib/actions.h"
+#include "user/lib/format.h"
+#include "user/lib/options.h"
+#include "user/lib/module_run.h"
 
 /**
  * struct tp_noise_cmd - the parsed command line

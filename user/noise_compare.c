@@ -9,15 +9,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "engines.h"
-#include "lib/context_report.h"
-#include "lib/model.h"
+#include "user/engines.h"
+#include "user/lib/context_report.h"
+#include "user/lib/model.h"
 #include "core/names.h"
-#include "lib/nl.h"
-#include "noise_cmd.h"
-#include "reports.h"
+#include "user/lib/nl.h"
+#include "user/noise_cmd.h"
+#include "user/reports.h"
 #include "core/report.h"
-#include "lib/format.h"
+#include "user/lib/format.h"
 
 enum { TP_CMP_OFF, TP_CMP_ON, TP_CMP_USER, TP_CMP_MODES };
 

@@ -25,15 +25,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/clock.h"
-#include "lib/context.h"
-#include "lib/cpu_counters.h"
-#include "engines.h"
-#include "lib/sigint.h"
-#include "lib/pinned.h"
+#include "user/lib/clock.h"
+#include "user/lib/context.h"
+#include "user/lib/cpu_counters.h"
+#include "user/engines.h"
+#include "user/lib/sigint.h"
+#include "user/lib/pinned.h"
 #include "core/report.h"
 #include "core/tsc.h"
-#include "lib/format.h"
+#include "user/lib/format.h"
 
 /**
  * struct tp_noise_loop - core/'s state and what its explain hook counts

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/event_report.h"
-#include "lib/format.h"
-#include "lib/model.h"
+#include "user/lib/event_report.h"
+#include "user/lib/format.h"
+#include "user/lib/model.h"
 #include "core/names.h"
-#include "noise_events.h"
+#include "user/noise_events.h"
 #include "core/report.h"
 
 /*

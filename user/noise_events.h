@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "lib/result.h"
+#include "user/lib/result.h"
 
 struct tp_model;
 

@@ -11,16 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/context_report.h"
-#include "lib/event_report.h"
-#include "lib/format.h"
-#include "lib/model.h"
+#include "user/lib/context_report.h"
+#include "user/lib/event_report.h"
+#include "user/lib/format.h"
+#include "user/lib/render.h"
+#include "user/lib/model.h"
 #include "core/names.h"
-#include "reports.h"
+#include "user/reports.h"
 #include "core/report.h"
-#include "noise_events.h"
-#include "noise_sources.h"
-#include "lib/verdict.h"
+#include "user/noise_events.h"
+#include "user/noise_sources.h"
+#include "user/lib/verdict.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
 static const char *const tp_noise_cols[6] = {

@@ -8,12 +8,12 @@
  */
 #include <stdio.h>
 
-#include "lib/cli.h"
-#include "lib/event_report.h"
-#include "lib/format.h"
-#include "lib/model.h"
+#include "user/lib/cli.h"
+#include "user/lib/event_report.h"
+#include "user/lib/format.h"
+#include "user/lib/model.h"
 #include "core/names.h"
-#include "noise_sources.h"
+#include "user/noise_sources.h"
 #include "core/report.h"
 
 /* The sources spelt out in a CPU's block; JSON has every one. */

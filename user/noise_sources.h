@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "lib/result.h"
+#include "user/lib/result.h"
 
 struct tp_model;
 

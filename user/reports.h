@@ -8,8 +8,9 @@
 
 #include <stdio.h>
 
-#include "lib/format.h"
-#include "lib/result.h"
+#include "user/lib/format.h"
+#include "user/lib/render.h"
+#include "user/lib/result.h"
 
 struct tp_limit;
 struct tp_judgement;

@@ -2,9 +2,9 @@
 /*
  * tscprobe restore: put back what a tscprobe that was killed left changed.
  */
-#include "commands.h"
-#include "lib/idle_record.h"
-#include "lib/options.h"
+#include "user/commands.h"
+#include "user/lib/idle_record.h"
+#include "user/lib/options.h"
 
 static const char tp_restore_usage[] =
 	"usage: tscprobe restore\n"

@@ -5,14 +5,14 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "commands.h"
-#include "lib/context.h"
-#include "lib/format.h"
+#include "user/commands.h"
+#include "user/lib/context.h"
+#include "user/lib/format.h"
 #include "core/names.h"
-#include "lib/nl.h"
-#include "lib/limits.h"
-#include "lib/options.h"
-#include "reports.h"
+#include "user/lib/nl.h"
+#include "user/lib/limits.h"
+#include "user/lib/options.h"
+#include "user/reports.h"
 
 static const char tp_show_usage[] =
 	"usage: tscprobe show [noise|cache|skew] [OPTIONS]\n"

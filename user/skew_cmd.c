@@ -8,13 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "commands.h"
-#include "engines.h"
-#include "reports.h"
-#include "lib/module_run.h"
-#include "lib/options.h"
-#include "lib/format.h"
-#include "lib/parse.h"
+#include "user/commands.h"
+#include "user/engines.h"
+#include "user/reports.h"
+#include "user/lib/module_run.h"
+#include "user/lib/options.h"
+#include "user/lib/pinned.h"
+#include "user/lib/format.h"
+#include "user/lib/parse.h"
 
 static const char tp_skew_usage[] =
 	"usage: tscprobe skew [-c CPUS] [-n SAMPLES] [-r REPEATS] [--user] [OPTIONS]\n"

@@ -23,11 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/clock.h"
-#include "engines.h"
-#include "lib/env.h"
-#include "lib/sigint.h"
-#include "lib/pinned.h"
+#include "user/lib/clock.h"
+#include "user/engines.h"
+#include "user/lib/env.h"
+#include "user/lib/sigint.h"
+#include "user/lib/pinned.h"
 #include "core/skew.h"
 #include "core/tsc.h"
 

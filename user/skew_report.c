@@ -13,14 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/context_report.h"
-#include "lib/format.h"
-#include "lib/model.h"
+#include "user/lib/context_report.h"
+#include "user/lib/format.h"
+#include "user/lib/render.h"
+#include "user/lib/model.h"
 #include "core/names.h"
-#include "reports.h"
+#include "user/reports.h"
 #include "core/report.h"
-#include "lib/topology.h"
-#include "lib/verdict.h"
+#include "user/lib/topology.h"
+#include "user/lib/verdict.h"
 
 /* The four statistics of a pair, in the order every format lists them. */
 enum { TP_LATIJ, TP_LATJI, TP_SKEW, TP_ONE_WAY, TP_PAIR_STATS };

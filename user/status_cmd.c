@@ -5,13 +5,13 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "commands.h"
-#include "lib/json_write.h"
+#include "user/commands.h"
+#include "user/lib/json_write.h"
 #include "core/names.h"
-#include "lib/nl.h"
-#include "lib/module_run.h"
-#include "lib/options.h"
-#include "lib/format.h"
+#include "user/lib/nl.h"
+#include "user/lib/module_run.h"
+#include "user/lib/options.h"
+#include "user/lib/format.h"
 
 static const char tp_status_usage[] =
 	"usage: tscprobe status [-j]\n"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
-#include "lib/nl.h"
-#include "lib/module_run.h"
-#include "lib/options.h"
+#include "user/commands.h"
+#include "user/lib/nl.h"
+#include "user/lib/module_run.h"
+#include "user/lib/options.h"
 
 static const char tp_stop_usage[] =
 	"usage: tscprobe stop\n"

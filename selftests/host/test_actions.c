@@ -60,9 +60,11 @@ static void events_a_second_apart(struct tp_actions *a,
 {
 	char buf[4096];
 
-	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run);
+	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run->run_id,
+			 run->tsc_khz);
 	usleep(1100000);
-	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run);
+	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run->run_id,
+			 run->tsc_khz);
 	tp_actions_end(a, NULL);
 }
 
@@ -105,11 +107,11 @@ TEST_F(actions, level_and_counts_add_up)
 		 self->file);
 	ASSERT_EQ(0, take(&self->a, opts, 2, 20000));
 	tp_actions_event(&self->a, two_events(buf, RUN, 3, 39999, 40000),
-			 &self->run);
+			 RUN, KHZ);
 	tp_actions_event(&self->a, two_events(buf, RUN + 1, 3, 90000, 90000),
-			 &self->run);
+			 RUN, KHZ);
 	tp_actions_event(&self->a, two_events(buf, RUN, 1, 50000, 60000),
-			 &self->run);
+			 RUN, KHZ);
 	tp_actions_end(&self->a, NULL);
 	EXPECT_EQ(3, self->a.r.events);
 	EXPECT_EQ(1, self->a.r.acted);
@@ -149,6 +151,7 @@ TEST_F(actions, failing_and_busy_commands_count)
 TEST_F(actions, on_end_gets_the_run)
 {
 	char *opts[] = { "--on-end", self->cmd };
+	struct tp_action_end end;
 	struct tp_cpu_res cpu[2];
 
 	snprintf(self->cmd, sizeof(self->cmd),
@@ -163,7 +166,7 @@ TEST_F(actions, on_end_gets_the_run)
 	self->run.cpu = cpu;
 	self->run.ncpus = 2;
 	self->run.reason = TSCPROBE_STOP_REQUESTED;
-	tp_actions_end(&self->a, &self->run);
+	tp_actions_end(&self->a, tp_result_action_end(&self->run, &end));
 	self->run.cpu = NULL;
 	self->run.ncpus = 0;
 	EXPECT_TRUE(self->a.r.ended);

@@ -15,14 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "actions.h"
-#include "clock.h"
-#include "json_write.h"
-#include "live.h"
-#include "result.h"
+#include "user/lib/actions.h"
+#include "user/lib/clock.h"
+#include "user/lib/json_write.h"
+#include "user/lib/live.h"
 #include "core/names.h"
 #include "core/report.h"
-#include "format.h"
+#include "user/lib/format.h"
 
 /* How long the end of a run waits for the commands it started. */
 #define TP_ACTION_WAIT_NS	(30 * 1000000000ull)
@@ -242,7 +241,7 @@ static bool tp_snapshot_take(struct tp_actions *a, const struct tp_action *act,
 }
 
 /* A TSCPROBE_* variable of a command, in the child. */
-static void tp_env_u64(const char *name, uint64_t v)
+static void tp_setenv_u64(const char *name, uint64_t v)
 {
 	char buf[24];
 
@@ -277,11 +276,11 @@ struct tp_action_env {
 static void tp_env_set(const struct tp_action_env *e)
 {
 	setenv("TSCPROBE_ACTION", e->what, 1);
-	tp_env_u64("TSCPROBE_RUN_ID", e->run_id);
-	tp_env_u64("TSCPROBE_CPU", e->cpu);
-	tp_env_u64("TSCPROBE_GAP_CYCLES", e->cycles);
-	tp_env_u64("TSCPROBE_GAP_NS", e->ns);
-	tp_env_u64("TSCPROBE_EVENTS", e->events);
+	tp_setenv_u64("TSCPROBE_RUN_ID", e->run_id);
+	tp_setenv_u64("TSCPROBE_CPU", e->cpu);
+	tp_setenv_u64("TSCPROBE_GAP_CYCLES", e->cycles);
+	tp_setenv_u64("TSCPROBE_GAP_NS", e->ns);
+	tp_setenv_u64("TSCPROBE_EVENTS", e->events);
 	if (e->cause)
 		setenv("TSCPROBE_CAUSE", e->cause, 1);
 	if (e->reason)
@@ -371,12 +370,14 @@ static void tp_actions_run(struct tp_actions *a, struct tp_action *acts,
 /**
  * struct tp_action_event - an event handed to the actions
  * @a: the actions
- * @run: the run as START answered it
+ * @run_id: the run's id, as START answered it
+ * @tsc_khz: its TSC rate
  * @level: the level in cycles, converted as the module converts --stop-at
  */
 struct tp_action_event {
 	struct tp_actions *a;
-	const struct tp_result *run;
+	uint64_t run_id;
+	uint32_t tsc_khz;
 	uint64_t level;
 };
 
@@ -389,7 +390,7 @@ static void tp_action_on_event(uint64_t run_id, const struct tp_live_event *ev,
 	struct tp_action_env e;
 	uint64_t now;
 
-	if (run_id != ae->run->run_id || ev->e.cycles < ae->level)
+	if (run_id != ae->run_id || ev->e.cycles < ae->level)
 		return;
 	r->events++;
 	now = tp_mono_raw_ns();
@@ -404,7 +405,7 @@ static void tp_action_on_event(uint64_t run_id, const struct tp_live_event *ev,
 		.run_id = run_id,
 		.cpu = ev->cpu,
 		.cycles = ev->e.cycles,
-		.ns = tp_cycles_to_ns_round(ev->e.cycles, ae->run->tsc_khz),
+		.ns = tp_cycles_to_ns_round(ev->e.cycles, ae->tsc_khz),
 		.cause = ev->e.has_cause ? tp_cause_name(ev->e.cause) : "",
 		.events = r->events,
 	};
@@ -415,20 +416,23 @@ static void tp_action_on_event(uint64_t run_id, const struct tp_live_event *ev,
  * tp_actions_event() - act on the events of an EVENT notification
  * @a: the actions (nothing happens without --on-threshold)
  * @nlh: the notification
- * @run: the run as START answered it: its id and TSC rate
+ * @run_id: the run's id, as START answered it
+ * @tsc_khz: its TSC rate
  *
  * Events of other runs and below the level are left alone.
  */
 void tp_actions_event(struct tp_actions *a, const struct nlmsghdr *nlh,
-		      const struct tp_result *run)
+		      uint64_t run_id, uint32_t tsc_khz)
 {
-	struct tp_action_event ae = { .a = a, .run = run };
+	struct tp_action_event ae = {
+		.a = a, .run_id = run_id, .tsc_khz = tsc_khz,
+	};
 
 	if (!a || !a->r.nthreshold)
 		return;
 	ae.level = a->r.level_cycles;
 	if (!ae.level)
-		ae.level = tp_ns_cycles(a->r.level_ns, run->tsc_khz);
+		ae.level = tp_ns_cycles(a->r.level_ns, tsc_khz);
 	if (!ae.level)
 		ae.level = 1;
 	tp_live_each_event(nlh, tp_action_on_event, &ae);
@@ -475,26 +479,27 @@ static void tp_exec_wait(struct tp_actions *a, struct tp_action *acts,
  * tp_actions_end() - the run is over: wait for the commands its events
  *	started, then run the --on-end actions and wait for theirs
  * @a: the actions (NULL: none)
- * @res: the run's results, or NULL when there are none (the --on-end
+ * @end: how the run ended, or NULL when it has no results (the --on-end
  *	actions do not run then)
  *
  * A command still running TP_ACTION_WAIT_NS after this is left running
  * and counted as failed, so that a report is never held up for good.
  */
-void tp_actions_end(struct tp_actions *a, const struct tp_result *res)
+void tp_actions_end(struct tp_actions *a, const struct tp_action_end *end)
 {
 	struct tp_action_env e = { .what = "end" };
 
 	if (!a || !tp_actions_asked(&a->r))
 		return;
 	tp_exec_wait(a, a->threshold, a->r.nthreshold);
-	if (!res || !a->r.nend)
+	if (!end || !a->r.nend)
 		return;
-	e.run_id = res->run_id;
-	e.reason = tp_stop_reason_name(res->reason);
+	e.run_id = end->run_id;
+	e.reason = tp_stop_reason_name(end->reason);
 	e.events = a->r.events;
-	e.cycles = tp_result_max_gap(res, &e.cpu);
-	e.ns = tp_cycles_to_ns_round(e.cycles, res->tsc_khz);
+	e.cycles = end->max_gap;
+	e.cpu = end->max_gap_cpu;
+	e.ns = tp_cycles_to_ns_round(e.cycles, end->tsc_khz);
 	tp_actions_run(a, a->end, a->r.nend, &e);
 	tp_exec_wait(a, a->end, a->r.nend);
 	a->r.ended = true;

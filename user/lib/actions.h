@@ -18,7 +18,6 @@
 #include <libmnl/libmnl.h>
 
 struct jw;
-struct tp_result;
 
 /** enum tp_action_kind - what an action does */
 enum tp_action_kind {
@@ -117,9 +116,25 @@ bool tp_actions_option(struct tp_actions *a, const char *cmd, int c,
 int tp_actions_check(struct tp_actions *a, const char *cmd, uint64_t level_ns,
 		     uint64_t level_cycles);
 void tp_actions_event(struct tp_actions *a, const struct nlmsghdr *nlh,
-		      const struct tp_result *run);
+		      uint64_t run_id, uint32_t tsc_khz);
 void tp_actions_overrun(struct tp_actions *a);
-void tp_actions_end(struct tp_actions *a, const struct tp_result *res);
+/**
+ * struct tp_action_end - how a run ended, as the --on-end actions see it
+ * @run_id: the run
+ * @reason: why it stopped (TSCPROBE_STOP_*)
+ * @max_gap: its largest gap, in cycles
+ * @max_gap_cpu: where it was
+ * @tsc_khz: the TSC rate
+ */
+struct tp_action_end {
+	uint64_t run_id;
+	uint32_t reason;
+	uint64_t max_gap;
+	unsigned int max_gap_cpu;
+	uint32_t tsc_khz;
+};
+
+void tp_actions_end(struct tp_actions *a, const struct tp_action_end *end);
 void tp_actions_text(const struct tp_actions_report *r, FILE *f);
 void tp_actions_json(const struct tp_actions_report *r, struct jw *j);
 

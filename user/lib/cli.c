@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "user/lib/cli.h"
 
 /*
  * Print "tscprobe: MESSAGE" and a newline on stderr, in one line whatever

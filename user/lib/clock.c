@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "clock.h"
-#include "nl.h"
+#include "user/lib/clock.h"
+#include "user/lib/nl.h"
 #include "core/tsc.h"
 
 /**

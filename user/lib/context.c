@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "proc_rows.h"
-#include "cli.h"
+#include "user/lib/context.h"
+#include "user/lib/proc_rows.h"
+#include "user/lib/cli.h"
 
 static const char *const tp_irq_names[TP_IRQ_CATS] = {
 	[TP_IRQ_LOC] = "LOC", [TP_IRQ_RES] = "RES", [TP_IRQ_TLB] = "TLB",

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "env.h"
+#include "user/lib/env.h"
 
 
 /** enum tp_irq_cat - the /proc/interrupts rows a report tells apart */

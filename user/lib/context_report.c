@@ -19,12 +19,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "context.h"
-#include "context_report.h"
+#include "user/lib/context.h"
+#include "user/lib/context_report.h"
 #include "core/names.h"
-#include "json_write.h"
-#include "model.h"
-#include "result.h"
+#include "user/lib/json_write.h"
+#include "user/lib/model.h"
+#include "user/lib/result.h"
 
 static const struct tp_family tp_run_info = {
 	"tscprobe_run_info", "gauge",

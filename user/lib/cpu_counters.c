@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "context.h"
-#include "cpu_counters.h"
-#include "result.h"
+#include "user/lib/context.h"
+#include "user/lib/cpu_counters.h"
+#include "user/lib/result.h"
 
 const struct tp_proc_paths tp_proc_paths_live = {
 	.interrupts = "/proc/interrupts",

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "proc_rows.h"
+#include "user/lib/proc_rows.h"
 
 struct tp_cpu_res;
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cpuset.h"
+#include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
 
 bool tp_cpuset_has(const struct tp_cpuset *set, unsigned int cpu)
 {

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "env.h"
-#include "json_write.h"
+#include "user/lib/clock.h"
+#include "user/lib/env.h"
+#include "user/lib/json_write.h"
 
 /* Latency above which an enabled idle state is worth a warning. */
 #define TP_CSTATE_WARN_US	10

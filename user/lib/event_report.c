@@ -6,12 +6,12 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
-#include "format.h"
+#include "user/lib/cli.h"
+#include "user/lib/format.h"
 #include "core/names.h"
 #include "core/report.h"
-#include "event_report.h"
-#include "model.h"
+#include "user/lib/event_report.h"
+#include "user/lib/model.h"
 
 /**
  * tp_counter_text() - a counter in text: "smi 3", or "smi n/a" where it

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "user/lib/result.h"
 
 struct tp_model;
 struct tp_opts;

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The output formats every report shares: the options that choose them,
- * the one switch from a result to its report in the format asked for (its
- * model built once, then one renderer: render_*.c), and times written for
- * humans.
+ * and times written for humans.  The switch from a result to its report
+ * is render.c's, above the model and its renderers.
  */
 #include <string.h>
 
-#include "cli.h"
-#include "format.h"
-#include "parse.h"
+#include "user/lib/cli.h"
+#include "user/lib/format.h"
+#include "user/lib/parse.h"
 #include "core/report.h"
-#include "model.h"
-#include "verdict.h"
 
 /**
  * tp_output_option() - take a format option from getopt_long()
@@ -59,50 +56,6 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 		*ret = tp_usage_err(cmd, "give one of -j, --csv and --prom");
 	o->fmt = want;
 	return 1;
-}
-
-/**
- * tp_report() - a result's report, as asked
- * @r: the result
- * @o: the format, the SVG file if any, and the limits if any
- * @f: standard output's stream
- * @kind: the measurement's model and figures
- *
- * The result is judged against the limits, its model built once and
- * rendered in the format asked for.
- *
- * Return: TP_EXIT_OK, TP_EXIT_FAIL when the SVG cannot be written, or
- * TP_EXIT_OVER_LIMIT when the result fails its limits.
- */
-int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
-	      const struct tp_report_kind *kind)
-{
-	struct tp_model *m;
-	struct tp_verdict v;
-	int ret = tp_verdict_judge(&v, r, o->limits, kind->figure);
-
-	if (ret)
-		return ret;
-	m = tp_model_new(r, o, &v);
-	kind->build(m);
-	switch (o->fmt) {
-	case TP_FMT_JSON:
-		tp_render_json(m, f);
-		break;
-	case TP_FMT_CSV:
-		tp_render_csv(m, f);
-		break;
-	case TP_FMT_PROM:
-		tp_render_prom(m, f);
-		break;
-	default:
-		tp_render_text(m, f);
-	}
-	ret = o->svg ? tp_render_svg(m, o->svg) : TP_EXIT_OK;
-	tp_model_free(m);
-	ret = tp_verdict_exit(&v, ret);
-	tp_verdict_free(&v);
-	return ret;
 }
 
 /**

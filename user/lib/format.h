@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Output formats shared by every measurement: the command-line options
- * that choose them, the one switch from a result to its report in the
- * format asked for (the report model: model.h), and times written for
- * humans.
+ * that choose them and times written for humans (the switch from a
+ * result to its report: render.h).
  */
 #ifndef TSCPROBE_USER_FORMAT_H
 #define TSCPROBE_USER_FORMAT_H
@@ -21,11 +20,7 @@ enum tp_format {
 	TP_FMT_PROM,
 };
 
-struct tp_judgement;
-struct tp_limit;
 struct tp_limits;
-struct tp_model;
-struct tp_result;
 
 /**
  * struct tp_output - how to report
@@ -60,19 +55,5 @@ int tp_output_option(struct tp_output *o, int c, const char *arg,
 void tp_format_ns(uint64_t ns, char *buf, size_t len);
 void tp_format_cycles(uint64_t cycles, uint32_t tsc_khz, char *buf, size_t len);
 void tp_format_ns_exact(uint64_t ns, char *buf, size_t len);
-
-/**
- * struct tp_report_kind - what a measurement gives its reports
- * @figure: its figure for a limit (verdict.h's tp_figure_fn)
- * @build: builds its report's model (model.h)
- */
-struct tp_report_kind {
-	void (*figure)(const struct tp_result *r, const struct tp_limit *l,
-		       unsigned int i, struct tp_judgement *j);
-	void (*build)(struct tp_model *m);
-};
-
-int tp_report(const struct tp_result *r, const struct tp_output *o, FILE *f,
-	      const struct tp_report_kind *kind);
 
 #endif /* TSCPROBE_USER_FORMAT_H */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "user/lib/result.h"
 
 /* Memory for @n entries of @size, or the end of the program. */
 static void *tp_groups_alloc(size_t n, size_t size)

@@ -14,12 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "env.h"
-#include "hold.h"
-#include "idle_record.h"
-#include "json_write.h"
-#include "parse.h"
-#include "cli.h"
+#include "user/lib/env.h"
+#include "user/lib/hold.h"
+#include "user/lib/idle_record.h"
+#include "user/lib/json_write.h"
+#include "user/lib/parse.h"
+#include "user/lib/cli.h"
 
 /* --dma-latency: a time in whole microseconds, at most TP_DMA_MAX_US; or off. */
 static int tp_hold_option_dma(const char *cmd, const char *arg, long *us)
@@ -47,7 +47,7 @@ static int tp_hold_option_idle(const char *cmd, const char *arg, int *state)
 	const char *why;
 	uint64_t v;
 
-	if (tp_parse_u64(arg, 0, TP_HOLD_STATES - 1, &v, &why))
+	if (tp_parse_u64(arg, 0, TP_IDLE_STATES - 1, &v, &why))
 		return tp_usage_err(cmd, "--deepest-idle-state '%s': %s (an idle state's index, stateN in sysfs)",
 				    arg, why);
 	*state = (int)v;
@@ -181,7 +181,7 @@ static int tp_idle_collect(unsigned int cpu, int deepest,
 	snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/cpuidle/state0/disable", cpu);
 	if (tp_env_sys_line(rel, line, sizeof(line)))
 		return -1;
-	for (k = deepest + 1; k < TP_HOLD_STATES; k++) {
+	for (k = deepest + 1; k < TP_IDLE_STATES; k++) {
 		snprintf(rel, sizeof(rel), "/sys/devices/system/cpu/cpu%u/cpuidle/state%d/disable",
 			 cpu, k);
 		if (tp_env_sys_line(rel, line, sizeof(line)))
@@ -276,7 +276,7 @@ static int tp_hold_idle(struct tp_hold *h, int deepest,
 	ret = tp_hold_idle_lock(h);
 	if (ret != TP_EXIT_OK)
 		return ret;
-	r.s = calloc((size_t)tp_cpuset_count(cpus) * TP_HOLD_STATES + 1,
+	r.s = calloc((size_t)tp_cpuset_count(cpus) * TP_IDLE_STATES + 1,
 		     sizeof(*r.s));
 	if (!r.s)
 		return TP_EXIT_FAIL;

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "cpuset.h"
+#include "user/lib/cpuset.h"
 
 struct jw;
 
@@ -32,9 +32,6 @@ enum { TP_OPT_DMA_LATENCY = 1300, TP_OPT_DEEPEST_IDLE };
 
 /* The largest value the kernel takes (PM_QOS_DEFAULT_VALUE's order). */
 #define TP_DMA_MAX_US	2000000000L
-
-/* At most this many idle states per CPU are put back. */
-#define TP_HOLD_STATES	16
 
 /**
  * struct tp_hold_opts - the conditions asked for (all zero: none, and the

@@ -20,16 +20,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "env.h"
-#include "hold.h"
-#include "idle_record.h"
+#include "user/lib/cli.h"
+#include "user/lib/env.h"
+#include "user/lib/cpuset.h"
+#include "user/lib/idle_record.h"
 
 #define TP_IDLE_DIR	"/run/tscprobe"
 
 /* Room for one line of the record, and for its longest sensible size. */
 #define TP_IDLE_LINE	128
-#define TP_IDLE_MAX	(TP_MAX_CPUS * TP_HOLD_STATES)
+#define TP_IDLE_MAX	(TP_MAX_CPUS * TP_IDLE_STATES)
 
 /* The "disable" file of @s, under the system root. */
 static const char *tp_idle_file(char *buf, size_t len,
@@ -92,7 +92,7 @@ static bool tp_idle_parse_line(const char *line, struct tp_idle_record *r)
 		return true;
 	}
 	if (sscanf(line, "cpu%u state%u %d %n", &s.cpu, &s.state, &s.old, &n) != 3 ||
-	    !n || line[n] || s.cpu >= TP_MAX_CPUS || s.state >= TP_HOLD_STATES ||
+	    !n || line[n] || s.cpu >= TP_MAX_CPUS || s.state >= TP_IDLE_STATES ||
 	    (s.old != 0 && s.old != 1) || r->n >= TP_IDLE_MAX)
 		return false;
 	if (!(r->n & (r->n - 1))) {

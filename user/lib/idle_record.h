@@ -19,6 +19,9 @@
 #define TP_IDLE_RECORD		"/run/tscprobe/idle-held"
 #define TP_IDLE_LOCK		TP_IDLE_RECORD ".lock"
 
+/* At most this many idle states per CPU are turned off and put back. */
+#define TP_IDLE_STATES	16
+
 /**
  * struct tp_idle_state - one idle state a run turned off
  * @cpu: its CPU

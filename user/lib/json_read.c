@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_read.h"
+#include "user/lib/json_read.h"
 
 #define JR_MAX_DEPTH	64
 

@@ -3,10 +3,10 @@
  * The JSON writer.  Keys are given with every value inside objects and are
  * NULL inside arrays; the output is indented two spaces per level.
  */
-#include "cli.h"
-#include "json_write.h"
-#include "cpuset.h"
-#include "number.h"
+#include "user/lib/cli.h"
+#include "user/lib/json_write.h"
+#include "user/lib/cpuset.h"
+#include "user/lib/number.h"
 
 void jw_init(struct jw *j, FILE *f)
 {

@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include <linux/tscprobe.h>
-#include "cli.h"
-#include "format.h"
+#include "user/lib/cli.h"
+#include "user/lib/format.h"
 #include "core/names.h"
-#include "limits.h"
-#include "parse.h"
+#include "user/lib/limits.h"
+#include "user/lib/parse.h"
 
 /* The figures a limit can name, and the measurements that have them. */
 static const struct {

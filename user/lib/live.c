@@ -12,14 +12,14 @@
 #include <string.h>
 #include <linux/genetlink.h>
 
-#include "nl.h"
-#include "event_report.h"
-#include "format.h"
-#include "model.h"
-#include "live.h"
+#include "user/lib/nl.h"
+#include "user/lib/event_report.h"
+#include "user/lib/format.h"
+#include "user/lib/model.h"
+#include "user/lib/live.h"
 #include "core/names.h"
 #include "core/report.h"
-#include "format.h"
+#include "user/lib/format.h"
 
 void tp_live_init(struct tp_live *l, FILE *f, bool json)
 {

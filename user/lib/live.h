@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <libmnl/libmnl.h>
 
-#include "result.h"
+#include "user/lib/result.h"
 
 /**
  * struct tp_live_event - one noise event as a notification carries it

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "json_write.h"
-#include "load.h"
-#include "options.h"
+#include "user/lib/json_write.h"
+#include "user/lib/load.h"
+#include "user/lib/options.h"
 
 /*
  * Per thread: memmove copies between two 32 MiB buffers, stream's triad

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "format.h"
-#include "model_node.h"
-#include "result.h"
+#include "user/lib/cli.h"
+#include "user/lib/format.h"
+#include "user/lib/model_node.h"
+#include "user/lib/result.h"
 
 /* A report nests objects no deeper than this (JSON's writer alike). */
 #define TP_MODEL_DEPTH		16

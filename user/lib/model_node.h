@@ -6,7 +6,7 @@
 #ifndef TSCPROBE_USER_MODEL_NODE_H
 #define TSCPROBE_USER_MODEL_NODE_H
 
-#include "model.h"
+#include "user/lib/model.h"
 
 enum tp_node_type {
 	TP_N_OBJ,

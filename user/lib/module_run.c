@@ -14,10 +14,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "context.h"
-#include "nl.h"
-#include "sigint.h"
-#include "module_run.h"
+#include "user/lib/context.h"
+#include "user/lib/nl.h"
+#include "user/lib/sigint.h"
+#include "user/lib/module_run.h"
 
 static uint64_t tp_now_ns(void)
 {
@@ -119,7 +119,7 @@ static void tp_pass_event(const struct nlmsghdr *nlh,
 	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) ||
 	    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
 		return;
-	tp_actions_event(w->st->actions, nlh, w->run);
+	tp_actions_event(w->st->actions, nlh, w->run->run_id, w->run->tsc_khz);
 	if (w->st->on_event)
 		w->st->on_event(nlh, w->run, w->st->event_arg);
 }
@@ -400,6 +400,7 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	bool dma_default = st->kind == TSCPROBE_KIND_NOISE &&
 			   (user || st->p->irqs == TSCPROBE_IRQS_ON);
 	struct tp_load *load = NULL;
+	struct tp_action_end end;
 	struct tp_result res;
 	struct tp_hold hold;
 	int ret, printed;
@@ -432,7 +433,7 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 		tp_result_group(&res);
 		if (st->on_end)
 			st->on_end(&res, st->event_arg);
-		tp_actions_end(st->actions, &res);
+		tp_actions_end(st->actions, tp_result_action_end(&res, &end));
 		if (st->actions)
 			res.actions = st->actions->r;
 		printed = output(&res, out, stdout);

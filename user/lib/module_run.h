@@ -13,11 +13,11 @@
 #include <stdio.h>
 #include <libmnl/libmnl.h>
 
-#include "actions.h"
-#include "format.h"
-#include "hold.h"
-#include "load.h"
-#include "result.h"
+#include "user/lib/actions.h"
+#include "user/lib/format.h"
+#include "user/lib/hold.h"
+#include "user/lib/load.h"
+#include "user/lib/result.h"
 
 /**
  * struct tp_start - how to start one measurement in the module

@@ -16,9 +16,9 @@
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
-#include "cli.h"
+#include "user/lib/cli.h"
 #include "core/names.h"
-#include "nl.h"
+#include "user/lib/nl.h"
 
 struct tp_nl_ctx {
 	struct tp_nl *nl;

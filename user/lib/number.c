@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "number.h"
+#include "user/lib/number.h"
 
 /**
  * tp_number() - the shortest decimal text that reads back as @v

@@ -9,9 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "options.h"
-#include "parse.h"
-#include "pinned.h"
+#include "user/lib/options.h"
+#include "user/lib/parse.h"
 
 /**
  * tp_getopt() - run a command's options through its handler
@@ -130,6 +129,10 @@ int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
 	return ret;
 }
 
+/* The SCHED_FIFO priorities --priority takes (Linux's, as chrt shows). */
+#define TP_PRIORITY_MIN	1
+#define TP_PRIORITY_MAX	99
+
 /* --priority N: a SCHED_FIFO priority, as chrt and oslat -f take it. */
 static int tp_priority_option(const char *cmd, const char *arg,
 			      uint32_t *priority)
@@ -141,40 +144,6 @@ static int tp_priority_option(const char *cmd, const char *arg,
 		return tp_usage_err(cmd, "--priority '%s': %s (a SCHED_FIFO priority)",
 				    arg, why);
 	*priority = (uint32_t)v;
-	return TP_EXIT_OK;
-}
-
-/**
- * tp_priority_check() - settle --priority before anything starts
- * @m: the options as given
- * @cmd: the subcommand, for errors
- *
- * The priority is the userspace engine's: the module's threads measure
- * with interrupts off, where no priority counts.  Whether this process may
- * run threads SCHED_FIFO at it is tried now, so that a missing privilege
- * is one line before the run rather than the end of it.
- *
- * Return: TP_EXIT_OK, TP_EXIT_USAGE without --user, or TP_EXIT_PERM.
- */
-int tp_priority_check(const struct tp_measure_opts *m, const char *cmd)
-{
-	int err;
-
-	if (!m->priority)
-		return TP_EXIT_OK;
-	if (!m->user)
-		return tp_usage_err(cmd, "--priority is the userspace engine's: give --user (the module measures with interrupts off, where no priority counts)");
-	err = tp_fifo_allowed(m->priority);
-	if (err == EPERM) {
-		tp_err("--priority %u: not permitted to run threads SCHED_FIFO: needs CAP_SYS_NICE, or an RLIMIT_RTPRIO of at least %u (ulimit -r)",
-		       m->priority, m->priority);
-		return TP_EXIT_PERM;
-	}
-	if (err) {
-		tp_err("--priority %u: cannot run a thread SCHED_FIFO: %s",
-		       m->priority, strerror(err));
-		return TP_EXIT_FAIL;
-	}
 	return TP_EXIT_OK;
 }
 

@@ -9,11 +9,11 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-#include "cli.h"
-#include "cpuset.h"
-#include "format.h"
-#include "hold.h"
-#include "limits.h"
+#include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
+#include "user/lib/format.h"
+#include "user/lib/hold.h"
+#include "user/lib/limits.h"
 
 /*
  * A command's handler of one option: @c as getopt_long() returned it
@@ -73,6 +73,5 @@ bool tp_measure_option(struct tp_measure_opts *m, const char *cmd, int c,
 		       int *ret);
 int tp_output_limits(struct tp_output *out, const struct tp_limit_opts *o,
 		     const char *cmd, uint32_t kind, struct tp_limits *limits);
-int tp_priority_check(const struct tp_measure_opts *m, const char *cmd);
 
 #endif /* TSCPROBE_USER_OPTIONS_H */

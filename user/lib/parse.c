@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/host.h"
-#include "parse.h"
+#include "user/lib/parse.h"
 
 /* Parse "12", "1.5" into value * 10^9 (nanounits); returns end or NULL. */
 static const char *tp_parse_decimal(const char *s, uint64_t scale,

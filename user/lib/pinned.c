@@ -5,15 +5,18 @@
  * of the machine's state (tp_pinned_run); the threads' scheduling counters
  * before and after; and the run fields of the result.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "sigint.h"
-#include "pinned.h"
+#include "user/lib/context.h"
+#include "user/lib/options.h"
+#include "user/lib/parse.h"
+#include "user/lib/sigint.h"
+#include "user/lib/pinned.h"
 
 /* Which of @keys @line gives ("KEY: N" or "KEY : N"), its value in @v. */
 static int tp_proc_line(const char *line, const char *const *keys,
@@ -306,4 +309,38 @@ void tp_user_fill(struct tp_result *res, const struct tp_run_params *p,
 		TSCPROBE_STATE_DONE;
 	res->reason = tp_interrupted() ? TSCPROBE_STOP_REQUESTED :
 		TSCPROBE_STOP_COMPLETED;
+}
+
+/**
+ * tp_priority_check() - settle --priority before anything starts
+ * @m: the options as given
+ * @cmd: the subcommand, for errors
+ *
+ * The priority is the userspace engine's: the module's threads measure
+ * with interrupts off, where no priority counts.  Whether this process may
+ * run threads SCHED_FIFO at it is tried now, so that a missing privilege
+ * is one line before the run rather than the end of it.
+ *
+ * Return: TP_EXIT_OK, TP_EXIT_USAGE without --user, or TP_EXIT_PERM.
+ */
+int tp_priority_check(const struct tp_measure_opts *m, const char *cmd)
+{
+	int err;
+
+	if (!m->priority)
+		return TP_EXIT_OK;
+	if (!m->user)
+		return tp_usage_err(cmd, "--priority is the userspace engine's: give --user (the module measures with interrupts off, where no priority counts)");
+	err = tp_fifo_allowed(m->priority);
+	if (err == EPERM) {
+		tp_err("--priority %u: not permitted to run threads SCHED_FIFO: needs CAP_SYS_NICE, or an RLIMIT_RTPRIO of at least %u (ulimit -r)",
+		       m->priority, m->priority);
+		return TP_EXIT_PERM;
+	}
+	if (err) {
+		tp_err("--priority %u: cannot run a thread SCHED_FIFO: %s",
+		       m->priority, strerror(err));
+		return TP_EXIT_FAIL;
+	}
+	return TP_EXIT_OK;
 }

@@ -9,7 +9,9 @@
 
 #include <pthread.h>
 
-#include "result.h"
+#include "user/lib/result.h"
+
+struct tp_measure_opts;
 
 /**
  * struct tp_thread_sched - what the scheduler did to a thread so far
@@ -26,10 +28,6 @@ struct tp_thread_sched {
 	bool migrations_ok;
 	uint64_t migrations;
 };
-
-/* The SCHED_FIFO priorities --priority takes (Linux's, as chrt shows). */
-#define TP_PRIORITY_MIN	1
-#define TP_PRIORITY_MAX	99
 
 uint32_t tp_user_tsc_khz(void);
 bool tp_proc_value(const char *path, const char *key, uint64_t *v);
@@ -87,6 +85,7 @@ struct tp_pinned_run {
 };
 
 int tp_fifo_allowed(uint32_t priority);
+int tp_priority_check(const struct tp_measure_opts *m, const char *cmd);
 void tp_pinned_run(struct tp_pinned_run *run);
 void tp_pinned_go(struct tp_pinned *t);
 void tp_pinned_end(struct tp_pinned *t);

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_write.h"
-#include "placement.h"
+#include "user/lib/json_write.h"
+#include "user/lib/placement.h"
 
 /* A tp_cpuset as a cpu_set_t of TP_MAX_CPUS CPUs (allocated). */
 static cpu_set_t *tp_cpu_set_of(const struct tp_cpuset *s)

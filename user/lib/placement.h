@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cpuset.h"
+#include "user/lib/cpuset.h"
 
 struct jw;
 

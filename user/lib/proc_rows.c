@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/counter.h"
-#include "proc_rows.h"
+#include "user/lib/proc_rows.h"
 
 /**
  * tp_proc_file_open() - open a /proc file for repeated readings

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "model_node.h"
-#include "number.h"
+#include "user/lib/cli.h"
+#include "user/lib/model_node.h"
+#include "user/lib/number.h"
 
 /**
  * struct tp_cols - the CSV fields of one row

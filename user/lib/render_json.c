@@ -4,8 +4,8 @@
  * stand in the tree, an unknown value null; text, tables and what stays
  * out of JSON left out.
  */
-#include "json_write.h"
-#include "model_node.h"
+#include "user/lib/json_write.h"
+#include "user/lib/model_node.h"
 
 static void tp_json_field(const struct tp_node *n, struct jw *j)
 {

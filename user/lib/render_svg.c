@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cpuset.h"
+#include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
 #include "core/hist.h"
-#include "model_node.h"
-#include "svg.h"
+#include "user/lib/model_node.h"
+#include "user/lib/svg.h"
 
 /* The gap between two strips, and between the two heatmaps. */
 #define TP_STRIP_GAP	40.0

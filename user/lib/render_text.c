@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
-#include "cli.h"
-#include "cpuset.h"
-#include "model_node.h"
+#include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
+#include "user/lib/model_node.h"
 
 /* A line per row: each column's field through its cell format. */
 static void tp_text_table(struct tp_model *m, const struct tp_node *t, FILE *f)

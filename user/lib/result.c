@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "context.h"
+#include "user/lib/cli.h"
+#include "user/lib/context.h"
 #include "core/names.h"
 #include "core/report.h"
-#include "nl.h"
-#include "result.h"
-#include "format.h"
+#include "user/lib/nl.h"
+#include "user/lib/result.h"
+#include "user/lib/format.h"
 
 void tp_result_init(struct tp_result *r, uint32_t kind)
 {
@@ -736,3 +736,21 @@ uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu)
 	return max;
 }
 
+/**
+ * tp_result_action_end() - how a run ended, as the --on-end actions see it
+ * @r: the run's results
+ * @end: filled in
+ *
+ * Return: @end.
+ */
+const struct tp_action_end *tp_result_action_end(const struct tp_result *r,
+						 struct tp_action_end *end)
+{
+	*end = (struct tp_action_end){
+		.run_id = r->run_id,
+		.reason = r->reason,
+		.tsc_khz = r->tsc_khz,
+	};
+	end->max_gap = tp_result_max_gap(r, &end->max_gap_cpu);
+	return end;
+}

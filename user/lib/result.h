@@ -13,13 +13,13 @@
 #include <time.h>
 
 #include <linux/tscprobe.h>
-#include "actions.h"
-#include "cli.h"
-#include "cpuset.h"
+#include "user/lib/actions.h"
+#include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
 #include "core/cache.h"
-#include "hold.h"
-#include "load.h"
-#include "placement.h"
+#include "user/lib/hold.h"
+#include "user/lib/load.h"
+#include "user/lib/placement.h"
 #include "core/group.h"
 #include "core/hist.h"
 #include "core/noise.h"
@@ -414,6 +414,8 @@ enum tp_smi_why {
 };
 
 uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu);
+const struct tp_action_end *tp_result_action_end(const struct tp_result *r,
+						 struct tp_action_end *end);
 enum tp_smi_why tp_result_smi_why(const struct tp_result *r);
 unsigned int tp_cpu_smi_source(const struct tp_cpu_res *c);
 unsigned int tp_features_smi_source(uint32_t features);

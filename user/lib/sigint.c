@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "sigint.h"
+#include "user/lib/sigint.h"
 
 /* Set by SIGINT/SIGTERM; the one piece of global state the CLI needs. */
 static volatile sig_atomic_t tp_signalled;

@@ -9,9 +9,9 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "cli.h"
+#include "user/lib/cli.h"
 #include "core/hist.h"
-#include "svg.h"
+#include "user/lib/svg.h"
 
 static void tp_svg_escaped(FILE *f, const char *s)
 {

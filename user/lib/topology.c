@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include <linux/tscprobe.h>
-#include "env.h"
-#include "topology.h"
+#include "user/lib/env.h"
+#include "user/lib/topology.h"
 
 static const char *const tp_topo_names[TP_TOPO_GROUPS] = {
 	[TP_TOPO_SMT] = "SMT siblings",

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "cpuset.h"
+#include "user/lib/cpuset.h"
 
 /** enum tp_topo_group - the groups, nearest first */
 enum tp_topo_group {

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "core/names.h"
-#include "model.h"
-#include "verdict.h"
+#include "user/lib/model.h"
+#include "user/lib/verdict.h"
 
 /* Beyond this many failing CPUs (pairs) per limit, text lists them with -v. */
 #define TP_VERDICT_SHOWN	10

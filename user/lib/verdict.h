@@ -12,9 +12,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "format.h"
-#include "limits.h"
-#include "result.h"
+#include "user/lib/format.h"
+#include "user/lib/limits.h"
+#include "user/lib/result.h"
 
 
 /** enum tp_judged - one CPU's (pair's) standing against one limit */
