@@ -150,16 +150,17 @@ TEST_F_TIMEOUT(skew, every_ordered_pair, 300)
 	free(out);
 }
 
-#define TP_SKEW_INJECTED	1000000
+#define TP_SKEW_INJECTED	100000000
 
 /*
  * skew(i, j) estimates TSC_j - TSC_i, skew(j, i) the opposite.  The
  * guest's vCPUs share one TSC: their figures are noise of a few hundred
  * cycles either way, different from run to run, which tells neither the
- * sign nor the direction of a pair.  So the module's test hook puts a
- * million cycles onto the logs of the last CPU, as if its TSC ran that far
- * ahead: every pair to it must show +1e6, every pair from it -1e6, and the
- * others 0, each within a tenth of the offset.  A skew computed as the half sum, with the sign the wrong
+ * sign nor the direction of a pair; on a busy host a vCPU kept off its
+ * CPU mid-sample adds 1e5 cycles now and then.  So the module's test hook
+ * puts 1e8 cycles onto the logs of the last CPU, as if its TSC ran that
+ * far ahead: every pair to it must show +1e8, every pair from it -1e8,
+ * and the others 0, each within a tenth of the offset.  A skew computed as the half sum, with the sign the wrong
  * way, or reported for the wrong pair fails it; so does a pair with the
  * offset judged "in sync".
  */
@@ -207,14 +208,16 @@ TEST_F_TIMEOUT(skew, repeats_add_up_and_show_matches, 180)
 	/*
 	 * The results are the same; the machine around them is read again
 	 * by show (the environment now, no interrupts of the run), and only
-	 * the CLI that ran the measurement knows where it ran, what it held
-	 * and what load it ran beside it.
+	 * the CLI that ran the measurement knows where it ran, when it
+	 * started it, what it held and what load it ran beside it.
 	 */
-	a = tp_jq_str(out, "del(.interrupts, .environment, .cli, .conditions, .load) | tojson");
-	b = tp_jq_str(shown, "del(.interrupts, .environment, .cli, .conditions, .load) | tojson");
+	a = tp_jq_str(out, "del(.interrupts, .environment, .cli, .conditions, .load, .started) | tojson");
+	b = tp_jq_str(shown, "del(.interrupts, .environment, .cli, .conditions, .load, .started) | tojson");
 	EXPECT_STREQ(a, b);
 	free(a);
 	free(b);
+	EXPECT_JQ(out, "(.started | test(\"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$\"))");
+	EXPECT_JQ(shown, ".started == null");
 	/* The run states that it held nothing; show cannot know. */
 	EXPECT_JQ(out, "(.conditions | type) == \"object\" and"
 		  " .conditions.dma_latency_us == null and"

@@ -317,6 +317,11 @@ nmi_of_cpu() {
 	awk -v col=$(($1 + 2)) '$1 == "NMI:" { print $col }' /proc/interrupts
 }
 
+# At least @2 NMIs on CPU 0 since its count was @1.
+nmis_since() {
+	[ "$(nmi_of_cpu 0)" -ge $(($1 + $2)) ]
+}
+
 # NMIs the host injects through QEMU's monitor (boot.sh serves "# vm-host:
 # nmi N"; QEMU sends them to CPU 0) while CPU 0 is measured with interrupts
 # off: the only source a window can have then.  The NMI handlers' time is
@@ -324,13 +329,16 @@ nmi_of_cpu() {
 # nothing else is, and each event adds up (adds_up).
 nmi_is_named() {
 	before=$(nmi_of_cpu 0)
-	tscprobe noise -c 0 -d 3s -q -j >"$OUT/nmi.json" &
+	tscprobe noise -c 0 -d 60s -q -j >"$OUT/nmi.json" &
 	pid=$!
 	wait_for running || return 1
 	# To the harness's own port (ttyS1, where the script's output goes):
-	# tap_check holds this function's output until it returns.
+	# tap_check holds this function's output until it returns.  A busy
+	# host serves it seconds later: the run goes on until the NMIs are
+	# in (30 s at most), then STOP ends it.
 	echo "# vm-host: nmi 20" >/dev/ttyS1
-	wait "$pid" || return 1
+	wait_for nmis_since "$before" 20
+	tscprobe stop && wait "$pid" || return 1
 	after=$(nmi_of_cpu 0)
 	echo "NMIs on CPU 0: $before before the run, $after after it"
 	[ "$after" -gt "$before" ] || { echo "no NMI reached CPU 0"; return 1; }
