@@ -19,9 +19,17 @@
 
 static struct dentry *tp_debugfs_dir;
 
+/*
+ * After the module's description, two counts for tests and the curious:
+ * the source probes' attach operations since load (each patched kernel
+ * text), and the runs in memory (the current one, and any a reader or a
+ * finisher uses at this moment).
+ */
 static int info_show(struct seq_file *m, void *unused)
 {
 	tp_info_show(m);
+	seq_printf(m, "attaches:     %lu\n", tp_run_probe_attaches());
+	seq_printf(m, "runs_alive:   %d\n", tp_run_count_alive());
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(info);

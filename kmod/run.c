@@ -49,6 +49,21 @@ static u64 tp_last_id;			/* under tp_lock */
 static bool tp_shutting_down;		/* under tp_lock */
 static int tp_hp_state = -1;
 static struct workqueue_struct *tp_wq;	/* finishers; drained on unload */
+static atomic_t tp_runs_alive = ATOMIC_INIT(0);
+
+/**
+ * tp_run_count_alive() - how many runs the module holds in memory
+ *
+ * The current one, a finished one still being told of, and one a reader
+ * is using for the length of its call; debugfs' info shows it, so that a
+ * test can tell that nothing keeps a replaced run.
+ *
+ * Return: the count.
+ */
+int tp_run_count_alive(void)
+{
+	return atomic_read(&tp_runs_alive);
+}
 
 static void tp_run_release(struct kref *ref)
 {
@@ -67,6 +82,7 @@ static void tp_run_release(struct kref *ref)
 	}
 	free_cpumask_var(run->cpus);
 	kfree(run);
+	atomic_dec(&tp_runs_alive);
 }
 
 void tp_run_put(struct tp_run *run)
@@ -689,6 +705,7 @@ static struct tp_run *tp_run_alloc(const struct tp_kind *kind,
 		return NULL;
 	}
 	kref_init(&run->ref);
+	atomic_inc(&tp_runs_alive);
 	run->kind = kind;
 	run->notify = notify;
 	init_completion(&run->done);
@@ -879,6 +896,24 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
 	return err;
 }
 
+/* Probe attach operations since load: written under tp_start_lock. */
+static unsigned long tp_probe_attaches;
+
+/**
+ * tp_run_probe_attaches() - how many times a START attached the source
+ *	probes since the module was loaded
+ *
+ * Each time patched kernel text (IPIs to every CPU); debugfs' info shows
+ * it, so that a test can tell that a refused START patched nothing.  Read
+ * without tp_start_lock, which a run's end may hold for long (its detach).
+ *
+ * Return: the count.
+ */
+unsigned long tp_run_probe_attaches(void)
+{
+	return READ_ONCE(tp_probe_attaches);
+}
+
 /*
  * With tp_start_lock held, before the hotplug lock (attaching takes it):
  * a START of a kind that names sources attaches their probes, if no run
@@ -895,7 +930,10 @@ static bool tp_run_attach_sources(const struct tp_kind *kind)
 	idle = !tp_shutting_down &&
 	       !(tp_current && tp_current->state == TSCPROBE_STATE_RUNNING);
 	mutex_unlock(&tp_lock);
-	return idle && tp_src_probes_attach();
+	if (!idle || !tp_src_probes_attach())
+		return false;
+	WRITE_ONCE(tp_probe_attaches, tp_probe_attaches + 1);
+	return true;
 }
 
 /*

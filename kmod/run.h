@@ -134,6 +134,8 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		 struct netlink_ext_ack *extack, struct tp_run **started);
 int tp_run_stop(struct netlink_ext_ack *extack);
 int tp_run_reset(struct netlink_ext_ack *extack);
+unsigned long tp_run_probe_attaches(void);
+int tp_run_count_alive(void);
 struct tp_run *tp_run_get_current(void);
 void tp_run_put(struct tp_run *run);
 unsigned int tp_run_state(const struct tp_run *run);
