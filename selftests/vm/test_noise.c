@@ -387,6 +387,50 @@ TEST_F(noise, offline_cpu_is_refused)
 	ASSERT_EQ(0, tp_cpu_set_online(3, true));
 }
 
+/* Wait up to @ms until no run is in progress; true when none is. */
+static bool tp_wait_idle(struct tp_nl *st, unsigned int ms)
+{
+	unsigned int waited;
+
+	for (waited = 0; waited < ms; waited += 100) {
+		if (tp_get_status(st).state != TSCPROBE_STATE_RUNNING)
+			return true;
+		usleep(100000);
+	}
+	return false;
+}
+
+/*
+ * A refused START patches no kernel text: the source probes go on only
+ * for a START that will run.  tp_expect_refused_as() checks it of every
+ * refusal the tests make (the kind's parameters, its CPUs); here a START
+ * refused as busy, and the count itself: a START that runs attaches once.
+ */
+TEST_F_TIMEOUT(noise, refused_starts_patch_nothing, 120)
+{
+	long before = tp_debugfs_info_count("attaches");
+	struct tp_nl *nl = &self->nl;
+	struct tp_nl_error e;
+	struct nlmsghdr *nlh;
+
+	ASSERT_LE(0, before) TH_LOG("no attaches count in debugfs' info");
+	/* Busy: a cache run goes on. */
+	nlh = tp_nl_request(nl, TSCPROBE_CMD_START, false);
+	mnl_attr_put_u32(nlh, TSCPROBE_A_KIND, TSCPROBE_KIND_CACHE);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_ROUNDS, TSCPROBE_MAX_ROUNDS);
+	tp_put_cpu(nlh, 0);
+	ASSERT_EQ(0, tp_talk(nl, nlh, &e)) TH_LOG("%s", e.msg);
+	EXPECT_EQ(-EBUSY, tp_talk(nl, tp_start_noise(nl), &e));
+	EXPECT_EQ(0, tp_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_STOP, false), &e));
+	ASSERT_TRUE(tp_wait_idle(&self->st, 20000));
+	EXPECT_EQ(before, tp_debugfs_info_count("attaches"));
+	nlh = tp_start_noise(nl);
+	mnl_attr_put_u64(nlh, TSCPROBE_A_DURATION_NS, 10000000);
+	ASSERT_EQ(0, tp_talk(nl, nlh, &e)) TH_LOG("%s", e.msg);
+	ASSERT_TRUE(tp_wait_idle(&self->st, 20000));
+	EXPECT_EQ(before + 1, tp_debugfs_info_count("attaches"));
+}
+
 TEST_F_TIMEOUT(noise, second_start_is_busy, 60)
 {
 	struct tp_status_reply st;

@@ -437,6 +437,25 @@ static inline int tp_talk(struct tp_nl *nl, struct nlmsghdr *req,
 	return tp_nl_talk(nl, req, NULL, NULL, e);
 }
 
+/*
+ * A count from debugfs' info ("attaches:", "runs_alive:"), -1 when it
+ * cannot be read.
+ */
+static inline long tp_debugfs_info_count(const char *key)
+{
+	FILE *f = fopen("/sys/kernel/debug/tscprobe/info", "r");
+	size_t len = strlen(key);
+	char line[256];
+	long v = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, len) && line[len] == ':')
+			v = strtol(line + len + 1, NULL, 10);
+	if (f)
+		fclose(f);
+	return v;
+}
+
 /**
  * tp_expect_refused_as() - a START with bad attributes is refused and
  *	changes nothing
@@ -452,7 +471,8 @@ static inline int tp_talk(struct tp_nl *nl, struct nlmsghdr *req,
  * @what: the case, for the log
  *
  * Nothing may have started: the run id is the one before, and no run is
- * in progress.
+ * in progress.  Nor may kernel text have been patched: debugfs' count of
+ * source probe attaches is the one before.
  */
 static inline void tp_expect_refused_as(struct __test_metadata *_metadata,
 					struct tp_nl *nl, struct tp_nl *st,
@@ -461,6 +481,7 @@ static inline void tp_expect_refused_as(struct __test_metadata *_metadata,
 					const char *what)
 {
 	struct tp_status_reply before = tp_get_status(st), after;
+	long attaches = tp_debugfs_info_count("attaches");
 	struct tp_nl_error e;
 
 	memset(&e, 0, sizeof(e));
@@ -472,6 +493,8 @@ static inline void tp_expect_refused_as(struct __test_metadata *_metadata,
 	after = tp_get_status(st);
 	EXPECT_EQ(before.run_id, after.run_id) TH_LOG("%s started a run", what);
 	EXPECT_NE(TSCPROBE_STATE_RUNNING, after.state) TH_LOG("%s", what);
+	EXPECT_EQ(attaches, tp_debugfs_info_count("attaches"))
+		TH_LOG("%s attached the source probes: kernel text patched", what);
 }
 
 /* A bad START naming the offending @attr; see tp_expect_refused_as(). */
