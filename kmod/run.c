@@ -878,9 +878,12 @@ static int tp_run_check_idle(struct netlink_ext_ack *extack)
 	return 0;
 }
 
-/* Build a run whose threads exist but do not run yet. */
-static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
-			  struct netlink_ext_ack *extack)
+/*
+ * Everything a START can be refused for, and the run's memory, with the
+ * hotplug lock and tp_lock held: nothing is patched or started yet.
+ */
+static int tp_run_validate(struct tp_run *run, struct nlattr **attrs,
+			   struct netlink_ext_ack *extack)
 {
 	int err;
 
@@ -891,9 +894,31 @@ static int tp_run_prepare(struct tp_run *run, struct nlattr **attrs,
 		err = run->kind->measure->parse(run, attrs, extack);
 	if (!err)
 		err = tp_run_alloc_slots(run);
-	if (!err)
-		err = tp_run_create_threads(run);
 	return err;
+}
+
+/*
+ * With the locks taken again once the probes are on: what may have
+ * changed since tp_run_validate() (an unload began, a CPU went offline),
+ * then the threads, which exist but do not run yet.
+ */
+static int tp_run_prepare(struct tp_run *run, struct netlink_ext_ack *extack)
+{
+	unsigned int cpu;
+	int err;
+
+	err = tp_run_check_idle(extack);
+	if (err)
+		return err;
+	for_each_cpu(cpu, run->cpus) {
+		if (!cpu_online(cpu)) {
+			tp_set_err(extack, NULL,
+				   "a CPU of the set went offline during START",
+				   "CPU %u went offline during START", cpu);
+			return -EAGAIN;
+		}
+	}
+	return tp_run_create_threads(run);
 }
 
 /* Probe attach operations since load: written under tp_start_lock. */
@@ -915,47 +940,34 @@ unsigned long tp_run_probe_attaches(void)
 }
 
 /*
- * With tp_start_lock held, before the hotplug lock (attaching takes it):
- * a START of a kind that names sources attaches their probes, if no run
- * is on.  Otherwise the START is refused as busy anyway.  True if this
- * START attached them: it detaches them if it fails.
+ * With tp_start_lock held, after tp_run_validate() found no run on (none
+ * can start meanwhile, and a run's end stops counting as running and
+ * detaches its probes under that lock, in one), before the hotplug lock
+ * (attaching takes it): a START of a kind that names sources attaches
+ * their probes.  True if this START attached them: it detaches them if it
+ * fails.
  */
 static bool tp_run_attach_sources(const struct tp_kind *kind)
 {
-	bool idle;
-
-	if (!kind->measure->sources)
-		return false;
-	mutex_lock(&tp_lock);
-	idle = !tp_shutting_down &&
-	       !(tp_current && tp_current->state == TSCPROBE_STATE_RUNNING);
-	mutex_unlock(&tp_lock);
-	if (!idle || !tp_src_probes_attach())
+	if (!kind->measure->sources || !tp_src_probes_attach())
 		return false;
 	WRITE_ONCE(tp_probe_attaches, tp_probe_attaches + 1);
 	return true;
 }
 
 /*
- * Nothing starts unless everything is valid and every thread exists; on an
- * error the old results stay.  @notify (NULL: nobody) must outlive the run.
+ * With tp_start_lock held, once @run is validated: take the locks again,
+ * make the threads and make @run the current run, its threads woken.
+ * *@old is set to the run it replaces, whose reference the caller drops.
  */
-int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
-		 const struct tp_run_notify *notify,
-		 struct netlink_ext_ack *extack, struct tp_run **started)
+static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
+			 struct tp_run **old)
 {
-	struct tp_run *run = tp_run_alloc(kind, notify);
-	struct tp_run *old = NULL;
-	bool attached;
 	int err;
 
-	if (!run)
-		return -ENOMEM;
-	mutex_lock(&tp_start_lock);
-	attached = tp_run_attach_sources(kind);
 	cpus_read_lock();
 	mutex_lock(&tp_lock);
-	err = tp_run_prepare(run, attrs, extack);
+	err = tp_run_prepare(run, extack);
 	if (!err) {
 		run->id = ++tp_last_id;
 		run->start_ns = ktime_get_ns();
@@ -969,10 +981,10 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 			   run->nr_cpus + (run->main_task ? 1 : 0));
 		kref_get(&run->ref);	/* for the finisher */
 		kref_get(&run->ref);	/* for the caller */
-		old = tp_current;
+		*old = tp_current;
 		tp_current = run;
 		/* Before the threads run: it precedes their window events. */
-		trace_tscprobe_run_start(run->id, kind->id, run->nr_cpus,
+		trace_tscprobe_run_start(run->id, run->kind->id, run->nr_cpus,
 					 run->params.threshold_cycles,
 					 run->params.stop_at_cycles);
 		tp_run_wake_threads(run);
@@ -981,9 +993,40 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 	}
 	mutex_unlock(&tp_lock);
 	cpus_read_unlock();
-	/* A refused START leaves no probe behind. */
-	if (err && attached)
-		tp_src_probes_detach();
+	return err;
+}
+
+/*
+ * Nothing starts unless everything is valid and every thread exists; on an
+ * error the old results stay.  A START refused for its parameters, its
+ * CPUs or a run in progress patches nothing: the probes go on only once
+ * everything but the threads is ready.  @notify (NULL: nobody) must
+ * outlive the run.
+ */
+int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
+		 const struct tp_run_notify *notify,
+		 struct netlink_ext_ack *extack, struct tp_run **started)
+{
+	struct tp_run *run = tp_run_alloc(kind, notify);
+	struct tp_run *old = NULL;
+	bool attached;
+	int err;
+
+	if (!run)
+		return -ENOMEM;
+	mutex_lock(&tp_start_lock);
+	cpus_read_lock();
+	mutex_lock(&tp_lock);
+	err = tp_run_validate(run, attrs, extack);
+	mutex_unlock(&tp_lock);
+	cpus_read_unlock();
+	if (!err) {
+		attached = tp_run_attach_sources(kind);
+		err = tp_run_commit(run, extack, &old);
+		/* A START that failed after all leaves no probe behind. */
+		if (err && attached)
+			tp_src_probes_detach();
+	}
 	mutex_unlock(&tp_start_lock);
 	if (err) {
 		tp_run_put(run);
