@@ -56,7 +56,10 @@ struct tp_report_ops {
 	int (*put_params)(struct sk_buff *skb, const struct tp_run *run);
 	/* Under 160 bytes: one GET_STATUS reply holds every CPU. */
 	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
-	/* Resumes at *@pos; -EMSGSIZE when the message is full, as @put_pair. */
+	/*
+	 * Resumes at *@pos; -EMSGSIZE when the message is full, as @put_pair.
+	 * Called with c->lock held, @snap its published snapshot.
+	 */
 	int (*dump_cpu)(struct sk_buff *skb, struct tp_cpu *c, void *snap,
 			unsigned long *pos);
 	void (*show)(struct seq_file *m, struct tp_run *run);

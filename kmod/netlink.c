@@ -4,10 +4,13 @@
  * through the struct tp_run_notify it gives them.  Every operation has a
  * strict policy, so anything a command does not take is refused with an
  * extended ack at it.  Changing state needs CAP_NET_ADMIN; reading is open
- * to every user: the figures describe the machine, not other users.
+ * to every user: the figures describe the machine, not other users.  A
+ * reader costs the module a bounded amount, charged to the reader's
+ * memory cgroup where it outlives the call: a reply of a page or less, and
+ * nothing at all for an open dump.
  */
-#include <linux/slab.h>
-#include <linux/vmalloc.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include <asm/tsc.h>
 #include <net/genetlink.h>
 
@@ -119,7 +122,8 @@ int tp_nl_get_info_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	/* Queued to the reader until read: charged to the reader. */
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL_ACCOUNT);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &tp_genl_family, 0,
@@ -335,7 +339,7 @@ int tp_nl_get_status_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL_ACCOUNT);
 	if (!msg) {
 		tp_run_put(run);
 		return -ENOMEM;
@@ -347,15 +351,20 @@ int tp_nl_get_status_doit(struct sk_buff *skb, struct genl_info *info)
 	return tp_reply(msg, hdr, err, info);
 }
 
-/* Where a dump (GET_RESULT, GET_STATUS) stands, in cb->ctx. */
+/*
+ * Where a dump (GET_RESULT, GET_STATUS) stands, in cb->ctx.  It holds no
+ * reference and no memory, so an open dump costs the module nothing: each
+ * call takes the current run for its own length (tp_dump_run()).
+ */
 struct tp_dump_ctx {
-	struct tp_run *run;	/* referenced: a new START changes no dump */
+	u64 run_id;		/* the run dumped, once header_done */
 	u64 want;		/* the run asked for; 0: any */
-	bool header_done;
+	unsigned long gen;	/* the slot's publication being dumped */
+	unsigned long pos;	/* the kind's position in the slot */
 	unsigned int idx;	/* the slot being dumped */
-	unsigned long pos;	/* the kind's position in it */
-	void *snap;		/* copied once: the slot's messages agree */
 	unsigned int pair;	/* after the slots */
+	bool header_done;
+	bool done;		/* all sent: the next call ends the dump */
 };
 
 static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
@@ -367,7 +376,8 @@ static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
 /*
  * Linux 6.1 gives a dump's start callback no extended ack, so refusals are
  * made by the first dumpit call instead: they travel in NLMSG_DONE with
- * their message.  Here the run is only referenced.
+ * their message.  cb->seq starts at 1 so that NLM_F_DUMP_INTR can mark a
+ * change (tp_dump_check_gen()).
  */
 static int tp_nl_dump_start(struct netlink_callback *cb)
 {
@@ -376,73 +386,96 @@ static int tp_nl_dump_start(struct netlink_callback *cb)
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->want = want ? nla_get_u64(want) : 0;
-	ctx->run = tp_run_get_current();
+	cb->seq = 1;
 	return 0;
 }
 
-/* The first dumpit call: is there anything (the right thing) to dump? */
-static int tp_dump_check(struct tp_dump_ctx *ctx, struct netlink_callback *cb)
+/*
+ * The run a dump call reads, referenced until the call returns; NULL
+ * with *@err set when the dump must end.  At the first call: the current
+ * run (ENOENT when there is none and not @none_ok, ESTALE when it is not
+ * the one asked for).  At a later one: the same run, or ESTALE if it was
+ * reset or replaced since.
+ */
+static struct tp_run *tp_dump_run(struct tp_dump_ctx *ctx,
+				  struct netlink_callback *cb, bool none_ok,
+				  int *err)
 {
-	if (!ctx->run) {
+	struct tp_run *run = tp_run_get_current();
+
+	*err = 0;
+	if (ctx->header_done) {
+		if (run && run->id == ctx->run_id)
+			return run;
 		NL_SET_ERR_MSG(cb->extack,
-			       "no results: nothing has run since load or reset");
-		return -ENOENT;
-	}
-	if (ctx->want && ctx->want != ctx->run->id) {
+			       "the run was reset or replaced while its results were read");
+		*err = -ESTALE;
+	} else if (!run) {
+		if (!none_ok) {
+			NL_SET_ERR_MSG(cb->extack,
+				       "no results: nothing has run since load or reset");
+			*err = -ENOENT;
+		}
+	} else if (ctx->want && ctx->want != run->id) {
 		tp_set_err(cb->extack, NULL,
 			   "the results are of another run",
 			   "the results are of another run (%llu, not %llu)",
-			   ctx->run->id, ctx->want);
-		return -ESTALE;
+			   run->id, ctx->want);
+		*err = -ESTALE;
+	} else {
+		return run;
 	}
-	return 0;
+	tp_run_put(run);
+	return NULL;
 }
 
-static int tp_nl_dump_done(struct netlink_callback *cb)
-{
-	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
-
-	kvfree(ctx->snap);
-	tp_run_put(ctx->run);
-	return 0;
-}
-
-/* A dump message's header, with the request's command. */
+/*
+ * A dump message's header, with the request's command; NLM_F_DUMP_INTR
+ * where cb->seq changed since the previous message.
+ */
 static void *tp_dump_put(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genlmsghdr *req = nlmsg_data(cb->nlh);
+	void *hdr;
 
-	return genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-			   &tp_genl_family, NLM_F_MULTI, req->cmd);
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &tp_genl_family, NLM_F_MULTI, req->cmd);
+	if (hdr)
+		genl_dump_check_consistent(cb, hdr);
+	return hdr;
 }
 
-static int tp_dump_header(struct sk_buff *skb, struct netlink_callback *cb)
+/* The run message, first of a dump; header_done once it is in @skb. */
+static int tp_dump_header(struct sk_buff *skb, struct netlink_callback *cb,
+			  struct tp_run *run)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
 	void *hdr = tp_dump_put(skb, cb);
 
-	if (!hdr || tp_put_run(skb, ctx->run)) {
+	if (!hdr || tp_put_status(skb, run)) {
 		if (hdr)
 			genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
+	ctx->run_id = run ? run->id : 0;
 	ctx->header_done = true;
 	return 0;
 }
 
-/* Copy the slot's published snapshot once, for all of its messages. */
-static int tp_dump_take_snapshot(struct tp_dump_ctx *ctx, struct tp_cpu *c)
+/*
+ * With @c's lock held, before a message of @c: the slot's publication
+ * that message comes from.  A CPU begun in an earlier message whose
+ * figures were published anew since then is no longer one publication:
+ * cb->seq moves on, so the message (and the reader) gets NLM_F_DUMP_INTR.
+ */
+static void tp_dump_check_gen(struct tp_dump_ctx *ctx,
+			      struct netlink_callback *cb,
+			      const struct tp_cpu *c)
 {
-	size_t size = ctx->run->kind->measure->snap_size;
-
-	if (ctx->snap || !size)
-		return 0;
-	ctx->snap = kvmalloc(size, GFP_KERNEL);
-	if (!ctx->snap)
-		return -ENOMEM;
-	tp_cpu_copy_snap(c, ctx->snap);
-	return 0;
+	if (ctx->pos && ctx->gen != c->gen)
+		cb->seq++;
+	ctx->gen = c->gen;
 }
 
 /* A clock that was read; 0 was not. */
@@ -480,11 +513,14 @@ static int tp_put_tsc_offset(struct sk_buff *skb, const struct tp_cpu *c)
 }
 
 /*
- * One message of one CPU.  Returns 0 when the CPU is complete, -EMSGSIZE
- * when the message is full (to be continued in the next one).
+ * One message of one CPU, with its lock held: from its published
+ * snapshot, whose order the dump may change (sorting it), never its
+ * figures.  Returns 0 when the CPU is complete, -EMSGSIZE when the
+ * message is full (to be continued in the next one).
  */
-static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
-		       struct tp_cpu *c)
+static int tp_dump_cpu_locked(struct sk_buff *skb,
+			      struct netlink_callback *cb,
+			      const struct tp_run *run, struct tp_cpu *c)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
 	unsigned long start_pos = ctx->pos;
@@ -492,13 +528,11 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	void *hdr;
 	int err;
 
-	err = tp_dump_take_snapshot(ctx, c);
-	if (err)
-		return err;
+	tp_dump_check_gen(ctx, cb, c);
 	hdr = tp_dump_put(skb, cb);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, ctx->run->id))
+	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id))
 		goto cancel;
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
 	if (!nest || tp_put_cpu_id(skb, c) ||
@@ -506,7 +540,7 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	    tp_put_sched(skb, c) ||
 	    (start_pos == 0 && tp_put_tsc_offset(skb, c)))
 		goto cancel;
-	err = ctx->run->kind->report->dump_cpu(skb, c, ctx->snap, &ctx->pos);
+	err = run->kind->report->dump_cpu(skb, c, c->snap, &ctx->pos);
 	if (err == -EMSGSIZE && ctx->pos == start_pos)
 		goto cancel;	/* no progress: retry in an empty skb */
 	nla_nest_end(skb, nest);
@@ -518,17 +552,52 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/*
+ * Test hook, 0 by default: the next this many dump calls that go on with
+ * a CPU begun in an earlier message first wait, as a reader that was
+ * descheduled, until that CPU publishes anew (at most 2 s: a run that has
+ * ended publishes no more).
+ */
+static unsigned int tp_test_dump_stalls;
+module_param_named(test_dump_stalls, tp_test_dump_stalls, uint, 0600);
+MODULE_PARM_DESC(test_dump_stalls,
+		 "test hook: dump calls in the middle of a CPU that first wait for its next publication (0)");
+
+static void tp_test_dump_stall(const struct tp_cpu *c)
+{
+	unsigned int n = READ_ONCE(tp_test_dump_stalls), waited;
+	unsigned long gen = READ_ONCE(c->gen);
+
+	while (n && cmpxchg(&tp_test_dump_stalls, n, n - 1) != n)
+		n = READ_ONCE(tp_test_dump_stalls);
+	for (waited = 0; n && waited < 2000 && READ_ONCE(c->gen) == gen;
+	     waited += 20)
+		msleep(20);
+}
+
+static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
+		       const struct tp_run *run, struct tp_cpu *c)
+{
+	int err;
+
+	if (tp_dump_ctx(cb)->pos)
+		tp_test_dump_stall(c);
+	mutex_lock(&c->lock);
+	err = tp_dump_cpu_locked(skb, cb, run, c);
+	mutex_unlock(&c->lock);
+	return err;
+}
+
 /* One message per pair: RUN_ID and a PAIR nest. */
 static int tp_dump_pair(struct sk_buff *skb, struct netlink_callback *cb,
-			unsigned int idx)
+			const struct tp_run *run, unsigned int idx)
 {
-	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
 	void *hdr = tp_dump_put(skb, cb);
 
 	if (!hdr)
 		return -EMSGSIZE;
-	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, ctx->run->id) ||
-	    ctx->run->kind->report->put_pair(skb, ctx->run, idx)) {
+	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id) ||
+	    run->kind->report->put_pair(skb, run, idx)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -536,47 +605,59 @@ static int tp_dump_pair(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-int tp_nl_get_result_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+/* What of @run's results fits in @skb, from where the dump stands. */
+static int tp_dump_result(struct sk_buff *skb, struct netlink_callback *cb,
+			  struct tp_run *run)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
-	struct tp_run *run = ctx->run;
 	int err;
 
-	if (!ctx->header_done) {
-		err = tp_dump_check(ctx, cb);
-		if (err)
-			return err;
-		if (tp_dump_header(skb, cb))
-			return skb->len ?: -EMSGSIZE;
-	}
+	if (!ctx->header_done && tp_dump_header(skb, cb, run))
+		return skb->len ?: -EMSGSIZE;
 	while (ctx->idx < run->nr_cpus) {
-		err = tp_dump_cpu(skb, cb, &run->slots[ctx->idx]);
+		err = tp_dump_cpu(skb, cb, run, &run->slots[ctx->idx]);
 		if (err == -EMSGSIZE) {
 			/* An skb that cannot hold one step never will. */
 			return skb->len ?: -EMSGSIZE;
 		}
 		if (err)
 			return err;
-		kvfree(ctx->snap);
-		ctx->snap = NULL;
 		ctx->pos = 0;
 		ctx->idx++;
 	}
-	if (!run->kind->report->nr_pairs)
-		return skb->len;
-	while (ctx->pair < run->kind->report->nr_pairs(run)) {
-		if (tp_dump_pair(skb, cb, ctx->pair))
+	while (run->kind->report->nr_pairs &&
+	       ctx->pair < run->kind->report->nr_pairs(run)) {
+		if (tp_dump_pair(skb, cb, run, ctx->pair))
 			return skb->len ?: -EMSGSIZE;
 		ctx->pair++;
 	}
+	ctx->done = true;
 	return skb->len;
+}
+
+/*
+ * A dump whose every message was built ends at its next call, whatever
+ * happened to its run since: the reader has it whole.
+ */
+int tp_nl_get_result_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tp_run *run;
+	int err;
+
+	if (tp_dump_ctx(cb)->done)
+		return 0;
+	run = tp_dump_run(tp_dump_ctx(cb), cb, false, &err);
+	if (!run)
+		return err;
+	err = tp_dump_result(skb, cb, run);
+	tp_run_put(run);
+	return err;
 }
 
 /* One message of GET_STATUS's dump: RUN_ID and a CPU's progress. */
 static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
-			    struct tp_cpu *c)
+			    const struct tp_run *run, struct tp_cpu *c)
 {
-	struct tp_run *run = tp_dump_ctx(cb)->run;
 	struct nlattr *nest;
 	void *hdr;
 
@@ -598,27 +679,32 @@ cancel:
 	return -EMSGSIZE;
 }
 
-/* The run message, then one per CPU: dumps are sized to what is read. */
+/*
+ * The run message (only IDLE when there is no run), then one per CPU:
+ * dumps are sized to what is read.
+ */
 int tp_nl_get_status_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
-	struct tp_run *run = ctx->run;
-	void *hdr;
+	struct tp_run *run;
+	int err;
 
-	if (!ctx->header_done) {
-		hdr = tp_dump_put(skb, cb);
-		if (!hdr || tp_put_status(skb, run)) {
-			if (hdr)
-				genlmsg_cancel(skb, hdr);
-			return -EMSGSIZE;
-		}
-		genlmsg_end(skb, hdr);
-		ctx->header_done = true;
+	if (ctx->done)
+		return 0;
+	run = tp_dump_run(ctx, cb, true, &err);
+	if (err)
+		return err;
+	if (!ctx->header_done && tp_dump_header(skb, cb, run))
+		err = -EMSGSIZE;
+	while (!err && run && ctx->idx < run->nr_cpus) {
+		err = tp_dump_progress(skb, cb, run, &run->slots[ctx->idx]);
+		if (!err)
+			ctx->idx++;
 	}
-	for (; run && ctx->idx < run->nr_cpus; ctx->idx++)
-		if (tp_dump_progress(skb, cb, &run->slots[ctx->idx]))
-			return skb->len ?: -EMSGSIZE;
-	return skb->len;
+	ctx->done = !err;
+	tp_run_put(run);
+	/* Full: go on in the next skb; one that cannot hold one never will. */
+	return err ? skb->len ?: err : skb->len;
 }
 
 /*
@@ -652,7 +738,6 @@ static const struct genl_ops tp_genl_ops[] = {
 		.doit = tp_nl_get_status_doit,
 		.start = tp_nl_dump_start,
 		.dumpit = tp_nl_get_status_dumpit,
-		.done = tp_nl_dump_done,
 		.policy = tp_no_attrs_policy,
 		.maxattr = TSCPROBE_A_MAX,
 	},
@@ -660,7 +745,6 @@ static const struct genl_ops tp_genl_ops[] = {
 		.cmd = TSCPROBE_CMD_GET_RESULT,
 		.start = tp_nl_dump_start,
 		.dumpit = tp_nl_get_result_dumpit,
-		.done = tp_nl_dump_done,
 		.policy = tscprobe_get_result_nl_policy,
 		.maxattr = ARRAY_SIZE(tscprobe_get_result_nl_policy) - 1,
 	},

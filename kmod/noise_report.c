@@ -258,8 +258,10 @@ static int tp_noise_put_source_kinds(struct sk_buff *skb,
 
 /*
  * What ran inside the windows: at *@idx 0 the kinds, then the sources from
- * *@idx - 1, largest first (sorted in the dump's own copy, once), then
- * other.  Nothing where no probe is attached: the sources are unknown.
+ * *@idx - 1, largest first, then other.  Sorted in the snapshot itself,
+ * under its lock: a sorted table stays as it is, so the order holds from
+ * one message to the next.  Nothing where no probe is attached: the
+ * sources are unknown.
  */
 static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
 				u32 *idx)
@@ -269,10 +271,10 @@ static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
 
 	if (!n->src_kinds)
 		return 0;
+	tp_src_table_sort(t);
 	if (*idx == 0) {
 		if (tp_noise_put_source_kinds(skb, n))
 			return -EMSGSIZE;
-		tp_src_table_sort(t);
 		(*idx)++;
 	}
 	for (; *idx <= t->n; (*idx)++) {

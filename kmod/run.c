@@ -14,8 +14,10 @@
  * thread's own CPU, where a task of higher priority may starve it: it is
  * moved away first (tp_thread_move_away()).
  *
- * Lifetime: tp_current, a running run's finisher and every reader hold a
- * reference, so a new START may replace results under a reader.
+ * Lifetime: tp_current and a running run's finisher hold a reference, and
+ * a reader holds one for one call (a netlink dump call, a debugfs read):
+ * a RESET or a new START frees the results it replaces once the calls
+ * reading them have returned, whatever dumps are open.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -202,6 +204,7 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 		return;
 	mutex_lock(&c->lock);
 	memcpy(c->snap, c->hot, c->run->kind->measure->snap_size);
+	WRITE_ONCE(c->gen, c->gen + 1);	/* tp_test_dump_stall() reads it */
 	mutex_unlock(&c->lock);
 	c->published = jiffies;
 }

@@ -82,8 +82,9 @@ struct tp_cpu {
 	struct task_struct *task;	/* NULL once reaped */
 	unsigned long flags;		/* TP_CPU_* */
 	void *hot;			/* the kind's working state */
-	struct mutex lock;		/* protects snap */
+	struct mutex lock;		/* protects snap and gen */
 	void *snap;			/* the last published copy of hot */
+	unsigned long gen;		/* publications so far */
 	unsigned long published;	/* jiffies */
 	u64 busy_at_start;		/* tp_cpu_busy_ns() at START */
 	u64 nvcsw;			/* the thread's, during the run */

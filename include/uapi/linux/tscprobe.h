@@ -160,10 +160,15 @@
  *	the parameters), then one message per CPU (a CPU whose histograms do
  *	not fit one message continues in the next, with the same CPU_ID),
  *	then one message per skew pair.  ENOENT when there are no results.
- *	A dump (of GET_RESULT or GET_STATUS) returns the run that was
- *	current when it started, to its end, even when a new START replaces
- *	it meanwhile (RUN_ID says which), and each CPU as one publication;
- *	NLM_F_DUMP_INTR is never set.
+ *	A dump (of GET_RESULT or GET_STATUS) reads the run that was current
+ *	when it started, and holds nothing of it between two reads: a RESET
+ *	or a new START meanwhile ends the dump with ESTALE (its NLMSG_DONE
+ *	says "the run was reset or replaced while its results were read").
+ *	A CPU whose results take several messages is read from one
+ *	publication of its figures; where the running measurement published
+ *	new ones between two of them, the message read after it carries
+ *	NLM_F_DUMP_INTR, and the reader starts the dump over (the CLI does,
+ *	a few times).
  * @TSCPROBE_CMD_RESET: do, admin; drops the results.  EBUSY while running.
  * @TSCPROBE_CMD_RUN_FINISHED: notification on the events group: RUN_ID,
  *	KIND, STATE (DONE or STOPPED), STOP_REASON; with reason THRESHOLD
