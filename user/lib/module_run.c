@@ -72,21 +72,36 @@ static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* Reads of the status a RESET or a START may cut before it gives up. */
+#define TP_STATUS_TRIES	4
+
 /**
  * tp_fetch_status() - GET_STATUS into a result (run fields and progress)
  * @nl: the request socket
  * @status: initialised result to fill
  * @error: the refusal, if any
  *
- * A dump: the run message, then a message per CPU with its progress.
+ * A dump: the run message, then a message per CPU with its progress.  The
+ * status is of whatever is current: a dump that a RESET or a START cut
+ * (ESTALE) is read again.
  *
  * Return: 0 or a negative errno.
  */
 int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
 		    struct tp_nl_error *error)
 {
-	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, true),
-			  tp_status_cb, status, error);
+	uint32_t kind = status->kind;
+	int tries, err;
+
+	for (tries = 1;; tries++) {
+		err = tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS,
+						   true),
+				 tp_status_cb, status, error);
+		if (err != -ESTALE || tries == TP_STATUS_TRIES)
+			return err;
+		tp_result_free(status);
+		tp_result_init(status, kind);
+	}
 }
 
 static int tp_start_cb(const struct nlmsghdr *nlh, void *data)

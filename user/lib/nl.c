@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The libmnl client.  Two things libmnl 1.0.4 does not do are done here:
- * the extended ack of an error is read (message, offending attribute,
- * policy range, missing attribute), and an error carried by a dump's
- * NLMSG_DONE is reported instead of being taken for a clean end.
+ * The libmnl client.  Three things libmnl 1.0.4 does not do are done
+ * here: the extended ack of an error is read (message, offending
+ * attribute, policy range, missing attribute), an error carried by a
+ * dump's NLMSG_DONE is reported instead of being taken for a clean end,
+ * and a dump marked NLM_F_DUMP_INTR is read to its end (libmnl stops in
+ * its middle) and reported so that it can be started over.
  */
 #include <errno.h>
 #include <poll.h>
@@ -25,6 +27,7 @@ struct tp_nl_ctx {
 	tp_nl_cb cb;
 	void *data;
 	struct tp_nl_error *error;
+	bool dump_intr;
 };
 
 static int tp_nl_attr_cb(const struct nlattr *attr, void *data)
@@ -195,17 +198,34 @@ static int tp_nl_done_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* Once the dump was interrupted, its messages are no longer passed on. */
 static int tp_nl_data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct tp_nl_ctx *ctx = data;
 
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
-		ctx->error->err = EINTR;
-		snprintf(ctx->error->msg, sizeof(ctx->error->msg),
-			 "the results changed during the dump");
-		return MNL_CB_ERROR;
-	}
+	if (ctx->dump_intr)
+		return MNL_CB_OK;
 	return ctx->cb ? ctx->cb(nlh, ctx->data) : MNL_CB_OK;
+}
+
+/*
+ * A dump's messages from the first with NLM_F_DUMP_INTR on are of figures
+ * that changed under it: they are read to the dump's end, so that the
+ * socket holds nothing of it for the next request, but not passed on.
+ * libmnl stops at the flag, in the middle of what was read, so it is
+ * taken off the @n bytes at @buf before libmnl sees them.
+ */
+static void tp_nl_take_dump_intr(struct tp_nl_ctx *ctx, void *buf, ssize_t n)
+{
+	struct nlmsghdr *nlh = buf;
+	int left = (int)n;
+
+	for (; mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+		if (!(nlh->nlmsg_flags & NLM_F_DUMP_INTR))
+			continue;
+		ctx->dump_intr = true;
+		nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
+	}
 }
 
 static int tp_nl_noop_cb(const struct nlmsghdr *nlh, void *data)
@@ -230,13 +250,15 @@ static mnl_cb_t tp_nl_ctl_cbs[NLMSG_MIN_TYPE] = {
  * @data: passed to @cb
  * @error: filled in when the kernel refuses (may be NULL)
  *
- * Return: 0, or a negative errno (the kernel's refusal, or a socket error).
+ * Return: 0, or a negative errno (the kernel's refusal, or a socket
+ * error); -EINTR with @error->dump_intr for a dump whose figures changed
+ * while it was read (@cb saw a part of it).
  */
 int tp_nl_talk(struct tp_nl *nl, struct nlmsghdr *req, tp_nl_cb cb,
 	       void *data, struct tp_nl_error *error)
 {
 	struct tp_nl_error local;
-	struct tp_nl_ctx ctx = { nl, cb, data, error ? error : &local };
+	struct tp_nl_ctx ctx = { nl, cb, data, error ? error : &local, false };
 	ssize_t n;
 	int ret;
 
@@ -252,13 +274,20 @@ int tp_nl_talk(struct tp_nl *nl, struct nlmsghdr *req, tp_nl_cb cb,
 			ctx.error->err = errno;
 			return -errno;
 		}
+		tp_nl_take_dump_intr(&ctx, nl->buf, n);
 		ret = mnl_cb_run2(nl->buf, n, nl->seq, nl->portid,
 				  tp_nl_data_cb, &ctx, tp_nl_ctl_cbs,
 				  NLMSG_MIN_TYPE);
 	} while (ret > MNL_CB_STOP);
 	if (ret < 0 && !ctx.error->err)
 		ctx.error->err = errno ? errno : EPROTO;
-	return ret < 0 ? -ctx.error->err : 0;
+	if (ret == MNL_CB_STOP && ctx.dump_intr) {
+		ctx.error->err = EINTR;
+		ctx.error->dump_intr = true;
+		snprintf(ctx.error->msg, sizeof(ctx.error->msg),
+			 "the results changed while they were read");
+	}
+	return ctx.error->err ? -ctx.error->err : 0;
 }
 
 /**
@@ -585,7 +614,7 @@ int tp_nl_wait_event(struct tp_nl *nl, int timeout_ms, tp_nl_cb cb,
 	struct pollfd pfd = { .fd = mnl_socket_get_fd(nl->sock),
 			      .events = POLLIN };
 	struct tp_nl_error error = { 0 };
-	struct tp_nl_ctx ctx = { nl, cb, data, &error };
+	struct tp_nl_ctx ctx = { nl, cb, data, &error, false };
 	ssize_t n;
 	int ret;
 

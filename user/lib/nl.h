@@ -56,6 +56,9 @@ struct tp_nl {
  * @min: smallest allowed value (or length)
  * @max: largest allowed value (or length)
  * @is_length: the range is a length
+ * @dump_intr: a dump whose figures changed while it was read
+ *	(NLM_F_DUMP_INTR): read to its end, its messages not passed on; @err
+ *	is EINTR.  Starting it over reads them whole.
  */
 struct tp_nl_error {
 	int err;
@@ -66,6 +69,7 @@ struct tp_nl_error {
 	uint64_t min;
 	uint64_t max;
 	bool is_length;
+	bool dump_intr;
 };
 
 /* Called for every reply message; return MNL_CB_OK to go on. */

@@ -21,7 +21,8 @@ void tp_result_init(struct tp_result *r, uint32_t kind)
 	r->kind = kind;
 }
 
-void tp_result_free(struct tp_result *r)
+/* The CPUs and pairs, what a dump of the results fills in. */
+static void tp_result_drop_items(struct tp_result *r)
 {
 	unsigned int i, s;
 
@@ -31,11 +32,16 @@ void tp_result_free(struct tp_result *r)
 	free(r->cpu);
 	r->cpu = NULL;
 	r->ncpus = r->cap = 0;
-	tp_context_free(r->ctx);
-	r->ctx = NULL;
 	free(r->pair);
 	r->pair = NULL;
 	r->npairs = r->pairs_cap = 0;
+}
+
+void tp_result_free(struct tp_result *r)
+{
+	tp_result_drop_items(r);
+	tp_context_free(r->ctx);
+	r->ctx = NULL;
 	free(r->groups);
 	r->groups = NULL;
 	r->ngroups = 0;
@@ -583,24 +589,53 @@ int tp_result_decode_notification(const struct nlmsghdr *nlh,
 	return 0;
 }
 
+/*
+ * Reads of the results a running measurement may interrupt before the
+ * fetch gives up: a CPU publishes at most 50 times a second, and one read
+ * takes a few milliseconds per CPU.
+ */
+#define TP_FETCH_TRIES	8
+
 /**
  * tp_result_fetch() - dump the module's results
  * @nl: the socket
  * @run_id: the run expected (0: whatever is there); another run's results
- *	are refused by the module with ESTALE
+ *	are refused by the module with ESTALE, and so is a run reset or
+ *	replaced during the dump
  * @r: filled in (initialise it first)
  * @error: the refusal, if any
  *
- * Return: 0 or a negative errno.
+ * A CPU's results that take several messages come from one publication
+ * of its figures: where the run published new ones between two of them,
+ * the module marks the dump interrupted, and it is read again, up to
+ * TP_FETCH_TRIES times.
+ *
+ * Return: 0 or a negative errno (-EINTR: interrupted every time).
  */
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error)
 {
-	struct nlmsghdr *nlh = tp_nl_request(nl, TSCPROBE_CMD_GET_RESULT, true);
+	struct tp_nl_error local;
+	struct nlmsghdr *nlh;
+	int tries, err;
 
-	if (run_id)
-		mnl_attr_put_u64(nlh, TSCPROBE_A_RUN_ID, run_id);
-	return tp_nl_talk(nl, nlh, tp_result_cb, r, error);
+	if (!error)
+		error = &local;
+	for (tries = 1;; tries++) {
+		nlh = tp_nl_request(nl, TSCPROBE_CMD_GET_RESULT, true);
+		if (run_id)
+			mnl_attr_put_u64(nlh, TSCPROBE_A_RUN_ID, run_id);
+		err = tp_nl_talk(nl, nlh, tp_result_cb, r, error);
+		if (!err || !error->dump_intr)
+			return err;
+		tp_result_drop_items(r);
+		if (tries == TP_FETCH_TRIES)
+			break;
+	}
+	snprintf(error->msg, sizeof(error->msg),
+		 "the results changed under each of %d reads: the run publishes new figures faster than they can be read",
+		 TP_FETCH_TRIES);
+	return err;
 }
 
 /**
