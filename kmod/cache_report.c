@@ -192,7 +192,7 @@ static int (*const tp_cache_dump_phases[])(struct sk_buff *skb,
  * with the position saved, and the next message resumes there.
  */
 static int tp_cache_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
-			     void *snap, unsigned long *pos)
+			     void *snap, unsigned long *pos, bool named)
 {
 	unsigned int phase = TP_POS_PHASE(*pos);
 	u32 idx = TP_POS_IDX(*pos);

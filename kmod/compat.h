@@ -100,6 +100,20 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 	NL_SET_ERR_MSG(extack, msg)
 #endif
 
+/*
+ * A multicast group that only a task with CAP_NET_ADMIN may join.  Where
+ * genetlink cannot refuse a group to a joiner, TP_MCGRP_ADMIN_OK is false:
+ * the module then registers no such group.
+ */
+#if TP_HAVE_GENL_MCAST_ADMIN
+#define TP_MCGRP_ADMIN(grp_name) \
+	{ .name = (grp_name), .flags = GENL_MCAST_CAP_NET_ADMIN }
+#define TP_MCGRP_ADMIN_OK	true
+#else
+#define TP_MCGRP_ADMIN(grp_name)	{ .name = (grp_name) }
+#define TP_MCGRP_ADMIN_OK	false
+#endif
+
 /* A sched_switch probe's parameters: 5.18 added the previous task's state. */
 #if TP_HAVE_SCHED_SWITCH_PREV_STATE
 #define TP_SCHED_SWITCH_PARAMS	void *data, bool preempt,		\

@@ -58,10 +58,11 @@ struct tp_report_ops {
 	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
 	/*
 	 * Resumes at *@pos; -EMSGSIZE when the message is full, as @put_pair.
-	 * Called with c->lock held, @snap its published snapshot.
+	 * Called with c->lock held, @snap its published snapshot; the
+	 * threads' pids and names only if @named (the reader may see them).
 	 */
 	int (*dump_cpu)(struct sk_buff *skb, struct tp_cpu *c, void *snap,
-			unsigned long *pos);
+			unsigned long *pos, bool named);
 	void (*show)(struct seq_file *m, struct tp_run *run);
 	/* Optional: this many pair messages follow the CPU messages. */
 	unsigned int (*nr_pairs)(const struct tp_run *run);

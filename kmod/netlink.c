@@ -4,10 +4,11 @@
  * through the struct tp_run_notify it gives them.  Every operation has a
  * strict policy, so anything a command does not take is refused with an
  * extended ack at it.  Changing state needs CAP_NET_ADMIN; reading is open
- * to every user: the figures describe the machine, not other users.  A
- * reader costs the module a bounded amount, charged to the reader's
- * memory cgroup where it outlives the call: a reply of a page or less, and
- * nothing at all for an open dump.
+ * to every user: the figures describe the machine, and the names and pids
+ * of other tasks go only to readers with CAP_NET_ADMIN.  A reader costs
+ * the module a bounded amount, charged to the reader's memory cgroup
+ * where it outlives the call: a reply of a page or less, and nothing at
+ * all for an open dump.
  */
 #include <linux/delay.h>
 #include <linux/moduleparam.h>
@@ -154,8 +155,23 @@ static int tp_put_final(struct sk_buff *skb, const struct tp_run *run)
 /* Room for RUN_FINISHED: the run, the stop event, 64 bytes per CPU. */
 #define TP_FINISHED_CPU_SIZE	64
 
-/* Best effort: without memory nobody is told, GET_STATUS still is. */
-static void tp_notify_finished(const struct tp_run *run)
+/*
+ * The events groups registered: "events", and "events-named" where
+ * genetlink can keep out a joiner without CAP_NET_ADMIN (compat.h).
+ */
+static unsigned int tp_nr_mcgrps(void)
+{
+	return tp_genl_family.n_mcgrps;
+}
+
+/* Whether @group's listeners may see thread names and pids. */
+static bool tp_mcgrp_named(unsigned int group)
+{
+	return group == TSCPROBE_NLGRP_EVENTS_NAMED;
+}
+
+/* One RUN_FINISHED message, or NULL. */
+static struct sk_buff *tp_finished_message(const struct tp_run *run)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -163,7 +179,7 @@ static void tp_notify_finished(const struct tp_run *run)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE +
 			  run->nr_cpus * TP_FINISHED_CPU_SIZE, GFP_KERNEL);
 	if (!msg)
-		return;
+		return NULL;
 	hdr = genlmsg_put(msg, 0, 0, &tp_genl_family, 0,
 			  TSCPROBE_CMD_RUN_FINISHED);
 	if (!hdr ||
@@ -173,26 +189,38 @@ static void tp_notify_finished(const struct tp_run *run)
 	    nla_put_u32(msg, TSCPROBE_A_STOP_REASON, run->reason) ||
 	    tp_put_stop_at(msg, run) || tp_put_final(msg, run)) {
 		nlmsg_free(msg);
-		return;
+		return NULL;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&tp_genl_family, msg, 0, TSCPROBE_NLGRP_EVENTS,
-			  GFP_KERNEL);
+	return msg;
 }
 
 /*
- * Free when nobody listens.  A multicast that failed for any listener
- * (-ENOBUFS) or reached none (-ESRCH) counts as not sent: the listener
- * that lost it sees it in the not-notified count.
+ * To every events group: it names no task.  Best effort: without memory
+ * nobody is told, GET_STATUS still is.
  */
+static void tp_notify_finished(const struct tp_run *run)
+{
+	unsigned int group;
+
+	for (group = 0; group < tp_nr_mcgrps(); group++) {
+		struct sk_buff *msg = tp_finished_message(run);
+
+		if (msg)
+			genlmsg_multicast(&tp_genl_family, msg, 0, group,
+					  GFP_KERNEL);
+	}
+}
+
 /*
  * One EVENT message of @cpu's events from @b's @*next on, as many as fit
- * in a page; *@next moves past them.  NULL if none fits.
+ * in a page, threads named if @named; *@next moves past them.  NULL if
+ * none fits.
  */
 static struct sk_buff *tp_notify_message(const struct tp_run *run,
 					 unsigned int cpu,
 					 const struct tp_notify_batch *b,
-					 unsigned int *next)
+					 unsigned int *next, bool named)
 {
 	unsigned int first = *next;
 	struct nlattr *nest;
@@ -208,7 +236,7 @@ static struct sk_buff *tp_notify_message(const struct tp_run *run,
 	nest = nla_nest_start(msg, TSCPROBE_A_CPU);
 	if (!nest || nla_put_u32(msg, TSCPROBE_CPU_A_ID, cpu))
 		goto drop;
-	while (*next < b->n && !b->put(msg, b, *next))
+	while (*next < b->n && !b->put(msg, b, *next, named))
 		(*next)++;
 	if (*next == first)
 		goto drop;
@@ -221,30 +249,52 @@ drop:
 }
 
 /*
- * A window's events with their sources take more than a page: as many
- * messages as they need, each whole, so that a listener's usual buffer
- * reads them.  Returns how many events went out.
+ * @b's events to @group's listeners: as many messages as they need, each
+ * whole, so that a listener's usual buffer reads them.  A multicast that
+ * failed for any listener (-ENOBUFS) counts as not sent, and so do those
+ * after it: the listener that lost it sees them in the not-notified
+ * count.  Returns how many events went out.
  */
-static unsigned int tp_notify_events(const struct tp_run *run,
-				     unsigned int cpu,
-				     const struct tp_notify_batch *b)
+static unsigned int tp_notify_group(const struct tp_run *run,
+				    unsigned int cpu,
+				    const struct tp_notify_batch *b,
+				    unsigned int group)
 {
 	unsigned int next = 0, sent = 0;
 
-	if (!genl_has_listeners(&tp_genl_family, &init_net,
-				TSCPROBE_NLGRP_EVENTS))
-		return 0;
 	while (next < b->n) {
 		unsigned int first = next;
-		struct sk_buff *msg = tp_notify_message(run, cpu, b, &next);
+		struct sk_buff *msg;
 
-		if (!msg || genlmsg_multicast(&tp_genl_family, msg, 0,
-					      TSCPROBE_NLGRP_EVENTS,
+		msg = tp_notify_message(run, cpu, b, &next,
+					tp_mcgrp_named(group));
+		if (!msg || genlmsg_multicast(&tp_genl_family, msg, 0, group,
 					      GFP_KERNEL))
 			break;
 		sent += next - first;
 	}
 	return sent;
+}
+
+/*
+ * A window's events to every group that has listeners, built for each
+ * (only "events-named" names threads); nothing is built for nobody.  An
+ * event counts as notified when every group with listeners got it.
+ */
+static unsigned int tp_notify_events(const struct tp_run *run,
+				     unsigned int cpu,
+				     const struct tp_notify_batch *b)
+{
+	unsigned int group, sent = b->n;
+	bool heard = false;
+
+	for (group = 0; group < tp_nr_mcgrps(); group++) {
+		if (!genl_has_listeners(&tp_genl_family, &init_net, group))
+			continue;
+		heard = true;
+		sent = min(sent, tp_notify_group(run, cpu, b, group));
+	}
+	return heard ? sent : 0;
 }
 
 /* Given to every run this family starts. */
@@ -365,6 +415,7 @@ struct tp_dump_ctx {
 	unsigned int pair;	/* after the slots */
 	bool header_done;
 	bool done;		/* all sent: the next call ends the dump */
+	bool named;		/* the requester may see threads' pids, names */
 };
 
 static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
@@ -376,8 +427,11 @@ static struct tp_dump_ctx *tp_dump_ctx(struct netlink_callback *cb)
 /*
  * Linux 6.1 gives a dump's start callback no extended ack, so refusals are
  * made by the first dumpit call instead: they travel in NLMSG_DONE with
- * their message.  cb->seq starts at 1 so that NLM_F_DUMP_INTR can mark a
- * change (tp_dump_check_gen()).
+ * their message.  The capability is the requester's, judged here, where
+ * the request is being sent (a later call runs in whichever task reads):
+ * netlink_capable() as for GENL_ADMIN_PERM, the socket's opener and the
+ * sender.  cb->seq starts at 1 so that NLM_F_DUMP_INTR can mark a change
+ * (tp_dump_check_gen()).
  */
 static int tp_nl_dump_start(struct netlink_callback *cb)
 {
@@ -386,6 +440,7 @@ static int tp_nl_dump_start(struct netlink_callback *cb)
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->want = want ? nla_get_u64(want) : 0;
+	ctx->named = netlink_capable(cb->skb, CAP_NET_ADMIN);
 	cb->seq = 1;
 	return 0;
 }
@@ -540,7 +595,8 @@ static int tp_dump_cpu_locked(struct sk_buff *skb,
 	    tp_put_sched(skb, c) ||
 	    (start_pos == 0 && tp_put_tsc_offset(skb, c)))
 		goto cancel;
-	err = run->kind->report->dump_cpu(skb, c, c->snap, &ctx->pos);
+	err = run->kind->report->dump_cpu(skb, c, c->snap, &ctx->pos,
+					  ctx->named);
 	if (err == -EMSGSIZE && ctx->pos == start_pos)
 		goto cancel;	/* no progress: retry in an empty skb */
 	nla_nest_end(skb, nest);
@@ -758,6 +814,19 @@ static const struct genl_ops tp_genl_ops[] = {
 };
 
 /*
+ * By hand too: ynl-gen-c writes no group's flags.  "events-named" goes
+ * last, and is registered only where genetlink can keep out a joiner
+ * without CAP_NET_ADMIN (compat.h).
+ */
+static const struct genl_multicast_group tp_genl_mcgrps[] = {
+	[TSCPROBE_NLGRP_EVENTS] = { .name = TSCPROBE_MCGRP_EVENTS },
+	[TSCPROBE_NLGRP_EVENTS_NAMED] =
+		TP_MCGRP_ADMIN(TSCPROBE_MCGRP_EVENTS_NAMED),
+};
+
+static_assert(ARRAY_SIZE(tp_genl_mcgrps) == ARRAY_SIZE(tscprobe_nl_mcgrps));
+
+/*
  * parallel_ops: the run machinery has its own lock, and a START creates a
  * thread per CPU; holding the global genetlink mutex meanwhile would stall
  * every other family.  resv_start_op stays 0: from 6.1 on, unknown reserved
@@ -771,8 +840,8 @@ struct genl_family tp_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = tp_genl_ops,
 	.n_ops = ARRAY_SIZE(tp_genl_ops),
-	.mcgrps = tscprobe_nl_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(tscprobe_nl_mcgrps),
+	.mcgrps = tp_genl_mcgrps,
+	.n_mcgrps = TP_MCGRP_ADMIN_OK ? 2 : 1,
 };
 
 int tp_netlink_init(void)

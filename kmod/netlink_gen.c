@@ -135,4 +135,5 @@ const struct genl_split_ops tscprobe_nl_ops[7] = {
 
 static const struct genl_multicast_group tscprobe_nl_mcgrps[] = {
 	[TSCPROBE_NLGRP_EVENTS] = { "events", },
+	[TSCPROBE_NLGRP_EVENTS_NAMED] = { "events-named", },
 };

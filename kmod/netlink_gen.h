@@ -26,6 +26,7 @@ int tp_nl_reset_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	TSCPROBE_NLGRP_EVENTS,
+	TSCPROBE_NLGRP_EVENTS_NAMED,
 };
 
 #endif /* _LINUX_TSCPROBE_GEN_H */

@@ -424,14 +424,16 @@ struct tp_noise_batch {
 };
 
 static int tp_noise_batch_put(struct sk_buff *skb,
-			      const struct tp_notify_batch *b, unsigned int i)
+			      const struct tp_notify_batch *b, unsigned int i,
+			      bool named)
 {
 	const struct tp_noise_batch *nb =
 		container_of(b, struct tp_noise_batch, b);
 	u16 slot = nb->slot[i];
 
 	return tp_noise_put_event(skb, &nb->n->loop.events.ev[slot],
-				  &nb->n->ev_src[slot], &nb->n->sources.threads);
+				  &nb->n->ev_src[slot],
+				  named ? &nb->n->sources.threads : NULL);
 }
 
 /*

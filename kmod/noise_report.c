@@ -200,8 +200,28 @@ void tp_noise_source_name(const struct tp_src_total *e, char *buf, size_t len)
 }
 
 /*
+ * An interrupt thread's source's thread: its pid and name from @th, the
+ * list its key points into; where @th is NULL (the reader may not see
+ * other tasks) only TSCPROBE_SOURCE_A_WITHHELD, which says there was one.
+ */
+static int tp_noise_put_thread(struct sk_buff *skb,
+			       const struct tp_src_total *e,
+			       const struct tp_src_threads *th)
+{
+	const struct tp_src_thread *t;
+
+	if (!th)
+		return nla_put_flag(skb, TSCPROBE_SOURCE_A_WITHHELD);
+	t = tp_src_thread_of(th, &e->key);
+	if (t && (nla_put_u32(skb, TSCPROBE_SOURCE_A_THREAD_PID, t->pid) ||
+		  nla_put_string(skb, TSCPROBE_SOURCE_A_THREAD_NAME, t->comm)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
  * One nest of @type: a kind's totals (@e NULL) or a source's, with its
- * thread from @th where it is an interrupt thread's.
+ * thread where it is an interrupt thread's (tp_noise_put_thread()).
  */
 static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
 			       const struct tp_src_total *e,
@@ -211,7 +231,6 @@ static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
 	char name[TSCPROBE_SOURCE_NAME_LEN] = "other";
 	struct nlattr *nest = nla_nest_start(skb, type);
 	bool other = kind == TSCPROBE_SOURCE_OTHER;
-	const struct tp_src_thread *t;
 
 	if (!nest || nla_put_u32(skb, TSCPROBE_SOURCE_A_KIND, kind))
 		goto full;
@@ -224,10 +243,8 @@ static int tp_noise_put_source(struct sk_buff *skb, int type, u32 kind,
 		if (!other && (e->key.flags & TP_SRC_VECTOR) &&
 		    nla_put_flag(skb, TSCPROBE_SOURCE_A_VECTOR))
 			goto full;
-		t = other ? NULL : tp_src_thread_of(th, &e->key);
-		if (t && (nla_put_u32(skb, TSCPROBE_SOURCE_A_THREAD_PID, t->pid) ||
-			  nla_put_string(skb, TSCPROBE_SOURCE_A_THREAD_NAME,
-					 t->comm)))
+		if (!other && (e->key.flags & TP_SRC_THREADED) &&
+		    tp_noise_put_thread(skb, e, th))
 			goto full;
 	}
 	if (tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_COUNT, count) ||
@@ -239,6 +256,86 @@ full:
 	if (nest)
 		nla_nest_cancel(skb, nest);
 	return -EMSGSIZE;
+}
+
+/*
+ * What a reader who may not see other tasks (@th NULL) is told of the
+ * threads among @e[0..@n): one THREAD source, @sum, that sums them,
+ * without an id and a name (TSCPROBE_SOURCE_A_WITHHELD); count 0 when
+ * none is among them.  Returns @sum for such a reader, NULL for one who
+ * sees each thread.
+ */
+static const struct tp_src_total *
+tp_noise_threads_sum(const struct tp_src_total *e, u32 n,
+		     const struct tp_src_threads *th, struct tp_src_total *sum)
+{
+	u32 i;
+
+	if (th)
+		return NULL;
+	memset(sum, 0, sizeof(*sum));
+	sum->key.kind = TP_SRC_THREAD;
+	for (i = 0; i < n; i++) {
+		if (e[i].key.kind != TP_SRC_THREAD)
+			continue;
+		sum->count += e[i].count;
+		sum->net += e[i].net;
+	}
+	return sum;
+}
+
+/*
+ * The @nth source (from 0) of @e[0..@n), largest first, as the reader sees
+ * them: each (@threads NULL), or the threads replaced by their sum
+ * @threads, in its place by net time.  NULL past the last.
+ */
+static const struct tp_src_total *
+tp_noise_nth_source(const struct tp_src_total *e, u32 n,
+		    const struct tp_src_total *threads, u32 nth)
+{
+	bool placed = !threads || !threads->count;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (threads && e[i].key.kind == TP_SRC_THREAD)
+			continue;
+		/* Before a source of as much time: THREAD sorts first. */
+		if (!placed && threads->net >= e[i].net) {
+			placed = true;
+			if (nth-- == 0)
+				return threads;
+		}
+		if (nth-- == 0)
+			return &e[i];
+	}
+	return !placed && nth == 0 ? threads : NULL;
+}
+
+/*
+ * A source as tp_noise_nth_source() lists it: the threads' sum @threads,
+ * or one of the list, its interrupt thread named from @th (NULL: withheld).
+ */
+static int tp_noise_put_listed(struct sk_buff *skb, int type,
+			       const struct tp_src_total *e,
+			       const struct tp_src_threads *th,
+			       const struct tp_src_total *threads)
+{
+	struct nlattr *nest;
+
+	if (e != threads)
+		return tp_noise_put_source(skb, type, e->key.kind, e, th,
+					   e->count, e->net);
+	nest = nla_nest_start(skb, type);
+	if (!nest || nla_put_u32(skb, TSCPROBE_SOURCE_A_KIND, TP_SRC_THREAD) ||
+	    nla_put_flag(skb, TSCPROBE_SOURCE_A_WITHHELD) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_COUNT, e->count) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SOURCE_A_CYCLES, e->net)) {
+		if (nest)
+			nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
 }
 
 /* The exact totals of each kind the probes traced on the CPU. */
@@ -258,39 +355,38 @@ static int tp_noise_put_source_kinds(struct sk_buff *skb,
 
 /*
  * What ran inside the windows: at *@idx 0 the kinds, then the sources from
- * *@idx - 1, largest first, then other.  Sorted in the snapshot itself,
- * under its lock: a sorted table stays as it is, so the order holds from
- * one message to the next.  Nothing where no probe is attached: the
- * sources are unknown.
+ * *@idx - 1 as tp_noise_nth_source() lists them (threads summed unless
+ * @named), then other.  Sorted in the snapshot itself, under its lock: a
+ * sorted table stays as it is, so the order holds from one message to the
+ * next.  Nothing where no probe is attached: the sources are unknown.
  */
 static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
-				u32 *idx)
+				u32 *idx, bool named)
 {
+	const struct tp_src_threads *th = named ? &n->sources.threads : NULL;
 	struct tp_src_table *t = &n->sources.table;
-	const struct tp_src_total *e;
+	const struct tp_src_total *e, *threads;
+	struct tp_src_total sum;
 
 	if (!n->src_kinds)
 		return 0;
 	tp_src_table_sort(t);
+	threads = tp_noise_threads_sum(t->e, t->n, th, &sum);
 	if (*idx == 0) {
 		if (tp_noise_put_source_kinds(skb, n))
 			return -EMSGSIZE;
 		(*idx)++;
 	}
-	for (; *idx <= t->n; (*idx)++) {
-		e = &t->e[*idx - 1];
-		if (tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE, e->key.kind,
-					e, &n->sources.threads, e->count,
-					e->net))
+	for (; (e = tp_noise_nth_source(t->e, t->n, threads, *idx - 1)); (*idx)++)
+		if (tp_noise_put_listed(skb, TSCPROBE_CPU_A_SOURCE, e, th,
+					threads))
 			return -EMSGSIZE;
-	}
-	if (*idx == t->n + 1 && t->other.count) {
-		e = &t->other;
-		if (tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE,
-					TSCPROBE_SOURCE_OTHER, e, NULL,
-					e->count, e->net))
-			return -EMSGSIZE;
-	}
+	e = &t->other;
+	if (e->count &&
+	    tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE,
+				TSCPROBE_SOURCE_OTHER, e, NULL, e->count,
+				e->net))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -319,22 +415,25 @@ static int tp_noise_put_series(struct sk_buff *skb,
 	return err;
 }
 
-/* What ran inside the event's gap, where the probes recorded it. */
+/*
+ * What ran inside the event's gap, where the probes recorded it; the
+ * threads summed where @th is NULL.
+ */
 static int tp_noise_put_event_sources(struct sk_buff *skb,
 				      const struct tp_event_sources *s,
 				      const struct tp_src_threads *th)
 {
-	const struct tp_src_total *e;
+	const struct tp_src_total *e, *threads;
+	struct tp_src_total sum;
 	u32 i;
 
 	if (!s->probed)
 		return 0;
-	for (i = 0; i < s->n; i++) {
-		e = &s->e[i];
-		if (tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
-					e->key.kind, e, th, e->count, e->net))
+	threads = tp_noise_threads_sum(s->e, s->n, th, &sum);
+	for (i = 0; (e = tp_noise_nth_source(s->e, s->n, threads, i)); i++)
+		if (tp_noise_put_listed(skb, TSCPROBE_EVENT_A_SOURCE, e, th,
+					threads))
 			return -EMSGSIZE;
-	}
 	e = &s->other;
 	if (e->count &&
 	    tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
@@ -350,7 +449,9 @@ static int tp_noise_put_event_sources(struct sk_buff *skb,
  * @skb: the message
  * @ev: the event
  * @s: its sources (not probed: none put)
- * @th: the interrupt threads its sources' keys point into (the CPU's)
+ * @th: the interrupt threads its sources' keys point into (the CPU's);
+ *	NULL for a reader who may not see other tasks: threads summed, and
+ *	no interrupt thread named
  *
  * Return: 0, or -EMSGSIZE with nothing added.
  */
@@ -372,19 +473,20 @@ int tp_noise_put_event(struct sk_buff *skb, const struct tp_event *ev,
 }
 
 static int tp_noise_put_events(struct sk_buff *skb,
-			       const struct tp_noise_cpu *n, u32 *idx)
+			       const struct tp_noise_cpu *n, u32 *idx,
+			       bool named)
 {
+	const struct tp_src_threads *th = named ? &n->sources.threads : NULL;
 	const struct tp_events *e = &n->loop.events;
 
 	for (; *idx < e->n; (*idx)++)
-		if (tp_noise_put_event(skb, &e->ev[*idx], &n->ev_src[*idx],
-				       &n->sources.threads))
+		if (tp_noise_put_event(skb, &e->ev[*idx], &n->ev_src[*idx], th))
 			return -EMSGSIZE;
 	return 0;
 }
 
 static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
-			     void *snap, unsigned long *pos)
+			     void *snap, unsigned long *pos, bool named)
 {
 	struct tp_noise_cpu *n = snap;
 	unsigned int phase = TP_POS_PHASE(*pos);
@@ -398,7 +500,7 @@ static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 		idx = 0;
 	}
 	if (phase == TP_NOISE_SOURCES) {
-		err = tp_noise_put_sources(skb, n, &idx);
+		err = tp_noise_put_sources(skb, n, &idx, named);
 		if (!err) {
 			phase = TP_NOISE_BUCKETS;
 			idx = 0;
@@ -412,7 +514,7 @@ static int tp_noise_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 		}
 	}
 	if (!err && phase == TP_NOISE_EVENTS) {
-		err = tp_noise_put_events(skb, n, &idx);
+		err = tp_noise_put_events(skb, n, &idx, named);
 		if (!err)
 			phase = TP_NOISE_END;
 	}

@@ -44,13 +44,14 @@ struct tp_params {
 
 /*
  * A noise window's events to notify: @put adds the @i-th of the @n as a
- * TSCPROBE_CPU_A_EVENT nest, with its sources; on -EMSGSIZE it adds
- * nothing.  The measurement knows its events; the listener, its messages.
+ * TSCPROBE_CPU_A_EVENT nest, with its sources (threads by pid and name if
+ * @named); on -EMSGSIZE it adds nothing.  The measurement knows its
+ * events; the listener, its messages.
  */
 struct tp_notify_batch {
 	unsigned int n;
 	int (*put)(struct sk_buff *skb, const struct tp_notify_batch *b,
-		   unsigned int i);
+		   unsigned int i, bool named);
 };
 
 /*

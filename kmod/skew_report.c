@@ -44,7 +44,7 @@ static int tp_skew_put_progress(struct sk_buff *skb, struct tp_cpu *c)
 }
 
 static int tp_skew_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
-			    void *snap, unsigned long *pos)
+			    void *snap, unsigned long *pos, bool named)
 {
 	return 0;
 }

@@ -41,8 +41,17 @@
 
 #define TSCPROBE_GENL_NAME		"tscprobe"
 #define TSCPROBE_GENL_VERSION		1
-/* Multicast group: RUN_FINISHED and EVENT notifications. */
+/*
+ * Multicast groups: RUN_FINISHED and EVENT notifications.  "events" is
+ * open to every user, and its EVENTs name no thread (see
+ * TSCPROBE_SOURCE_A_WITHHELD); "events-named" carries the same
+ * notifications with the threads' pids and names, and only a task with
+ * CAP_NET_ADMIN may join it.  A module built for a kernel that cannot
+ * refuse a group to a joiner (without GENL_MCAST_CAP_NET_ADMIN: before
+ * 6.7, and stable lines without its backport) has no "events-named".
+ */
 #define TSCPROBE_MCGRP_EVENTS		"events"
+#define TSCPROBE_MCGRP_EVENTS_NAMED	"events-named"
 
 /* ---- limits ------------------------------------------------------------ */
 
@@ -168,19 +177,23 @@
  *	publication of its figures; where the running measurement published
  *	new ones between two of them, the message read after it carries
  *	NLM_F_DUMP_INTR, and the reader starts the dump over (the CLI does,
- *	a few times).
+ *	a few times).  Thread names and pids are sent only to a requester
+ *	with CAP_NET_ADMIN (see TSCPROBE_SOURCE_A_WITHHELD).
  * @TSCPROBE_CMD_RESET: do, admin; drops the results.  EBUSY while running.
  * @TSCPROBE_CMD_RUN_FINISHED: notification on the events group: RUN_ID,
  *	KIND, STATE (DONE or STOPPED), STOP_REASON; with reason THRESHOLD
  *	also STOP_CPU and STOP_EVENT; for a noise run also one CPU nest per
  *	measured CPU with ID, EVENTS_TOTAL and EVENTS_NOT_NOTIFIED (final).
- * @TSCPROBE_CMD_EVENT: notification on the events group: RUN_ID and one
- *	CPU nest (ID and EVENT nests, with their sources as in GET_RESULT)
+ * @TSCPROBE_CMD_EVENT: notification on the events groups: RUN_ID and one
+ *	CPU nest (ID and EVENT nests, with their sources as in GET_RESULT:
+ *	threads named on "events-named" only)
  *	holding noise events found by the last window, at most
  *	TSCPROBE_EVENTS_PER_NOTIFICATION of them per window, in as many
  *	messages as they need (each at most a page).  The
  *	only listener, joined before START with NETLINK_BROADCAST_ERROR
  *	set, receives per CPU EVENTS_TOTAL - EVENTS_NOT_NOTIFIED events.
+ *	With listeners on both groups, an event counts as notified when
+ *	both groups got it.
  */
 enum tscprobe_cmd {
 	TSCPROBE_CMD_UNSPEC,
@@ -955,9 +968,19 @@ enum tscprobe_smi_source {
  *	handler ran in this thread (every device interrupt's on PREEMPT_RT,
  *	where the hard handler only wakes it; a threaded handler elsewhere),
  *	whose time is the source's; the hard handler of the same IRQ is
- *	another source, without it.  Absent: a hard handler, or a vector.
+ *	another source, without it.  Absent: a hard handler, a vector, or
+ *	a thread WITHHELD from the reader.
  * @TSCPROBE_SOURCE_A_THREAD_NAME: string, at most TSCPROBE_SOURCE_NAME_LEN
  *	bytes with its NUL; with THREAD_PID: the thread's comm (irq/45-...)
+ * @TSCPROBE_SOURCE_A_WITHHELD: flag; the reader may not see other tasks:
+ *	sent in GET_RESULT to a requester without CAP_NET_ADMIN and in the
+ *	EVENTs of the "events" group.  In a SOURCE (of a CPU or an event) of
+ *	KIND THREAD: this one entry sums every thread the list would name
+ *	(no ID, no NAME), in its place by CYCLES; the totals are those a
+ *	privileged reader adds up.  Of KIND IRQ: the handler ran in the
+ *	interrupt's thread, whose THREAD_PID and THREAD_NAME are not sent.
+ *	IRQ, softirq and NMI handler names are named for everyone, as
+ *	/proc/interrupts and /proc/softirqs name them.
  */
 enum tscprobe_source_attr {
 	TSCPROBE_SOURCE_A_UNSPEC,
@@ -970,6 +993,7 @@ enum tscprobe_source_attr {
 	TSCPROBE_SOURCE_A_VECTOR,
 	TSCPROBE_SOURCE_A_THREAD_PID,
 	TSCPROBE_SOURCE_A_THREAD_NAME,
+	TSCPROBE_SOURCE_A_WITHHELD,
 
 	__TSCPROBE_SOURCE_A_MAX
 };
