@@ -13,11 +13,11 @@
 
 #include "user/commands.h"
 #include "user/lib/cli.h"
-#include "user/lib/json_read.h"
+#include "user/lib/event_report.h"
 #include "user/lib/format.h"
+#include "user/lib/json_read.h"
 #include "user/lib/model.h"
 #include "user/lib/options.h"
-#include "user/lib/format.h"
 
 static const char tp_diff_usage[] =
 	"usage: tscprobe diff A.json B.json [-j]\n"
@@ -406,15 +406,17 @@ static double tp_diff_kind_figure(const struct jr *cpu, const char *kind,
  * A noise CPU's largest source, "irq 24 virtio0-input" ("irq vector 236
  * local_timer" for a system vector, "irq 45 virtio0-requests (thread 812
  * irq/45-virtio0-r)" for an interrupt's thread, "irq LOC" where its id is
- * null); NULL: not known.
+ * null, and what the module did not name as tp_source_label() says it);
+ * NULL: not known.
  */
 static const char *tp_diff_largest(const struct jr *cpu,
 				   const struct tp_diff_src *src, char *buf,
 				   size_t len)
 {
 	const struct jr *n = jr_get(jr_get(cpu, "sources"), "named");
-	const struct jr *id, *vector, *thread, *pid;
+	const struct jr *id, *vector, *thread, *pid, *withheld;
 	const char *kind;
+	bool unnamed;
 	size_t at;
 
 	if (!tp_diff_has_sources(cpu, src->timed))
@@ -422,8 +424,12 @@ static const char *tp_diff_largest(const struct jr *cpu,
 	if (!n || n->type != JR_ARR || !n->n)
 		return "none";
 	kind = jr_str(&n->v[0], "kind");
+	withheld = jr_get(&n->v[0], "withheld");
+	unnamed = withheld && withheld->type == JR_BOOL && withheld->b;
 	if (kind && !strcmp(kind, "other"))
 		return "other";
+	if (unnamed && kind && !strcmp(kind, "thread"))
+		return TP_THREADS_WITHHELD;
 	id = jr_get(&n->v[0], "id");
 	vector = jr_get(&n->v[0], "vector");
 	if (id && id->type == JR_NUM)
@@ -440,6 +446,8 @@ static const char *tp_diff_largest(const struct jr *cpu,
 	if (pid && pid->type == JR_NUM && at < len)
 		snprintf(buf + at, len - at, " (thread %.0f %s)", pid->num,
 			 jr_str(thread, "name") ?: "");
+	else if (unnamed && thread && thread->type == JR_OBJ && at < len)
+		snprintf(buf + at, len - at, TP_THREAD_WITHHELD);
 	return buf;
 }
 

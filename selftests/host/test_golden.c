@@ -219,18 +219,18 @@ static void fill_causes(struct tp_cpu_res *c, unsigned int i)
 static void fill_sources(struct tp_cpu_res *c, unsigned int i)
 {
 	static const struct tp_source_res named[] = {
-		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 205, 430000, false, true, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 120, 420000, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 3, 9000000, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 205, 430000, false, true, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 120, 420000, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 118, 210000, false, false, false, 0, "", false },
 		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 40, 84000, false, false, true, 140,
-		  "irq/4-ttyS0" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800, false, false, false, 0, "" },
+		  "irq/4-ttyS0", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 15, 30000, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_THREAD, 17, "ksoftirqd/1", 2, 21000, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 9, 12000, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 4200, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 25, "virtio0-output", 3, 2100, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 4, 800, false, false, false, 0, "", false },
 	};
 	unsigned int k, n = i == 2 ? TP_ARRAY_SIZE(named) : 3;
 
@@ -258,11 +258,11 @@ static void fill_event_sources(struct tp_event_res *ev, unsigned int e,
 			       unsigned int i)
 {
 	static const struct tp_source_res many[] = {
-		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 2, 0, false, true, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 1, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_THREAD, 4242, "stress-ng", 1, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 236, "local_timer", 2, 0, false, true, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 236, "nvme0q3", 1, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_NMI, 0, "perf_event_nmi_handler", 1, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_OTHER, 0, "other", 3, 0, false, false, false, 0, "", false },
 	};
 	uint64_t named = 0;
 	unsigned int k;
@@ -578,6 +578,103 @@ TEST_F(golden, noise)
 }
 
 /*
+ * @src[0..*@n) as the module sends them to a reader without CAP_NET_ADMIN:
+ * the threads one entry that sums them, WITHHELD, in their first one's
+ * place (largest first holds: the first was the largest of them), and an
+ * interrupt's thread neither by pid nor by name.
+ */
+static void withhold_threads(struct tp_source_res *src, uint32_t *n)
+{
+	struct tp_source_res sum = {
+		.kind = TSCPROBE_SOURCE_THREAD, .withheld = true,
+	};
+	unsigned int k, kept = 0, at = *n;
+
+	for (k = 0; k < *n; k++) {
+		if (src[k].kind != TSCPROBE_SOURCE_THREAD) {
+			if (src[k].threaded) {
+				src[k].withheld = true;
+				src[k].pid = 0;
+				memset(src[k].thread, 0, sizeof(src[k].thread));
+			}
+			src[kept++] = src[k];
+			continue;
+		}
+		if (at == *n)
+			at = kept;
+		sum.count += src[k].count;
+		sum.cycles += src[k].cycles;
+	}
+	if (at == *n)
+		return;
+	memmove(&src[at + 1], &src[at], (kept - at) * sizeof(*src));
+	src[at] = sum;
+	*n = kept + 1;
+}
+
+/*
+ * What a reader without CAP_NET_ADMIN is shown: no thread's pid or name
+ * in any format, the threads summed and said why, an interrupt's thread
+ * said to be one; the same sums by kind.
+ */
+TEST_F(golden, noise_read_without_cap_net_admin)
+{
+	static const char *const hidden[] = {
+		"stress-ng", "4242", "ksoftirqd", "irq/4-ttyS0", "thread 140",
+		"\"pid\": 140",
+	};
+	static const struct { enum tp_format fmt; bool v; } f[] = {
+		{ TP_FMT_TEXT, true }, { TP_FMT_JSON, false },
+		{ TP_FMT_CSV, false }, { TP_FMT_PROM, false },
+	};
+	struct tp_result r;
+	unsigned int i, k;
+	char *out;
+
+	tp_result_init(&r, TSCPROBE_KIND_NOISE);
+	fill_noise(&r, &self->cpus);
+	for (i = 0; i < r.ncpus; i++) {
+		withhold_threads(r.cpu[i].sources, &r.cpu[i].nsources);
+		for (k = 0; k < r.cpu[i].nevents; k++)
+			withhold_threads(r.cpu[i].events[k].sources,
+					 &r.cpu[i].events[k].nsources);
+	}
+	for (i = 0; i < TP_ARRAY_SIZE(f); i++) {
+		out = report_v(&r, f[i].fmt, NULL, f[i].v);
+		ASSERT_NE(NULL, out);
+		for (k = 0; k < TP_ARRAY_SIZE(hidden); k++)
+			EXPECT_FALSE(strstr(out, hidden[k]) != NULL)
+				TH_LOG("format %u shows a hidden name", i);
+		if (f[i].fmt == TP_FMT_TEXT) {
+			EXPECT_NE(NULL, strstr(out, "threads (names need CAP_NET_ADMIN)"))
+				TH_LOG("%s", out);
+			EXPECT_NE(NULL, strstr(out, "irq 4 ttyS0 (thread: name needs CAP_NET_ADMIN)"))
+				TH_LOG("%s", out);
+		}
+		if (f[i].fmt == TP_FMT_JSON) {
+			EXPECT_NE(NULL, strstr(out, "\"kind\": \"thread\",\n"
+					       "            \"id\": null,\n"
+					       "            \"vector\": false,\n"
+					       "            \"name\": null,\n"
+					       "            \"thread\": null,\n"
+					       "            \"withheld\": true,\n"
+					       "            \"count\": 5,\n"
+					       "            \"cycles\": 9021000,"))
+				TH_LOG("%s", out);
+			EXPECT_NE(NULL, strstr(out, "\"name\": \"ttyS0\",\n"
+					       "            \"thread\": {\n"
+					       "              \"pid\": null,\n"
+					       "              \"name\": null\n"
+					       "            },\n"
+					       "            \"withheld\": true,"))
+				TH_LOG("%s", out);
+		}
+		free(out);
+	}
+	tp_result_free(&r);
+}
+
+/*
  * What the userspace engine counted on the @i-th CPU from /proc, untimed,
  * largest first and ties in the files' order: named interrupt rows
  * without a number (LOC), numbered ones with their actions, softirqs by
@@ -590,15 +687,15 @@ TEST_F(golden, noise)
 static void fill_user_sources(struct tp_cpu_res *c, unsigned int i)
 {
 	static const struct tp_source_res counted[] = {
-		{ TSCPROBE_SOURCE_IRQ, 0, "LOC", 5, 0, true, true, false, 0, "" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 4, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 3, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 0, "RES", 2, 0, true, true, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input.0", 1, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_IRQ, 0, "CAL", 1, 0, true, true, false, 0, "" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0, false, false, false, 0, "" },
-		{ TSCPROBE_SOURCE_SOFTIRQ, 7, "SCHED", 1, 0, false, false, false, 0, "" },
+		{ TSCPROBE_SOURCE_IRQ, 0, "LOC", 5, 0, true, true, false, 0, "", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 9, "RCU", 4, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 1, "TIMER", 3, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 0, "RES", 2, 0, true, true, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 4, "ttyS0", 1, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 24, "virtio0-input.0", 1, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_IRQ, 0, "CAL", 1, 0, true, true, false, 0, "", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 3, "NET_RX", 1, 0, false, false, false, 0, "", false },
+		{ TSCPROBE_SOURCE_SOFTIRQ, 7, "SCHED", 1, 0, false, false, false, 0, "", false },
 	};
 	unsigned int k;
 

@@ -124,6 +124,16 @@ tap_check "diff: the sources of each CPU, A -> B, where either has them" diff_so
 	'sources (net time inside the windows), A -> B:' \
 	'^  CPU 0: thread 4.3ms -> 100ns (-100%), .*; largest: thread 4242 stress-ng -> irq 24 virtio0-input$' \
 	'^  CPU 1: thread 4.3ms -> n/a, .*; largest: thread 4242 stress-ng -> n/a$'
+# As a reader without CAP_NET_ADMIN has them: the threads summed, an
+# interrupt's thread not named; the largest says so.
+tap_check "diff: the largest source as the module named it to the reader" diff_sources \
+	noise.json "$OUT/dwithheld.json" '.cpus[0].sources.named[0] = {kind: "thread",
+	id: null, name: null, thread: null, withheld: true, count: 3, cycles: 5, ns: 2} |
+	.cpus[1].sources.named[0] = {kind: "irq", id: 4, name: "ttyS0",
+	thread: {pid: null, name: null}, withheld: true, count: 1, cycles: 5, ns: 2}' \
+	'sources (net time inside the windows), A -> B:' \
+	'^  CPU 0: .*; largest: thread 4242 stress-ng -> threads (names need CAP_NET_ADMIN)$' \
+	'^  CPU 1: .*; largest: thread 4242 stress-ng -> irq 4 ttyS0 (thread: name needs CAP_NET_ADMIN)$'
 tap_check "diff: two userspace reports have no net time to compare" bash -c \
 	"! '$CLI' diff '$OUT/da.json' '$OUT/db.json' | grep -q '^sources (net time'"
 tap_check "diff -j: the sources, null where neither report has them" bash -c \

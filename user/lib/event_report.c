@@ -63,16 +63,28 @@ void tp_event_cause_model(struct tp_model *m, const struct tp_event_res *e)
 	tp_counter(m, "steal_ns", &e->steal_ns, NULL);
 }
 
+/* The threads the module summed for a reader who may not see them. */
+static bool tp_source_summed(const struct tp_source_res *s)
+{
+	return s->withheld && s->kind == TSCPROBE_SOURCE_THREAD;
+}
+
 /*
  * "irq 4 ttyS0", "irq vector 236 local_timer" (a system vector, no IRQ
  * number), "irq 45 virtio0-requests (thread 812 irq/45-virtio0-r)" (the
  * handler's thread), "softirq 1 TIMER", "nmi nmi_cpu_backtrace_handler",
- * "irq LOC" (a row of /proc/interrupts without a number), "other".
+ * "irq LOC" (a row of /proc/interrupts without a number), "other"; for a
+ * reader without CAP_NET_ADMIN "threads (names need CAP_NET_ADMIN)" and
+ * "irq 45 virtio0-requests (thread: name needs CAP_NET_ADMIN)".
  */
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 {
 	int n;
 
+	if (tp_source_summed(s)) {
+		snprintf(buf, len, TP_THREADS_WITHHELD);
+		return;
+	}
 	if (s->kind == TSCPROBE_SOURCE_OTHER) {
 		snprintf(buf, len, "%s", tp_source_name(s->kind));
 		return;
@@ -83,7 +95,11 @@ void tp_source_label(const struct tp_source_res *s, char *buf, size_t len)
 		n = snprintf(buf, len, "%s %s%u%s%s", tp_source_name(s->kind),
 			     s->vector ? "vector " : "", s->id,
 			     *s->name ? " " : "", s->name);
-	if (s->threaded && n >= 0 && (size_t)n < len)
+	if (!s->threaded || n < 0 || (size_t)n >= len)
+		return;
+	if (s->withheld)
+		snprintf(buf + n, len - (size_t)n, TP_THREAD_WITHHELD);
+	else
 		snprintf(buf + n, len - (size_t)n, " (thread %u %s)", s->pid,
 			 s->thread);
 }
@@ -122,20 +138,33 @@ void tp_source_figures_model(struct tp_model *m, uint32_t khz,
 /*
  * One source of a "named" array; "id" null where it has no number,
  * "vector" true where it is a system vector's, "thread" the interrupt
- * thread's pid and name where the handler ran in it, else null.
+ * thread's pid and name where the handler ran in it, else null.  For a
+ * reader without CAP_NET_ADMIN "withheld" is true on what the module did
+ * not name: the threads summed (no id, no name) and an interrupt's
+ * thread (its pid and name null).
  */
 void tp_source_model(struct tp_model *m, uint32_t khz,
 		     const struct tp_source_res *s, bool untimed)
 {
+	bool summed = tp_source_summed(s);
+
 	tp_obj(m, NULL);
 	tp_str(m, "kind", tp_source_name(s->kind), NULL);
-	if (s->no_id)
+	if (s->no_id || summed)
 		tp_null(m, "id", NULL);
 	else
 		tp_u64(m, "id", s->id, NULL);
 	tp_bool(m, "vector", s->vector, NULL);
-	tp_str(m, "name", s->name, NULL);
-	if (s->threaded) {
+	if (summed)
+		tp_null(m, "name", NULL);
+	else
+		tp_str(m, "name", s->name, NULL);
+	if (s->threaded && s->withheld) {
+		tp_obj(m, "thread");
+		tp_null(m, "pid", NULL);
+		tp_null(m, "name", NULL);
+		tp_end(m);
+	} else if (s->threaded) {
 		tp_obj(m, "thread");
 		tp_u64(m, "pid", s->pid, NULL);
 		tp_str(m, "name", s->thread, NULL);
@@ -143,6 +172,7 @@ void tp_source_model(struct tp_model *m, uint32_t khz,
 	} else {
 		tp_null(m, "thread", NULL);
 	}
+	tp_bool(m, "withheld", s->withheld, NULL);
 	tp_source_figures_model(m, khz, s, true, !untimed, NULL, NULL);
 	tp_end(m);
 }

@@ -17,6 +17,12 @@ void tp_event_counters_text(FILE *f, const char *lead,
 			    const struct tp_event_res *e);
 void tp_event_sources_text(uint32_t tsc_khz, const struct tp_event_res *e,
 			   FILE *f);
+/*
+ * What the module did not name to a reader without CAP_NET_ADMIN: the
+ * threads it summed, and an interrupt's thread (after the interrupt).
+ */
+#define TP_THREADS_WITHHELD	"threads (names need CAP_NET_ADMIN)"
+#define TP_THREAD_WITHHELD	" (thread: name needs CAP_NET_ADMIN)"
 /* Room for the longest tp_source_label(), its NUL included. */
 #define TP_SOURCE_LABEL	96
 void tp_source_label(const struct tp_source_res *s, char *buf, size_t len);

@@ -335,6 +335,10 @@ static int tp_nl_family_cb(const struct nlmsghdr *nlh, void *data)
 		if (!strcmp(mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]),
 			    TSCPROBE_MCGRP_EVENTS))
 			nl->mcgrp_events = tp_nl_u32(g[CTRL_ATTR_MCAST_GRP_ID], 0);
+		else if (!strcmp(mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]),
+				 TSCPROBE_MCGRP_EVENTS_NAMED))
+			nl->mcgrp_events_named =
+				tp_nl_u32(g[CTRL_ATTR_MCAST_GRP_ID], 0);
 	}
 	return MNL_CB_OK;
 }
@@ -386,12 +390,14 @@ bool tp_nl_family_gone(struct tp_nl *nl)
 {
 	uint16_t family = nl->family;
 	uint32_t version = nl->version, mcgrp = nl->mcgrp_events;
+	uint32_t named = nl->mcgrp_events_named;
 	int err = tp_nl_resolve(nl, true);
 	bool gone = err == TP_EXIT_NOMODULE || (!err && nl->family != family);
 
 	nl->family = family;
 	nl->version = version;
 	nl->mcgrp_events = mcgrp;
+	nl->mcgrp_events_named = named;
 	return gone;
 }
 
@@ -522,21 +528,33 @@ static void tp_nl_grow_rcvbuf(struct tp_nl *nl)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
 }
 
+/* Join @group; 0 or a negative errno (-EPERM: it needs CAP_NET_ADMIN). */
+static int tp_nl_join(struct tp_nl *nl, uint32_t group)
+{
+	int id = (int)group;
+
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &id,
+				  sizeof(id)) < 0)
+		return -errno;
+	return 0;
+}
+
 /**
- * tp_nl_join_events() - subscribe to the family's events group
+ * tp_nl_join_events() - subscribe to the family's events
  * @nl: the socket
  *
- * With NETLINK_BROADCAST_ERROR set, so that the module learns when this
- * socket's queue is full.
+ * One group: "events-named", where the module has it and the kernel lets
+ * this task join it (CAP_NET_ADMIN), so that events name their threads;
+ * else "events", whose events sum them.  With NETLINK_BROADCAST_ERROR
+ * set, so that the module learns when this socket's queue is full.
  *
  * Return: 0, or a negative errno.
  */
 int tp_nl_join_events(struct tp_nl *nl)
 {
-	int group = (int)nl->mcgrp_events;
 	int one = 1;
 
-	if (!group)
+	if (!nl->mcgrp_events)
 		return -ENOENT;
 	/*
 	 * A notification this socket has no room for is then an error for
@@ -545,11 +563,11 @@ int tp_nl_join_events(struct tp_nl *nl)
 	 */
 	tp_nl_grow_rcvbuf(nl);
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_BROADCAST_ERROR, &one,
-				  sizeof(one)) < 0 ||
-	    mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &group,
-				  sizeof(group)) < 0)
+				  sizeof(one)) < 0)
 		return -errno;
-	return 0;
+	if (nl->mcgrp_events_named && !tp_nl_join(nl, nl->mcgrp_events_named))
+		return 0;
+	return tp_nl_join(nl, nl->mcgrp_events);
 }
 
 /**

@@ -28,6 +28,8 @@
  * @family: the family's id
  * @version: the family's version
  * @mcgrp_events: the id of the "events" multicast group (0: none)
+ * @mcgrp_events_named: the id of "events-named", the same with thread
+ *	names, for CAP_NET_ADMIN (0: the module has none)
  * @portid: our port id
  * @seq: sequence number of the last request
  * @req: the last request, kept to name the attribute an ack points at
@@ -39,6 +41,7 @@ struct tp_nl {
 	uint16_t family;
 	uint32_t version;
 	uint32_t mcgrp_events;
+	uint32_t mcgrp_events_named;
 	uint32_t portid;
 	uint32_t seq;
 	char req[8192];

@@ -299,7 +299,10 @@ static uint32_t tp_decode_source_fields(const struct nlattr *nest,
 	s->count = tp_nl_u64(tb[TSCPROBE_SOURCE_A_COUNT], 0);
 	s->cycles = tp_nl_u64(tb[TSCPROBE_SOURCE_A_CYCLES], 0);
 	s->vector = tb[TSCPROBE_SOURCE_A_VECTOR] != NULL;
-	s->threaded = tb[TSCPROBE_SOURCE_A_THREAD_PID] != NULL;
+	s->withheld = tb[TSCPROBE_SOURCE_A_WITHHELD] != NULL;
+	/* An interrupt's thread not named to this reader is one still. */
+	s->threaded = tb[TSCPROBE_SOURCE_A_THREAD_PID] ||
+		      (s->withheld && s->kind == TSCPROBE_SOURCE_IRQ);
 	s->pid = tp_nl_u32(tb[TSCPROBE_SOURCE_A_THREAD_PID], 0);
 	if (tb[TSCPROBE_SOURCE_A_THREAD_NAME])
 		tp_copy_name(s->thread, sizeof(s->thread),

@@ -95,6 +95,9 @@ struct tp_counter_res {
  * @vector: an x86 system vector (kind irq): @id is no IRQ number
  * @threaded: kind irq: the handler ran in the interrupt's thread, @pid,
  *	named @thread
+ * @withheld: the module names threads only to readers with CAP_NET_ADMIN;
+ *	for others, kind thread: the threads summed, without id and name;
+ *	kind irq: @threaded, but without @pid and @thread
  */
 struct tp_source_res {
 	uint32_t kind;
@@ -107,6 +110,7 @@ struct tp_source_res {
 	bool threaded;
 	uint32_t pid;
 	char thread[TSCPROBE_SOURCE_NAME_LEN];
+	bool withheld;
 };
 
 /**
