@@ -7,8 +7,8 @@
  * run and during a cache run only ever see whole snapshots.  And the
  * netlink surface under load: an error message is not recycled by a flood
  * of others before its ack is sent, GET_STATUS's reply does not grow with
- * the CPUs (they come in a dump), a dump is never cut by a new START, and
- * STOP returns without waiting for the run.
+ * the CPUs (they come in a dump), and STOP returns without waiting for
+ * the run.  (A dump cut by a new START: test_readers.c.)
  *
  * The property a torn read breaks: the module publishes a CPU's state
  * between two windows, as a whole, and at every publication the calls of a
@@ -304,7 +304,8 @@ static void tp_chaos_client(struct tp_shared *s, unsigned int i,
 		default:
 			tp_result_init(&res, 0);
 			err = tp_result_fetch(nl, 0, &res, &e);
-			if (err && err != -ENOENT)
+			/* ESTALE: another client's RESET or START came midway. */
+			if (err && err != -ENOENT && err != -ESTALE)
 				r->err = err;
 			else if (!err && tp_check_snapshot(&res, why, sizeof(why))) {
 				r->err = -EBADMSG;
@@ -780,111 +781,6 @@ TEST_F_TIMEOUT(conc, status_reply_does_not_grow_with_cpus, 60)
 	EXPECT_EQ(n, (unsigned int)tp_jq_num(out, ".cpus | length")) TH_LOG("%s", out);
 	free(out);
 	EXPECT_EQ(0, tp_stop(&self->nl, &e));
-}
-
-/* A GET_RESULT dump read in small parts: its run ids, flags and end. */
-struct tp_slow_dump {
-	struct mnl_socket *sock;
-	unsigned int portid;
-	unsigned int msgs;
-	unsigned int intr;
-	unsigned int other_run;
-	uint64_t run_id;
-	bool done;
-	int err;
-};
-
-static int tp_slow_dump_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
-	struct tp_slow_dump *d = data;
-
-	d->msgs++;
-	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
-		d->intr++;
-	if (!tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) && tb[TSCPROBE_A_RUN_ID] &&
-	    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != d->run_id)
-		d->other_run++;
-	return MNL_CB_OK;
-}
-
-/* Read one part of the dump (one recv); false once it has ended. */
-static bool tp_slow_dump_part(struct tp_slow_dump *d)
-{
-	char buf[4096];
-	ssize_t n;
-	int ret;
-
-	n = mnl_socket_recvfrom(d->sock, buf, sizeof(buf));
-	if (n <= 0) {
-		d->err = -1;
-		return false;
-	}
-	ret = mnl_cb_run(buf, n, 9, d->portid, tp_slow_dump_cb, d);
-	if (ret == MNL_CB_STOP) {
-		d->done = true;
-		return false;
-	}
-	if (ret < 0) {
-		d->err = -1;
-		return false;
-	}
-	return true;
-}
-
-/*
- * A dump returns the run it started with, to its end, even when a new
- * START replaces that run halfway: it holds the run, and copies each CPU
- * once.  So NLM_F_DUMP_INTR, which would tell a reader to start over, is
- * never set (include/uapi/linux/tscprobe.h, GET_RESULT), and the results are
- * whole.
- */
-TEST_F_TIMEOUT(conc, dump_is_not_cut_by_a_new_run, 120)
-{
-	static const struct tp_attr_val many_events[] = {
-		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 500000000ULL },
-		{ TSCPROBE_A_IRQS, TP_NLA_U32, TSCPROBE_IRQS_ON },
-		{ TSCPROBE_A_THRESHOLD_CYCLES, TP_NLA_U64, 60 },
-		{ 0 },
-	};
-	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
-	struct tp_slow_dump d = { 0 };
-	char buf[512];
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *g;
-	struct tp_nl_error e;
-	uint64_t next;
-
-	ASSERT_EQ(0, tp_start(&self->nl, noise, many_events, NULL, &d.run_id,
-			      &e)) TH_LOG("%s", e.msg);
-	ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));
-	d.sock = mnl_socket_open(NETLINK_GENERIC);
-	ASSERT_NE(NULL, d.sock);
-	ASSERT_EQ(0, mnl_socket_bind(d.sock, 0, MNL_SOCKET_AUTOPID));
-	d.portid = mnl_socket_get_portid(d.sock);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = self->nl.family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = 9;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = TSCPROBE_CMD_GET_RESULT;
-	g->version = TSCPROBE_GENL_VERSION;
-	ASSERT_LT(0, mnl_socket_sendto(d.sock, nlh, nlh->nlmsg_len));
-	ASSERT_TRUE(tp_slow_dump_part(&d));
-	/* The results change under the dump: a new run, then its end. */
-	ASSERT_EQ(0, tp_start(&self->nl, noise, noise->quick, NULL, &next, &e));
-	ASSERT_NE(d.run_id, next);
-	ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));
-	while (tp_slow_dump_part(&d))
-		;
-	mnl_socket_close(d.sock);
-	TH_LOG("%u messages of run %" PRIu64 " while run %" PRIu64 " replaced it",
-	       d.msgs, d.run_id, next);
-	EXPECT_EQ(0, d.err);
-	EXPECT_TRUE(d.done);
-	EXPECT_GT(d.msgs, 4);
-	EXPECT_EQ(0, d.intr);
-	EXPECT_EQ(0, d.other_run);
 }
 
 /*
