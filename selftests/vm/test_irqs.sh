@@ -40,7 +40,8 @@
 #    the sources' bookkeeping is unmatched (a softirq preempted in its
 #    thread goes on when the thread does), and the serial port's
 #    interrupt thread is named as its interrupt, irq N with the thread
-#    irq/N-ttyS0, never as a thread.
+#    irq/N-ttyS0, never as a thread; read by nobody, the same results
+#    name no thread (pid and name withheld), with the same figures.
 # Prints TAP and the kselftest totals line.
 . /selftests/lib.sh
 
@@ -366,9 +367,39 @@ rt_interrupt_threads_named() {
 	return 1
 }
 
+# The same results read by nobody: the serial port's interrupt is there,
+# run in a thread whose pid and name are withheld; no thread's pid or name
+# anywhere (threads summed); the figures by kind and the sums are root's.
+rt_interrupt_threads_withheld() {
+	irq=$(awk -F: '/ttyS0/ { gsub(/ /, "", $1); print $1; exit }' /proc/interrupts)
+	vm-runas 65534 tscprobe show noise -j >"$OUT/rt-nobody.json" || return 1
+	jq -c '.cpus[] | select(.cpu == 1) | .sources.named[]' "$OUT/rt-nobody.json"
+	jq -e --argjson irq "$irq" '.cpus[] | select(.cpu == 1) | .sources.named |
+		any(.[]; .kind == "irq" and .id == $irq and .withheld and
+			.thread == {pid: null, name: null})' \
+		"$OUT/rt-nobody.json" >/dev/null || return 1
+	jq -e '[.cpus[] | .sources.named[]?, .events[]?.sources.named[]?] |
+		all(.[]; (.thread == null or .thread == {pid: null, name: null}) and
+			(.kind != "thread" or (.withheld and .id == null)))' \
+		"$OUT/rt-nobody.json" >/dev/null || return 1
+	if grep -q '"irq/' "$OUT/rt-nobody.json"; then
+		echo "an interrupt thread's name in nobody's results"
+		return 1
+	fi
+	jq -n -e --slurpfile a "$OUT/rt-sources.json" \
+		--slurpfile b "$OUT/rt-nobody.json" '
+		def total: [.[] | .cycles] | add // 0;
+		[$a[0].cpus[] | select(.cpu == 1)][0] as $r |
+		[$b[0].cpus[] | select(.cpu == 1)][0] as $n |
+		$r.sources.kinds == $n.sources.kinds and
+		($r.sources.named | total) == ($n.sources.named | total)' >/dev/null
+}
+
 if preempt_rt; then
 	tap_check "PREEMPT_RT: interrupt threads are their interrupts, nothing unmatched" \
 		rt_interrupt_threads_named
+	tap_check "PREEMPT_RT: nobody reads no interrupt thread's pid or name" \
+		rt_interrupt_threads_withheld
 fi
 
 # After everything: each serial line still raises interrupts.
