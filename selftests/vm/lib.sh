@@ -71,3 +71,8 @@ tp_irq_raise() {
 tp_irq_count() {
 	awk -v n="$1:" -v col=$(($2 + 2)) '$1 == n { print $col; exit }' /proc/interrupts
 }
+
+# tp_running: the module's run is going on (status).
+tp_running() {
+	tscprobe status -j 2>/dev/null | jq -e '.state == "running"' >/dev/null
+}

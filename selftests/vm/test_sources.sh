@@ -59,10 +59,6 @@ all_attached() {
 	done
 }
 
-running() {
-	tscprobe status -j 2>/dev/null | jq -e '.state == "running"' >/dev/null
-}
-
 # wait_for COMMAND: up to 30 s.
 wait_for() {
 	i=0
@@ -83,7 +79,7 @@ none_attached() {
 }
 
 not_running() {
-	! running
+	! tp_running
 }
 
 probes_off() {
@@ -109,7 +105,7 @@ probes_while_running() {
 	none_attached "after info and a cache run" || return 1
 	tscprobe noise -c 1 -d 60s -q -j >/dev/null 2>&1 &
 	pid=$!
-	wait_for running || return 1
+	wait_for tp_running || return 1
 	all_attached "during a run" || return 1
 	tscprobe stop || return 1
 	wait "$pid"
@@ -121,7 +117,7 @@ probes_while_running() {
 	detached "after a run that ended by itself" || return 1
 	tscprobe noise -c 1 -d 60s -q >/dev/null 2>&1 &
 	pid=$!
-	wait_for running || return 1
+	wait_for tp_running || return 1
 	# Refused as busy: the probes stay for the run that is on.
 	tscprobe noise -c 0 -d 1s -q >/dev/null 2>&1 &&
 		{ echo "a second START was not refused"; return 1; }
@@ -139,7 +135,7 @@ probes_while_running() {
 cli_killed() {
 	tscprobe noise -c 1 -d 6s -q >/dev/null 2>&1 &
 	pid=$!
-	wait_for running || return 1
+	wait_for tp_running || return 1
 	kill -9 "$pid"
 	wait "$pid"
 	all_attached "after kill -9 of the CLI" || return 1
@@ -178,7 +174,7 @@ end_before_detach() {
 rmmod_mid_run() {
 	tscprobe noise -c 1 -d 60s -q >/dev/null 2>&1 &
 	pid=$!
-	wait_for running || return 1
+	wait_for tp_running || return 1
 	rmmod tscprobe || return 1
 	wait "$pid"
 	# Context switches on every CPU, with the module gone.
@@ -331,7 +327,7 @@ nmi_is_named() {
 	before=$(nmi_of_cpu 0)
 	tscprobe noise -c 0 -d 60s -q -j >"$OUT/nmi.json" &
 	pid=$!
-	wait_for running || return 1
+	wait_for tp_running || return 1
 	# To the harness's own port (ttyS1, where the script's output goes):
 	# tap_check holds this function's output until it returns.  A busy
 	# host serves it seconds later: the run goes on until the NMIs are

@@ -84,7 +84,8 @@ stop_at_after() {
 stop_during_warm_up() {
 	tscprobe noise -q -j -c 0-1 -d 10s --warm-up 60s >"$OUT/long.json" 2>&1 &
 	pid=$!
-	sleep 1
+	# A busy host takes seconds to start it; the warm-up lasts a minute.
+	tap_wait_for 30 tp_running || { echo "no run within 30 s"; return 1; }
 	t0=$(date +%s)
 	tscprobe stop || { echo "stop failed"; return 1; }
 	wait "$pid"
