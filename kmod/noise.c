@@ -339,6 +339,21 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 }
 
 /*
+ * With interrupts off at @start, the first window of the warm-up or of the
+ * measurement: too late (tp_run_start_late(); the measurement may start a
+ * warm-up later), the CPU is not measured and interrupts are back on.
+ */
+static bool tp_noise_start_late(struct tp_cpu *c, const struct tp_noise_cpu *n,
+				const struct tp_params *p, u64 start)
+{
+	if (!tp_run_start_late(c->run, start, n->warming ? 0 : p->warm_up_ns))
+		return false;
+	local_irq_enable();
+	tp_cpu_start_missed(c, start);
+	return true;
+}
+
+/*
  * One window of at most @width cycles, never past the CPU's end.  The
  * first starts the CPU's measurement and sets its end, so the time a
  * thread took to get there never counts against its duration.  APERF/MPERF
@@ -362,6 +377,8 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		return 0;
 	moves = current->se.nr_migrations;
 	if (!n->windows) {
+		if (tp_noise_start_late(c, n, p, start))
+			return 0;
 		n->first_tsc = start;
 		n->last_tsc = start;
 		n->end_tsc = start + span;

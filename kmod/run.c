@@ -119,6 +119,51 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
 	return (end ? end : ktime_get_ns()) - run->start_ns;
 }
 
+/*
+ * Whether tasks and interrupts kept @c's CPU busy for at least half of the
+ * @waited_ns since START: one of higher priority owns it.  If not, the CPU
+ * itself hardly ran (TSCPROBE_CPU_F_HELD).
+ */
+static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
+{
+	return tp_cpu_busy_ns(c->cpu) - c->busy_at_start >= waited_ns / 2;
+}
+
+/**
+ * tp_run_start_late() - whether a CPU may no longer start measuring
+ * @run: the run
+ * @tsc: when it would start
+ * @after_ns: how long after TSCPROBE_START_LIMIT_MS it still may (noise: its
+ *	measurement, after a warm-up that started in time)
+ *
+ * A CPU whose measurement would start TSCPROBE_START_LIMIT_MS or more after
+ * START is not measured: the run would end as much later.  The watch sees
+ * to threads that have not run by then; a thread that runs late checks
+ * for itself, since its CPU may run before the watch's worker gets one.
+ * No lock, no sleep: noise calls it with interrupts off.  A TSC that
+ * stepped back since START is not late.
+ *
+ * Return: true when @tsc is too late.
+ */
+bool tp_run_start_late(const struct tp_run *run, u64 tsc, u64 after_ns)
+{
+	u64 limit = TSCPROBE_START_LIMIT_MS * NSEC_PER_MSEC + after_ns;
+
+	return (s64)(tsc - run->start_tsc) >= (s64)tp_ns_to_cycles(limit);
+}
+
+/*
+ * @c's thread found at @tsc that it is too late (tp_run_start_late()):
+ * the CPU is not measured, flagged as the watch would have flagged it
+ * (tp_cpu_start_hopeless()).
+ */
+void tp_cpu_start_missed(struct tp_cpu *c, u64 tsc)
+{
+	if (!tp_cpu_owned(c, tp_cycles_to_ns(tsc - c->run->start_tsc)))
+		set_bit(TP_CPU_HELD, &c->flags);
+	set_bit(TP_CPU_STARVED, &c->flags);
+}
+
 /* Checked between windows: STOP, unload and hotplug end a CPU within one. */
 bool tp_cpu_should_stop(const struct tp_cpu *c)
 {
@@ -409,20 +454,13 @@ static u32 tp_cpu_clock_now(unsigned int cpu)
 	return tp_cpu_clock_read(&cpu, &ns);
 }
 
-static int tp_cpu_thread(void *data)
+/* The measurement of a CPU whose thread has claimed it in time. */
+static bool tp_cpu_measure(struct tp_run *run, struct tp_cpu *c)
 {
-	struct tp_cpu *c = data;
-	struct tp_run *run = c->run;
 	unsigned long nvcsw = current->nvcsw, nivcsw = current->nivcsw;
 	u64 migrations = current->se.nr_migrations;
 	bool complete;
 
-	tp_test_late_start(c);
-	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
-	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags)) {
-		tp_cpu_wait_for_reap();
-		return 0;
-	}
 	if (run->kind->measure->clock_around)
 		c->clock_before_khz = tp_cpu_clock_settled(c->cpu);
 	complete = run->kind->measure->cpu_main(run, c);
@@ -432,6 +470,30 @@ static int tp_cpu_thread(void *data)
 	c->nvcsw = current->nvcsw - nvcsw;
 	c->nivcsw = current->nivcsw - nivcsw;
 	c->migrations = current->se.nr_migrations - migrations;
+	return complete;
+}
+
+static int tp_cpu_thread(void *data)
+{
+	struct tp_cpu *c = data;
+	struct tp_run *run = c->run;
+	bool complete = false;
+	u64 now;
+
+	tp_test_late_start(c);
+	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
+	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags)) {
+		tp_cpu_wait_for_reap();
+		return 0;
+	}
+	/* The watch may not have run yet: the thread sees to the limit. */
+	now = rdtsc();
+	if (tp_run_start_late(run, now, 0)) {
+		tp_cpu_start_missed(c, now);
+	} else {
+		WRITE_ONCE(c->started_at, jiffies ?: 1);
+		complete = tp_cpu_measure(run, c);
+	}
 	tp_cpu_end(c, complete);
 	tp_cpu_wait_for_reap();
 	return 0;
@@ -576,8 +638,19 @@ static unsigned long tp_run_end_slack(const struct tp_run *run)
 				run->params.gap_ns) + 2 * HZ;
 }
 
+/* Test hook, 0 by default: a watch whose worker gets no CPU for a while. */
+static unsigned int tp_test_watch_ms;
+module_param_named(test_watch_ms, tp_test_watch_ms, uint, 0600);
+MODULE_PARM_DESC(test_watch_ms,
+		 "test hook: ms after START before the watch first looks at a run (0, at most 60000)");
+
+/* Not before run->watch_from: the test hook's hold, read at START. */
 static void tp_run_watch_in(struct tp_run *run, unsigned long delay)
 {
+	unsigned long at = jiffies + delay;
+
+	if (time_before(at, run->watch_from))
+		delay = run->watch_from - jiffies;
 	mod_delayed_work(tp_wq, &run->watch, delay);
 }
 
@@ -620,16 +693,60 @@ static unsigned long tp_run_due(struct tp_run *run, unsigned long now)
 static bool tp_cpu_start_hopeless(struct tp_run *run, struct tp_cpu *c,
 				  unsigned long now)
 {
-	u64 waited = jiffies_to_nsecs(now - run->start_jiffies);
-	u64 busy = tp_cpu_busy_ns(c->cpu) - c->busy_at_start;
-
-	if (busy >= waited / 2)
+	if (tp_cpu_owned(c, jiffies_to_nsecs(now - run->start_jiffies)))
 		return true;
 	if (time_before(now, run->start_jiffies +
 			msecs_to_jiffies(TSCPROBE_START_LIMIT_MS)))
 		return false;
 	set_bit(TP_CPU_HELD, &c->flags);
 	return true;
+}
+
+/* With tp_lock held: a CPU of @run starts measuring by @at at the latest. */
+static void tp_run_starts_by(struct tp_run *run, unsigned long at)
+{
+	if (time_after(at, run->started_by))
+		run->started_by = at;
+}
+
+/*
+ * With tp_lock held, @now at least TSCPROBE_START_TIMEOUT_MS after START:
+ * the CPUs whose threads have not started.  A hopeless one is given up;
+ * the others may start before the next look, TP_START_POLL away (or the
+ * limit, when the last look is due).  Threads that started since the last
+ * look count from when they did.  Returns when to look again, 0: no need.
+ */
+static unsigned long tp_run_watch_starts(struct tp_run *run, unsigned long now)
+{
+	unsigned long start_by, limit, next = 0;
+	unsigned int i;
+
+	start_by = run->start_jiffies +
+		msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);
+	limit = run->start_jiffies + msecs_to_jiffies(TSCPROBE_START_LIMIT_MS);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+		unsigned long at = READ_ONCE(c->started_at);
+
+		if (at)
+			tp_run_starts_by(run, at);
+		if (test_bit(TP_CPU_CLAIMED, &c->flags))
+			continue;
+		if (time_before(now, start_by)) {
+			next = start_by;
+			continue;
+		}
+		if (!tp_cpu_start_hopeless(run, c, now)) {
+			next = time_before(now + TP_START_POLL, limit) ?
+				now + TP_START_POLL : limit;
+			tp_run_starts_by(run, next);
+			continue;
+		}
+		/* It loses the race for the slot and exits unmeasured. */
+		if (tp_cpu_give_up(c, TP_CPU_STARVED) && c->task)
+			tp_thread_move_away(c->task, c->cpu);
+	}
+	return next;
 }
 
 /*
@@ -639,39 +756,20 @@ static bool tp_cpu_start_hopeless(struct tp_run *run, struct tp_cpu *c,
  * TSCPROBE_START_LIMIT_MS after START (tp_cpu_start_hopeless()), and a
  * thread still there when the run is due is moved away to end, starved.
  * Runs every TP_START_POLL while it waits for a CPU, else a few times a
- * run.
+ * run.  A worker that runs late changes none of this: a thread that
+ * starts past the limit gives its CPU up itself (tp_run_start_late()).
  */
 static void tp_run_watch(struct work_struct *work)
 {
 	struct tp_run *run = container_of(to_delayed_work(work), struct tp_run,
 					  watch);
-	unsigned long now = jiffies, start_by, due, next = 0;
+	unsigned long now = jiffies, due, next;
 	unsigned int i;
 
 	mutex_lock(&tp_lock);
 	if (run->state != TSCPROBE_STATE_RUNNING)
 		goto out;
-	start_by = run->start_jiffies +
-		msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);
-	for (i = 0; i < run->nr_cpus; i++) {
-		struct tp_cpu *c = &run->slots[i];
-
-		if (test_bit(TP_CPU_CLAIMED, &c->flags))
-			continue;
-		if (time_before(now, start_by)) {
-			next = start_by;
-			continue;
-		}
-		if (!tp_cpu_start_hopeless(run, c, now)) {
-			/* Should it start before the next look. */
-			run->started_by = now + TP_START_POLL;
-			next = run->started_by;
-			continue;
-		}
-		/* It loses the race for the slot and exits unmeasured. */
-		if (tp_cpu_give_up(c, TP_CPU_STARVED) && c->task)
-			tp_thread_move_away(c->task, c->cpu);
-	}
+	next = tp_run_watch_starts(run, now);
 	due = tp_run_due(run, now);
 	if (due && time_after_eq(now, due)) {
 		for (i = 0; i < run->nr_cpus; i++) {
@@ -978,6 +1076,8 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
 		run->start_jiffies = jiffies;
 		run->started_by = run->start_jiffies +
 			msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);
+		run->watch_from = run->start_jiffies +
+			msecs_to_jiffies(min(READ_ONCE(tp_test_watch_ms), 60000U));
 		tp_run_note_busy(run);
 		run->state = TSCPROBE_STATE_RUNNING;
 		atomic_set(&run->active,

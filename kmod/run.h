@@ -88,6 +88,7 @@ struct tp_cpu {
 	unsigned long gen;		/* publications so far */
 	unsigned long published;	/* jiffies */
 	u64 busy_at_start;		/* tp_cpu_busy_ns() at START */
+	unsigned long started_at;	/* jiffies, 0 until its thread starts */
 	u64 nvcsw;			/* the thread's, during the run */
 	u64 nivcsw;
 	u64 migrations;
@@ -122,6 +123,7 @@ struct tp_run {
 	unsigned long start_jiffies;
 	unsigned long started_by;		/* jiffies; under tp_lock */
 	unsigned long ending_since;		/* jiffies; under tp_lock */
+	unsigned long watch_from;		/* jiffies; the test hook's */
 	struct completion done;			/* ended, listeners told */
 	struct work_struct finish_work;
 	struct delayed_work watch;		/* tp_run_watch() */
@@ -142,6 +144,8 @@ struct tp_run *tp_run_get_current(void);
 void tp_run_put(struct tp_run *run);
 unsigned int tp_run_state(const struct tp_run *run);
 u64 tp_run_elapsed_ns(const struct tp_run *run);
+bool tp_run_start_late(const struct tp_run *run, u64 tsc, u64 after_ns);
+void tp_cpu_start_missed(struct tp_cpu *c, u64 tsc);
 bool tp_cpu_should_stop(const struct tp_cpu *c);
 bool tp_cpu_gone(const struct tp_cpu *c);
 bool tp_cpu_here(struct tp_cpu *c);
