@@ -138,7 +138,7 @@ static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 			*last_end = rdtsc();
 		n->windows++;
 		tp_cpu_publish(c, false);
-		tp_cpu_sleep_gap(run);
+		tp_cpu_sleep_gap(c);
 	}
 	return true;
 }

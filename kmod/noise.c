@@ -517,7 +517,7 @@ static bool tp_noise_warm_up(struct tp_run *run, struct tp_cpu *c, u64 width)
 	while (!tp_cpu_should_stop(c) &&
 	       tp_noise_window_step(run, c, n, width, span) &&
 	       n->last_tsc < n->end_tsc)
-		tp_cpu_sleep_gap(run);
+		tp_cpu_sleep_gap(c);
 	tp_noise_cpu_reset(run, n, c->cpu);
 	return !tp_cpu_should_stop(c) && !tp_cpu_gone(c);
 }
@@ -553,7 +553,7 @@ static bool tp_noise_cpu_measure(struct tp_run *run, struct tp_cpu *c)
 			complete = true;
 			break;
 		}
-		tp_cpu_sleep_gap(run);
+		tp_cpu_sleep_gap(c);
 	}
 	tp_src_publish(c->cpu, NULL);
 	return complete && n->loop.samples;

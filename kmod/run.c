@@ -204,14 +204,6 @@ bool tp_run_should_stop(const struct tp_run *run)
 	return READ_ONCE(run->stop);
 }
 
-/* Sleeping, not spinning, lets the tick, RCU and the watchdogs run here. */
-void tp_cpu_sleep_gap(const struct tp_run *run)
-{
-	unsigned long us = div_u64(run->params.gap_ns, NSEC_PER_USEC);
-
-	tp_usleep_range_state(us, us + max(us / 8, 10UL), TASK_INTERRUPTIBLE);
-}
-
 /*
  * Starts a window on @c's CPU: true, with interrupts off and @start the
  * window's start TSC, once no reschedule is pending, so that a task
@@ -394,6 +386,37 @@ static void tp_test_late_start(const struct tp_cpu *c)
 	end = jiffies + msecs_to_jiffies(min(READ_ONCE(tp_test_late_ms), 30000U));
 	while (!kthread_should_stop() && time_before(jiffies, end))
 		schedule_timeout_interruptible(HZ / 10);
+}
+
+/*
+ * Test hook, 0 by default: a pause that ends late unless the thread is
+ * woken, as on a vCPU whose host runs it long after its timer is due.
+ */
+static unsigned int tp_test_gap_ms;
+module_param_named(test_gap_ms, tp_test_gap_ms, uint, 0600);
+MODULE_PARM_DESC(test_gap_ms,
+		 "test hook: ms the first pause of test_late_cpu's thread lasts unless woken (0, at most 30000)");
+
+static bool tp_test_long_gap(struct tp_cpu *c)
+{
+	unsigned int ms = READ_ONCE(tp_test_gap_ms);
+
+	if (!ms || (int)c->cpu != READ_ONCE(tp_test_late_cpu) ||
+	    c->test_gap_done)
+		return false;
+	c->test_gap_done = true;
+	schedule_timeout_interruptible(msecs_to_jiffies(min(ms, 30000U)));
+	return true;
+}
+
+/* Sleeping, not spinning, lets the tick, RCU and the watchdogs run here. */
+void tp_cpu_sleep_gap(struct tp_cpu *c)
+{
+	unsigned long us = div_u64(c->run->params.gap_ns, NSEC_PER_USEC);
+
+	if (tp_test_long_gap(c))
+		return;
+	tp_usleep_range_state(us, us + max(us / 8, 10UL), TASK_INTERRUPTIBLE);
 }
 
 /* Bounds the spin of tp_cpu_clock_read() should the TSC step back. */
@@ -750,11 +773,24 @@ static unsigned long tp_run_watch_starts(struct tp_run *run, unsigned long now)
 }
 
 /*
+ * With tp_lock held, when the run is due: @c's thread, still there, is
+ * starved.  It is moved away, and woken: asleep in a pause, it would
+ * otherwise sleep on until its CPU ran the pause's timer, which a vCPU its
+ * host leaves out runs late.  It measures nothing where it wakes.
+ */
+static void tp_cpu_evict(struct tp_cpu *c)
+{
+	set_bit(TP_CPU_STARVED, &c->flags);
+	tp_thread_move_away(c->task, c->cpu);
+	wake_up_process(c->task);
+}
+
+/*
  * Threads that cannot get their CPU ("A CPU the module cannot get" in
  * Documentation/tscprobe.rst): a CPU whose thread has not started
  * TSCPROBE_START_TIMEOUT_MS after START is given up when it is owned, or
  * TSCPROBE_START_LIMIT_MS after START (tp_cpu_start_hopeless()), and a
- * thread still there when the run is due is moved away to end, starved.
+ * thread still there when the run is due is evicted (tp_cpu_evict()).
  * Runs every TP_START_POLL while it waits for a CPU, else a few times a
  * run.  A worker that runs late changes none of this: a thread that
  * starts past the limit gives its CPU up itself (tp_run_start_late()).
@@ -775,10 +811,8 @@ static void tp_run_watch(struct work_struct *work)
 		for (i = 0; i < run->nr_cpus; i++) {
 			struct tp_cpu *c = &run->slots[i];
 
-			if (!c->task || test_bit(TP_CPU_DONE, &c->flags))
-				continue;
-			set_bit(TP_CPU_STARVED, &c->flags);
-			tp_thread_move_away(c->task, c->cpu);
+			if (c->task && !test_bit(TP_CPU_DONE, &c->flags))
+				tp_cpu_evict(c);
 		}
 		if (run->main_task)
 			tp_thread_move_away(run->main_task,

@@ -94,6 +94,7 @@ struct tp_cpu {
 	u64 migrations;
 	u32 clock_before_khz;		/* 0: not read (clock_around) */
 	u32 clock_after_khz;
+	bool test_gap_done;		/* the test_gap_ms hook's, thread only */
 };
 
 /* One START, from its threads to its results; run.c says the rules. */
@@ -152,7 +153,7 @@ bool tp_cpu_here(struct tp_cpu *c);
 void tp_cpu_moved(struct tp_cpu *c);
 void tp_test_delay(void);
 bool tp_run_should_stop(const struct tp_run *run);
-void tp_cpu_sleep_gap(const struct tp_run *run);
+void tp_cpu_sleep_gap(struct tp_cpu *c);
 bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start);
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
