@@ -386,6 +386,8 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 			n->smi.ok = tp_smi_read(&n->smi_from, &n->smi.last);
 	}
 	if (start >= n->end_tsc) {
+		/* The end came in the pause: the CPU was not measured since. */
+		n->last_tsc = n->end_tsc;
 		local_irq_enable();
 		return 0;
 	}
