@@ -1123,7 +1123,8 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
 		/* Before the threads run: it precedes their window events. */
 		trace_tscprobe_run_start(run->id, run->kind->id, run->nr_cpus,
 					 run->params.threshold_cycles,
-					 run->params.stop_at_cycles);
+					 run->params.stop_at_cycles,
+					 run->start_tsc);
 		tp_run_wake_threads(run);
 		tp_run_watch_in(run,
 				msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS));

@@ -211,9 +211,10 @@ TRACE_EVENT(tscprobe_skew_side,
 TRACE_EVENT(tscprobe_run_start,
 
 	TP_PROTO(u64 id, unsigned int kind, unsigned int nr_cpus,
-		 u64 threshold_cycles, u64 stop_at_cycles),
+		 u64 threshold_cycles, u64 stop_at_cycles, u64 start_tsc),
 
-	TP_ARGS(id, kind, nr_cpus, threshold_cycles, stop_at_cycles),
+	TP_ARGS(id, kind, nr_cpus, threshold_cycles, stop_at_cycles,
+		start_tsc),
 
 	TP_STRUCT__entry(
 		__field(u64, id)
@@ -221,6 +222,7 @@ TRACE_EVENT(tscprobe_run_start,
 		__field(unsigned int, nr_cpus)
 		__field(u64, threshold_cycles)
 		__field(u64, stop_at_cycles)
+		__field(u64, start_tsc)
 	),
 
 	TP_fast_assign(
@@ -229,11 +231,13 @@ TRACE_EVENT(tscprobe_run_start,
 		__entry->nr_cpus = nr_cpus;
 		__entry->threshold_cycles = threshold_cycles;
 		__entry->stop_at_cycles = stop_at_cycles;
+		__entry->start_tsc = start_tsc;
 	),
 
-	TP_printk("id=%llu kind=%u nr_cpus=%u threshold_cycles=%llu stop_at_cycles=%llu",
+	TP_printk("id=%llu kind=%u nr_cpus=%u threshold_cycles=%llu stop_at_cycles=%llu start_tsc=%llu",
 		  __entry->id, __entry->kind, __entry->nr_cpus,
-		  __entry->threshold_cycles, __entry->stop_at_cycles)
+		  __entry->threshold_cycles, __entry->stop_at_cycles,
+		  __entry->start_tsc)
 );
 
 TRACE_EVENT(tscprobe_run_end,
