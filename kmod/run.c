@@ -654,6 +654,7 @@ static void tp_run_finish(struct work_struct *work)
 /*
  * How long threads may take to end: a window, a gap, a window and 2 s for
  * the scheduler (a skew pair's sides add up to less: tp_skew_parse()).
+ * TSCPROBE_END_MARGIN_MS is this, and a second for the end to follow.
  */
 static unsigned long tp_run_end_slack(const struct tp_run *run)
 {

@@ -71,6 +71,19 @@
  */
 #define TSCPROBE_START_TIMEOUT_MS	2000
 #define TSCPROBE_START_LIMIT_MS		10000
+/*
+ * A noise run ends (RUN_FINISHED is sent) within its warm-up, its duration,
+ * TSCPROBE_START_LIMIT_MS, two windows, a gap and TSCPROBE_END_MARGIN_MS
+ * of START, however its threads are scheduled.  No CPU starts measuring
+ * past TSCPROBE_START_LIMIT_MS (its thread checks, whether or not the
+ * module has looked), each measures for its warm-up and duration, and a
+ * thread still there two windows, a gap and 2 s after the last CPU's
+ * start plus those is moved away, starved; the last second of the margin
+ * is for it and the run's end to get a CPU.  Only a CPU that stops
+ * running for good (a vCPU its host never schedules again) holds the end
+ * back.
+ */
+#define TSCPROBE_END_MARGIN_MS		3000
 /* cache and skew: the spin over which a CPU's effective clock is read. */
 #define TSCPROBE_CLOCK_READ_NS		1000000
 
