@@ -21,16 +21,6 @@ static const char tp_stop_usage[] =
 	"\n"
 	"  -h, --help   show this help\n";
 
-/*
- * How long "stop" waits for the run to end: the module moves a thread that
- * cannot get its CPU away two windows, a gap and 2 s after STOP, and it
- * then finishes its window elsewhere; 3 s more for the scheduler.
- */
-static uint64_t tp_stop_timeout_ns(const struct tp_result *st)
-{
-	return 3 * st->p.width_ns + 2 * st->p.gap_ns + 5000000000ULL;
-}
-
 /* STOP, then wait for the end of the run it stopped. */
 static int tp_stop_and_wait(struct tp_nl *ev, struct tp_nl *req)
 {
@@ -48,7 +38,7 @@ static int tp_stop_and_wait(struct tp_nl *ev, struct tp_nl *req)
 		ret = tp_nl_report("stop", &error);
 		goto out;
 	}
-	ret = tp_wait_run_end(ev, req, st.run_id, tp_stop_timeout_ns(&st));
+	ret = tp_wait_run_end(ev, req, st.run_id, tp_stop_timeout_ns(&st.p));
 	if (ret == -ETIMEDOUT)
 		tp_err("stop: run %llu has not ended yet",
 		       (unsigned long long)st.run_id);

@@ -265,10 +265,135 @@ static void tp_last_events(struct tp_nl *ev, struct tp_finish_wait *w)
 }
 
 /*
+ * This CLI's wait past the module's bound: the finisher, its notification
+ * and this CLI's next look (once a second) each need a CPU.
+ */
+#define TP_END_GRACE_NS		3000000000ULL
+
+/**
+ * tp_run_bound_ns() - how long after START the module ends a run
+ * @p: the run's parameters, as START's reply gave them
+ *
+ * The bound the module states for a run with a duration (noise; see
+ * TSCPROBE_END_MARGIN_MS): warm-up and duration, TSCPROBE_START_LIMIT_MS,
+ * two windows, a gap and the margin.
+ *
+ * Return: the bound, 0 for a run without a duration (cache and skew end
+ * after their rounds and pairs).
+ */
+uint64_t tp_run_bound_ns(const struct tp_run_params *p)
+{
+	if (!p->duration_ns)
+		return 0;
+	return p->warm_up_ns + p->duration_ns +
+	       TSCPROBE_START_LIMIT_MS * 1000000ULL + 2 * p->width_ns +
+	       p->gap_ns + TSCPROBE_END_MARGIN_MS * 1000000ULL;
+}
+
+/**
+ * tp_stop_timeout_ns() - how long a run takes to end after STOP, at most
+ * @p: the run's parameters
+ *
+ * The module moves a thread that cannot get its CPU away two windows, a
+ * gap and 2 s after STOP, and it then finishes its window elsewhere; 3 s
+ * more for the scheduler.
+ *
+ * Return: the timeout.
+ */
+uint64_t tp_stop_timeout_ns(const struct tp_run_params *p)
+{
+	return 3 * p->width_ns + 2 * p->gap_ns + 5000000000ULL;
+}
+
+/*
+ * The wait's own end: @end_by (0: none) is the run's bound and a grace
+ * (tp_run_bound_ns()), or once a STOP went out (Ctrl-C's or the CLI's
+ * own, @overran), the stop timeout.
+ */
+struct tp_end_by {
+	const struct tp_result *run;
+	uint64_t end_by;
+	bool stopped;
+	bool overran;
+};
+
+static void tp_end_by_init(struct tp_end_by *e, const struct tp_result *run)
+{
+	uint64_t bound = tp_run_bound_ns(&run->p);
+
+	e->run = run;
+	e->end_by = bound ? tp_now_ns() + bound + TP_END_GRACE_NS : 0;
+	e->stopped = false;
+	e->overran = false;
+}
+
+static void tp_end_by_stop(struct tp_end_by *e, struct tp_nl *req)
+{
+	if (e->stopped)
+		return;
+	e->stopped = true;
+	tp_send_stop(req);
+	e->end_by = tp_now_ns() + tp_stop_timeout_ns(&e->run->p);
+}
+
+static bool tp_end_by_passed(const struct tp_end_by *e, uint64_t now)
+{
+	return e->end_by && now > e->end_by;
+}
+
+/*
+ * @e's time is up and the run still runs: stop it, once; false when it
+ * was stopped already, and then has not ended in time either.
+ */
+static bool tp_end_by_act(struct tp_end_by *e, struct tp_nl *req)
+{
+	char t[32];
+
+	if (!e->stopped) {
+		e->overran = true;
+		tp_end_by_stop(e, req);
+		return true;
+	}
+	tp_format_ns(tp_stop_timeout_ns(&e->run->p), t, sizeof(t));
+	tp_err("run %llu has not ended %s after STOP: it still runs (tscprobe status)",
+	       (unsigned long long)e->run->run_id, t);
+	return false;
+}
+
+/* Past its bound, the run ended after this CLI stopped it. */
+static int tp_end_by_overran(const struct tp_end_by *e)
+{
+	char t[32];
+
+	tp_format_ns(tp_run_bound_ns(&e->run->p), t, sizeof(t));
+	tp_err("run %llu did not end within its bound (%s after START): stopped; its results: tscprobe show",
+	       (unsigned long long)e->run->run_id, t);
+	return TP_EXIT_FAIL;
+}
+
+/*
+ * The run has ended without a notification received: the module sets the
+ * reason, then the final state, then notifies, then (on unload) goes away.
+ * The notification is queued or about to be; if it is late, the status
+ * said why (@reason), unless the module had already gone.
+ */
+static void tp_ended_unheard(struct tp_nl *ev, struct tp_nl *req,
+			     struct tp_finish_wait *w, uint32_t reason)
+{
+	tp_last_events(ev, w);
+	if (!w->finished)
+		w->reason = reason;
+	if (!w->finished && tp_nl_family_gone(req))
+		w->reason = TSCPROBE_STOP_UNLOAD;
+}
+
+/*
  * Wait for the run-finished notification.  On a terminal the wait wakes
  * every 250 ms to redraw the progress line; otherwise it sleeps until the
- * run should be over (plus slack), then asks once whether it still runs,
- * in case a notification was lost.
+ * run should be over (plus slack), then asks every second whether it
+ * still runs, in case a notification was lost.  A run that outlives its
+ * bound is stopped, and one that outlives a STOP is left behind: the wait
+ * is bounded whatever the module does.
  */
 static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 			    const struct tp_start *st,
@@ -276,22 +401,19 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 {
 	struct tp_finish_wait w = { run->run_id, false, TSCPROBE_STOP_NONE,
 				    st, run };
-	uint64_t run_id = run->run_id;
 	bool show = st->progress && !st->quiet && isatty(STDERR_FILENO);
-	uint64_t due = tp_now_ns() + st->expect_ns + 2000000000ULL;
-	bool stopped = false;
+	uint64_t now, due = tp_now_ns() + st->expect_ns + 2000000000ULL;
+	struct tp_end_by e;
 	uint32_t reason;
-	int ret, timeout;
+	int ret;
 
+	tp_end_by_init(&e, run);
 	while (!w.finished) {
-		if (tp_interrupted() && !stopped) {
-			stopped = true;
-			tp_send_stop(req);
-		}
+		if (tp_interrupted())
+			tp_end_by_stop(&e, req);
 		if (show)
 			tp_show_progress(req, st);
-		timeout = show ? 250 : 1000;
-		ret = tp_nl_wait_event(ev, timeout, tp_finished_cb, &w);
+		ret = tp_nl_wait_event(ev, show ? 250 : 1000, tp_finished_cb, &w);
 		if (ret == -EINTR)
 			continue;
 		if (ret == -ENOBUFS)
@@ -300,27 +422,22 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 			tp_err("waiting for the run to finish: %s", strerror(-ret));
 			return TP_EXIT_FAIL;
 		}
-		if (!w.finished && (ret == -ENOBUFS || tp_now_ns() > due)) {
-			if (!tp_run_still_running(req, run_id, &reason)) {
-				/*
-				 * The module sets the reason, then the final
-				 * state, then notifies, then (on unload) goes
-				 * away.  The notification is queued or about
-				 * to be; if it is late, the status said why,
-				 * unless the module had already gone.
-				 */
-				tp_last_events(ev, &w);
-				if (!w.finished)
-					w.reason = reason;
-				if (!w.finished && tp_nl_family_gone(req))
-					w.reason = TSCPROBE_STOP_UNLOAD;
-				break;
-			}
-			due = tp_now_ns() + 1000000000ULL;
+		now = tp_now_ns();
+		if (w.finished || (ret != -ENOBUFS && now <= due &&
+				   !tp_end_by_passed(&e, now)))
+			continue;
+		if (!tp_run_still_running(req, run->run_id, &reason)) {
+			tp_ended_unheard(ev, req, &w, reason);
+			break;
 		}
+		due = now + 1000000000ULL;
+		if (tp_end_by_passed(&e, now) && !tp_end_by_act(&e, req))
+			return TP_EXIT_FAIL;
 	}
 	if (show)
 		fprintf(stderr, "\r\033[K");
+	if (e.overran)
+		return tp_end_by_overran(&e);
 	if (w.reason == TSCPROBE_STOP_UNLOAD) {
 		tp_err("the module was unloaded during the run; its results went with it");
 		return TP_EXIT_FAIL;

@@ -71,5 +71,7 @@ int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
 		    struct tp_nl_error *error);
 int tp_wait_run_end(struct tp_nl *ev, struct tp_nl *req, uint64_t run_id,
 		    uint64_t timeout_ns);
+uint64_t tp_run_bound_ns(const struct tp_run_params *p);
+uint64_t tp_stop_timeout_ns(const struct tp_run_params *p);
 
 #endif /* TSCPROBE_USER_MODULE_RUN_H */
