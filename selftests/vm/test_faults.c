@@ -1135,25 +1135,39 @@ TEST_F_TIMEOUT(faults, rmmod_after_a_starved_run, 240)
 }
 
 /*
- * tscprobe noise on CPUs 0 and 1 for 1 s while the module's test hook
- * keeps CPU 1's thread asleep for @late_ms first, CPU 1 idle meanwhile:
- * the JSON, and how long the CLI took (ms) in @ms.
+ * "tscprobe noise -c 0,1 -q -j @args" while the module's test hook keeps
+ * CPU 1's thread asleep for @late_ms first, CPU 1 idle meanwhile: the
+ * CLI's exit status, its output (stdout, and stderr after it) in *@out,
+ * and how long it took (ms) in *@ms.
  */
-static char *tp_noise_late_cpu1(unsigned int late_ms, uint64_t *ms)
+static int tp_noise_late_cpu1_run(const char *args, unsigned int late_ms,
+				  char **out, uint64_t *ms)
 {
-	char *out = NULL;
+	char cmd[128];
 	uint64_t t0;
+	int ret;
 
+	*out = NULL;
 	if (tp_param_set("test_late_cpu", 1) || tp_param_set("test_late_ms", late_ms))
-		return NULL;
+		return -1;
+	snprintf(cmd, sizeof(cmd), "tscprobe noise -c 0,1 -q -j %s 2>&1", args);
 	t0 = tp_now_ms();
-	if (tp_sh("tscprobe noise -c 0,1 -d 1s -q -j", &out)) {
-		free(out);
-		out = NULL;
-	}
+	ret = tp_sh(cmd, out);
 	*ms = tp_now_ms() - t0;
 	tp_param_set("test_late_cpu", -1);
 	tp_param_set("test_late_ms", 0);
+	return ret;
+}
+
+/* As tp_noise_late_cpu1_run() for 1 s: the JSON, NULL if it failed. */
+static char *tp_noise_late_cpu1(unsigned int late_ms, uint64_t *ms)
+{
+	char *out;
+
+	if (tp_noise_late_cpu1_run("-d 1s", late_ms, &out, ms)) {
+		free(out);
+		out = NULL;
+	}
 	return out;
 }
 
@@ -1196,6 +1210,123 @@ TEST_F_TIMEOUT(faults, idle_cpu_is_waited_for_then_held, 120)
 	tp_expect_reported(_metadata,
 			   "INCOMPLETE (not measured: its CPU ran nothing, not even its thread)",
 			   "cpu 1: done, incomplete (held:");
+}
+
+/*
+ * The start limit holds whether the watch has looked or not.  With the
+ * watch held back (test_watch_ms: a watch whose worker gets no CPU, as in
+ * a 64-vCPU TCG guest, where it ran 9 s late), a thread that starts within
+ * TSCPROBE_START_LIMIT_MS measures its whole duration from then, however
+ * late the watch learns of it; one that starts 2 s past the limit gives
+ * its CPU up itself, held, and the run ends then, not its duration later.
+ */
+TEST_F_TIMEOUT(faults, late_threads_while_the_watch_is_held_back, 120)
+{
+	unsigned int late = TSCPROBE_START_LIMIT_MS + 2000;
+	uint64_t ms;
+	char *out;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_EQ(0, tp_param_set("test_watch_ms", 7000));
+	ret = tp_noise_late_cpu1_run("-d 4s", 5000, &out, &ms);
+	ASSERT_EQ(0, ret) TH_LOG("%s", out ?: "");
+	TH_LOG("CPU 1 late by 5000 ms, the watch by 7000 ms: the 4 s run took %"
+	       PRIu64 " ms", ms);
+	EXPECT_GE(ms, 5000 + 4000);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and"
+		  " all(.cpus[]; (.starved or .held or .incomplete) | not) and"
+		  " .cpus[1].coverage > 0.5");
+	free(out);
+
+	ASSERT_EQ(0, tp_param_set("test_watch_ms", late + 20000));
+	ret = tp_noise_late_cpu1_run("-d 6s", late, &out, &ms);
+	tp_param_set("test_watch_ms", 0);
+	ASSERT_EQ(0, ret) TH_LOG("%s", out ?: "");
+	TH_LOG("CPU 1 late by %u ms, the watch by %u ms: the 6 s run took %" PRIu64
+	       " ms", late, late + 20000, ms);
+	EXPECT_GE(ms, late);
+	EXPECT_LT(ms, late + 3000);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and .cpus[1].starved and"
+		  " .cpus[1].held and .cpus[1].incomplete and .cpus[1].samples == 0 and"
+		  " (.cpus[0] | (.starved or .held or .incomplete) | not)");
+	free(out);
+}
+
+/*
+ * A pause that outlasts its CPU's end (test_gap_ms: a vCPU whose host runs
+ * it long after its timer is due; in a 64-vCPU TCG guest most CPUs of a
+ * 2 s run measured one 20 ms window so).  CPU 1 measures one 100 ms window
+ * of its 1 s, then its pause lasts 2.5 s: it is complete, but its wall
+ * time runs to its end, so its coverage says 10 %, not 100 %.  A pause of
+ * 30 s is still asleep when the run is due: the thread is woken where the
+ * module moved it, starved, and the run ends then, not 30 s later.
+ */
+TEST_F_TIMEOUT(faults, a_pause_past_the_cpus_end, 120)
+{
+	char *out, *cpu1;
+	uint64_t ms;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_EQ(0, tp_param_set("test_gap_ms", 2500));
+	ret = tp_noise_late_cpu1_run("-d 1s --width 100ms", 0, &out, &ms);
+	ASSERT_EQ(0, ret) TH_LOG("%s", out ?: "");
+	cpu1 = tp_jq_str(out, ".cpus[1] | {windows, coverage, wall_cycles} | tojson");
+	TH_LOG("CPU 1 paused 2500 ms after its first window: the 1 s run took %"
+	       PRIu64 " ms, CPU 1: %s", ms, cpu1 ?: "?");
+	free(cpu1);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and"
+		  " (.cpus[1] | .windows == 1 and .coverage < 0.2 and"
+		  " (.incomplete or .starved | not))");
+	free(out);
+
+	ASSERT_EQ(0, tp_param_set("test_gap_ms", 30000));
+	ret = tp_noise_late_cpu1_run("-d 1s --width 100ms", 0, &out, &ms);
+	tp_param_set("test_gap_ms", 0);
+	ASSERT_EQ(0, ret) TH_LOG("%s", out ?: "");
+	TH_LOG("CPU 1 paused 30000 ms after its first window: the 1 s run took %"
+	       PRIu64 " ms", ms);
+	EXPECT_LT(ms, 1000 + TP_STARVED_BOUND_MS);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and"
+		  " (.cpus[1] | .windows == 1 and .starved and .incomplete)");
+	free(out);
+}
+
+/*
+ * The CLI's wait for a run is bounded whatever the module does.  With the
+ * watch held back and CPU 1's thread asleep for 30 s before it starts, a
+ * 1 s run would end when that thread wakes and gives up; past the run's
+ * bound (tp_run_bound_ns(): 1 s, the start limit, two windows, a gap and
+ * TSCPROBE_END_MARGIN_MS) and the CLI's grace, the CLI stops it, which
+ * ends it at once (its thread had not started), says so in one line and
+ * exits 1, with no report.
+ */
+TEST_F_TIMEOUT(faults, cli_stops_a_run_past_its_bound, 120)
+{
+	uint64_t bound_ms = 1000 + TSCPROBE_START_LIMIT_MS + 200 +
+			    TSCPROBE_END_MARGIN_MS, ms;
+	char *out;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_EQ(0, tp_param_set("test_watch_ms", 60000));
+	ret = tp_noise_late_cpu1_run("-d 1s", 30000, &out, &ms);
+	tp_param_set("test_watch_ms", 0);
+	TH_LOG("a 1 s run that would end after 30 s: the CLI exited %d after %" PRIu64
+	       " ms: %s", ret, ms, out ?: "");
+	EXPECT_EQ(1, ret);
+	EXPECT_GE(ms, bound_ms);
+	EXPECT_LT(ms, bound_ms + 8000);
+	EXPECT_NE(NULL, strstr(out ?: "", "did not end within its bound"));
+	EXPECT_EQ(NULL, strchr(out ?: "", '{'));
+	free(out);
+	ASSERT_EQ(0, tp_sh("tscprobe status -j", &out));
+	EXPECT_JQ(out, ".state == \"stopped\" and .stop_reason == \"stop requested\"");
+	free(out);
 }
 
 /*
