@@ -671,10 +671,11 @@ MODULE_PARM_DESC(test_watch_ms,
 /* Not before run->watch_from: the test hook's hold, read at START. */
 static void tp_run_watch_in(struct tp_run *run, unsigned long delay)
 {
-	unsigned long at = jiffies + delay;
+	unsigned long now = jiffies;
 
-	if (time_before(at, run->watch_from))
-		delay = run->watch_from - jiffies;
+	/* One reading of jiffies: a tick between two would wrap the delay. */
+	if (time_before(now + delay, run->watch_from))
+		delay = run->watch_from - now;
 	mod_delayed_work(tp_wq, &run->watch, delay);
 }
 
