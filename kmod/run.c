@@ -591,6 +591,11 @@ void tp_test_delay(void)
 
 /* Every START and every noise run's end: the probes change between runs. */
 static DEFINE_MUTEX(tp_start_lock);
+/*
+ * A run's end holds tp_start_lock, or is about to: a START refuses rather
+ * than wait for its detach (tp_run_start()).
+ */
+static bool tp_run_ending;
 
 /* Test hook, 0 by default: a kernel slow to patch its text, at a run's end. */
 static unsigned int tp_test_detach_ms;
@@ -628,6 +633,7 @@ static void tp_run_finish(struct work_struct *work)
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
 	unsigned int hold_ms = READ_ONCE(tp_test_detach_ms);
 
+	WRITE_ONCE(tp_run_ending, true);
 	mutex_lock(&tp_start_lock);
 	mutex_lock(&tp_lock);
 	tp_run_reap(run);
@@ -647,6 +653,7 @@ static void tp_run_finish(struct work_struct *work)
 		run->notify->finished(run);
 	complete_all(&run->done);
 	tp_run_detach_sources(run, hold_ms);
+	WRITE_ONCE(tp_run_ending, false);
 	mutex_unlock(&tp_start_lock);
 	tp_run_put(run);	/* the reference of the running run */
 }
@@ -1140,8 +1147,9 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
  * Nothing starts unless everything is valid and every thread exists; on an
  * error the old results stay.  A START refused for its parameters, its
  * CPUs or a run in progress patches nothing: the probes go on only once
- * everything but the threads is ready.  @notify (NULL: nobody) must
- * outlive the run.
+ * everything but the threads is ready.  A START that comes while the last
+ * run's probes detach is refused with -EAGAIN.  @notify (NULL: nobody)
+ * must outlive the run.
  */
 int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		 const struct tp_run_notify *notify,
@@ -1154,7 +1162,22 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 
 	if (!run)
 		return -ENOMEM;
-	mutex_lock(&tp_start_lock);
+	/*
+	 * The last run's end holds the lock while its probes detach, which
+	 * waits for the kernel's text patching, for as long as a CPU takes
+	 * to answer: a START, under genetlink's lock, never waits for it.
+	 * Another START holds it while it validates and attaches: that one
+	 * is waited for, and its run then refuses this one (EBUSY).
+	 */
+	if (!mutex_trylock(&tp_start_lock)) {
+		if (READ_ONCE(tp_run_ending)) {
+			tp_run_put(run);
+			NL_SET_ERR_MSG(extack,
+				       "the last run's probes are being detached: try again");
+			return -EAGAIN;
+		}
+		mutex_lock(&tp_start_lock);
+	}
 	cpus_read_lock();
 	mutex_lock(&tp_lock);
 	err = tp_run_validate(run, attrs, extack);

@@ -704,6 +704,8 @@ static bool fz_handler_errno(const struct fz *f, unsigned int cmd, int err)
 	case EBUSY:
 		return !cmd || cmd == TSCPROBE_CMD_START ||
 		       cmd == TSCPROBE_CMD_RESET;
+	case EAGAIN:	/* START: the last run's probes are being detached */
+		return !cmd || cmd == TSCPROBE_CMD_START;
 	case ENOENT:	/* STOP when idle; a dump without results */
 		return !cmd || cmd == TSCPROBE_CMD_STOP ||
 		       cmd == TSCPROBE_CMD_GET_RESULT;
@@ -1145,7 +1147,8 @@ static unsigned long fz_run(struct fz *f, unsigned long count, double *secs)
 static void fz_report(struct fz *f, double secs)
 {
 	static const int shown[] = { 0, EINVAL, ERANGE, EMSGSIZE, EOPNOTSUPP,
-				     EPERM, EBUSY, ENOENT, ESTALE, E2BIG };
+				     EPERM, EBUSY, EAGAIN, ENOENT, ESTALE,
+				     E2BIG };
 	size_t i;
 
 	/* On stderr: the harness's child ends with _exit(), stdout is lost. */

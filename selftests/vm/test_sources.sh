@@ -171,6 +171,33 @@ end_before_detach() {
 	detached "after both runs"
 }
 
+# A START while the last run's probes detach (held back by
+# test_detach_ms) is refused with EAGAIN at once, never waiting under
+# genetlink's lock: the CLI asks again meanwhile, and Ctrl-C ends that
+# within a second, exit 4, nothing started.
+INTR_HOLD_MS=6000
+start_during_a_detach_waits_in_the_cli() {
+	hold=/sys/module/tscprobe/parameters/test_detach_ms
+	echo "$INTR_HOLD_MS" >"$hold" || return 1
+	tscprobe noise -c 1 -d 200ms -q >/dev/null || { echo 0 >"$hold"; return 1; }
+	tscprobe noise -c 1 -d 200ms -q >/dev/null 2>"$OUT/intr.err" &
+	pid=$!
+	tap_wait_for 20 tap_catches "$pid" 2 || { echo 0 >"$hold"; return 1; }
+	usleep 500000
+	state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
+	t0=$(now_ms)
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	ms=$(($(now_ms) - t0))
+	echo 0 >"$hold"
+	echo "a START during a detach held $INTR_HOLD_MS ms: state $state, exit $rc $ms ms after Ctrl-C: $(cat "$OUT/intr.err")"
+	detached "after the held detach" || return 1
+	[ "$state" != D ] && [ "$rc" -eq 4 ] && [ "$ms" -lt $((INTR_HOLD_MS / 2)) ] &&
+		grep -q "interrupted, nothing started: the last run's probes are being detached" \
+			"$OUT/intr.err"
+}
+
 rmmod_mid_run() {
 	tscprobe noise -c 1 -d 60s -q >/dev/null 2>&1 &
 	pid=$!
@@ -503,6 +530,8 @@ tap_fresh_module "$KO"
 tap_check "probes attached while a noise run is on, gone after it" probes_while_running
 tap_check "kill -9 of the CLI: no probe once its run has ended" cli_killed
 tap_check "a run ends on time while its probes' detach is held back" end_before_detach
+tap_check "a START during a detach waits in the CLI, not in the kernel" \
+	start_during_a_detach_waits_in_the_cli
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
 tap_check "sources=0 attaches nothing and names nothing" sources_off
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named

@@ -225,17 +225,23 @@ static inline int tp_run_id_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* START; the new run's id in *@run_id. */
+/*
+ * START; the new run's id in *@run_id.  Refused with EAGAIN while the last
+ * run's probes are being detached, it is sent again for up to 30 s, as the
+ * CLI does.
+ */
 static inline int tp_start(struct tp_nl *nl, const struct tp_kind_desc *k,
 			   const struct tp_attr_val *vals,
 			   const struct tp_cpuset *cpus, uint64_t *run_id,
 			   struct tp_nl_error *e)
 {
-	uint64_t id = 0;
+	uint64_t id = 0, due = tp_now_ms() + 30000;
 	int err;
 
-	err = tp_nl_talk(nl, tp_start_req(nl, k, vals, cpus), tp_run_id_cb,
-			 &id, e);
+	do {
+		err = tp_nl_talk(nl, tp_start_req(nl, k, vals, cpus),
+				 tp_run_id_cb, &id, e);
+	} while (err == -EAGAIN && tp_now_ms() < due && !usleep(20000));
 	if (run_id)
 		*run_id = id;
 	return err;

@@ -23,6 +23,16 @@ uint64_t tp_mono_raw_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Sleep @ms, or less when a signal comes (Ctrl-C is looked at after). */
+void tp_pause_ms(unsigned int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000,
+	};
+
+	nanosleep(&ts, NULL);
+}
+
 /* One calibration: TSC cycles over ~20 ms of CLOCK_MONOTONIC_RAW. */
 static uint32_t tp_tsc_khz_once(void)
 {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 uint64_t tp_mono_raw_ns(void);
+void tp_pause_ms(unsigned int ms);
 uint32_t tp_user_tsc_khz(void);
 uint32_t tp_engine_tsc_khz(void);
 uint64_t tp_ns_cycles(uint64_t ns, uint32_t khz);

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "user/lib/clock.h"
 #include "user/lib/context.h"
 #include "user/lib/nl.h"
 #include "user/lib/sigint.h"
@@ -445,21 +446,43 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
 	return TP_EXIT_OK;
 }
 
+/*
+ * How long a START refused with EAGAIN is tried again: the module refuses
+ * while the last run's probes detach (kernel text patching, seconds on a
+ * big machine under a slow hypervisor) rather than wait under genetlink's
+ * lock, or when a CPU went offline meanwhile.
+ */
+#define TP_START_RETRY_NS	(30ULL * 1000000000)
+#define TP_START_RETRY_MAX_MS	500
+
 static int tp_start_run(struct tp_nl *req, const struct tp_start *st,
 			struct tp_result *res)
 {
+	uint64_t due = tp_mono_raw_ns() + TP_START_RETRY_NS;
+	unsigned int pause_ms = 10;
 	struct tp_nl_error error;
 	struct nlmsghdr *nlh;
 
-	nlh = tp_nl_request(req, TSCPROBE_CMD_START, false);
-	mnl_attr_put_u32(nlh, TSCPROBE_A_KIND, st->kind);
-	if (st->cpus)
-		mnl_attr_put(nlh, TSCPROBE_A_CPUS, st->cpus->nbytes,
-			     st->cpus->bits);
-	st->put_attrs(nlh, st->p);
-	if (tp_nl_talk(req, nlh, tp_start_cb, res, &error))
-		return tp_nl_report("start", &error);
-	return TP_EXIT_OK;
+	for (;;) {
+		nlh = tp_nl_request(req, TSCPROBE_CMD_START, false);
+		mnl_attr_put_u32(nlh, TSCPROBE_A_KIND, st->kind);
+		if (st->cpus)
+			mnl_attr_put(nlh, TSCPROBE_A_CPUS, st->cpus->nbytes,
+				     st->cpus->bits);
+		st->put_attrs(nlh, st->p);
+		if (!tp_nl_talk(req, nlh, tp_start_cb, res, &error))
+			return TP_EXIT_OK;
+		if (error.err != EAGAIN || tp_mono_raw_ns() >= due)
+			return tp_nl_report("start", &error);
+		tp_pause_ms(pause_ms);
+		if (tp_interrupted()) {
+			tp_err("start: interrupted, nothing started: %s",
+			       error.msg);
+			return TP_EXIT_BUSY;
+		}
+		pause_ms = pause_ms * 2 > TP_START_RETRY_MAX_MS ?
+			   TP_START_RETRY_MAX_MS : pause_ms * 2;
+	}
 }
 
 /* The CLI off the CPUs the module measures (all online ones by default). */

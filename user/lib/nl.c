@@ -697,6 +697,7 @@ int tp_nl_report(const char *what, const struct tp_nl_error *e)
 	       strerror(e->err));
 	switch (e->err) {
 	case EBUSY:
+	case EAGAIN:
 		return TP_EXIT_BUSY;
 	case EPERM:
 		return TP_EXIT_PERM;
