@@ -1213,6 +1213,32 @@ TEST_F_TIMEOUT(faults, idle_cpu_is_waited_for_then_held, 120)
 }
 
 /*
+ * A warm-up that starts within TSCPROBE_START_LIMIT_MS gives its CPU a
+ * measurement, though that starts past the limit by more than the
+ * warm-up: CPU 1's thread starts 1 s before the limit, warms up 3 s, and
+ * after a gap of 1 s measures its 1 s, at least 13 s after START.
+ */
+TEST_F_TIMEOUT(faults, a_warm_up_begun_in_time_is_measured_after_it, 120)
+{
+	unsigned int late = TSCPROBE_START_LIMIT_MS - 1000;
+	uint64_t ms;
+	char *out;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ret = tp_noise_late_cpu1_run("-d 1s --warm-up 3s --gap 1s --width 500ms",
+				     late, &out, &ms);
+	TH_LOG("CPU 1 late by %u ms, a 3 s warm-up: exit %d after %" PRIu64 " ms",
+	       late, ret, ms);
+	EXPECT_EQ(0, ret) TH_LOG("%s", out);
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and"
+		  " all(.cpus[]; (.starved or .held or .incomplete) | not) and"
+		  " .cpus[1].samples > 0");
+	free(out);
+}
+
+/*
  * The start limit holds whether the watch has looked or not.  With the
  * watch held back (test_watch_ms: a watch whose worker gets no CPU, as in
  * a 64-vCPU TCG guest, where it ran 9 s late), a thread that starts within
