@@ -250,10 +250,12 @@ drop:
 
 /*
  * @b's events to @group's listeners: as many messages as they need, each
- * whole, so that a listener's usual buffer reads them.  A multicast that
- * failed for any listener (-ENOBUFS) counts as not sent, and so do those
- * after it: the listener that lost it sees them in the not-notified
- * count.  Returns how many events went out.
+ * whole, so that a listener's usual buffer reads them.  Each goes out
+ * whatever became of the one before: a listener that cannot keep up (a
+ * full buffer, -ENOBUFS where it asked for broadcast errors) loses only
+ * what did not fit, and the others lose nothing.  A message nobody was
+ * left to hear (-ESRCH) is not lost.  Returns how many events went out
+ * to every listener.
  */
 static unsigned int tp_notify_group(const struct tp_run *run,
 				    unsigned int cpu,
@@ -265,13 +267,16 @@ static unsigned int tp_notify_group(const struct tp_run *run,
 	while (next < b->n) {
 		unsigned int first = next;
 		struct sk_buff *msg;
+		int err;
 
 		msg = tp_notify_message(run, cpu, b, &next,
 					tp_mcgrp_named(group));
-		if (!msg || genlmsg_multicast(&tp_genl_family, msg, 0, group,
-					      GFP_KERNEL))
+		if (!msg)
 			break;
-		sent += next - first;
+		err = genlmsg_multicast(&tp_genl_family, msg, 0, group,
+					GFP_KERNEL);
+		if (!err || err == -ESRCH)
+			sent += next - first;
 	}
 	return sent;
 }
@@ -279,22 +284,29 @@ static unsigned int tp_notify_group(const struct tp_run *run,
 /*
  * A window's events to every group that has listeners, built for each
  * (only "events-named" names threads); nothing is built for nobody.  An
- * event counts as notified when every group with listeners got it.
+ * event counts as notified when the readers that may start runs got it:
+ * "events-named"'s where it has listeners, else "events"'s.  A reader of
+ * the open group that reads nothing must not make the count of the one
+ * that started the run false.
  */
 static unsigned int tp_notify_events(const struct tp_run *run,
 				     unsigned int cpu,
 				     const struct tp_notify_batch *b)
 {
-	unsigned int group, sent = b->n;
-	bool heard = false;
+	unsigned int group, named = 0, open = 0;
+	bool named_heard = false;
 
 	for (group = 0; group < tp_nr_mcgrps(); group++) {
 		if (!genl_has_listeners(&tp_genl_family, &init_net, group))
 			continue;
-		heard = true;
-		sent = min(sent, tp_notify_group(run, cpu, b, group));
+		if (tp_mcgrp_named(group)) {
+			named = tp_notify_group(run, cpu, b, group);
+			named_heard = true;
+		} else {
+			open = tp_notify_group(run, cpu, b, group);
+		}
 	}
-	return heard ? sent : 0;
+	return named_heard ? named : open;
 }
 
 /* Given to every run this family starts. */

@@ -865,3 +865,81 @@ TEST_F_TIMEOUT(readers, threads_are_named_only_to_cap_net_admin, 300)
 }
 
 TEST_HARNESS_MAIN
+
+/* ---- whose count ---------------------------------------------------------------- */
+
+/*
+ * Nobody's listener on "events" that asks for broadcast errors and reads
+ * nothing, with the smallest receive buffer: every notification past the
+ * first fails for it.  @ready gets a byte once it has joined; it leaves
+ * when @go gets one.
+ */
+static void tp_nobody_reads_nothing(int ready, int go)
+{
+	int one = 1, least = 0;
+	struct tp_nl ev;
+	char byte = 'r';
+	int fd;
+
+	if (tp_drop_to(TP_NOBODY) || tp_nl_open(&ev) != TP_EXIT_OK)
+		_exit(1);
+	fd = mnl_socket_get_fd(ev.sock);
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &least, sizeof(least)) ||
+	    setsockopt(fd, SOL_NETLINK, NETLINK_BROADCAST_ERROR, &one,
+		       sizeof(one)) ||
+	    tp_nl_join_events(&ev) || write(ready, &byte, 1) != 1)
+		_exit(1);
+	if (read(go, &byte, 1) != 1)
+		_exit(1);
+	tp_nl_close(&ev);
+	_exit(0);
+}
+
+/*
+ * A reader of the open group that reads nothing must not make the count
+ * of the one that started the run false: root, on "events-named" and
+ * reading as the run goes, receives per CPU EVENTS_TOTAL -
+ * EVENTS_NOT_NOTIFIED events, exactly, while nobody's listener on
+ * "events" overflows at each notification.
+ */
+TEST_F_TIMEOUT(readers, a_listener_that_reads_nothing_leaves_the_count_true, 120)
+{
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	int ready[2], go[2], status;
+	struct tp_seen root = { 0 };
+	struct tp_nl_error e;
+	char *out = NULL, *sum;
+	struct tp_nl ev;
+	pid_t listener;
+	char byte = 'g';
+
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&ev));
+	if (!ev.mcgrp_events_named) {
+		tp_nl_close(&ev);
+		SKIP(return, "no events-named group: one group counts for all");
+	}
+	ASSERT_EQ(0, tp_nl_join_events(&ev));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	listener = fork();
+	if (listener == 0)
+		tp_nobody_reads_nothing(ready[1], go[0]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1));
+	ASSERT_EQ(0, tp_start(&self->nl, noise, tp_many_events, NULL, NULL, &e))
+		TH_LOG("%s", e.msg);
+	tp_listen(&ev, &root);
+	tp_nl_close(&ev);
+	EXPECT_EQ(1, write(go[1], &byte, 1));
+	ASSERT_EQ(listener, waitpid(listener, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_TRUE(root.finished);
+	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
+	sum = tp_jq_str(out, "[.cpus[] | .events_total - .events_not_notified] | add");
+	TH_LOG("root heard %u events; the results count %s notified", root.events,
+	       sum);
+	ASSERT_NE(NULL, sum);
+	EXPECT_LT(0, root.events);
+	EXPECT_EQ(root.events, strtoul(sum, NULL, 10));
+	free(sum);
+	free(out);
+}

@@ -206,8 +206,9 @@
  *	messages as they need (each at most a page).  The
  *	only listener, joined before START with NETLINK_BROADCAST_ERROR
  *	set, receives per CPU EVENTS_TOTAL - EVENTS_NOT_NOTIFIED events.
- *	With listeners on both groups, an event counts as notified when
- *	both groups got it.
+ *	With listeners on "events-named", an event counts as notified when
+ *	they got it, whatever the listeners of "events" (which anyone may
+ *	join) read; with listeners on "events" only, when they got it.
  */
 enum tscprobe_cmd {
 	TSCPROBE_CMD_UNSPEC,
