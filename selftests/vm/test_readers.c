@@ -585,7 +585,7 @@ TEST_F_TIMEOUT(readers, dump_across_a_publication_is_read_again, 300)
 	EXPECT_EQ(TP_EXIT_FAIL, tp_sh("tscprobe show noise -j 2>&1 >/dev/null", &out));
 	bad = out && strchr(out, '\n') ? strchr(out, '\n') + 1 : NULL;
 	EXPECT_TRUE(bad && !*bad) TH_LOG("more than one line: %s", out);
-	EXPECT_NE(NULL, strstr(out, "changed under each of 8 reads")) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, "the results changed under each of ")) TH_LOG("%s", out);
 	free(out);
 	ASSERT_EQ(0, tp_param_set("test_dump_stalls", 0));
 	EXPECT_EQ(0, tp_stop(&self->nl, &e));

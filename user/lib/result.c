@@ -12,6 +12,7 @@
 #include "core/names.h"
 #include "core/report.h"
 #include "user/lib/nl.h"
+#include "user/lib/clock.h"
 #include "user/lib/result.h"
 #include "user/lib/format.h"
 
@@ -594,10 +595,15 @@ int tp_result_decode_notification(const struct nlmsghdr *nlh,
 
 /*
  * Reads of the results a running measurement may interrupt before the
- * fetch gives up: a CPU publishes at most 50 times a second, and one read
- * takes a few milliseconds per CPU.
+ * fetch gives up, and for how long it tries at least: a CPU publishes at
+ * most 50 times a second, and one read takes a few milliseconds per CPU
+ * when it gets a CPU, but a reader on a busy machine, kept off its CPU
+ * between two messages, is interrupted read after read (8 in a row once
+ * at load 3 on 2 CPUs); later tries, spread out, get through.
  */
-#define TP_FETCH_TRIES	8
+#define TP_FETCH_TRIES		8
+#define TP_FETCH_NS		(5ULL * 1000000000)
+#define TP_FETCH_PAUSE_MAX_MS	100
 
 /**
  * tp_result_fetch() - dump the module's results
@@ -610,16 +616,18 @@ int tp_result_decode_notification(const struct nlmsghdr *nlh,
  *
  * A CPU's results that take several messages come from one publication
  * of its figures: where the run published new ones between two of them,
- * the module marks the dump interrupted, and it is read again, up to
- * TP_FETCH_TRIES times.
+ * the module marks the dump interrupted, and it is read again, for
+ * TP_FETCH_TRIES reads and TP_FETCH_NS at least.
  *
  * Return: 0 or a negative errno (-EINTR: interrupted every time).
  */
 int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		    struct tp_nl_error *error)
 {
+	uint64_t from = tp_mono_raw_ns();
 	struct tp_nl_error local;
 	struct nlmsghdr *nlh;
+	unsigned int pause_ms;
 	int tries, err;
 
 	if (!error)
@@ -632,12 +640,15 @@ int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
 		if (!err || !error->dump_intr)
 			return err;
 		tp_result_drop_items(r);
-		if (tries == TP_FETCH_TRIES)
+		if (tries >= TP_FETCH_TRIES && tp_mono_raw_ns() - from >= TP_FETCH_NS)
 			break;
+		pause_ms = 5 * (unsigned int)tries;
+		tp_pause_ms(pause_ms < TP_FETCH_PAUSE_MAX_MS ? pause_ms :
+			    TP_FETCH_PAUSE_MAX_MS);
 	}
 	snprintf(error->msg, sizeof(error->msg),
-		 "the results changed under each of %d reads: the run publishes new figures faster than they can be read",
-		 TP_FETCH_TRIES);
+		 "the results changed under each of %d reads in %.1f s: the run publishes new figures faster than they can be read",
+		 tries, (double)(tp_mono_raw_ns() - from) / 1e9);
 	return err;
 }
 
