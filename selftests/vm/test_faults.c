@@ -1066,10 +1066,11 @@ static char *tp_waiting_on(pid_t pid, unsigned int cpu)
  * thread, which never runs, RCU's among them, so the CPU reports no
  * quiescent state and every grace period waits for the poller, as does
  * delete_module() (free_module()'s synchronize_rcu(), after the module's
- * exit).  There rmmod must be found in such a wait, the CPU's RCU softirq
- * count must not move, and rmmod must return once the poller ends.  A
- * wait of the module's own (a thread stopped where it cannot run) fails
- * either way.
+ * exit).  There rmmod must be found in such a wait and must return once
+ * the poller ends.  The CPU's RCU softirq count is logged, not judged: a
+ * few still run from interrupt exits before ksoftirqd takes them all (5
+ * in 6 s once, the grace period no nearer).  A wait of the module's own
+ * (a thread stopped where it cannot run) fails either way.
  */
 TEST_F_TIMEOUT(faults, rmmod_after_a_starved_run, 240)
 {
@@ -1112,7 +1113,6 @@ TEST_F_TIMEOUT(faults, rmmod_after_a_starved_run, 240)
 		rcu_after = tp_rcu_softirqs(last);
 		TH_LOG("rmmod still waits after %" PRIu64 " ms, CPU %u ran %ld RCU softirqs meanwhile:\n%s",
 		       ms, last, rcu_after - rcu_before, waiting ? waiting : "");
-		EXPECT_EQ(rcu_before, rcu_after);
 		EXPECT_TRUE(waiting && (strstr(waiting, "synchronize_rcu") ||
 					strstr(waiting, "synchronize_srcu")));
 		free(waiting);
