@@ -603,10 +603,15 @@ static void tp_readers_during(struct __test_metadata *_metadata,
 	}
 	TH_LOG("%s: %lu reads, %lu of them during the run", k->name, reads,
 	       running);
-	/* Enough reads while the run published for the check to mean something. */
+	/*
+	 * Enough reads while the run published for the check to mean
+	 * something, and a whole dump by each dump reader: one interrupted
+	 * by a publication reads again, spread out (tp_result_fetch()), and
+	 * on the debug kernel under load got 0 to 4 through during the run.
+	 */
 	EXPECT_GE(running, 40);
 	for (i = 0; i < 4; i++) {
-		EXPECT_GE(s->running_reads[i], 5) TH_LOG("dump reader %u", i);
+		EXPECT_GE(s->running_reads[i], 1) TH_LOG("dump reader %u", i);
 	}
 	tp_shared_free(s);
 }
