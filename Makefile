@@ -192,12 +192,15 @@ module: $(MODULE)
 
 # Always handed to Kbuild: it rebuilds what changed, and everything when
 # KDIR names another kernel than last time (its flags change).  A KDIR in
-# a root of selftests/kernels/fetch-newest.sh is built in that root.
+# a root of selftests/kernels/fetch-newest.sh is built in that root, and
+# the copy of its module drops Kbuild's record of the one it linked here,
+# so that the next KDIR here links its own again.
 $(MODULE): FORCE
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR" >&2; exit 1; }
 	$(Q)if [ -n "$$(tools/build-module.sh --root $(KDIR))" ]; then \
 		tools/build-module.sh $(KDIR) $(BUILD)/mod/KDIR >/dev/null && \
-		cp $(BUILD)/mod/KDIR/kmod/tscprobe.ko $@; \
+		cp $(BUILD)/mod/KDIR/kmod/tscprobe.ko $@ && \
+		rm -f kmod/.tscprobe.ko.cmd; \
 	else \
 		$(MAKE) --no-print-directory -s -C kmod KDIR=$(KDIR); \
 	fi
