@@ -350,7 +350,8 @@ static bool tp_noise_start_late(struct tp_cpu *c, const struct tp_noise_cpu *n,
 {
 	u64 after_ns = p->warm_up_ns + p->width_ns + p->gap_ns;
 
-	if (!tp_run_start_late(c->run, start, n->warming ? 0 : after_ns))
+	if (!tp_run_start_late(c->run, start,
+			       n->warming || !p->warm_up_ns ? 0 : after_ns))
 		return false;
 	local_irq_enable();
 	tp_cpu_start_missed(c, start);
