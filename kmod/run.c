@@ -633,7 +633,9 @@ static void tp_run_finish(struct work_struct *work)
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
 	unsigned int hold_ms = READ_ONCE(tp_test_detach_ms);
 
-	WRITE_ONCE(tp_run_ending, true);
+	/* Only a run with probes has a detach to wait for. */
+	if (run->kind->measure->sources)
+		WRITE_ONCE(tp_run_ending, true);
 	mutex_lock(&tp_start_lock);
 	mutex_lock(&tp_lock);
 	tp_run_reap(run);
