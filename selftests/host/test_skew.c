@@ -797,7 +797,13 @@ TEST(verdict_counts_the_pairs_not_measured)
 	res.pair[1].st.discarded = res.pair[1].st.nr + 1;
 	text = skew_text(&res);
 	ASSERT_NE(NULL, text);
-	EXPECT_NE(NULL, strstr(text, " 1 judged pairs;\n  1 measured pair not judged"))
+	/*
+	 * As above, whether the judged pair came out in sync ("all 1 judged
+	 * pairs;") or not ("1 of 1 judged pairs out;"): a busy machine
+	 * decides that.
+	 */
+	EXPECT_NE(NULL, strstr(text, " 1 judged pairs")) TH_LOG("%s", text);
+	EXPECT_NE(NULL, strstr(text, ";\n  1 measured pair not judged"))
 		TH_LOG("%s", text);
 	EXPECT_NE(NULL, strstr(text, "1 pair with more dropped than kept"))
 		TH_LOG("%s", text);
