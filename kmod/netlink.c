@@ -584,6 +584,12 @@ static int tp_put_tsc_offset(struct sk_buff *skb, const struct tp_cpu *c)
  * snapshot, whose order the dump may change (sorting it), never its
  * figures.  Returns 0 when the CPU is complete, -EMSGSIZE when the
  * message is full (to be continued in the next one).
+ *
+ * A CPU is begun in an skb that holds earlier messages only if it ends
+ * there too; otherwise it starts afresh in the next skb.  Only a CPU
+ * larger than a whole skb then spans two reads, the one case in which
+ * its slot publishing in between can interrupt the dump: readers of a
+ * run publishing every few ms otherwise read again and again.
  */
 static int tp_dump_cpu_locked(struct sk_buff *skb,
 			      struct netlink_callback *cb,
@@ -591,6 +597,7 @@ static int tp_dump_cpu_locked(struct sk_buff *skb,
 {
 	struct tp_dump_ctx *ctx = tp_dump_ctx(cb);
 	unsigned long start_pos = ctx->pos;
+	bool shared_skb = skb->len > 0;
 	struct nlattr *nest;
 	void *hdr;
 	int err;
@@ -609,8 +616,11 @@ static int tp_dump_cpu_locked(struct sk_buff *skb,
 		goto cancel;
 	err = run->kind->report->dump_cpu(skb, c, c->snap, &ctx->pos,
 					  ctx->named);
-	if (err == -EMSGSIZE && ctx->pos == start_pos)
-		goto cancel;	/* no progress: retry in an empty skb */
+	if (err == -EMSGSIZE && (ctx->pos == start_pos ||
+				 (start_pos == 0 && shared_skb))) {
+		ctx->pos = start_pos;
+		goto cancel;	/* begin it again in an empty skb */
+	}
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);
 	return err;

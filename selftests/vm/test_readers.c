@@ -105,6 +105,8 @@ struct tp_part {
 	unsigned int msgs;
 	unsigned int intr;		/* messages with NLM_F_DUMP_INTR */
 	unsigned int other_run;		/* messages of a run but @run_id */
+	unsigned int largest;		/* bytes of the largest message */
+	unsigned long bytes;		/* of all messages */
 	bool done;
 	int err;			/* NLMSG_DONE's (negative errno) */
 	char msg[256];			/* and its extended-ack message */
@@ -159,6 +161,9 @@ static bool tp_read_part(struct mnl_socket *sock, size_t len, uint64_t run_id,
 			return false;
 		}
 		p->msgs++;
+		p->bytes += nlh->nlmsg_len;
+		if (nlh->nlmsg_len > p->largest)
+			p->largest = nlh->nlmsg_len;
 		if (run_id && !tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) &&
 		    tb[TSCPROBE_A_RUN_ID] &&
 		    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != run_id)
@@ -407,19 +412,18 @@ static struct mnl_socket *tp_dump_begun(struct tp_nl *nl, struct tp_part *p)
 }
 
 /*
- * Messages of a GET_RESULT dump of one CPU read as the CLI reads it: 32
- * KiB at a time, from the first message on (the kernel sizes a dump's
- * parts by the socket's largest read, and the CLI's socket has read 32
- * KiB when it asks).  -1 on an error.
+ * A GET_RESULT dump into @p, read @len bytes at a time from the first
+ * message on: the kernel sizes a dump's parts by the socket's largest
+ * read, so a GET_INFO reply is read with @len first.  -1 on an error.
  */
-static int tp_dump_msgs_32k(struct tp_nl *nl)
+static int tp_dump_read_by(struct tp_nl *nl, size_t len, struct tp_part *p)
 {
 	struct mnl_socket *sock = tp_raw_socket();
-	struct tp_part p = { 0 };
 	char buf[256];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *g;
 
+	memset(p, 0, sizeof(*p));
 	if (!sock)
 		return -1;
 	nlh->nlmsg_type = nl->family;
@@ -428,19 +432,26 @@ static int tp_dump_msgs_32k(struct tp_nl *nl)
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = TSCPROBE_CMD_GET_INFO;
 	g->version = TSCPROBE_GENL_VERSION;
-	/* GET_INFO's reply, read with 32 KiB. */
 	if (mnl_socket_sendto(sock, nlh, nlh->nlmsg_len) < 0 ||
-	    !tp_read_part(sock, 32768, 0, &p) ||
+	    !tp_read_part(sock, len, 0, p) ||
 	    tp_raw_dump(sock, nl->family, TSCPROBE_CMD_GET_RESULT,
 			TSCPROBE_GENL_VERSION, 9)) {
 		mnl_socket_close(sock);
 		return -1;
 	}
-	memset(&p, 0, sizeof(p));
-	while (tp_read_part(sock, 32768, 0, &p))
+	memset(p, 0, sizeof(*p));
+	while (tp_read_part(sock, len, 0, p))
 		;
 	mnl_socket_close(sock);
-	return p.done && !p.err ? (int)p.msgs : -1;
+	return p->done && !p->err ? 0 : -1;
+}
+
+/* Messages of a GET_RESULT dump read as the CLI reads it, 32 KiB at a time. */
+static int tp_dump_msgs_32k(struct tp_nl *nl)
+{
+	struct tp_part p;
+
+	return tp_dump_read_by(nl, 32768, &p) ? -1 : (int)p.msgs;
 }
 
 /*
@@ -517,6 +528,43 @@ TEST_F_TIMEOUT(readers, dump_read_whole_ends_cleanly_after_a_reset, 60)
 	EXPECT_TRUE(p.done);
 	EXPECT_EQ(0, p.err) TH_LOG("%s", p.msg);
 	EXPECT_EQ(1 + tp_online_count(), p.msgs);
+}
+
+/*
+ * A CPU is begun in a read only if it ends there: each CPU of a finished
+ * run read with reads a little larger than the largest CPU's results
+ * comes in one message, where reads that size could not hold two.  Only a
+ * CPU larger than a read can then be interrupted by its publication.
+ */
+TEST_F_TIMEOUT(readers, a_cpu_that_fits_a_read_is_never_split, 120)
+{
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	unsigned int cpus = tp_online_count() - 1;
+	struct tp_cpuset all_but_0 = { 0 };
+	struct tp_nl_error e;
+	struct tp_part p;
+	size_t len;
+	unsigned int i;
+
+	ASSERT_LE(2, cpus);
+	for (i = 1; i <= cpus; i++)
+		tp_cpuset_add(&all_but_0, i);
+	ASSERT_EQ(0, tp_start(&self->nl, noise, noise->quick, &all_but_0,
+			      NULL, &e))
+		TH_LOG("%s", e.msg);
+	ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));
+
+	ASSERT_EQ(0, tp_dump_read_by(&self->nl, 32768, &p));
+	ASSERT_EQ(1 + cpus, p.msgs) TH_LOG("each CPU fits 32 KiB here");
+	/* Past NLMSG_GOODSIZE, the least the kernel sizes a part by. */
+	len = p.largest + 512 > 4096 ? p.largest + 512 : 4096;
+	TH_LOG("%u messages, %lu bytes, the largest %u; read %zu at a time",
+	       p.msgs, p.bytes, p.largest, len);
+	ASSERT_LT(len, p.bytes) TH_LOG("all fit in one read: nothing to split");
+
+	ASSERT_EQ(0, tp_dump_read_by(&self->nl, len, &p));
+	EXPECT_EQ(1 + cpus, p.msgs);
+	EXPECT_EQ(0, p.intr);
 }
 
 /*
