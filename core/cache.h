@@ -33,46 +33,6 @@
 /* Uncached loads per node and CPU for --nodes (fewer if rounds are). */
 #define TP_CACHE_NODE_ROUNDS	100000
 
-/* The strings the bracket is made of; variants leave one out. */
-#define TP_LFENCE	"lfence\n\t"
-#define TP_NOFENCE	""
-#define TP_FLUSH	"clflush (%[p])\n\tmfence\n\t"
-#define TP_LOAD		"mov (%[p]), %[v]\n\t"
-
-/*
- * TP_CACHE_TIMER() defines "uint64_t name(const void *p, uint64_t *end)":
- * the cycles between two rdtsc around @body, with fences f1 f2 before and
- * f3 f4 after, the second read in *end.  One asm statement, so the compiler
- * can put nothing inside the bracket.  Every output is early-clobber: the
- * first rdtsc writes EAX/EDX before p is used.  The benchmark instantiates
- * it with one fence left out at a time.
- */
-#define TP_CACHE_TIMER(name, pre, f1, f2, f3, f4, body)			\
-static tp_always_inline uint64_t name(const void *p,		\
-				      uint64_t *end)			\
-{									\
-	uint64_t lo0, hi0, lo1, hi1, v;					\
-									\
-	__asm__ __volatile__(pre f1 "rdtsc\n\t"				\
-			     "mov %%eax, %k[lo0]\n\t"			\
-			     "mov %%edx, %k[hi0]\n\t"			\
-			     f2 body f3 "rdtsc\n\t" f4			\
-			     : [lo0] "=&r" (lo0), [hi0] "=&r" (hi0),	\
-			       [v] "=&r" (v), "=&a" (lo1), "=&d" (hi1)	\
-			     : [p] "r" (p)				\
-			     : "memory");				\
-	(void)v;							\
-	*end = tp_tsc_join(lo1, hi1);					\
-	return *end - tp_tsc_join(lo0, hi0);				\
-}
-
-TP_CACHE_TIMER(tp_cache_time_overhead, "", TP_LFENCE, TP_LFENCE, TP_LFENCE,
-	       TP_LFENCE, "")
-TP_CACHE_TIMER(tp_cache_time_uncached, TP_FLUSH, TP_LFENCE, TP_LFENCE,
-	       TP_LFENCE, TP_LFENCE, TP_LOAD)
-TP_CACHE_TIMER(tp_cache_time_cached, "", TP_LFENCE, TP_LFENCE, TP_LFENCE,
-	       TP_LFENCE, TP_LOAD)
-
 /* Tumbling blocks of one length (Documentation/cache.rst, "Windows"). */
 struct tp_cache_window {
 	uint64_t cur;

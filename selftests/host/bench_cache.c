@@ -5,7 +5,7 @@
  * CPU.
  *
  * The fence table times the three measurements of a round with the bracket of
- * core/cache.h (TP_CACHE_TIMER, the one definition) as tscprobe uses it, as
+ * core/arch/x86.h (TP_CACHE_TIMER, the one definition) as tscprobe uses it, as
  * the original cache-timing program wrote it (one more lfence after mfence),
  * and with one fence at a time left out.  The variants take turns in short
  * passes, so that whatever else the machine does hits them alike, and each
@@ -89,7 +89,7 @@ VARIANT(no4, TP_FLUSH, LF, LF, LF, NF)
 VARIANT(nomfence, "clflush (%[p])\n\t", LF, LF, LF, LF)
 VARIANT(bare, TP_FLUSH, NF, NF, NF, NF)
 
-/* tscprobe's own timers, from core/cache.h. */
+/* tscprobe's own timers, from core/arch/x86.h. */
 static void round_tscprobe(const void *v, struct acc a[3])
 {
 	uint64_t end;
@@ -100,7 +100,7 @@ static void round_tscprobe(const void *v, struct acc a[3])
 }
 
 static struct variant variants[] = {
-	{ .name = "tscprobe", .what = "every fence (core/cache.h)", .round = round_tscprobe },
+	{ .name = "tscprobe", .what = "every fence (core/arch/x86.h)", .round = round_tscprobe },
 	{ .name = "+lfence", .what = "+ lfence after mfence, as the original", .round = round_extra },
 	{ .name = "-fence1", .what = "no lfence before the 1st rdtsc", .round = round_no1 },
 	{ .name = "-fence2", .what = "no lfence after the 1st rdtsc", .round = round_no2 },
