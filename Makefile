@@ -43,6 +43,24 @@ SHELL := /bin/bash
 VERSION := $(shell cat VERSION)
 BUILD := build
 
+# ARCH=arm64, the kernel's name for it: the CLI, the module and the guest
+# tests cross-built for arm64 (Debian's gcc-aarch64-linux-gnu) into
+# build/arm64, against the arm64 cloud kernel and the libraries that
+# selftests/kernels/fetch-arm64.sh unpacks under build/arm64/root.
+ifeq ($(ARCH),arm64)
+ifneq ($(shell uname -m),aarch64)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+CC := $(CROSS_COMPILE)gcc
+ARM64_ROOT := build/arm64/root
+SYSROOT_CFLAGS := -isystem $(ARM64_ROOT)/usr/include
+LDFLAGS += -L$(ARM64_ROOT)/usr/lib/aarch64-linux-gnu
+KERNEL ?= arm64-cloud
+# Fetched and unpacked on first use; its last step writes the stamp.
+SYSROOT := build/arm64/kdir
+endif
+BUILD := build/arm64
+endif
+
 # KERNEL is resolved only when used (KERNEL=debug may build the kernel).
 ifdef KERNEL
 KDIR ?= $(shell tools/kernels.sh kdir $(KERNEL))
@@ -70,7 +88,7 @@ WARN := -Wall -Wextra -Werror
 # in user/) or from the top ("core/noise.h"); include/uapi comes first, so
 # <linux/tscprobe.h> is this tree's.
 USER_CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g $(WARN) -Iinclude/uapi -I. \
-	-DTSCPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+	-DTSCPROBE_VERSION='"$(VERSION)"' $(SYSROOT_CFLAGS) $(EXTRA_CFLAGS)
 # kselftest_harness.h is written for -Wall: its handler leaves a parameter
 # unused and its EXPECT macros compare int literals with unsigned values.
 TEST_CFLAGS := $(USER_CFLAGS) -I$(BUILD)/kselftest -Wno-unused-parameter \
@@ -94,14 +112,15 @@ HOST_BENCHES := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftes
 VM_TESTS := $(patsubst selftests/vm/%.c,$(BUILD)/vm-tests/%,$(wildcard selftests/vm/*.c))
 KSELFTEST_H := $(BUILD)/kselftest/kselftest_harness.h
 LINUX_SRC_TAR := $(firstword $(wildcard /usr/src/linux-source-6.1.tar.*))
-MODULE := kmod/tscprobe.ko
+# A cross-built module stands apart from kmod/'s, the default kernel's.
+MODULE := $(if $(filter arm64,$(ARCH)),$(BUILD)/mod/kmod/tscprobe.ko,kmod/tscprobe.ko)
 
 # Plain make: what a lab machine runs.  The tests have their own target.
 all: module cli
 
 # ---- userspace ------------------------------------------------------------
 
-$(BUILD)/obj/%.o: %.c $(HEADERS)
+$(BUILD)/obj/%.o: %.c $(HEADERS) | $(SYSROOT)
 	@mkdir -p $(dir $@)
 	$(quiet) "  CC      $<"
 	$(Q)$(CC) $(USER_CFLAGS) -c $< -o $@
@@ -111,6 +130,11 @@ $(CLI): $(BUILD)/obj/user/main.o $(USER_LIB_OBJS) $(CORE_OBJS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS_CLI)
 
 cli: $(CLI)
+
+ifdef SYSROOT
+$(SYSROOT):
+	$(Q)selftests/kernels/fetch-arm64.sh >/dev/null
+endif
 
 # The real kselftest headers, from Debian's kernel source, never copied in.
 $(KSELFTEST_H):
@@ -197,7 +221,9 @@ module: $(MODULE)
 # so that the next KDIR here links its own again.
 $(MODULE): FORCE
 	@test -n "$(KDIR)" -a -d "$(KDIR)" || { echo "no kernel headers at '$(KDIR)': run 'make deps' or set KDIR" >&2; exit 1; }
-	$(Q)if [ -n "$$(tools/build-module.sh --root $(KDIR))" ]; then \
+	$(Q)if [ "$(ARCH)" = arm64 ]; then \
+		tools/build-module.sh $(KDIR) $(BUILD)/mod >/dev/null; \
+	elif [ -n "$$(tools/build-module.sh --root $(KDIR))" ]; then \
 		tools/build-module.sh $(KDIR) $(BUILD)/mod/KDIR >/dev/null && \
 		cp $(BUILD)/mod/KDIR/kmod/tscprobe.ko $@ && \
 		rm -f kmod/.tscprobe.ko.cmd; \

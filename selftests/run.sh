@@ -83,15 +83,22 @@ release_of() {
 	sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' "$1/include/generated/utsrelease.h"
 }
 
-# The kernel gates count as one test each: checkpatch, then the module
-# built with W=1 and sparse against each kernel, into build/mod/NAME (the
-# module the VM runs below load).
+# The kernel gates count as one test each: checkpatch, the CLI cross-built
+# for arm64, then the module built with W=1 and sparse against each
+# kernel, into build/mod/NAME (the module the VM runs below load).
 gates() {
 	local p=0 f=0 k kdir
 
 	if "$REPO/tools/checkpatch.sh"; then
 		p=$((p + 1))
 	else
+		f=$((f + 1))
+	fi
+	if "$MAKE" --no-print-directory -C "$REPO" ARCH=arm64 cli >/dev/null; then
+		echo "ok: the CLI cross-built for arm64, -Werror (build/arm64/tscprobe)"
+		p=$((p + 1))
+	else
+		echo "not ok: the CLI cross-built for arm64"
 		f=$((f + 1))
 	fi
 	for k in "${MATRIX[@]}"; do

@@ -17,7 +17,8 @@
 #
 # A KDIR inside a root that selftests/kernels/fetch-newest.sh made (kernels
 # built with another compiler than this machine's) is built there, with
-# chroot: the copy goes into the root, the results come back to OUT.
+# chroot: the copy goes into the root, the results come back to OUT.  An
+# arm64 KDIR (fetch-arm64.sh) is cross-built.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -59,6 +60,15 @@ copy_sources() {
 		xargs -0 cp --parents -t "$dest" && cp VERSION "$dest/")
 }
 
+# A KDIR of another architecture (arm64's: fetch-arm64.sh) is cross-built
+# with Debian's cross-compiler; its kbuild's host tools are this machine's.
+cross_args() {
+	grep -q '^#define CONFIG_ARM64 1' "$1/include/generated/autoconf.h" 2>/dev/null &&
+		[[ $(uname -m) != aarch64 ]] &&
+		echo "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
+	return 0
+}
+
 target=all
 ((check)) && target=check
 jobs=$(nproc 2>/dev/null || echo 1)
@@ -77,7 +87,9 @@ if [[ -n $root ]]; then
 	((rc == 0)) && cp "$root$inner/kmod/tscprobe.ko" "$out/kmod/"
 else
 	copy_sources "$out"
-	make -C "$out/kmod" KDIR="$kdir" -j"$jobs" "$target" >"$out/build.log" 2>&1
+	# shellcheck disable=SC2046 # the arguments split at their spaces
+	make -C "$out/kmod" KDIR="$kdir" $(cross_args "$kdir") -j"$jobs" "$target" \
+		>"$out/build.log" 2>&1
 	rc=$?
 fi
 set -e

@@ -32,6 +32,9 @@ set -euo pipefail
 # to parse the reports back and render their SVGs. python3-jsonschema
 # checks the spec against the kernel's netlink schema (ynl's own check);
 # linux-source-6.12 (install_612_source) holds the kernel's ynl tooling.
+# gcc-aarch64-linux-gnu and its C library cross-build for arm64 ("make
+# ARCH=arm64"; the arm64 packages are fetched by
+# selftests/kernels/fetch-arm64.sh), and qemu-system-arm boots its guest.
 PACKAGES=(
 	build-essential
 	linux-image-cloud-amd64
@@ -60,6 +63,9 @@ PACKAGES=(
 	man-db
 	xz-utils
 	kmod
+	gcc-aarch64-linux-gnu
+	libc6-dev-arm64-cross
+	qemu-system-arm
 )
 
 # "make run": building the CLI and the module, and loading it here.

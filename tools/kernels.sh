@@ -20,7 +20,9 @@
 # supports: fetched and unpacked, never installed, by fetch-5.10.sh on first
 # use, cached under build/); backport (6.1-cloud's headers made to look
 # like a distribution kernel's: another version number, a later API
-# backported; make-backport.sh; it boots 6.1-cloud's image).  The scripts
+# backported; make-backport.sh; it boots 6.1-cloud's image); arm64-cloud
+# (Debian 12's arm64 cloud kernel, unpacked by fetch-arm64.sh, for "make
+# ARCH=arm64": not in the list, which is the x86 matrix).  The scripts
 # named are in selftests/kernels/.
 # Within a line (6.1 cloud, say) the newest installed ABI is taken, so that
 # a security update moves the tests along; a kernel of another line is never
@@ -64,8 +66,10 @@ kdir_of() {
 		"$REPO/selftests/kernels/fetch-5.10.sh" | tail -n 1 ;;
 	backport)
 		"$REPO/selftests/kernels/make-backport.sh" | tail -n 1 ;;
+	arm64-cloud)
+		"$REPO/selftests/kernels/fetch-arm64.sh" | tail -n 1 ;;
 	*)
-		die "unknown kernel '$1' (one of: ${NAMES[*]})" ;;
+		die "unknown kernel '$1' (one of: ${NAMES[*]} arm64-cloud)" ;;
 	esac
 }
 

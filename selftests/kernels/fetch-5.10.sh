@@ -6,10 +6,9 @@
 # newest bullseye has.  Prints the build tree (KDIR) on its last line; a
 # second call only prints it.  tools/kernels.sh names it 5.10-cloud.
 #
-# The packages come through apt with a private configuration (sources,
-# lists and cache under build/kernels/5.10/apt): apt checks their
-# signatures against debian-archive-keyring, which holds bullseye's keys,
-# and the machine's own apt state is left alone.  The suite is taken from
+# The packages come through apt with a state of its own under
+# build/kernels/5.10/apt (private-apt.sh); debian-archive-keyring holds
+# bullseye's keys.  The suite is taken from
 # the mirror the machine already uses (tools/apt-mirror.sh).
 #
 # Two repairs make the unpacked headers a build tree: their Makefile
@@ -33,17 +32,13 @@ if [[ -r $DEST/kdir ]]; then
 fi
 uri=$("$REPO/tools/apt-mirror.sh") || exit 1
 rm -rf "$DEST"
-mkdir -p "$APT/parts" "$APT/none" "$APT/lists/partial" "$APT/cache/archives/partial" "$DEST/root"
-# No packages installed and no pinning, as far as this apt knows: the
-# machine's own bookworm kernel must not answer for bullseye's.
-: >"$APT/status"
-: >"$APT/preferences"
+mkdir -p "$DEST/root"
+# shellcheck source=selftests/kernels/private-apt.sh
+source "$REPO/selftests/kernels/private-apt.sh"
+private_apt_init "$APT"
 printf 'Types: deb\nURIs: %s\nSuites: bullseye\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 	"$uri" >"$APT/parts/bullseye.sources"
-opts=(-q -o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$APT/parts"
-      -o "Dir::State::Lists=$APT/lists" -o "Dir::Cache=$APT/cache"
-      -o "Dir::Etc::Preferences=$APT/preferences" -o "Dir::Etc::PreferencesParts=$APT/none"
-      -o "Dir::State::status=$APT/status")
+opts=("${APT_OPTS[@]}")
 apt-get "${opts[@]}" update >"$APT/update.log" 2>&1 ||
 	die "apt-get update of bullseye failed (log: $APT/update.log)"
 # The ABI the meta-package points at: linux-headers-5.10.0-N-cloud-amd64.
