@@ -200,6 +200,17 @@ vm() {
 		--module "$MODS/$name/kmod/tscprobe.ko" "$@" "${progs[@]}"
 }
 
+# The arm64 guest (QEMU's virt board, Debian 12's arm64 cloud kernel): the
+# CLI the gates cross-built, its userspace engine; the module does not
+# build for arm64 yet.
+vm_arm64() {
+	local image
+
+	image=$("$KERNELS_SH" image "$("$KERNELS_SH" kdir arm64-cloud)") || return 1
+	echo "# kernel arm64-cloud: $image"
+	"$REPO/selftests/vm/run.sh" --kernel "$image" --smp 2 user_engine.sh
+}
+
 # The 64-vCPU guest: noise, status, show and cache on every CPU, the runs
 # cut short on 16 of them, and skew on 17 (see smoke.sh): 272 pairs, and
 # the report beyond 16 CPUs (summary by topology, worst pairs) from the
@@ -321,6 +332,7 @@ if ((!QUICK)); then
 		test_smi test_info
 	timed "VM smoke run on 6.1-cloud with 64 vCPUs" vm_big
 	timed "VM run on 6.1-cloud as a two-socket server" vm_server
+	timed "VM run on arm64-cloud: the userspace engine" vm_arm64
 fi
 echo "== $((SECONDS - start)) s"
 echo "$pass passed, $fail failed"

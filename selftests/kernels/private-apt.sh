@@ -17,6 +17,7 @@ private_apt_init() {
 	mkdir -p "$dir/parts" "$dir/none" "$dir/lists/partial" "$dir/cache/archives/partial"
 	: >"$dir/status"
 	: >"$dir/preferences"
+	# shellcheck disable=SC2034 # for the scripts that source this file
 	APT_OPTS=(-q -o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$dir/parts"
 		  -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
 		  -o "Dir::Etc::Preferences=$dir/preferences" -o "Dir::Etc::PreferencesParts=$dir/none"

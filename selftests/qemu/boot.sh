@@ -18,6 +18,12 @@ readonly EXIT_TIMEOUT=124 EXIT_NO_STATUS=125 EXIT_LOG=126 EXIT_HARNESS=127
 readonly MARKER='vm-init: exit status '
 QEMU=qemu-system-x86_64
 BUSYBOX=${VM_BUSYBOX:-/bin/busybox}
+# x86_64, or arm64 for an arm64 kernel image (vm_check): see guest_arm64.
+GUEST_ARCH=x86_64
+# An arm64 guest's userland, the modules of its virtio console and the
+# build of its helpers (selftests/kernels/fetch-arm64.sh, make ARCH=arm64).
+ARM64_ROOT=$REPO/build/arm64/root
+ARM64_CONSOLE_MODULES=(virtio_ring virtio virtio_mmio virtio_console)
 
 SMP=4 SMP_SET=0 MEM=1024 CPU=max CPU_SET=0 MACHINE=pc TIMEOUT=300
 KERNEL=${VM_KERNEL:-} APPEND='' KEEP=''
@@ -75,18 +81,33 @@ vm_check() {
 	*) die "--machine wants pc or server, got '$MACHINE'" ;;
 	esac
 	is_uint "$TIMEOUT" || die "--timeout wants seconds, got '$TIMEOUT'"
-	command -v "$QEMU" >/dev/null ||
-		die "$QEMU not found (apt-get install qemu-system-x86)"
-	command -v timeout >/dev/null || die "timeout not found (coreutils)"
-	command -v cpio >/dev/null || die "cpio not found (apt-get install cpio)"
-	[[ -x $BUSYBOX ]] ||
-		die "busybox not found at $BUSYBOX (apt-get install busybox-static)"
 	if [[ -z $KERNEL ]]; then
 		# The image of the default module build (tools/kernels.sh).
 		KERNEL=$("$REPO/tools/kernels.sh" image) ||
 			die "no default kernel image (make deps, or --kernel)"
 	fi
 	[[ -r $KERNEL ]] || die "kernel image '$KERNEL' not readable"
+	file -bL "$KERNEL" | grep -q 'ARM64' && guest_arm64
+	command -v "$QEMU" >/dev/null ||
+		die "$QEMU not found (apt-get install qemu-system-x86 qemu-system-arm)"
+	command -v timeout >/dev/null || die "timeout not found (coreutils)"
+	command -v cpio >/dev/null || die "cpio not found (apt-get install cpio)"
+	[[ -x $BUSYBOX ]] ||
+		die "busybox not found at $BUSYBOX (apt-get install busybox-static)"
+}
+
+# An arm64 kernel boots on QEMU's virt board (-cpu max: the generic timer
+# at 62.5 MHz, a GICv3), with its userland from ARM64_ROOT.  Its one
+# PL011 carries the kernel log; the script's output goes to a virtio
+# console (hvc0, its modules in the image, init.sh loads them), and the
+# status out through semihosting (vm-exit.c).
+guest_arm64() {
+	GUEST_ARCH=arm64
+	QEMU=qemu-system-aarch64
+	[[ $MACHINE == pc ]] || die "--machine server is an x86 shape; arm64 guests are QEMU's virt board"
+	[[ -d $ARM64_ROOT ]] ||
+		die "no arm64 userland in $ARM64_ROOT (selftests/kernels/fetch-arm64.sh)"
+	BUSYBOX=${VM_BUSYBOX:-$ARM64_ROOT/bin/busybox}
 }
 
 vm_cleanup() {
@@ -119,12 +140,32 @@ vm_workdir() {
 # vm_image [mkinitramfs.sh options]: WORK/initramfs.cpio, with the guest
 # helpers, /init and every --add.
 vm_image() {
-	local build=${VM_BUILD_DIR:-$REPO/build/vm}
+	local build=${VM_BUILD_DIR:-$REPO/build/vm} m
+	local -a arch=()
 
+	if [[ $GUEST_ARCH == arm64 ]]; then
+		build=${VM_BUILD_DIR:-$REPO/build/arm64/vm}
+		export VM_CC=aarch64-linux-gnu-gcc
+		arch=(--sysroot "$ARM64_ROOT")
+		for m in "${ARM64_CONSOLE_MODULES[@]}"; do
+			arch+=(--add "$(arm64_module "$m"):/lib/modules/console/$m.ko")
+		done
+	fi
 	"$HERE/build-helpers.sh" "$build" || die "building the guest helpers failed"
 	"$HERE/mkinitramfs.sh" -o "$WORK/initramfs.cpio" --helpers "$build" \
-		--busybox "$BUSYBOX" "$@" "${ADDS[@]}" ||
+		--busybox "$BUSYBOX" "${arch[@]}" "$@" "${ADDS[@]}" ||
 		die "building the initramfs failed"
+}
+
+# The .ko of module $1 of the arm64 kernel booted.
+arm64_module() {
+	local release ko
+
+	release=$(basename "$KERNEL")
+	release=${release#vmlinuz-}
+	ko=$(find "$ARM64_ROOT/lib/modules/$release" -name "$1.ko" -print -quit 2>/dev/null)
+	[[ -n $ko ]] || die "no module $1 for $release in $ARM64_ROOT"
+	echo "$ko"
 }
 
 # What a guest test asks of the host, one line each of its output, served
@@ -246,6 +287,10 @@ big_guest_args() {
 machine_args() {
 	local i
 
+	if [[ $GUEST_ARCH == arm64 ]]; then
+		printf '%s\n' -machine virt,accel=tcg -smp "$SMP" -m "$MEM"
+		return
+	fi
 	if [[ $MACHINE == pc ]]; then
 		printf '%s\n' -machine pc,accel=tcg -smp "$SMP" -m "$MEM"
 		return
@@ -262,19 +307,32 @@ machine_args() {
 	done
 }
 
-# Boot the guest; sets QEMU_RC and QEMU_SECS. The script's output lands in out.log (ttyS1),
-# the kernel log in console.log (ttyS0).
+# Boot the guest; sets QEMU_RC and QEMU_SECS. The script's output lands in
+# out.log (ttyS1; arm64: hvc0), the kernel log in console.log (ttyS0;
+# arm64: ttyAMA0).
 run_qemu() {
-	local -a machine cmd
+	local -a machine cmd ports
+	local early console
 
 	mapfile -t machine < <(machine_args)
+	if [[ $GUEST_ARCH == arm64 ]]; then
+		ports=(-serial chardev:con -device virtio-serial-device
+		       -device virtconsole,chardev=out
+		       -semihosting-config 'enable=on,target=native,userspace=on')
+		early=
+		console=ttyAMA0
+	else
+		ports=(-serial chardev:con -serial chardev:out
+		       -device 'isa-debug-exit,iobase=0xf4,iosize=0x04')
+		early="tsc=unstable no_timer_check $(preset_lpj)"
+		console=ttyS0
+	fi
 	cmd=(
 		"$QEMU" -nodefaults -no-user-config -cpu "$CPU" "${machine[@]}"
 		-display none -no-reboot
 		-chardev "file,id=con,path=$(qemu_path "$WORK/console.log")"
 		-chardev "file,id=out,path=$(qemu_path "$WORK/out.log"),append=on"
-		-serial chardev:con -serial chardev:out
-		-device 'isa-debug-exit,iobase=0xf4,iosize=0x04'
+		"${ports[@]}"
 		-qmp "unix:$(qemu_path "$WORK/qmp.sock"),server=on,wait=off"
 		-kernel "$KERNEL" -initrd "$WORK/initramfs.cpio"
 		# The harness's parameters come last, so --append cannot undo them.
@@ -295,7 +353,7 @@ run_qemu() {
 		# a vCPU the loaded host does not run can miss ("IO-APIC + timer
 		# doesn't work!", a panic, once in about 25 boots at a host load
 		# of 23).
-		-append "tsc=unstable no_timer_check $APPEND $(preset_lpj) $(big_guest_args) console=ttyS0 panic=-1 printk.devkmsg=on loglevel=7"
+		-append "$early $APPEND $(big_guest_args) console=$console panic=-1 printk.devkmsg=on loglevel=7"
 	)
 
 	: >"$WORK/out.log"

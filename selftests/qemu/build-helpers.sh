@@ -5,13 +5,15 @@
 #
 # DIR defaults to $VM_BUILD_DIR, else build/vm in the repository. A helper
 # is rebuilt only when it is missing or older than its source. The guest has
-# no libc of its own, so both are linked statically.
+# no libc of its own, so they are linked statically.  VM_CC is the compiler
+# (default gcc; aarch64-linux-gnu-gcc for an arm64 guest).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 HELPERS=(vm-exit vm-runas vm-pace)
 CFLAGS=(-std=c11 -static -O2 -Wall -Wextra -Werror)
+CC=${VM_CC:-gcc}
 
 die() {
 	echo "build-helpers: $*" >&2
@@ -23,9 +25,9 @@ build_one() {
 	local src=$1 bin=$2 tmp
 
 	[[ -x $bin && $bin -nt $src ]] && return 0
-	command -v gcc >/dev/null || die "gcc not found (needed to build ${bin##*/})"
+	command -v "$CC" >/dev/null || die "$CC not found (needed to build ${bin##*/})"
 	tmp=$(mktemp "$bin.XXXXXX")
-	if ! gcc "${CFLAGS[@]}" -o "$tmp" "$src"; then
+	if ! "$CC" "${CFLAGS[@]}" -o "$tmp" "$src"; then
 		rm -f "$tmp"
 		die "cannot build ${bin##*/} (is libc6-dev installed? static glibc is needed)"
 	fi

@@ -7,9 +7,10 @@
 # Sets up a minimal system, runs the test programs /etc/tscprobe/tests
 # lists (selftests/vm/run.sh), or else /test.sh (run-vm.sh), as root with
 # their stdout and stderr on the second serial port (ttyS1, out.log on the
-# host), then hands the status to the host through vm-exit
-# (isa-debug-exit). The console (ttyS0) carries the kernel log and the few
-# lines printed here.
+# host; in an arm64 guest a virtio console, hvc0), then hands the status to
+# the host through vm-exit (isa-debug-exit; arm64: semihosting). The
+# console (ttyS0; arm64: ttyAMA0) carries the kernel log and the few lines
+# printed here.
 #
 # No "set -e": whatever fails, PID 1 must reach vm-exit, or the host only
 # learns about it at its timeout.
@@ -104,9 +105,29 @@ for c in $offlined; do
 	echo 1 >"$c" || say "cannot bring ${c%/online} back online"
 done
 
+# The port out.log is on: the second serial port, or in an arm64 guest
+# (one serial port) a virtio console, whose modules the image carries in
+# the order they load (boot.sh).  Its device appears within a second.
+OUT=/dev/ttyS1
+CONSOLE=ttyS0
+if [ -d /lib/modules/console ]; then
+	for m in virtio_ring virtio virtio_mmio virtio_console; do
+		insmod "/lib/modules/console/$m.ko" || say "cannot load $m"
+	done
+	OUT=/dev/hvc0
+	CONSOLE=ttyAMA0
+	tries=0
+	while [ ! -e $OUT ] && [ $tries -lt 100 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+fi
+
 # Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
-# bytes the script wrote.
-stty -F /dev/ttyS1 raw -echo || say "cannot set /dev/ttyS1 to raw mode"
+# bytes the script wrote.  Held open here: hvc resets a port's modes when
+# its last user closes it.
+exec 9>$OUT
+stty -F $OUT raw -echo || say "cannot set $OUT to raw mode"
 
 # log_check NAME SINCE: the kernel log lines after line SINCE that a
 # pattern of selftests/qemu/log-patterns matches, as one failed test of a
@@ -149,10 +170,10 @@ run_tests() {
 
 cd /
 if [ -f /etc/tscprobe/tests ]; then
-	run_tests >/dev/ttyS1 2>&1
+	run_tests >$OUT 2>&1
 	status=$?
 elif [ -f /test.sh ]; then
-	/bin/sh /test.sh </dev/null >/dev/ttyS1 2>&1
+	/bin/sh /test.sh </dev/null >$OUT 2>&1
 	status=$?
 else
 	say "neither /etc/tscprobe/tests nor /test.sh in the image"
@@ -170,7 +191,7 @@ fi
 # "pr/ttyS0"), if there is one.
 printer=
 for p in /proc/[0-9]*; do
-	[ "$(cat "$p/comm" 2>/dev/null)" = pr/ttyS0 ] && printer=$p
+	[ "$(cat "$p/comm" 2>/dev/null)" = pr/$CONSOLE ] && printer=$p
 done
 
 # "STATE SWITCHES" of the printer thread.
@@ -196,4 +217,4 @@ if [ -n "$printer" ]; then
 		tries=$((tries + 1))
 	done
 fi
-exec /bin/vm-exit "$status" /dev/ttyS1 /dev/ttyS0
+exec /bin/vm-exit "$status" $OUT /dev/$CONSOLE

@@ -5,6 +5,7 @@
 #
 # usage: mkinitramfs.sh -o OUT [--gzip] [--script FILE] [--add SRC[:DST]]...
 #                       [--helpers DIR] [--busybox PATH] [--init FILE]
+#                       [--sysroot DIR]
 #
 #   -o OUT          the image to write
 #   --gzip          gzip it (default: uncompressed, which boots faster
@@ -16,7 +17,10 @@
 #                   Without DST, executable files go to /usr/local/bin/,
 #                   anything else to / (the test's working directory).
 #                   Dynamically linked ELF files bring the shared libraries
-#                   ldd lists, at the same absolute paths.
+#                   ldd lists, at the same absolute paths; with --sysroot,
+#                   those their dynamic section needs, from DIR.
+#   --sysroot DIR   the root of another architecture's libraries (an arm64
+#                   guest's: build/arm64/root), which ldd cannot list
 #   --helpers DIR   where vm-exit, vm-runas and vm-pace are (default: build them
 #                   with build-helpers.sh)
 #   --busybox PATH  a static busybox (default: $VM_BUSYBOX or /bin/busybox)
@@ -39,6 +43,35 @@ usage() {
 	exit 2
 }
 
+SYSROOT=
+
+# The libraries the ELF file $1 needs and their own, found under SYSROOT
+# by name, and its loader at the path it names: what ldd would list for
+# the guest's architecture, one path a line.
+sysroot_closure() {
+	local -A seen=()
+	local -a todo=("$1")
+	local f name lib
+
+	while ((${#todo[@]})); do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		while IFS= read -r name; do
+			[[ -n ${seen[$name]:-} ]] && continue
+			seen[$name]=1
+			for lib in "$SYSROOT"/{lib,usr/lib}/*-linux-gnu/"$name" "$SYSROOT/lib/$name"; do
+				[[ -e $lib ]] || continue
+				echo "${lib#"$SYSROOT"}"
+				todo+=("$lib")
+				break
+			done
+		done < <(LC_ALL=C readelf -d "$f" 2>/dev/null |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
+	done
+	LC_ALL=C readelf -l "$1" 2>/dev/null |
+		sed -n 's/.*interpreter: \(\/.*\)\]$/\1/p'
+}
+
 # Copy every shared library that the ELF file $1 needs to the same path in
 # the staging dir $2. ldd lists the whole closure, including the loader.
 copy_libs() {
@@ -46,6 +79,14 @@ copy_libs() {
 
 	LC_ALL=C read -r -N 4 magic <"$file" 2>/dev/null || return 0
 	[[ $magic == $'\x7fELF' ]] || return 0
+	if [[ -n $SYSROOT ]]; then
+		while IFS= read -r lib; do
+			[[ -e $stage$lib ]] && continue
+			mkdir -p "$stage${lib%/*}"
+			cp -L "$SYSROOT$lib" "$stage$lib"
+		done < <(sysroot_closure "$file")
+		return 0
+	fi
 	# Static programs, kernel modules and objects: ldd fails, nothing to do.
 	out=$(LC_ALL=C ldd "$file" </dev/null 2>/dev/null) || return 0
 	if grep -q 'not found' <<<"$out"; then
@@ -141,6 +182,7 @@ main() {
 		--helpers) helpers=${2:?}; shift ;;
 		--busybox) busybox=${2:?}; shift ;;
 		--init) init=${2:?}; shift ;;
+		--sysroot) SYSROOT=$(cd "${2:?}" && pwd); shift ;;
 		-h | --help) usage ;;
 		*) echo "mkinitramfs: unknown argument '$1'" >&2; usage ;;
 		esac

@@ -330,6 +330,33 @@ case_patterns() {
 	fi
 }
 
+# (o) an arm64 guest (boot.sh: guest_arm64): its output through the virtio
+# console byte for byte, its status through semihosting, and a program
+# linked against the arm64 root's libraries (the cross-built CLI) runs.
+# Skipped, as passed, where make ARCH=arm64 has not run.
+case_arm64() {
+	local root=$HERE/../../build/arm64 image s
+
+	image=$(find "$root/root/boot" -name 'vmlinuz-*' -print -quit 2>/dev/null)
+	if [[ -z $image || ! -x $root/tscprobe ]]; then
+		SECS=0
+		result "arm64 guest # SKIP no build/arm64 (make ARCH=arm64 cli)" 1
+		return
+	fi
+	s=$(script arm64 <<-'EOF2'
+		printf 'a\tb\r\n'
+		tscprobe --version
+		exit 5
+	EOF2
+	)
+	run_vm --kernel "$image" --smp 2 --add "$root/tscprobe:/usr/bin/tscprobe" "$s"
+	if ((RC == 5)) && [[ $(cat "$T/out") == $'a\tb\r\ntscprobe '* ]]; then
+		result "arm64 guest: exact output, status 5, the arm64 CLI runs" 1
+	else
+		result "arm64 guest" 0 "status $RC, want 5 and the CLI's version"
+	fi
+}
+
 main() {
 	case_patterns
 	case_missing_kernel
@@ -345,6 +372,7 @@ main() {
 	case_pace
 	case_tests
 	case_stale_int3
+	case_arm64
 	echo "$PASSED passed, $FAILED failed"
 	((FAILED == 0))
 }

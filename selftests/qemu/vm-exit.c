@@ -15,9 +15,13 @@
  * the host, and bytes still queued in the guest's tty layer when QEMU
  * exits would be lost.
  *
- * If the port cannot be reached (no ioperm, not x86, device missing), the
- * guest powers off instead; the host then sees "no exit code" rather than
- * a false status.
+ * An arm64 guest has no I/O ports: there the same code goes out through
+ * QEMU's semihosting (SYS_EXIT_EXTENDED), which the harness enables for
+ * user space (-semihosting-config userspace=on).
+ *
+ * If the exit cannot be reached (no ioperm, device missing), the guest
+ * powers off instead; the host then sees "no exit code" rather than a
+ * false status.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,7 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/io.h>
+#include <stdint.h>
 #include <sys/reboot.h>
 #include <termios.h>
 #include <unistd.h>
@@ -69,6 +73,44 @@ static int parse_status(const char *arg)
 	return (int)v;
 }
 
+#if defined(__x86_64__)
+#include <sys/io.h>
+
+/* QEMU exits with (@status << 1) | 1; returns only where it could not. */
+static void debug_exit(int status)
+{
+	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0) {
+		outb((unsigned char)status, DEBUG_EXIT_PORT);
+		fprintf(stderr, "vm-exit: no isa-debug-exit device at 0x%x\n",
+			DEBUG_EXIT_PORT);
+	} else {
+		fprintf(stderr, "vm-exit: ioperm(0x%x): %s\n", DEBUG_EXIT_PORT,
+			strerror(errno));
+	}
+}
+#elif defined(__aarch64__)
+#define SYS_EXIT_EXTENDED		0x20
+#define ADP_STOPPED_APPLICATION_EXIT	0x20026
+
+/*
+ * The same code as isa-debug-exit gives, so that the host reads both
+ * alike.  Without semihosting the hlt traps and vm-exit dies of SIGTRAP:
+ * as PID 1, a panic, which the host sees as no exit code.
+ */
+static void debug_exit(int status)
+{
+	uint64_t block[2] = { ADP_STOPPED_APPLICATION_EXIT,
+			      ((uint64_t)status << 1) | 1 };
+	register uint64_t op __asm__("x0") = SYS_EXIT_EXTENDED;
+	register uint64_t arg __asm__("x1") = (uint64_t)block;
+
+	__asm__ __volatile__("hlt #0xf000" : "+r" (op) : "r" (arg) : "memory");
+	fprintf(stderr, "vm-exit: semihosting did not end the guest\n");
+}
+#else
+#error "vm-exit knows the QEMU exits of x86-64 and arm64 only"
+#endif
+
 int main(int argc, char **argv)
 {
 	int status = MAX_STATUS;
@@ -85,16 +127,7 @@ int main(int argc, char **argv)
 	drain_fd(STDERR_FILENO);
 	sync();
 
-	if (ioperm(DEBUG_EXIT_PORT, 1, 1) == 0) {
-		outb((unsigned char)status, DEBUG_EXIT_PORT);
-		/* Still here: no isa-debug-exit device behind the port. */
-		fprintf(stderr, "vm-exit: no isa-debug-exit device at 0x%x\n",
-			DEBUG_EXIT_PORT);
-	} else {
-		fprintf(stderr, "vm-exit: ioperm(0x%x): %s\n", DEBUG_EXIT_PORT,
-			strerror(errno));
-	}
-
+	debug_exit(status);
 	fprintf(stderr, "vm-exit: powering off instead (host sees no exit code)\n");
 	drain_fd(STDERR_FILENO);
 	reboot(RB_POWER_OFF);

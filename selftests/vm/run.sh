@@ -13,6 +13,7 @@
 # --keep as selftests/qemu/run-vm.sh takes them; --timeout, default 900 s,
 # for the whole boot) with the module (--module, default kmod/tscprobe.ko:
 # it must be built for that kernel), the CLI, jq and the test programs,
+# those of build/arm64 for an arm64 kernel (make ARCH=arm64),
 # whose output it prints as they run.  The programs: the TESTs named, or
 # every test_* and fuzz_* program and every selftests/vm/test_*.sh script
 # but those named by --skip.  A TEST is a name in build/vm-tests or
@@ -39,6 +40,7 @@ ME=vm
 source "$(dirname "${BASH_SOURCE[0]}")/../qemu/boot.sh"
 BUILD=$REPO/build
 MODULE=$REPO/kmod/tscprobe.ko
+MODULE_SET=0
 TIMEOUT=900
 TESTS=()
 SKIP=" "
@@ -51,6 +53,7 @@ while (($#)); do
 	case $1 in
 	--module)
 		MODULE=$2
+		MODULE_SET=1
 		shift 2
 		;;
 	--skip)
@@ -75,6 +78,14 @@ if ((${#TESTS[@]} == 0)); then
 fi
 
 vm_check
+# An arm64 guest (boot.sh: guest_arm64) runs what "make ARCH=arm64" built,
+# and the module only once it builds there (user_engine.sh needs none).
+JQ=$(command -v jq)
+if [[ $GUEST_ARCH == arm64 ]]; then
+	BUILD=$REPO/build/arm64
+	((MODULE_SET)) || MODULE=$BUILD/mod/kmod/tscprobe.ko
+	JQ=$ARM64_ROOT/usr/bin/jq
+fi
 vm_workdir
 STAGE=$WORK/stage
 mkdir -p "$STAGE"
@@ -92,11 +103,12 @@ done >"$STAGE/env"
 ADDS+=(--add "$STAGE/tests:/etc/tscprobe/tests"
        --add "$STAGE/env:/etc/tscprobe/env"
        --add "$STAGE/log-patterns:/etc/tscprobe/log-patterns"
-       --add "$MODULE:/lib/tscprobe/tscprobe.ko"
        --add "$BUILD/tscprobe:/usr/bin/tscprobe"
-       --add "$(command -v jq):/usr/bin/jq"
+       --add "$JQ:/usr/bin/jq"
        --add "$REPO/selftests/tap.sh:/selftests/tap.sh"
        --add "$REPO/selftests/vm/lib.sh:/selftests/lib.sh")
+[[ $GUEST_ARCH == arm64 && ! -e $MODULE ]] ||
+	ADDS+=(--add "$MODULE:/lib/tscprobe/tscprobe.ko")
 # The soak's timer (selftests/vm/timerlat.c) and the fault tests' CPU hog
 # (selftests/vm/rtpoller.c), for any program that wants them.
 for helper in timerlat rtpoller; do
