@@ -317,7 +317,7 @@ run_qemu() {
 	mapfile -t machine < <(machine_args)
 	if [[ $GUEST_ARCH == arm64 ]]; then
 		ports=(-serial chardev:con -device virtio-serial-device
-		       -device virtconsole,chardev=out
+		       -device 'virtconsole,chardev=out'
 		       -semihosting-config 'enable=on,target=native,userspace=on')
 		early=
 		console=ttyAMA0
