@@ -214,6 +214,31 @@ tap_check "a CPU that is not present: one line, exit 2, as noise -c" \
 		 [ \"\$e\" = \"tscprobe: -c: CPU 9 is not present (present: 0-3) (see 'tscprobe env --help')\" ]"
 tap_check "a CPU list that does not parse is a usage error" \
 	bash -c "'$CLI' env -c x 2>/dev/null; [ \$? -eq 2 ]"
+# An arm64 machine: its /proc/cpuinfo numbers the CPU, and its counter is
+# the generic timer's, a constant rate by the architecture, whose
+# clocksource is arch_sys_counter.
+arm64_tree() {
+	put proc/cpuinfo "processor	: 0
+BogoMIPS	: 50.00
+Features	: fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics
+CPU implementer	: 0x41
+CPU architecture: 8
+CPU variant	: 0x3
+CPU part	: 0xd0c
+CPU revision	: 1
+"
+	put sys/devices/system/clocksource/clocksource0/current_clocksource "$1"
+}
+arm64_tree arch_sys_counter
+tap_check "arm64: the generic timer, invariant, its clocksource expected" \
+	bash -c "out=\$(TSCPROBE_SYSROOT='$ROOT' '$CLI' env -j -c 1-3) &&
+		 jq -e '.invariant_tsc and .vendor == \"implementer 0x41\" and .cpu_model == \"part 0xd0c\" and
+			all(.warnings[]; .kind != \"tsc_not_invariant\" and .kind != \"clocksource\")' <<<\"\$out\" >/dev/null &&
+		 TSCPROBE_SYSROOT='$ROOT' '$CLI' env -c 3 | grep -qx 'counter: *[0-9]* kHz, the generic timer.s (a constant rate)'"
+arm64_tree jiffies
+tap_check "arm64: another clocksource is named against arch_sys_counter" \
+	bash -c "TSCPROBE_SYSROOT='$ROOT' '$CLI' env -j -c 1-3 |
+		 jq -e 'any(.warnings[]; .message == \"the clocksource is jiffies, not arch_sys_counter\")' >/dev/null"
 rm -f "$ROOT/sys/devices/system/cpu/online"
 tap_check "no online file: one line, exit 1" \
 	bash -c "TSCPROBE_SYSROOT='$ROOT' '$CLI' env 2>&1 >/dev/null | grep -qc . ; TSCPROBE_SYSROOT='$ROOT' '$CLI' env >/dev/null 2>&1; [ \$? -eq 1 ]"

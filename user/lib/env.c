@@ -162,6 +162,19 @@ static void tp_env_flags(struct tp_env *e, char *flags)
 	e->invariant_tsc = constant && nonstop;
 }
 
+/*
+ * An arm64 CPU's identity, as its /proc/cpuinfo gives it (numbers, which
+ * lscpu names from tables).  Its counter is the generic timer's, which
+ * the architecture makes a constant rate on every CPU: invariant.
+ */
+static void tp_env_arm64_id(struct tp_env *e, char *buf, size_t len,
+			    const char *what, const char *v)
+{
+	snprintf(buf, len, "%s %s", what, v);
+	e->generic_timer = true;
+	e->invariant_tsc = true;
+}
+
 /* Model, vendor, microcode and flags of the first processor. */
 static void tp_env_cpuinfo(struct tp_env *e)
 {
@@ -186,6 +199,12 @@ static void tp_env_cpuinfo(struct tp_env *e)
 			snprintf(e->microcode, sizeof(e->microcode), "%s", v);
 		else if (!strncmp(line, "flags", 5))
 			tp_env_flags(e, v);
+		else if (!strncmp(line, "CPU implementer", 15))
+			tp_env_arm64_id(e, e->vendor, sizeof(e->vendor),
+					"implementer", v);
+		else if (!strncmp(line, "CPU part", 8))
+			tp_env_arm64_id(e, e->model, sizeof(e->model), "part",
+					v);
 	}
 	free(line);
 	fclose(f);
@@ -508,14 +527,21 @@ static void tp_env_warn_ready(struct tp_env *e, const struct tp_env_ready *r)
 		tp_warn(e, "ksm", "KSM is running: ksmd scans memory and may run on any CPU");
 }
 
+/* The kernel's clocksource on the counter tscprobe reads. */
+static const char *tp_env_counter_clocksource(const struct tp_env *e)
+{
+	return e->generic_timer ? "arch_sys_counter" : "tsc";
+}
+
 static void tp_env_warn_machine(struct tp_env *e)
 {
 	if (!e->invariant_tsc)
 		tp_warn(e, "tsc_not_invariant", "the TSC is not invariant (no constant_tsc and nonstop_tsc): cycles are not a fixed unit of time");
 	if (e->hypervisor)
 		tp_warn(e, "virtual_machine", "this is a virtual machine: the hypervisor's noise is in every figure");
-	if (e->clocksource[0] && strcmp(e->clocksource, "tsc"))
-		tp_warn(e, "clocksource", "the clocksource is %s, not tsc", e->clocksource);
+	if (e->clocksource[0] && strcmp(e->clocksource, tp_env_counter_clocksource(e)))
+		tp_warn(e, "clocksource", "the clocksource is %s, not %s",
+			e->clocksource, tp_env_counter_clocksource(e));
 	if (e->boost == 1)
 		tp_warn(e, "boost", "turbo/boost is on: the clock is not held");
 	if (!e->nohz_known)
@@ -737,8 +763,13 @@ void tp_env_text(const struct tp_env *e, FILE *f)
 	fprintf(f, "cpu:         %s (%s)%s%s\n", e->model[0] ? e->model : "?",
 		e->vendor[0] ? e->vendor : "?",
 		e->microcode[0] ? ", microcode " : "", e->microcode);
-	fprintf(f, "tsc:         %u kHz, %s (%s)\n", e->tsc_khz,
-		e->invariant_tsc ? "invariant" : "not invariant", e->tsc_flags);
+	if (e->generic_timer)
+		fprintf(f, "counter:     %u kHz, the generic timer's (a constant rate)\n",
+			e->tsc_khz);
+	else
+		fprintf(f, "tsc:         %u kHz, %s (%s)\n", e->tsc_khz,
+			e->invariant_tsc ? "invariant" : "not invariant",
+			e->tsc_flags);
 	fprintf(f, "clocksource: %s\n", e->clocksource[0] ? e->clocksource : "?");
 	fprintf(f, "turbo/boost: %s\n", e->boost < 0 ? "unknown" :
 		e->boost ? "on" : "off");

@@ -153,6 +153,7 @@ struct tp_env {
 	char clocksource[32];
 	char tsc_flags[128];
 	bool invariant_tsc;
+	bool generic_timer;	/* arm64's counter, not a TSC */
 	bool hypervisor;
 	int boost;
 	struct tp_cpuset isolated;
