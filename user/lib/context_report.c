@@ -133,35 +133,31 @@ void tp_report_run_text(struct tp_model *m)
 	tp_text(m, "\n");
 }
 
-/* A CPU's interrupts in a text line: " LOC 1, RES 4, ...". */
-static void tp_irqs_text(struct tp_model *m, const struct tp_context *x,
-			 unsigned int cpu)
-{
-	FILE *f = tp_text_open(m);
-	unsigned int k;
-
-	for (k = 0; k < TP_IRQ_CATS; k++)
-		fprintf(f, " %s %llu%s", tp_irq_cat_name(k),
-			(unsigned long long)tp_irq_delta(x, k, cpu),
-			k + 1 < TP_IRQ_CATS ? "," : "");
-	fputc('\n', f);
-	tp_text_close(m, f, NULL);
-}
-
-/* "interrupts": a CPU's /proc/interrupts rows over the run, or null. */
-static void tp_irqs_model(struct tp_model *m, const char *key, unsigned int cpu)
+/*
+ * A CPU's /proc/interrupts rows over the run, in the open object, null
+ * where not known; with @head (NULL: not in text) their text line:
+ * "@head LOC 1, RES 4, ...", or "@head unknown (...)".
+ */
+static void tp_irq_fields(struct tp_model *m, unsigned int cpu,
+			  const char *head)
 {
 	const struct tp_context *x = tp_model_result(m)->ctx;
+	bool known = tp_irq_known(x, cpu);
+	char fmt[48];
 	unsigned int k;
 
-	if (!tp_irq_known(x, cpu)) {
-		tp_null(m, key, NULL);
-		return;
+	if (head)
+		tp_text(m, "%s%s", head, known ? "" :
+			" unknown (not in both readings of /proc/interrupts)\n");
+	for (k = 0; k < TP_IRQ_CATS; k++) {
+		snprintf(fmt, sizeof(fmt), " %s %%llu%s", tp_irq_cat_name(k),
+			 k + 1 < TP_IRQ_CATS ? "," : "\n");
+		if (known)
+			tp_u64(m, tp_irq_cat_name(k), tp_irq_delta(x, k, cpu),
+			       head ? &(struct tp_opts){ .text = fmt } : NULL);
+		else
+			tp_null(m, tp_irq_cat_name(k), NULL);
 	}
-	tp_obj(m, key);
-	for (k = 0; k < TP_IRQ_CATS; k++)
-		tp_u64(m, tp_irq_cat_name(k), tp_irq_delta(x, k, cpu), NULL);
-	tp_end(m);
 }
 
 /**
@@ -172,18 +168,18 @@ static void tp_irqs_model(struct tp_model *m, const char *key, unsigned int cpu)
  */
 void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
-	const struct tp_result *r = tp_model_result(m);
-
-	if (tp_irq_known(r->ctx, c->cpu)) {
-		tp_text(m, "  /proc/interrupts over the run:");
-		tp_irqs_text(m, r->ctx, c->cpu);
+	if (tp_irq_known(tp_model_result(m)->ctx, c->cpu)) {
+		tp_obj(m, "interrupts");
+		tp_irq_fields(m, c->cpu, "  /proc/interrupts over the run:");
+		tp_end(m);
+	} else {
+		tp_null(m, "interrupts", NULL);
 	}
 	if (c->ctx_vol.ok)
 		tp_text(m, "  the measuring thread: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
 			(unsigned long long)c->ctx_vol.v,
 			(unsigned long long)c->ctx_invol.v,
 			(unsigned long long)c->migrations.v);
-	tp_irqs_model(m, "interrupts", c->cpu);
 	tp_obj(m, "scheduler");
 	tp_counter(m, "voluntary_switches", &c->ctx_vol, NULL);
 	tp_counter(m, "involuntary_switches", &c->ctx_invol, NULL);
@@ -201,7 +197,7 @@ void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 void tp_context_cpus_model(struct tp_model *m, bool text)
 {
 	const struct tp_result *r = tp_model_result(m);
-	unsigned int k;
+	char head[32];
 	int cpu = -1;
 
 	if (!r->ctx || !r->ctx->have_irqs) {
@@ -212,22 +208,11 @@ void tp_context_cpus_model(struct tp_model *m, bool text)
 		tp_text(m, "interrupts during the run:\n");
 	tp_arr(m, "interrupts");
 	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
+		snprintf(head, sizeof(head), "  cpu %d:", cpu);
 		tp_obj(m, NULL);
 		tp_u64(m, "cpu", (uint64_t)cpu, NULL);
-		for (k = 0; k < TP_IRQ_CATS; k++)
-			if (tp_irq_known(r->ctx, (unsigned int)cpu))
-				tp_u64(m, tp_irq_cat_name(k),
-				       tp_irq_delta(r->ctx, k, (unsigned int)cpu), NULL);
-			else
-				tp_null(m, tp_irq_cat_name(k), NULL);
+		tp_irq_fields(m, (unsigned int)cpu, text ? head : NULL);
 		tp_end(m);
-		if (!text)
-			continue;
-		tp_text(m, "  cpu %d:", cpu);
-		if (tp_irq_known(r->ctx, (unsigned int)cpu))
-			tp_irqs_text(m, r->ctx, (unsigned int)cpu);
-		else
-			tp_text(m, " unknown (not in both readings of /proc/interrupts)\n");
 	}
 	tp_end(m);
 }
