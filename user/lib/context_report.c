@@ -168,6 +168,8 @@ static void tp_irq_fields(struct tp_model *m, unsigned int cpu,
  */
 void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
+	bool sched = c->ctx_vol.ok;
+
 	if (tp_irq_known(tp_model_result(m)->ctx, c->cpu)) {
 		tp_obj(m, "interrupts");
 		tp_irq_fields(m, c->cpu, "  /proc/interrupts over the run:");
@@ -175,15 +177,13 @@ void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 	} else {
 		tp_null(m, "interrupts", NULL);
 	}
-	if (c->ctx_vol.ok)
-		tp_text(m, "  the measuring thread: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
-			(unsigned long long)c->ctx_vol.v,
-			(unsigned long long)c->ctx_invol.v,
-			(unsigned long long)c->migrations.v);
 	tp_obj(m, "scheduler");
-	tp_counter(m, "voluntary_switches", &c->ctx_vol, NULL);
-	tp_counter(m, "involuntary_switches", &c->ctx_invol, NULL);
-	tp_counter(m, "migrations", &c->migrations, NULL);
+	tp_counter(m, "voluntary_switches", &c->ctx_vol, !sched ? NULL :
+		   &(struct tp_opts){ .text = "  the measuring thread: %llu voluntary" });
+	tp_counter(m, "involuntary_switches", &c->ctx_invol, !sched ? NULL :
+		   &(struct tp_opts){ .text = " and %llu involuntary context switches" });
+	tp_counter(m, "migrations", &c->migrations, !sched ? NULL :
+		   &(struct tp_opts){ .text = ", %llu migrations\n" });
 	tp_end(m);
 }
 
