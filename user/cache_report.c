@@ -496,22 +496,6 @@ static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
 		tp_not_in(m, TP_IN_JSON);
 }
 
-/* Table's last columns: the rounds below the overhead, and a note. */
-static void tp_cache_table_notes(struct tp_model *m, const struct tp_cpu_res *c,
-				 const struct tp_cache_summary *s)
-{
-	const struct tp_opts o = { .not_in = TP_ONLY_TEXT };
-	bool starved = (c->flags & TSCPROBE_CPU_F_STARVED) &&
-		       (c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	char note[64];
-
-	tp_u64(m, "below", s->below[1] + s->below[2], &o);
-	snprintf(note, sizeof(note), "%s%s",
-		 c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
-		 starved ? " (starved)" : "");
-	tp_str(m, "note", note, &o);
-}
-
 /*
  * The CPU in the picture: the three series as measured, the loads' strips
  * net of the overhead's median (at or below it: column 0); "CPU 3" leads
@@ -549,12 +533,7 @@ static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 	snprintf(cpu, sizeof(cpu), "%u", c->cpu);
 	tp_model_labels(m, "cpu", cpu, "engine", tp_result_engine(r), NULL);
 	tp_cache_cpu_text(m, c, &s);
-	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU });
-	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 1 });
-	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
-		&(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 2 });
-	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
-	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+	tp_report_cpu_model(m, c, TP_CACHE_CSV_CPU);
 	tp_u64(m, "rounds", c->rounds, &(struct tp_opts){
 		.csv = TP_CACHE_CSV_CPU + 3, .prom = &tp_cache_rounds,
 		.svg = "%llu rounds",
@@ -572,7 +551,10 @@ static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_cache_levels_model(m, c);
 	tp_cache_nodes_model(m, c, &s);
 	tp_context_cpu_model(m, c);
-	tp_cache_table_notes(m, c, &s);
+	/* the table's last columns: the rounds below the overhead, a note */
+	tp_u64(m, "below", s.below[1] + s.below[2],
+	       &(struct tp_opts){ .not_in = TP_ONLY_TEXT });
+	tp_report_cpu_note(m, c);
 	tp_cache_picture_row(m, c, &s);
 	tp_verdict_row_model(m, i);
 }

@@ -122,6 +122,36 @@ void tp_report_head(struct tp_model *m, const char *kind)
 	tp_report_origin(m);
 }
 
+/**
+ * tp_report_cpu_model() - what names a CPU's row and how it ran: "cpu",
+ *	"node" and "incomplete" (CSV columns @csv on), "starved", "held"
+ * @m: the model, the CPU's row open
+ * @c: the CPU
+ * @csv: the CSV place of its first column
+ */
+void tp_report_cpu_model(struct tp_model *m, const struct tp_cpu_res *c,
+			 unsigned int csv)
+{
+	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = csv });
+	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = csv + 1 });
+	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
+		&(struct tp_opts){ .csv = csv + 2 });
+	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
+	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+}
+
+/* A CPU table's last column: "  INCOMPLETE", " (starved)" when it starved. */
+void tp_report_cpu_note(struct tp_model *m, const struct tp_cpu_res *c)
+{
+	bool incomplete = c->flags & TSCPROBE_CPU_F_INCOMPLETE;
+	bool starved = incomplete && (c->flags & TSCPROBE_CPU_F_STARVED);
+	char note[32];
+
+	snprintf(note, sizeof(note), "%s%s", incomplete ? "  INCOMPLETE" : "",
+		 starved ? " (starved)" : "");
+	tp_str(m, "note", note, &(struct tp_opts){ .not_in = TP_ONLY_TEXT });
+}
+
 /* ", run 7 done (completed)" of the module's runs, in a text heading. */
 void tp_report_run_text(struct tp_model *m)
 {
