@@ -482,18 +482,15 @@ static void tp_skew_pair_row(struct tp_model *m, const void *ctx, unsigned int i
 }
 
 /*
- * The sync verdict, in text its lines and in JSON "verdict" with the
- * limits' verdict in the same object; in Prometheus whether every judged
- * pair is in sync.
+ * The sync verdict in JSON: "verdict", with the limits' verdict in the
+ * same object, last as in every kind's report (its text lines stand under
+ * the pairs); in Prometheus whether every judged pair is in sync.
  */
 static void tp_skew_verdict_model(struct tp_model *m)
 {
 	const struct tp_result *r = tp_model_result(m);
 	struct tp_skew_verdict v;
-	FILE *f = tp_text_open(m);
 
-	tp_skew_verdict_text(r, f);
-	tp_text_close(m, f, "  ");
 	tp_skew_verdict(r, &v);
 	tp_obj(m, "verdict");
 	tp_u64(m, "pairs_ok", v.ok, NULL);
@@ -590,6 +587,7 @@ static void tp_skew_model(struct tp_model *m)
 	const char *head;
 	char cpus[256];
 	unsigned int k, line;
+	FILE *f;
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_text(m, "skew: %s engine, CPUs %s, pairs %u/%u", tp_result_engine(r),
@@ -620,11 +618,14 @@ static void tp_skew_model(struct tp_model *m)
 		tp_not_in(m, TP_IN_TEXT);
 	tp_skew_matrices_model(m, !big || verbose);
 	tp_skew_summary(m, big);
-	tp_skew_verdict_model(m);
+	f = tp_text_open(m);
+	tp_skew_verdict_text(r, f);
+	tp_text_close(m, f, "  ");
 	if (big && !verbose)
 		tp_text(m, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
 	tp_context_cpus_model(m, !big || verbose);
 	tp_context_model(m);
+	tp_skew_verdict_model(m);
 	tp_verdict_text_model(m);
 }
 
