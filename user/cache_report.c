@@ -673,7 +673,6 @@ static void tp_cache_model(struct tp_model *m)
 	tp_cache_table(m);
 	tp_context_model(m);
 	tp_verdict_model(m);
-	tp_verdict_text_model(m);
 }
 
 /* The figure of a series that a cache limit can name, by enum tp_limit_stat. */

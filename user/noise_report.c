@@ -618,7 +618,6 @@ static void tp_noise_model(struct tp_model *m)
 	tp_noise_groups_model(m);
 	tp_context_model(m);
 	tp_verdict_model(m);
-	tp_verdict_text_model(m);
 }
 
 /* The figures of a CPU that a noise limit can name, by enum tp_limit_stat. */

@@ -626,7 +626,6 @@ static void tp_skew_model(struct tp_model *m)
 	tp_context_cpus_model(m, !big || verbose);
 	tp_context_model(m);
 	tp_skew_verdict_model(m);
-	tp_verdict_text_model(m);
 }
 
 /* Why a pair without numbers has no figure. */
