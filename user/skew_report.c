@@ -117,6 +117,27 @@ static bool tp_pair_judged(const struct tp_pair_res *p)
 }
 
 /**
+ * struct tp_skew_verdict - the skew report's last line
+ * @ok: pairs with numbers
+ * @unsound: of those, pairs whose estimate is not sound (tp_skew_sound()):
+ *	not judged
+ * @out: of the others, pairs not in sync (tp_skew_in_sync())
+ * @kept: samples used, over the pairs with numbers
+ * @dropped: samples dropped as outliers, over the same pairs
+ * @max_abs: the largest |avg skew| of a judged pair, cycles
+ * @worst: the pair it belongs to (NULL when no pair was judged)
+ */
+struct tp_skew_verdict {
+	unsigned int ok;
+	unsigned int unsound;
+	unsigned int out;
+	uint64_t kept;
+	uint64_t dropped;
+	double max_abs;
+	const struct tp_pair_res *worst;
+};
+
+/**
  * tp_skew_verdict() - the largest |skew| and whether every pair is in sync
  * @r: the result
  * @v: the verdict
@@ -125,7 +146,8 @@ static bool tp_pair_judged(const struct tp_pair_res *p)
  * estimate from a mostly disturbed pair can neither clear nor accuse);
  * the rule per pair is tp_skew_in_sync()'s.
  */
-void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
+static void tp_skew_verdict(const struct tp_result *r,
+			    struct tp_skew_verdict *v)
 {
 	unsigned int i;
 
