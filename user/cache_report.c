@@ -441,8 +441,7 @@ static void tp_cache_levels_model(struct tp_model *m, const struct tp_cpu_res *c
 	for (i = 0; i < c->nlevels; i++) {
 		v = tp_lat_per_load(&c->levels[i]);
 		tp_cache_size(c->levels[i].size, size, sizeof(size));
-		tp_text(m, "    %8s %9.2f cycles %8.2f ns\n", size, v,
-			tp_cycles_ns(v, khz));
+		tp_text(m, "    %8s", size);
 		snprintf(size, sizeof(size), "%llu",
 			 (unsigned long long)c->levels[i].size);
 		tp_obj(m, NULL);
@@ -450,9 +449,10 @@ static void tp_cache_levels_model(struct tp_model *m, const struct tp_cpu_res *c
 		tp_u64(m, "loads", c->levels[i].loads, NULL);
 		tp_u64(m, "cycles", c->levels[i].cycles, NULL);
 		tp_dbl(m, "cycles_per_load", v, &(struct tp_opts){
-			.prom = &tp_cache_level,
+			.prom = &tp_cache_level, .text = " %9.2f cycles",
 			.labels = tp_labels(m, "size_bytes", size, NULL) });
-		tp_dbl(m, "ns_per_load", tp_cycles_ns(v, khz), NULL);
+		tp_dbl(m, "ns_per_load", tp_cycles_ns(v, khz),
+		       &(struct tp_opts){ .text = " %8.2f ns\n" });
 		tp_end(m);
 	}
 	tp_end(m);
@@ -467,18 +467,14 @@ static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
 	uint32_t khz = tp_model_result(m)->tsc_khz;
 	char node[16];
 	unsigned int i;
-	double v;
+	double v, net;
 
 	tp_arr(m, "nodes");
 	for (i = 0; i < c->nnodes; i++) {
 		v = tp_lat_per_load(&c->nodes[i]);
-		if (tp_net(v, s->overhead_p50))
-			tp_text(m, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
-				c->nodes[i].node, tp_net(v, s->overhead_p50),
-				tp_cycles_ns(tp_net(v, s->overhead_p50), khz));
-		else
-			tp_text(m, "  node %u memory: uncached load below the overhead: not resolved\n",
-				c->nodes[i].node);
+		net = tp_net(v, s->overhead_p50);
+		tp_text(m, "  node %u memory: uncached load%s", c->nodes[i].node,
+			net ? "" : " below the overhead: not resolved\n");
 		snprintf(node, sizeof(node), "%u", c->nodes[i].node);
 		tp_obj(m, NULL);
 		tp_u64(m, "node", c->nodes[i].node, NULL);
@@ -486,9 +482,10 @@ static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
 		tp_u64(m, "cycles", c->nodes[i].cycles, NULL);
 		tp_dbl(m, "gross", v, &(struct tp_opts){ .prom = &tp_cache_node,
 		       .labels = tp_labels(m, "node", node, NULL) });
-		tp_dbl(m, "net", tp_net(v, s->overhead_p50), NULL);
-		tp_dbl(m, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50), khz),
-		       NULL);
+		tp_dbl(m, "net", net, &(struct tp_opts){
+		       .text = net ? " %.2f cycles net" : NULL });
+		tp_dbl(m, "net_ns", tp_cycles_ns(net, khz), &(struct tp_opts){
+		       .text = net ? " (%.2f ns)\n" : NULL });
 		tp_end(m);
 	}
 	tp_end(m);
