@@ -441,8 +441,7 @@ static void tp_cache_levels_model(struct tp_model *m, const struct tp_cpu_res *c
 	for (i = 0; i < c->nlevels; i++) {
 		v = tp_lat_per_load(&c->levels[i]);
 		tp_cache_size(c->levels[i].size, size, sizeof(size));
-		tp_text(m, "    %8s %9.2f cycles %8.2f ns\n", size, v,
-			tp_cycles_ns(v, khz));
+		tp_text(m, "    %8s", size);
 		snprintf(size, sizeof(size), "%llu",
 			 (unsigned long long)c->levels[i].size);
 		tp_obj(m, NULL);
@@ -450,9 +449,10 @@ static void tp_cache_levels_model(struct tp_model *m, const struct tp_cpu_res *c
 		tp_u64(m, "loads", c->levels[i].loads, NULL);
 		tp_u64(m, "cycles", c->levels[i].cycles, NULL);
 		tp_dbl(m, "cycles_per_load", v, &(struct tp_opts){
-			.prom = &tp_cache_level,
+			.prom = &tp_cache_level, .text = " %9.2f cycles",
 			.labels = tp_labels(m, "size_bytes", size, NULL) });
-		tp_dbl(m, "ns_per_load", tp_cycles_ns(v, khz), NULL);
+		tp_dbl(m, "ns_per_load", tp_cycles_ns(v, khz),
+		       &(struct tp_opts){ .text = " %8.2f ns\n" });
 		tp_end(m);
 	}
 	tp_end(m);
@@ -467,18 +467,14 @@ static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
 	uint32_t khz = tp_model_result(m)->tsc_khz;
 	char node[16];
 	unsigned int i;
-	double v;
+	double v, net;
 
 	tp_arr(m, "nodes");
 	for (i = 0; i < c->nnodes; i++) {
 		v = tp_lat_per_load(&c->nodes[i]);
-		if (tp_net(v, s->overhead_p50))
-			tp_text(m, "  node %u memory: uncached load %.2f cycles net (%.2f ns)\n",
-				c->nodes[i].node, tp_net(v, s->overhead_p50),
-				tp_cycles_ns(tp_net(v, s->overhead_p50), khz));
-		else
-			tp_text(m, "  node %u memory: uncached load below the overhead: not resolved\n",
-				c->nodes[i].node);
+		net = tp_net(v, s->overhead_p50);
+		tp_text(m, "  node %u memory: uncached load%s", c->nodes[i].node,
+			net ? "" : " below the overhead: not resolved\n");
 		snprintf(node, sizeof(node), "%u", c->nodes[i].node);
 		tp_obj(m, NULL);
 		tp_u64(m, "node", c->nodes[i].node, NULL);
@@ -486,30 +482,15 @@ static void tp_cache_nodes_model(struct tp_model *m, const struct tp_cpu_res *c,
 		tp_u64(m, "cycles", c->nodes[i].cycles, NULL);
 		tp_dbl(m, "gross", v, &(struct tp_opts){ .prom = &tp_cache_node,
 		       .labels = tp_labels(m, "node", node, NULL) });
-		tp_dbl(m, "net", tp_net(v, s->overhead_p50), NULL);
-		tp_dbl(m, "net_ns", tp_cycles_ns(tp_net(v, s->overhead_p50), khz),
-		       NULL);
+		tp_dbl(m, "net", net, &(struct tp_opts){
+		       .text = net ? " %.2f cycles net" : NULL });
+		tp_dbl(m, "net_ns", tp_cycles_ns(net, khz), &(struct tp_opts){
+		       .text = net ? " (%.2f ns)\n" : NULL });
 		tp_end(m);
 	}
 	tp_end(m);
 	if (!tp_model_result(m)->p.nodes)
 		tp_not_in(m, TP_IN_JSON);
-}
-
-/* Table's last columns: the rounds below the overhead, and a note. */
-static void tp_cache_table_notes(struct tp_model *m, const struct tp_cpu_res *c,
-				 const struct tp_cache_summary *s)
-{
-	const struct tp_opts o = { .not_in = TP_ONLY_TEXT };
-	bool starved = (c->flags & TSCPROBE_CPU_F_STARVED) &&
-		       (c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	char note[64];
-
-	tp_u64(m, "below", s->below[1] + s->below[2], &o);
-	snprintf(note, sizeof(note), "%s%s",
-		 c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
-		 starved ? " (starved)" : "");
-	tp_str(m, "note", note, &o);
 }
 
 /*
@@ -549,12 +530,7 @@ static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 	snprintf(cpu, sizeof(cpu), "%u", c->cpu);
 	tp_model_labels(m, "cpu", cpu, "engine", tp_result_engine(r), NULL);
 	tp_cache_cpu_text(m, c, &s);
-	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU });
-	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 1 });
-	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
-		&(struct tp_opts){ .csv = TP_CACHE_CSV_CPU + 2 });
-	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
-	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+	tp_report_cpu_model(m, c, TP_CACHE_CSV_CPU);
 	tp_u64(m, "rounds", c->rounds, &(struct tp_opts){
 		.csv = TP_CACHE_CSV_CPU + 3, .prom = &tp_cache_rounds,
 		.svg = "%llu rounds",
@@ -572,7 +548,10 @@ static void tp_cache_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_cache_levels_model(m, c);
 	tp_cache_nodes_model(m, c, &s);
 	tp_context_cpu_model(m, c);
-	tp_cache_table_notes(m, c, &s);
+	/* the table's last columns: the rounds below the overhead, a note */
+	tp_u64(m, "below", s.below[1] + s.below[2],
+	       &(struct tp_opts){ .not_in = TP_ONLY_TEXT });
+	tp_report_cpu_note(m, c);
 	tp_cache_picture_row(m, c, &s);
 	tp_verdict_row_model(m, i);
 }
@@ -691,7 +670,6 @@ static void tp_cache_model(struct tp_model *m)
 	tp_cache_table(m);
 	tp_context_model(m);
 	tp_verdict_model(m);
-	tp_verdict_text_model(m);
 }
 
 /* The figure of a series that a cache limit can name, by enum tp_limit_stat. */

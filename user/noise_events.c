@@ -22,13 +22,8 @@
  */
 #define TP_GROUPS_TEXT_ROWS	10
 
-/**
- * tp_group_kind_name() - the word for an enum tp_group_kind
- * @kind: the kind
- *
- * Return: "local", "partial" or "machine-wide".
- */
-const char *tp_group_kind_name(uint32_t kind)
+/* The word for an enum tp_group_kind: "local", "partial", "machine-wide". */
+static const char *tp_group_kind_name(uint32_t kind)
 {
 	switch (kind) {
 	case TP_GROUP_MACHINE:

@@ -12,7 +12,6 @@
 
 struct tp_model;
 
-const char *tp_group_kind_name(uint32_t kind);
 void tp_noise_groups_model(struct tp_model *m);
 void tp_noise_causes_model(struct tp_model *m, const struct tp_cpu_res *c);
 void tp_noise_stop_model(struct tp_model *m);

@@ -357,20 +357,6 @@ static void tp_noise_picture_row(struct tp_model *m, const struct tp_cpu_res *c,
 		tp_note(m, TP_NOTE_CAPTION, "%s", line);
 }
 
-/* Table's last column: "  INCOMPLETE", "(starved)" when it starved. */
-static void tp_noise_note(struct tp_model *m, const struct tp_cpu_res *c)
-{
-	const struct tp_opts o = { .not_in = TP_ONLY_TEXT };
-	bool starved = (c->flags & TSCPROBE_CPU_F_STARVED) &&
-		       (c->flags & TSCPROBE_CPU_F_INCOMPLETE);
-	char note[32];
-
-	snprintf(note, sizeof(note), "%s%s",
-		 c->flags & TSCPROBE_CPU_F_INCOMPLETE ? "  INCOMPLETE" : "",
-		 starved ? " (starved)" : "");
-	tp_str(m, "note", note, &o);
-}
-
 /* Row @i: one CPU. */
 static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 {
@@ -384,12 +370,7 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_model_labels(m, "cpu", cpu, "engine", tp_result_engine(r),
 			"irqs", tp_irqs_name(r->p.irqs), NULL);
 	tp_noise_cpu_text(m, c, &s);
-	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = 5 });
-	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = 6 });
-	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
-		&(struct tp_opts){ .csv = 7 });
-	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
-	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+	tp_report_cpu_model(m, c, 5);
 	tp_u64(m, "samples", s.samples, &(struct tp_opts){
 		.csv = 8, .prom = &tp_noise_gap, .suffix = "_count",
 		.svg = "%llu samples" });
@@ -410,7 +391,7 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 	tp_context_cpu_model(m, c);
 	tp_noise_histogram(m, c);
 	tp_noise_events_model(m, c);
-	tp_noise_note(m, c);
+	tp_report_cpu_note(m, c);
 	tp_noise_picture_row(m, c, &s);
 	tp_verdict_row_model(m, i);
 }
@@ -637,7 +618,6 @@ static void tp_noise_model(struct tp_model *m)
 	tp_noise_groups_model(m);
 	tp_context_model(m);
 	tp_verdict_model(m);
-	tp_verdict_text_model(m);
 }
 
 /* The figures of a CPU that a noise limit can name, by enum tp_limit_stat. */

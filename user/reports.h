@@ -40,28 +40,6 @@ int tp_noise_output(const struct tp_result *r, const struct tp_output *o,
 void tp_noise_figure(const struct tp_result *r, const struct tp_limit *l,
 		     unsigned int i, struct tp_judgement *j);
 
-/**
- * struct tp_skew_verdict - the skew report's last line
- * @ok: pairs with numbers
- * @unsound: of those, pairs whose estimate is not sound (tp_skew_sound()):
- *	not judged
- * @out: of the others, pairs not in sync (tp_skew_in_sync())
- * @kept: samples used, over the pairs with numbers
- * @dropped: samples dropped as outliers, over the same pairs
- * @max_abs: the largest |avg skew| of a judged pair, cycles
- * @worst: the pair it belongs to (NULL when no pair was judged)
- */
-struct tp_skew_verdict {
-	unsigned int ok;
-	unsigned int unsound;
-	unsigned int out;
-	uint64_t kept;
-	uint64_t dropped;
-	double max_abs;
-	const struct tp_pair_res *worst;
-};
-
-void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v);
 int tp_skew_output(const struct tp_result *r, const struct tp_output *o,
 		   FILE *f);
 void tp_skew_figure(const struct tp_result *r, const struct tp_limit *l,

@@ -117,6 +117,27 @@ static bool tp_pair_judged(const struct tp_pair_res *p)
 }
 
 /**
+ * struct tp_skew_verdict - the skew report's last line
+ * @ok: pairs with numbers
+ * @unsound: of those, pairs whose estimate is not sound (tp_skew_sound()):
+ *	not judged
+ * @out: of the others, pairs not in sync (tp_skew_in_sync())
+ * @kept: samples used, over the pairs with numbers
+ * @dropped: samples dropped as outliers, over the same pairs
+ * @max_abs: the largest |avg skew| of a judged pair, cycles
+ * @worst: the pair it belongs to (NULL when no pair was judged)
+ */
+struct tp_skew_verdict {
+	unsigned int ok;
+	unsigned int unsound;
+	unsigned int out;
+	uint64_t kept;
+	uint64_t dropped;
+	double max_abs;
+	const struct tp_pair_res *worst;
+};
+
+/**
  * tp_skew_verdict() - the largest |skew| and whether every pair is in sync
  * @r: the result
  * @v: the verdict
@@ -125,7 +146,8 @@ static bool tp_pair_judged(const struct tp_pair_res *p)
  * estimate from a mostly disturbed pair can neither clear nor accuse);
  * the rule per pair is tp_skew_in_sync()'s.
  */
-void tp_skew_verdict(const struct tp_result *r, struct tp_skew_verdict *v)
+static void tp_skew_verdict(const struct tp_result *r,
+			    struct tp_skew_verdict *v)
 {
 	unsigned int i;
 
@@ -482,18 +504,15 @@ static void tp_skew_pair_row(struct tp_model *m, const void *ctx, unsigned int i
 }
 
 /*
- * The sync verdict, in text its lines and in JSON "verdict" with the
- * limits' verdict in the same object; in Prometheus whether every judged
- * pair is in sync.
+ * The sync verdict in JSON: "verdict", with the limits' verdict in the
+ * same object, last as in every kind's report (its text lines stand under
+ * the pairs); in Prometheus whether every judged pair is in sync.
  */
 static void tp_skew_verdict_model(struct tp_model *m)
 {
 	const struct tp_result *r = tp_model_result(m);
 	struct tp_skew_verdict v;
-	FILE *f = tp_text_open(m);
 
-	tp_skew_verdict_text(r, f);
-	tp_text_close(m, f, "  ");
 	tp_skew_verdict(r, &v);
 	tp_obj(m, "verdict");
 	tp_u64(m, "pairs_ok", v.ok, NULL);
@@ -590,6 +609,7 @@ static void tp_skew_model(struct tp_model *m)
 	const char *head;
 	char cpus[256];
 	unsigned int k, line;
+	FILE *f;
 
 	tp_cpuset_format(&r->cpus, cpus, sizeof(cpus));
 	tp_text(m, "skew: %s engine, CPUs %s, pairs %u/%u", tp_result_engine(r),
@@ -620,12 +640,14 @@ static void tp_skew_model(struct tp_model *m)
 		tp_not_in(m, TP_IN_TEXT);
 	tp_skew_matrices_model(m, !big || verbose);
 	tp_skew_summary(m, big);
-	tp_skew_verdict_model(m);
+	f = tp_text_open(m);
+	tp_skew_verdict_text(r, f);
+	tp_text_close(m, f, "  ");
 	if (big && !verbose)
 		tp_text(m, "(-v: every pair, the two matrices and each CPU's interrupts; -j and --csv: every pair)\n");
 	tp_context_cpus_model(m, !big || verbose);
 	tp_context_model(m);
-	tp_verdict_text_model(m);
+	tp_skew_verdict_model(m);
 }
 
 /* Why a pair without numbers has no figure. */

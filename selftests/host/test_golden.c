@@ -22,6 +22,7 @@
 #include "kselftest_harness.h"
 
 #include "user/lib/context.h"
+#include "user/lib/model.h"
 #include "user/lib/model_node.h"
 #include "core/hist.h"
 #include "jq.h"

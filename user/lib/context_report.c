@@ -122,6 +122,36 @@ void tp_report_head(struct tp_model *m, const char *kind)
 	tp_report_origin(m);
 }
 
+/**
+ * tp_report_cpu_model() - what names a CPU's row and how it ran: "cpu",
+ *	"node" and "incomplete" (CSV columns @csv on), "starved", "held"
+ * @m: the model, the CPU's row open
+ * @c: the CPU
+ * @csv: the CSV place of its first column
+ */
+void tp_report_cpu_model(struct tp_model *m, const struct tp_cpu_res *c,
+			 unsigned int csv)
+{
+	tp_u64(m, "cpu", c->cpu, &(struct tp_opts){ .csv = csv });
+	tp_u64(m, "node", c->node, &(struct tp_opts){ .csv = csv + 1 });
+	tp_bool(m, "incomplete", c->flags & TSCPROBE_CPU_F_INCOMPLETE,
+		&(struct tp_opts){ .csv = csv + 2 });
+	tp_bool(m, "starved", c->flags & TSCPROBE_CPU_F_STARVED, NULL);
+	tp_bool(m, "held", c->flags & TSCPROBE_CPU_F_HELD, NULL);
+}
+
+/* A CPU table's last column: "  INCOMPLETE", " (starved)" when it starved. */
+void tp_report_cpu_note(struct tp_model *m, const struct tp_cpu_res *c)
+{
+	bool incomplete = c->flags & TSCPROBE_CPU_F_INCOMPLETE;
+	bool starved = incomplete && (c->flags & TSCPROBE_CPU_F_STARVED);
+	char note[32];
+
+	snprintf(note, sizeof(note), "%s%s", incomplete ? "  INCOMPLETE" : "",
+		 starved ? " (starved)" : "");
+	tp_str(m, "note", note, &(struct tp_opts){ .not_in = TP_ONLY_TEXT });
+}
+
 /* ", run 7 done (completed)" of the module's runs, in a text heading. */
 void tp_report_run_text(struct tp_model *m)
 {
@@ -133,35 +163,31 @@ void tp_report_run_text(struct tp_model *m)
 	tp_text(m, "\n");
 }
 
-/* A CPU's interrupts in a text line: " LOC 1, RES 4, ...". */
-static void tp_irqs_text(struct tp_model *m, const struct tp_context *x,
-			 unsigned int cpu)
-{
-	FILE *f = tp_text_open(m);
-	unsigned int k;
-
-	for (k = 0; k < TP_IRQ_CATS; k++)
-		fprintf(f, " %s %llu%s", tp_irq_cat_name(k),
-			(unsigned long long)tp_irq_delta(x, k, cpu),
-			k + 1 < TP_IRQ_CATS ? "," : "");
-	fputc('\n', f);
-	tp_text_close(m, f, NULL);
-}
-
-/* "interrupts": a CPU's /proc/interrupts rows over the run, or null. */
-static void tp_irqs_model(struct tp_model *m, const char *key, unsigned int cpu)
+/*
+ * A CPU's /proc/interrupts rows over the run, in the open object, null
+ * where not known; with @head (NULL: not in text) their text line:
+ * "@head LOC 1, RES 4, ...", or "@head unknown (...)".
+ */
+static void tp_irq_fields(struct tp_model *m, unsigned int cpu,
+			  const char *head)
 {
 	const struct tp_context *x = tp_model_result(m)->ctx;
+	bool known = tp_irq_known(x, cpu);
+	char fmt[48];
 	unsigned int k;
 
-	if (!tp_irq_known(x, cpu)) {
-		tp_null(m, key, NULL);
-		return;
+	if (head)
+		tp_text(m, "%s%s", head, known ? "" :
+			" unknown (not in both readings of /proc/interrupts)\n");
+	for (k = 0; k < TP_IRQ_CATS; k++) {
+		snprintf(fmt, sizeof(fmt), " %s %%llu%s", tp_irq_cat_name(k),
+			 k + 1 < TP_IRQ_CATS ? "," : "\n");
+		if (known)
+			tp_u64(m, tp_irq_cat_name(k), tp_irq_delta(x, k, cpu),
+			       head ? &(struct tp_opts){ .text = fmt } : NULL);
+		else
+			tp_null(m, tp_irq_cat_name(k), NULL);
 	}
-	tp_obj(m, key);
-	for (k = 0; k < TP_IRQ_CATS; k++)
-		tp_u64(m, tp_irq_cat_name(k), tp_irq_delta(x, k, cpu), NULL);
-	tp_end(m);
 }
 
 /**
@@ -172,22 +198,22 @@ static void tp_irqs_model(struct tp_model *m, const char *key, unsigned int cpu)
  */
 void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
-	const struct tp_result *r = tp_model_result(m);
+	bool sched = c->ctx_vol.ok;
 
-	if (tp_irq_known(r->ctx, c->cpu)) {
-		tp_text(m, "  /proc/interrupts over the run:");
-		tp_irqs_text(m, r->ctx, c->cpu);
+	if (tp_irq_known(tp_model_result(m)->ctx, c->cpu)) {
+		tp_obj(m, "interrupts");
+		tp_irq_fields(m, c->cpu, "  /proc/interrupts over the run:");
+		tp_end(m);
+	} else {
+		tp_null(m, "interrupts", NULL);
 	}
-	if (c->ctx_vol.ok)
-		tp_text(m, "  the measuring thread: %llu voluntary and %llu involuntary context switches, %llu migrations\n",
-			(unsigned long long)c->ctx_vol.v,
-			(unsigned long long)c->ctx_invol.v,
-			(unsigned long long)c->migrations.v);
-	tp_irqs_model(m, "interrupts", c->cpu);
 	tp_obj(m, "scheduler");
-	tp_counter(m, "voluntary_switches", &c->ctx_vol, NULL);
-	tp_counter(m, "involuntary_switches", &c->ctx_invol, NULL);
-	tp_counter(m, "migrations", &c->migrations, NULL);
+	tp_counter(m, "voluntary_switches", &c->ctx_vol, !sched ? NULL :
+		   &(struct tp_opts){ .text = "  the measuring thread: %llu voluntary" });
+	tp_counter(m, "involuntary_switches", &c->ctx_invol, !sched ? NULL :
+		   &(struct tp_opts){ .text = " and %llu involuntary context switches" });
+	tp_counter(m, "migrations", &c->migrations, !sched ? NULL :
+		   &(struct tp_opts){ .text = ", %llu migrations\n" });
 	tp_end(m);
 }
 
@@ -201,7 +227,7 @@ void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 void tp_context_cpus_model(struct tp_model *m, bool text)
 {
 	const struct tp_result *r = tp_model_result(m);
-	unsigned int k;
+	char head[32];
 	int cpu = -1;
 
 	if (!r->ctx || !r->ctx->have_irqs) {
@@ -212,22 +238,11 @@ void tp_context_cpus_model(struct tp_model *m, bool text)
 		tp_text(m, "interrupts during the run:\n");
 	tp_arr(m, "interrupts");
 	while ((cpu = tp_cpuset_next(&r->cpus, cpu)) >= 0) {
+		snprintf(head, sizeof(head), "  cpu %d:", cpu);
 		tp_obj(m, NULL);
 		tp_u64(m, "cpu", (uint64_t)cpu, NULL);
-		for (k = 0; k < TP_IRQ_CATS; k++)
-			if (tp_irq_known(r->ctx, (unsigned int)cpu))
-				tp_u64(m, tp_irq_cat_name(k),
-				       tp_irq_delta(r->ctx, k, (unsigned int)cpu), NULL);
-			else
-				tp_null(m, tp_irq_cat_name(k), NULL);
+		tp_irq_fields(m, (unsigned int)cpu, text ? head : NULL);
 		tp_end(m);
-		if (!text)
-			continue;
-		tp_text(m, "  cpu %d:", cpu);
-		if (tp_irq_known(r->ctx, (unsigned int)cpu))
-			tp_irqs_text(m, r->ctx, (unsigned int)cpu);
-		else
-			tp_text(m, " unknown (not in both readings of /proc/interrupts)\n");
 	}
 	tp_end(m);
 }

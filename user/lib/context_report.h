@@ -19,6 +19,9 @@ extern const struct tp_opts tp_elapsed_opts;
 
 void tp_report_origin(struct tp_model *m);
 void tp_report_head(struct tp_model *m, const char *kind);
+void tp_report_cpu_model(struct tp_model *m, const struct tp_cpu_res *c,
+			 unsigned int csv);
+void tp_report_cpu_note(struct tp_model *m, const struct tp_cpu_res *c);
 void tp_report_run_text(struct tp_model *m);
 void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c);
 void tp_context_cpus_model(struct tp_model *m, bool text);

@@ -11,6 +11,7 @@
 
 #include "user/lib/cli.h"
 #include "user/lib/format.h"
+#include "user/lib/model.h"
 #include "user/lib/model_node.h"
 #include "user/lib/result.h"
 
@@ -842,23 +843,22 @@ static void tp_spec_value(FILE *f, const struct tp_spec *s,
  * tp_node_cell() - a field through a text format
  * @f: where to
  * @n: the field (NULL: none, as unknown)
- * @fmt: one printf conversion and the text around it; the conversion's
- *	letter says how to print the value ("llu", "d", ".2f", "s"), its
- *	flags and width are kept
- * @none: what an unknown field shows through the same width (NULL: "n/a")
- * @how: enum tp_cell_as
+ * @col: the format (its key is not read): one printf conversion and the
+ *	text around it, whose letter says how to print the value ("llu",
+ *	"d", ".2f", "s"), its flags and width kept; what an unknown field
+ *	shows through the same width (NULL: "n/a"); and how a number shows
  * @khz: the TSC rate of a time cell
  */
-void tp_node_cell(FILE *f, const struct tp_node *n, const char *fmt,
-		  const char *none, enum tp_cell_as how, uint32_t khz)
+void tp_node_cell(FILE *f, const struct tp_node *n,
+		  const struct tp_column *col, uint32_t khz)
 {
 	struct tp_spec s;
 
-	tp_spec_parse(fmt, &s);
+	tp_spec_parse(col->fmt, &s);
 	fputs(s.head, f);
 	if (s.conv && (!n || !n->known))
-		tp_spec_str(f, &s, none ? none : "n/a");
+		tp_spec_str(f, &s, col->none ? col->none : "n/a");
 	else if (s.conv)
-		tp_spec_value(f, &s, n, how, khz);
+		tp_spec_value(f, &s, n, col->how, khz);
 	tp_spec_tail(f, s.tail);
 }

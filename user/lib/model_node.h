@@ -1,12 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The report model's nodes, for its renderers (render_*.c); a report's
- * builder sees only model.h.
+ * builder sees only model.h.  The nodes hold model.h's types by pointer
+ * only, so this header stands below model.h and model.c includes both.
  */
 #ifndef TSCPROBE_USER_MODEL_NODE_H
 #define TSCPROBE_USER_MODEL_NODE_H
 
-#include "user/lib/model.h"
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct jw;
+struct tp_column;
+struct tp_cpuset;
+struct tp_family;
+struct tp_matrix;
+struct tp_model;
+struct tp_opts;
+struct tp_picture;
+struct tp_series;
 
 enum tp_node_type {
 	TP_N_OBJ,
@@ -39,11 +52,11 @@ enum tp_value_type {
  * @known: the field (object) has a value; else it is unknown
  * @not_in: the formats it stays out of (TP_IN_*)
  * @c: an object's or array's children, and an object's labels
- * @rows: a rows node's count and builder
+ * @rows: a rows node's count and builder (model.h's tp_row_fn)
  * @v: a field's value
  * @text: a text node's text
  * @table: a table's rows (their key) and columns
- * @raw: a raw part's writers
+ * @raw: a raw part's writers (model.h's tp_raw_json_fn, tp_raw_text_fn)
  * @series: a series' histogram and marks
  * @matrix: a matrix: its spec, its CPUs and their cells, row by row
  * @note: a note's role (enum tp_note) and text
@@ -64,7 +77,8 @@ struct tp_node {
 		} c;
 		struct {
 			unsigned int n;
-			tp_row_fn fn;
+			void (*fn)(struct tp_model *m, const void *ctx,
+				   unsigned int i);
 			const void *ctx;
 		} rows;
 		union {
@@ -81,8 +95,8 @@ struct tp_node {
 			unsigned int n;
 		} table;
 		struct {
-			tp_raw_json_fn json;
-			tp_raw_text_fn text;
+			void (*json)(const void *ctx, struct jw *j);
+			void (*text)(const void *ctx, FILE *f);
 			const void *ctx;
 		} raw;
 		const struct tp_series *series;
@@ -131,7 +145,7 @@ const struct tp_node *tp_model_rows(const struct tp_model *m, const char *key);
 const struct tp_node *tp_node_find(const struct tp_node *obj, const char *path);
 bool tp_node_in(const struct tp_node *n, unsigned int format);
 double tp_node_number(const struct tp_node *n);
-void tp_node_cell(FILE *f, const struct tp_node *n, const char *fmt,
-		  const char *none, enum tp_cell_as how, uint32_t khz);
+void tp_node_cell(FILE *f, const struct tp_node *n,
+		  const struct tp_column *col, uint32_t khz);
 
 #endif /* TSCPROBE_USER_MODEL_NODE_H */

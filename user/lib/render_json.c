@@ -5,6 +5,7 @@
  * out of JSON left out.
  */
 #include "user/lib/json_write.h"
+#include "user/lib/model.h"
 #include "user/lib/model_node.h"
 
 static void tp_json_field(const struct tp_node *n, struct jw *j)

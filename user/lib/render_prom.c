@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "user/lib/cli.h"
+#include "user/lib/model.h"
 #include "user/lib/model_node.h"
 #include "user/lib/number.h"
 

@@ -14,6 +14,7 @@
 #include "user/lib/cli.h"
 #include "user/lib/cpuset.h"
 #include "core/hist.h"
+#include "user/lib/model.h"
 #include "user/lib/model_node.h"
 #include "user/lib/svg.h"
 
@@ -68,7 +69,7 @@ static void tp_row_figures(FILE *f, const struct tp_node *n, uint32_t khz,
 		    !tp_node_in(n, TP_IN_SVG))
 			continue;	/* unknown: not drawn */
 		fputs((*k)++ ? ", " : ": ", f);
-		tp_node_cell(f, n, n->o->svg, NULL, TP_CELL_PLAIN, khz);
+		tp_node_cell(f, n, &(struct tp_column){ .fmt = n->o->svg }, khz);
 	}
 }
 

@@ -9,6 +9,7 @@
 
 #include "user/lib/cli.h"
 #include "user/lib/cpuset.h"
+#include "user/lib/model.h"
 #include "user/lib/model_node.h"
 
 /* A line per row: each column's field through its cell format. */
@@ -20,8 +21,8 @@ static void tp_text_table(struct tp_model *m, const struct tp_node *t, FILE *f)
 
 	for (row = rows ? tp_first(&it, m, rows) : NULL; row; row = tp_next(&it)) {
 		for (col = t->table.cols; col < t->table.cols + t->table.n; col++)
-			tp_node_cell(f, tp_node_find(row, col->key), col->fmt,
-				     col->none, col->how, tp_model_khz(m));
+			tp_node_cell(f, tp_node_find(row, col->key), col,
+				     tp_model_khz(m));
 		fputc('\n', f);
 	}
 }
@@ -76,7 +77,7 @@ static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f)
 		for (c = tp_first(&it, m, n); c; c = tp_next(&it))
 			tp_text_node(m, c, f);
 	else if (n->type == TP_N_FIELD && n->o && n->o->text)
-		tp_node_cell(f, n, n->o->text, NULL, TP_CELL_PLAIN,
+		tp_node_cell(f, n, &(struct tp_column){ .fmt = n->o->text },
 			     tp_model_khz(m));
 	else if (n->type == TP_N_TEXT)
 		fputs(n->text, f);

@@ -246,55 +246,6 @@ static void tp_verdict_failure_text(struct tp_model *m, unsigned int k,
 		tp_text(m, "    %s: %s: %s\n", label, fig, j->why);
 }
 
-/* The failing CPUs (pairs) of limit @k, the first ten unless -v. */
-static void tp_verdict_failures_text(struct tp_model *m, unsigned int k,
-				     unsigned int bad)
-{
-	const struct tp_verdict *v = tp_model_verdict(m);
-	unsigned int i, shown = 0;
-
-	for (i = 0; i < v->entries; i++) {
-		if (tp_verdict_at(v, k, i)->how == TP_JUDGED_PASS)
-			continue;
-		if (!tp_model_output(m)->verbose && shown == TP_VERDICT_SHOWN) {
-			tp_text(m, "    and %u more (-v: every one)\n", bad - shown);
-			return;
-		}
-		tp_verdict_failure_text(m, k, i);
-		shown++;
-	}
-}
-
-static void tp_verdict_limit_text(struct tp_model *m, unsigned int k)
-{
-	const struct tp_verdict *v = tp_model_verdict(m);
-	const struct tp_result *r = tp_model_result(m);
-	const struct tp_limit *l = &v->limits->l[k];
-	char text[64], fig[48], label[48], from[PATH_MAX + 16];
-	struct tp_limit_tally t;
-
-	tp_verdict_tally(v, k, &t);
-	tp_limit_text(l, text, sizeof(text));
-	tp_limit_source(l, from, sizeof(from));
-	tp_text(m, "  %s %s (%s): ", tp_kind_name(l->kind), text, from);
-	if (!v->entries) {
-		tp_text(m, "FAIL: no %s measured\n", tp_verdict_things(r, 2));
-	} else if (!tp_limit_passed(v, &t)) {
-		tp_text(m, "FAIL on %u of %u %s\n", t.over + t.none, v->entries,
-			tp_verdict_things(r, v->entries));
-		tp_verdict_failures_text(m, k, t.over + t.none);
-	} else if (l->stat == TP_LIMIT_SYNC) {
-		tp_text(m, "pass: %u %s in sync\n", v->entries,
-			tp_verdict_things(r, v->entries));
-	} else {
-		tp_verdict_label(r, (unsigned int)t.highest, label, sizeof(label));
-		tp_verdict_figure_text(tp_verdict_at(v, k, (unsigned int)t.highest)->figure,
-				       l->cycles, fig, sizeof(fig));
-		tp_text(m, "pass on %u %s, the highest %s (%s)\n", v->entries,
-			tp_verdict_things(r, v->entries), fig, label);
-	}
-}
-
 /* CPUs (pairs) that fail at least one limit. */
 static unsigned int tp_verdict_failing(const struct tp_verdict *v)
 {
@@ -307,36 +258,6 @@ static unsigned int tp_verdict_failing(const struct tp_verdict *v)
 				break;
 			}
 	return n;
-}
-
-/**
- * tp_verdict_text_model() - the verdict as text's last lines: overall,
- *	then per limit, with its failing CPUs (pairs), the first ten unless -v
- * @m: the model (nothing without limits)
- */
-void tp_verdict_text_model(struct tp_model *m)
-{
-	const struct tp_verdict *v = tp_model_verdict(m);
-	const struct tp_result *r = tp_model_result(m);
-	struct tp_limit_tally t;
-	unsigned int k, failed = 0;
-
-	if (!tp_verdict_given(v))
-		return;
-	for (k = 0; k < v->limits->n; k++) {
-		tp_verdict_tally(v, k, &t);
-		failed += !tp_limit_passed(v, &t);
-	}
-	if (v->pass)
-		tp_text(m, "limits: pass: %u of %u met, on %u %s\n",
-			v->limits->n, v->limits->n, v->entries,
-			tp_verdict_things(r, v->entries));
-	else
-		tp_text(m, "limits: FAIL: %u of %u not met, on %u of %u %s\n",
-			failed, v->limits->n, tp_verdict_failing(v), v->entries,
-			tp_verdict_things(r, v->entries));
-	for (k = 0; k < v->limits->n; k++)
-		tp_verdict_limit_text(m, k);
 }
 
 /* The keys that name CPU (pair) @i. */
@@ -352,18 +273,28 @@ static void tp_verdict_entry(struct tp_model *m, unsigned int i)
 	}
 }
 
-/* Every failing CPU (pair) of limit @k; NaN (no figure) is null. */
-static void tp_verdict_failures(struct tp_model *m, unsigned int k)
+/*
+ * Every failing CPU (pair) of limit @k, of @bad; NaN (no figure) is null.
+ * Text has a line each, the first ten unless -v.
+ */
+static void tp_verdict_failures(struct tp_model *m, unsigned int k,
+				unsigned int bad)
 {
 	const struct tp_verdict *v = tp_model_verdict(m);
+	bool all = tp_model_output(m)->verbose;
 	const struct tp_judgement *x;
-	unsigned int i;
+	unsigned int i, shown = 0;
 
 	tp_arr(m, "failures");
 	for (i = 0; i < v->entries; i++) {
 		x = tp_verdict_at(v, k, i);
 		if (x->how == TP_JUDGED_PASS)
 			continue;
+		if (all || shown < TP_VERDICT_SHOWN)
+			tp_verdict_failure_text(m, k, i);
+		else if (shown == TP_VERDICT_SHOWN)
+			tp_text(m, "    and %u more (-v: every one)\n", bad - shown);
+		shown++;
 		tp_obj(m, NULL);
 		tp_verdict_entry(m, i);
 		tp_bool(m, "judged", x->how == TP_JUDGED_OVER, NULL);
@@ -388,24 +319,55 @@ static const struct tp_family tp_limit_failing = {
 	"CPUs (skew: pairs) over a limit or not judged against it.", true,
 };
 
+/* Limit @k's line in text: what it is, where from, and how it went. */
+static void tp_verdict_limit_text(struct tp_model *m, unsigned int k,
+				  const struct tp_limit_tally *t,
+				  const char *text, const char *from)
+{
+	const struct tp_verdict *v = tp_model_verdict(m);
+	const struct tp_result *r = tp_model_result(m);
+	const struct tp_limit *l = &v->limits->l[k];
+	char fig[48], label[48];
+
+	tp_text(m, "  %s %s (%s): ", tp_kind_name(l->kind), text, from);
+	if (!v->entries) {
+		tp_text(m, "FAIL: no %s measured\n", tp_verdict_things(r, 2));
+	} else if (!tp_limit_passed(v, t)) {
+		tp_text(m, "FAIL on %u of %u %s\n", t->over + t->none, v->entries,
+			tp_verdict_things(r, v->entries));
+	} else if (l->stat == TP_LIMIT_SYNC) {
+		tp_text(m, "pass: %u %s in sync\n", v->entries,
+			tp_verdict_things(r, v->entries));
+	} else {
+		tp_verdict_label(r, (unsigned int)t->highest, label, sizeof(label));
+		tp_verdict_figure_text(tp_verdict_at(v, k, (unsigned int)t->highest)->figure,
+				       l->cycles, fig, sizeof(fig));
+		tp_text(m, "pass on %u %s, the highest %s (%s)\n", v->entries,
+			tp_verdict_things(r, v->entries), fig, label);
+	}
+}
+
 /*
  * Limit @k: what it is, where it came from, whether it passed, and every
- * failing CPU (pair); in Prometheus how many fail it, labelled with its
- * name and text (a set as small as the limits file).
+ * failing CPU (pair); its line in text, with the failures under it; in
+ * Prometheus how many fail it, labelled with its name and text (a set as
+ * small as the limits file).
  */
 static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 {
 	const struct tp_verdict *v = tp_model_verdict(m);
 	const struct tp_limit *l = &v->limits->l[k];
-	char name[PATH_MAX + 16], text[64];
+	char name[PATH_MAX + 16], text[64], from[PATH_MAX + 16];
 	struct tp_limit_tally t;
 
 	tp_verdict_tally(v, k, &t);
+	tp_limit_name(l, name, sizeof(name));
+	tp_limit_text(l, text, sizeof(text));
+	tp_limit_source(l, from, sizeof(from));
+	tp_verdict_limit_text(m, k, &t, text, from);
 	tp_obj(m, NULL);
 	tp_str(m, "measurement", tp_kind_name(l->kind), NULL);
-	tp_limit_name(l, name, sizeof(name));
 	tp_str(m, "name", name, NULL);
-	tp_limit_text(l, text, sizeof(text));
 	tp_str(m, "text", text, NULL);
 	tp_u64(m, "failing", t.over + t.none, &(struct tp_opts){
 		.prom = &tp_limit_failing, .not_in = TP_NO_DOC,
@@ -415,8 +377,7 @@ static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 	else
 		tp_u64(m, "limit", l->value, NULL);
 	tp_str(m, "unit", tp_limit_in_cycles(l) ? "cycles" : "ns", NULL);
-	tp_limit_source(l, name, sizeof(name));
-	tp_str(m, "source", name, NULL);
+	tp_str(m, "source", from, NULL);
 	tp_bool(m, "pass", tp_limit_passed(v, &t), NULL);
 	tp_u64(m, tp_model_result(m)->kind == TSCPROBE_KIND_SKEW ? "pairs" :
 	       "cpus", v->entries, NULL);
@@ -431,8 +392,33 @@ static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 	} else {
 		tp_null(m, "highest", NULL);
 	}
-	tp_verdict_failures(m, k);
+	tp_verdict_failures(m, k, t.over + t.none);
 	tp_end(m);
+}
+
+/*
+ * The verdict's first line in text: overall, and on how many CPUs
+ * (pairs); each limit's line follows it (tp_verdict_limit()).
+ */
+static void tp_verdict_text(struct tp_model *m)
+{
+	const struct tp_verdict *v = tp_model_verdict(m);
+	const struct tp_result *r = tp_model_result(m);
+	struct tp_limit_tally t;
+	unsigned int k, failed = 0;
+
+	for (k = 0; k < v->limits->n; k++) {
+		tp_verdict_tally(v, k, &t);
+		failed += !tp_limit_passed(v, &t);
+	}
+	if (v->pass)
+		tp_text(m, "limits: pass: %u of %u met, on %u %s\n",
+			v->limits->n, v->limits->n, v->entries,
+			tp_verdict_things(r, v->entries));
+	else
+		tp_text(m, "limits: FAIL: %u of %u not met, on %u of %u %s\n",
+			failed, v->limits->n, tp_verdict_failing(v), v->entries,
+			tp_verdict_things(r, v->entries));
 }
 
 /**
@@ -442,7 +428,8 @@ static void tp_verdict_limit(struct tp_model *m, unsigned int k)
  * "pass" (in Prometheus tscprobe_verdict_pass), and "limits": per limit
  * what it is, where it came from, whether it passed, and every failing
  * CPU (pair) with its figure, the limit and the excess (null when not
- * judged, with "why").
+ * judged, with "why").  In text: overall, then per limit, with its
+ * failing CPUs (pairs), the first ten unless -v.
  */
 void tp_verdict_keys_model(struct tp_model *m)
 {
@@ -451,6 +438,7 @@ void tp_verdict_keys_model(struct tp_model *m)
 
 	if (!tp_verdict_given(v))
 		return;
+	tp_verdict_text(m);
 	tp_bool(m, "pass", v->pass, &(struct tp_opts){
 		.prom = &tp_verdict_pass_family });
 	tp_arr(m, "limits");

@@ -72,7 +72,6 @@ const struct tp_judgement *tp_verdict_at(const struct tp_verdict *v,
 					 unsigned int entry);
 int tp_verdict_exit(const struct tp_verdict *v, int ret);
 struct tp_model;
-void tp_verdict_text_model(struct tp_model *m);
 void tp_verdict_keys_model(struct tp_model *m);
 void tp_verdict_model(struct tp_model *m);
 void tp_verdict_row_model(struct tp_model *m, unsigned int entry);
