@@ -99,7 +99,7 @@ CORE_SRCS := $(wildcard core/*.c)
 USER_LIB_SRCS := $(filter-out user/main.c,$(wildcard user/*.c user/lib/*.c))
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/obj/%.o)
 USER_LIB_OBJS := $(USER_LIB_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS := $(wildcard include/uapi/linux/*.h core/*.h user/*.h user/lib/*.h)
+HEADERS := $(wildcard include/uapi/linux/*.h core/*.h core/arch/*.h user/*.h user/lib/*.h)
 
 CLI := $(BUILD)/tscprobe
 HOST_TESTS := $(patsubst selftests/host/%.c,$(BUILD)/host/%,$(wildcard selftests/host/test_*.c))
