@@ -248,12 +248,14 @@ struct tp_event_sources {
 };
 
 /*
- * Scratch for tp_src_event(): the spans of both rings and the gap's
- * table, too large for a stack with interrupts off.
+ * Scratch for tp_src_event(): the spans of both rings, the gap's table and
+ * the threads of its sources (tp_src_gap()'s @seen), too large for a stack
+ * with interrupts off.
  */
 struct tp_src_gap_scratch {
 	struct tp_src_span spans[2 * TP_SRC_RING];
 	struct tp_src_table table;
+	struct tp_src_threads threads;
 };
 
 /* The CPU's NMI time, which an NMI may move under a probe or the reader. */
@@ -319,7 +321,8 @@ const struct tp_src_thread *tp_src_thread_of(const struct tp_src_threads *th,
 					     const struct tp_src_key *key);
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,
-		    struct tp_src_threads *th, struct tp_src_table *t);
+		    struct tp_src_threads *th, struct tp_src_threads *seen,
+		    struct tp_src_table *t);
 void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
 		  struct tp_src_threads *th, struct tp_src_gap_scratch *scratch,
 		  struct tp_event_sources *out);

@@ -17,6 +17,8 @@
 static struct tp_src_cpu cpu;
 /* The interrupt threads of the tables a test builds. */
 static struct tp_src_threads threads;
+/* The scratch list of a gap's threads (tp_src_gap()'s @seen). */
+static struct tp_src_threads seen;
 
 static void reset(void)
 {
@@ -332,7 +334,7 @@ TEST(gap_names_the_largest_and_sums_the_rest)
 	uint64_t unexplained;
 
 	unexplained = tp_src_gap(spans, TP_ARRAY_SIZE(spans), 1000, 2000, 2,
-				 &threads, &t);
+				 &threads, &seen, &t);
 	ASSERT_EQ(2, t.n);
 	EXPECT_EQ(TP_SRC_THREAD, t.e[0].key.kind);
 	EXPECT_EQ(400, t.e[0].net);
@@ -344,7 +346,7 @@ TEST(gap_names_the_largest_and_sums_the_rest)
 	EXPECT_EQ(1000 - 400 - 130 - 110, unexplained);
 	/* Nothing named: the whole gap is unexplained. */
 	EXPECT_EQ(1000, tp_src_gap(spans, TP_ARRAY_SIZE(spans), 3000, 4000, 4,
-				       &threads, &t));
+				       &threads, &seen, &t));
 	EXPECT_EQ(0, t.n);
 }
 
@@ -867,6 +869,88 @@ TEST(interrupt_threads_past_the_list_are_other)
 	EXPECT_EQ(1, t.other.count);
 }
 
+/* A span of IRQ @irq's thread @pid, @comm: @cycles ending at @to. */
+static struct tp_src_span thread_span(uint32_t irq, uint32_t pid,
+				      const char *comm, uint64_t to,
+				      uint64_t cycles)
+{
+	struct tp_src_span s = {
+		.start = to - cycles, .end = to, .net = cycles, .count = 1,
+		.who = { .key = { .kind = TP_SRC_IRQ, .flags = TP_SRC_THREADED,
+				  .id = irq },
+			 .pid = pid },
+	};
+
+	snprintf(s.who.name, sizeof(s.who.name), "irq%u", irq);
+	snprintf(s.who.thread, sizeof(s.who.thread), "%s", comm);
+	return s;
+}
+
+/*
+ * A window's table full of 32 other sources: an interrupt thread's span
+ * then goes into other, and its thread into no list, where it would take
+ * a place that no entry refers to and that a later source needs.
+ */
+TEST(a_full_table_puts_no_thread_in_the_list)
+{
+	struct tp_src_span s;
+	struct tp_src_table t;
+	uint32_t id;
+
+	reset();
+	tp_src_table_init(&t);
+	for (id = 0; id < TP_SRC_TABLE; id++) {
+		s = (struct tp_src_span)SPAN(id * 10, id * 10 + 5, 5, TP_SRC_IRQ,
+					     id, "irq");
+		tp_src_table_add(&t, &threads, &s);
+	}
+	s = thread_span(45, 77, "irq/45-virtio0", 1000, 30);
+	tp_src_table_add(&t, &threads, &s);
+	EXPECT_EQ(TP_SRC_TABLE, t.n);
+	EXPECT_EQ(30, t.other.net);
+	EXPECT_EQ(1, t.other.count);
+	EXPECT_EQ(0, threads.n);
+}
+
+/*
+ * 40 gaps each name IRQ 5 alone (max 1) and sum an interrupt thread, a
+ * new one each time, in other: none of them goes into the CPU's list of
+ * 32.  A later gap whose largest source is an interrupt thread names it,
+ * with its thread, instead of finding the list full of threads nothing
+ * refers to.
+ */
+TEST(threads_a_gap_sums_in_other_leave_the_list_to_those_it_names)
+{
+	struct tp_src_span spans[2];
+	struct tp_src_table t;
+	uint64_t from;
+	uint32_t k;
+
+	reset();
+	for (k = 1; k <= 40; k++) {
+		from = k * 1000;
+		spans[0] = (struct tp_src_span)SPAN(from, from + 100, 100,
+						    TP_SRC_IRQ, 5, "big");
+		spans[1] = thread_span(9, k, "irq/9-acpi", from + 200, 10);
+		EXPECT_EQ(890, tp_src_gap(spans, 2, from, from + 1000, 1,
+					  &threads, &seen, &t));
+		ASSERT_EQ(1, t.n);
+		EXPECT_EQ(10, t.other.net);
+	}
+	EXPECT_EQ(0, threads.n);
+	from = 100000;
+	spans[0] = (struct tp_src_span)SPAN(from, from + 100, 100, TP_SRC_IRQ,
+					    5, "big");
+	spans[1] = thread_span(9, 99, "irq/9-acpi", from + 800, 500);
+	EXPECT_EQ(400, tp_src_gap(spans, 2, from, from + 1000, 1, &threads,
+				  &seen, &t));
+	ASSERT_EQ(1, t.n);
+	EXPECT_EQ(TP_SRC_THREADED, t.e[0].key.flags);
+	EXPECT_EQ(99, pid_of(&t.e[0]));
+	EXPECT_EQ(100, t.other.net);
+	EXPECT_EQ(1, threads.n);
+}
+
 /*
  * The cause word: the largest source's kind when it accounts for as much
  * of the gap as is left unexplained (a tie included), else the counters'.
@@ -1100,7 +1184,8 @@ TEST(random_sequences_match_the_innermost_source)
 		/* A top-level source's interval is named entirely, once. */
 		for (i = 0; i < s.nouter; i++) {
 			uint64_t left = tp_src_gap(s.span, s.nspans, s.outer_start[i],
-						   s.outer_end[i], 3, &threads, &t);
+						   s.outer_end[i], 3, &threads,
+						   &seen, &t);
 			uint64_t named = t.other.net;
 
 			for (k = 0; k < t.n; k++)
@@ -1112,7 +1197,7 @@ TEST(random_sequences_match_the_innermost_source)
 		for (i = 0; i < 50 && s.t; i++) {
 			uint64_t a = tr_below(&rng, s.t), b = a + tr_below(&rng, s.t - a + 1);
 			uint64_t left = tp_src_gap(s.span, s.nspans, a, b, 2,
-						   &threads, &t);
+						   &threads, &seen, &t);
 			uint64_t named = t.other.net;
 
 			for (k = 0; k < t.n; k++)
@@ -1372,8 +1457,8 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			uint64_t len = s.spans.outer_end[i] - s.spans.outer_start[i];
 			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
 						   s.spans.outer_start[i],
-						   s.spans.outer_end[i], 3, &threads,
-						   &t);
+						   s.spans.outer_end[i], 3,
+						   &threads, &seen, &t);
 
 			ASSERT_EQ(0, left) TH_LOG("round %u, stretch %u", round, i);
 			ASSERT_EQ(len, table_named(&t));
@@ -1382,7 +1467,7 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			uint64_t a = tr_below(&rng, s.t);
 			uint64_t b = a + tr_below(&rng, s.t - a + 1);
 			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
-						   a, b, 2, &threads, &t);
+						   a, b, 2, &threads, &seen, &t);
 
 			ASSERT_EQ(b - a, table_named(&t) + left);
 			ASSERT_LE(table_named(&t), b - a);
