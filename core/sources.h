@@ -190,6 +190,16 @@ struct tp_src_total {
 	char name[TP_SRC_NAME];
 };
 
+/*
+ * Whether total @e has anything to tell: a source whose every stretch was
+ * one it went on after (a softirq put aside) has time and count 0, and
+ * its time is part of what the totals add up to.
+ */
+static inline bool tp_src_total_any(const struct tp_src_total *e)
+{
+	return e->count || e->net;
+}
+
 /* Per-source totals, at most TP_SRC_TABLE; the rest in @other. */
 struct tp_src_table {
 	uint32_t n;
@@ -235,9 +245,10 @@ struct tp_src_windows {
 
 /*
  * What ran inside one noise event's gap: @n named sources, largest first,
- * then @other (count 0: none); @unexplained, the gap's cycles none of them
- * accounts for.  @probed is false where nothing was recorded (no probes,
- * or the userspace engine): then the rest means nothing.
+ * then @other (none where tp_src_total_any() is false); @unexplained,
+ * the gap's cycles none of them accounts for.  @probed is false where
+ * nothing was recorded (no probes, or the userspace engine): then the
+ * rest means nothing.
  */
 struct tp_event_sources {
 	uint64_t unexplained;

@@ -952,6 +952,56 @@ TEST(threads_a_gap_sums_in_other_leave_the_list_to_those_it_names)
 }
 
 /*
+ * What an emitter tells of @ev (the named, then other where
+ * tp_src_total_any() says it has anything) and the unexplained: the gap.
+ */
+static uint64_t told(const struct tp_event_sources *ev)
+{
+	uint64_t sum = ev->unexplained;
+	uint32_t i;
+
+	for (i = 0; i < ev->n; i++)
+		sum += ev->e[i].net;
+	if (tp_src_total_any(&ev->other))
+		sum += ev->other.net;
+	return sum;
+}
+
+/*
+ * PREEMPT_RT: ksoftirqd (pid 10) begins NET_RX inside a gap [1000, 2000]
+ * and a real-time thread (pid 20) preempts it 60 cycles later; four IRQs
+ * of 100 cycles come inside that thread, both threads' spans go past the
+ * gap's edges.  The IRQs are named (four at most), and other holds the
+ * softirq's stretch alone: 60 cycles in count 0, its source going on
+ * after the gap.  It is told all the same: what is named, other and the
+ * unexplained add up to the gap.
+ */
+TEST(an_other_of_count_0_with_time_is_told)
+{
+	static struct tp_src_gap_scratch scratch;
+	struct tp_event_sources ev;
+	uint32_t irq;
+
+	reset();
+	switch_to(0, 10, "ksoftirqd/1", 900);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 1010);
+	switch_to(10, 20, "rtpoller", 1070);
+	for (irq = 1; irq <= 4; irq++) {
+		enter(TP_SRC_IRQ, irq, "dev", 1000 + irq * 200);
+		leave(TP_SRC_IRQ, 1100 + irq * 200);
+	}
+	switch_to(20, 10, "ksoftirqd/1", 2100);
+	tp_src_event(&cpu, 1000, 2000, &threads, &scratch, &ev);
+	ASSERT_EQ(TP_EVENT_SOURCES, ev.n);
+	EXPECT_EQ(100, ev.e[3].net);
+	EXPECT_EQ(0, ev.other.count);
+	EXPECT_EQ(60, ev.other.net);
+	EXPECT_EQ(1000 - 400 - 60, ev.unexplained);
+	EXPECT_TRUE(tp_src_total_any(&ev.other));
+	EXPECT_EQ(1000, told(&ev));
+}
+
+/*
  * The cause word: the largest source's kind when it accounts for as much
  * of the gap as is left unexplained (a tie included), else the counters'.
  */
