@@ -123,9 +123,8 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
  * The innermost frame's stretch on the CPU ends at @at: its net time into
  * a span, @count 1 where the source ends, 0 where it goes on later (an
  * empty such stretch is left out); the stretch's whole time and the NMI
- * time in it into its parent's nested time, which they are.  An interrupt
- * thread's stretches are counted by its source alone: the IRQ kind counts
- * the handlers called, as the CPU's count of interrupts taken does.
+ * time in it into its parent's nested time, which they are.  A kind's
+ * count is the sum of its sources' counts.
  */
 static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 						struct tp_src_at at,
@@ -145,8 +144,7 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	if (!count && !net)
 		return;
 	tp_src_add(&c->kind_net[f->who.key.kind], net);
-	if (!(f->who.key.flags & TP_SRC_THREADED))
-		tp_src_add(&c->kind_count[f->who.key.kind], count);
+	tp_src_add(&c->kind_count[f->who.key.kind], count);
 	s->start = f->start;
 	s->end = at.tsc;
 	s->net = net;
@@ -155,10 +153,14 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	tp_src_ring_publish(&c->ring);
 }
 
-/* End the innermost frame at @at: its last stretch, and the source. */
-static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at)
+/*
+ * End the innermost frame at @at: its last stretch, counted @count (0: a
+ * source that goes on in a frame of its own later).
+ */
+static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at,
+			   uint32_t count)
 {
-	tp_src_end_stretch(c, at, 1);
+	tp_src_end_stretch(c, at, count);
 	c->depth--;
 }
 
@@ -170,11 +172,13 @@ static bool tp_src_matches(const struct tp_src_key *k, uint32_t kind)
 }
 
 /*
- * The exit of the innermost source of @kind (TP_SRC_THREAD: the innermost
- * thread, an interrupt's included).  Sources above it lost their exits
- * and end here too; an exit with no entry is only counted.
+ * The end of the innermost frame of @kind (TP_SRC_THREAD: the innermost
+ * thread, an interrupt's included), its last stretch counted @count.
+ * Sources above it lost their exits and end here too; an exit with no
+ * entry is only counted.
  */
-void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
+static void tp_src_end_kind(struct tp_src_cpu *c, uint32_t kind,
+			    struct tp_src_at at, uint32_t count)
 {
 	uint32_t d = c->depth;
 
@@ -189,10 +193,16 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 		return;
 	}
 	while (c->depth > d) {
-		tp_src_end_top(c, at);
+		tp_src_end_top(c, at, 1);
 		tp_src_add(&c->unmatched, 1);
 	}
-	tp_src_end_top(c, at);
+	tp_src_end_top(c, at, count);
+}
+
+/* The exit of the innermost source of @kind (see tp_src_end_kind()). */
+void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
+{
+	tp_src_end_kind(c, kind, at, 1);
 }
 
 /**
@@ -279,23 +289,30 @@ static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
  * tp_src_switch_out() - a thread other than the measuring one leaves the CPU
  * @c: the CPU's state
  * @pid: its pid
+ * @preempted: it was preempted (still runnable), not going to sleep
  * @at: the instant of the switch
  *
  * Its frame ends.  A softirq it was running (preempted: PREEMPT_RT runs
  * them in threads) is put aside and goes on when the thread comes back
  * (tp_src_switch_in()): the time between is the others'.  Where no slot
  * is free the softirq ends here, and its exit later, both counted as
- * unmatched.
+ * unmatched.  A thread counts once each time it has the CPU; an
+ * interrupt's thread once per wake-up, when it goes to sleep (to wait for
+ * its interrupt, or on PREEMPT_RT for a lock): a preemption splits its
+ * run into stretches, each named where it ran, the run counted once.
  */
-void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, struct tp_src_at at)
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool preempted,
+		       struct tp_src_at at)
 {
-	uint32_t d = c->depth;
+	uint32_t d = c->depth, count = 1;
 
 	while (d && !tp_src_is_thread(&c->stack[d - 1].who.key))
 		d--;
+	if (d && preempted && (c->stack[d - 1].who.key.flags & TP_SRC_THREADED))
+		count = 0;
 	if (d && !c->skipped)
 		tp_src_put_aside(c, pid, d, at);
-	tp_src_exit(c, TP_SRC_THREAD, at);
+	tp_src_end_kind(c, TP_SRC_THREAD, at, count);
 }
 
 /*

@@ -308,7 +308,7 @@ void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
 void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at);
 void tp_src_irq_thread(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		       uint32_t irq, const char *name);
-void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid,
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool preempted,
 		       struct tp_src_at at);
 void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		      struct tp_src_at at);
