@@ -123,9 +123,8 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
  * The innermost frame's stretch on the CPU ends at @at: its net time into
  * a span, @count 1 where the source ends, 0 where it goes on later (an
  * empty such stretch is left out); the stretch's whole time and the NMI
- * time in it into its parent's nested time, which they are.  An interrupt
- * thread's stretches are counted by its source alone: the IRQ kind counts
- * the handlers called, as the CPU's count of interrupts taken does.
+ * time in it into its parent's nested time, which they are.  A kind's
+ * count is the sum of its sources' counts.
  */
 static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 						struct tp_src_at at,
@@ -145,8 +144,7 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	if (!count && !net)
 		return;
 	tp_src_add(&c->kind_net[f->who.key.kind], net);
-	if (!(f->who.key.flags & TP_SRC_THREADED))
-		tp_src_add(&c->kind_count[f->who.key.kind], count);
+	tp_src_add(&c->kind_count[f->who.key.kind], count);
 	s->start = f->start;
 	s->end = at.tsc;
 	s->net = net;
@@ -155,10 +153,14 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	tp_src_ring_publish(&c->ring);
 }
 
-/* End the innermost frame at @at: its last stretch, and the source. */
-static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at)
+/*
+ * End the innermost frame at @at: its last stretch, counted @count (0: a
+ * source that goes on in a frame of its own later).
+ */
+static void tp_src_end_top(struct tp_src_cpu *c, struct tp_src_at at,
+			   uint32_t count)
 {
-	tp_src_end_stretch(c, at, 1);
+	tp_src_end_stretch(c, at, count);
 	c->depth--;
 }
 
@@ -170,11 +172,13 @@ static bool tp_src_matches(const struct tp_src_key *k, uint32_t kind)
 }
 
 /*
- * The exit of the innermost source of @kind (TP_SRC_THREAD: the innermost
- * thread, an interrupt's included).  Sources above it lost their exits
- * and end here too; an exit with no entry is only counted.
+ * The end of the innermost frame of @kind (TP_SRC_THREAD: the innermost
+ * thread, an interrupt's included), its last stretch counted @count.
+ * Sources above it lost their exits and end here too; an exit with no
+ * entry is only counted.
  */
-void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
+static void tp_src_end_kind(struct tp_src_cpu *c, uint32_t kind,
+			    struct tp_src_at at, uint32_t count)
 {
 	uint32_t d = c->depth;
 
@@ -189,10 +193,16 @@ void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
 		return;
 	}
 	while (c->depth > d) {
-		tp_src_end_top(c, at);
+		tp_src_end_top(c, at, 1);
 		tp_src_add(&c->unmatched, 1);
 	}
-	tp_src_end_top(c, at);
+	tp_src_end_top(c, at, count);
+}
+
+/* The exit of the innermost source of @kind (see tp_src_end_kind()). */
+void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at)
+{
+	tp_src_end_kind(c, kind, at, 1);
 }
 
 /**
@@ -279,23 +289,30 @@ static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
  * tp_src_switch_out() - a thread other than the measuring one leaves the CPU
  * @c: the CPU's state
  * @pid: its pid
+ * @preempted: it was preempted (still runnable), not going to sleep
  * @at: the instant of the switch
  *
  * Its frame ends.  A softirq it was running (preempted: PREEMPT_RT runs
  * them in threads) is put aside and goes on when the thread comes back
  * (tp_src_switch_in()): the time between is the others'.  Where no slot
  * is free the softirq ends here, and its exit later, both counted as
- * unmatched.
+ * unmatched.  A thread counts once each time it has the CPU; an
+ * interrupt's thread once per wake-up, when it goes to sleep (to wait for
+ * its interrupt, or on PREEMPT_RT for a lock): a preemption splits its
+ * run into stretches, each named where it ran, the run counted once.
  */
-void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, struct tp_src_at at)
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool preempted,
+		       struct tp_src_at at)
 {
-	uint32_t d = c->depth;
+	uint32_t d = c->depth, count = 1;
 
 	while (d && !tp_src_is_thread(&c->stack[d - 1].who.key))
 		d--;
+	if (d && preempted && (c->stack[d - 1].who.key.flags & TP_SRC_THREADED))
+		count = 0;
 	if (d && !c->skipped)
 		tp_src_put_aside(c, pid, d, at);
-	tp_src_exit(c, TP_SRC_THREAD, at);
+	tp_src_end_kind(c, TP_SRC_THREAD, at, count);
 }
 
 /*
@@ -488,31 +505,60 @@ static bool tp_src_same(const struct tp_src_key *a, const struct tp_src_key *b)
 }
 
 /*
- * The key span @s has in a table: with its thread's place in @th, added
- * there if new, where it is an interrupt thread's (a thread is its pid
- * and comm: a pid may be reused).  False where @th is full.
+ * Where interrupt thread @pid, @comm is in @th: its index, else @th->n
+ * (a thread is its pid and comm: a pid may be reused).
  */
-static bool tp_src_table_key(struct tp_src_threads *th,
-			     const struct tp_src_span *s, struct tp_src_key *key)
+static uint32_t tp_src_thread_find(const struct tp_src_threads *th,
+				   uint32_t pid, const char *comm)
 {
 	uint32_t i;
 
-	*key = s->who.key;
-	if (!(key->flags & TP_SRC_THREADED))
-		return true;
 	for (i = 0; i < th->n; i++)
-		if (th->t[i].pid == s->who.pid &&
-		    tp_src_streq(th->t[i].comm, s->who.thread, TP_SRC_COMM))
+		if (th->t[i].pid == pid &&
+		    tp_src_streq(th->t[i].comm, comm, TP_SRC_COMM))
 			break;
-	if (i == TP_SRC_THREADS)
-		return false;
-	if (i == th->n) {
-		th->t[i].pid = s->who.pid;
-		tp_src_copy(th->t[i].comm, s->who.thread, TP_SRC_COMM);
-		th->n++;
+	return i;
+}
+
+/* @pid, @comm at the end of @th, which has room. */
+static void tp_src_thread_append(struct tp_src_threads *th, uint32_t pid,
+				 const char *comm)
+{
+	th->t[th->n].pid = pid;
+	tp_src_copy(th->t[th->n].comm, comm, TP_SRC_COMM);
+	th->n++;
+}
+
+/*
+ * The entry of span @s's source in @t, made if new; NULL where @t is full
+ * or, for an interrupt thread's span, @th is.  An interrupt thread goes
+ * into @th only with a new entry that names it: a span summed in other
+ * never takes a place a later source would be named by.
+ */
+static struct tp_src_total *tp_src_table_entry(struct tp_src_table *t,
+					       struct tp_src_threads *th,
+					       const struct tp_src_span *s)
+{
+	bool threaded = s->who.key.flags & TP_SRC_THREADED;
+	struct tp_src_key key = s->who.key;
+	struct tp_src_total *e;
+	uint32_t i, place = 0;
+
+	if (threaded) {
+		place = tp_src_thread_find(th, s->who.pid, s->who.thread);
+		key.thread = place + 1;
 	}
-	key->thread = i + 1;
-	return true;
+	for (i = 0; i < t->n; i++)
+		if (tp_src_same(&t->e[i].key, &key))
+			return &t->e[i];
+	if (t->n == TP_SRC_TABLE || (threaded && place == TP_SRC_THREADS))
+		return NULL;
+	if (threaded && place == th->n)
+		tp_src_thread_append(th, s->who.pid, s->who.thread);
+	e = &t->e[t->n++];
+	*e = (struct tp_src_total){ .key = key };
+	tp_src_copy(e->name, s->who.name, TP_SRC_NAME);
+	return e;
 }
 
 /*
@@ -523,20 +569,8 @@ static bool tp_src_table_key(struct tp_src_threads *th,
 void tp_src_table_add(struct tp_src_table *t, struct tp_src_threads *th,
 		      const struct tp_src_span *s)
 {
-	struct tp_src_total *e = NULL;
-	struct tp_src_key key;
-	uint32_t i;
+	struct tp_src_total *e = tp_src_table_entry(t, th, s);
 
-	if (tp_src_table_key(th, s, &key)) {
-		for (i = 0; i < t->n && !e; i++)
-			if (tp_src_same(&t->e[i].key, &key))
-				e = &t->e[i];
-		if (!e && t->n < TP_SRC_TABLE) {
-			e = &t->e[t->n++];
-			*e = (struct tp_src_total){ .key = key };
-			tp_src_copy(e->name, s->who.name, TP_SRC_NAME);
-		}
-	}
 	if (!e)
 		e = &t->other;
 	e->net += s->net;
@@ -588,32 +622,60 @@ void tp_src_table_sort(struct tp_src_table *t)
 }
 
 /*
+ * Entry @e, its thread's place from @seen, given its place in @th instead,
+ * added there if new; false where @th is full.
+ */
+static bool tp_src_rekey(struct tp_src_total *e,
+			 const struct tp_src_threads *seen,
+			 struct tp_src_threads *th)
+{
+	const struct tp_src_thread *s = tp_src_thread_of(seen, &e->key);
+	uint32_t place;
+
+	if (!s)
+		return true;
+	place = tp_src_thread_find(th, s->pid, s->comm);
+	if (place == TP_SRC_THREADS)
+		return false;
+	if (place == th->n)
+		tp_src_thread_append(th, s->pid, s->comm);
+	e->key.thread = place + 1;
+	return true;
+}
+
+/*
  * The sources of the gap [@from, @to] in @t, largest first, at most @max
- * named and the rest in @t->other, their threads in @th; the gap's time
- * no source accounts for.
+ * named and the rest in @t->other; the threads of those named in @th,
+ * where they are kept across gaps, and in @seen (scratch) the threads of
+ * every source until the largest are known, so that one summed in other
+ * takes no place in @th.  Return: the gap's time no source accounts for.
  * Only spans wholly inside the gap count: their net times are disjoint
  * parts of it, so they never add up to more than the gap.
  */
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,
-		    struct tp_src_threads *th, struct tp_src_table *t)
+		    struct tp_src_threads *th, struct tp_src_threads *seen,
+		    struct tp_src_table *t)
 {
 	uint64_t named = 0;
-	uint32_t i;
+	uint32_t i, kept = 0;
 
 	tp_src_table_init(t);
+	seen->n = 0;
 	for (i = 0; i < n; i++)
 		if (spans[i].start >= from && spans[i].end <= to)
-			tp_src_table_add(t, th, &spans[i]);
+			tp_src_table_add(t, seen, &spans[i]);
 	tp_src_table_sort(t);
-	for (i = max; i < t->n; i++) {
+	for (i = 0; i < t->n; i++) {
+		if (kept < max && tp_src_rekey(&t->e[i], seen, th)) {
+			named += t->e[i].net;
+			t->e[kept++] = t->e[i];
+			continue;
+		}
 		t->other.net += t->e[i].net;
 		t->other.count += t->e[i].count;
 	}
-	if (t->n > max)
-		t->n = max;
-	for (i = 0; i < t->n; i++)
-		named += t->e[i].net;
+	t->n = kept;
 	return tp_sub_sat(to - from, named + t->other.net);
 }
 
@@ -641,7 +703,8 @@ void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
 		return;
 	}
 	out->unexplained = tp_src_gap(scratch->spans, n, from, to,
-				      TP_EVENT_SOURCES, th, t);
+				      TP_EVENT_SOURCES, th, &scratch->threads,
+				      t);
 	out->n = t->n;
 	for (i = 0; i < t->n; i++)
 		out->e[i] = t->e[i];

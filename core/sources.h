@@ -190,6 +190,16 @@ struct tp_src_total {
 	char name[TP_SRC_NAME];
 };
 
+/*
+ * Whether total @e has anything to tell: a source whose every stretch was
+ * one it went on after (a softirq put aside) has time and count 0, and
+ * its time is part of what the totals add up to.
+ */
+static inline bool tp_src_total_any(const struct tp_src_total *e)
+{
+	return e->count || e->net;
+}
+
 /* Per-source totals, at most TP_SRC_TABLE; the rest in @other. */
 struct tp_src_table {
 	uint32_t n;
@@ -235,9 +245,10 @@ struct tp_src_windows {
 
 /*
  * What ran inside one noise event's gap: @n named sources, largest first,
- * then @other (count 0: none); @unexplained, the gap's cycles none of them
- * accounts for.  @probed is false where nothing was recorded (no probes,
- * or the userspace engine): then the rest means nothing.
+ * then @other (none where tp_src_total_any() is false); @unexplained,
+ * the gap's cycles none of them accounts for.  @probed is false where
+ * nothing was recorded (no probes, or the userspace engine): then the
+ * rest means nothing.
  */
 struct tp_event_sources {
 	uint64_t unexplained;
@@ -248,12 +259,14 @@ struct tp_event_sources {
 };
 
 /*
- * Scratch for tp_src_event(): the spans of both rings and the gap's
- * table, too large for a stack with interrupts off.
+ * Scratch for tp_src_event(): the spans of both rings, the gap's table and
+ * the threads of its sources (tp_src_gap()'s @seen), too large for a stack
+ * with interrupts off.
  */
 struct tp_src_gap_scratch {
 	struct tp_src_span spans[2 * TP_SRC_RING];
 	struct tp_src_table table;
+	struct tp_src_threads threads;
 };
 
 /* The CPU's NMI time, which an NMI may move under a probe or the reader. */
@@ -295,7 +308,7 @@ void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
 void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at);
 void tp_src_irq_thread(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		       uint32_t irq, const char *name);
-void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid,
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool preempted,
 		       struct tp_src_at at);
 void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		      struct tp_src_at at);
@@ -319,7 +332,8 @@ const struct tp_src_thread *tp_src_thread_of(const struct tp_src_threads *th,
 					     const struct tp_src_key *key);
 uint64_t tp_src_gap(const struct tp_src_span *spans, uint32_t n,
 		    uint64_t from, uint64_t to, uint32_t max,
-		    struct tp_src_threads *th, struct tp_src_table *t);
+		    struct tp_src_threads *th, struct tp_src_threads *seen,
+		    struct tp_src_table *t);
 void tp_src_event(const struct tp_src_cpu *c, uint64_t from, uint64_t to,
 		  struct tp_src_threads *th, struct tp_src_gap_scratch *scratch,
 		  struct tp_event_sources *out);

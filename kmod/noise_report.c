@@ -261,9 +261,9 @@ full:
 /*
  * What a reader who may not see other tasks (@th NULL) is told of the
  * threads among @e[0..@n): one THREAD source, @sum, that sums them,
- * without an id and a name (TSCPROBE_SOURCE_A_WITHHELD); count 0 when
- * none is among them.  Returns @sum for such a reader, NULL for one who
- * sees each thread.
+ * without an id and a name (TSCPROBE_SOURCE_A_WITHHELD); nothing in it
+ * (tp_src_total_any()) when none is among them.  Returns @sum for such a
+ * reader, NULL for one who sees each thread.
  */
 static const struct tp_src_total *
 tp_noise_threads_sum(const struct tp_src_total *e, u32 n,
@@ -293,7 +293,7 @@ static const struct tp_src_total *
 tp_noise_nth_source(const struct tp_src_total *e, u32 n,
 		    const struct tp_src_total *threads, u32 nth)
 {
-	bool placed = !threads || !threads->count;
+	bool placed = !threads || !tp_src_total_any(threads);
 	u32 i;
 
 	for (i = 0; i < n; i++) {
@@ -382,7 +382,7 @@ static int tp_noise_put_sources(struct sk_buff *skb, struct tp_noise_cpu *n,
 					threads))
 			return -EMSGSIZE;
 	e = &t->other;
-	if (e->count &&
+	if (tp_src_total_any(e) &&
 	    tp_noise_put_source(skb, TSCPROBE_CPU_A_SOURCE,
 				TSCPROBE_SOURCE_OTHER, e, NULL, e->count,
 				e->net))
@@ -435,7 +435,7 @@ static int tp_noise_put_event_sources(struct sk_buff *skb,
 					threads))
 			return -EMSGSIZE;
 	e = &s->other;
-	if (e->count &&
+	if (tp_src_total_any(e) &&
 	    tp_noise_put_source(skb, TSCPROBE_EVENT_A_SOURCE,
 				TSCPROBE_SOURCE_OTHER, e, NULL, e->count, e->net))
 		return -EMSGSIZE;
@@ -621,7 +621,7 @@ static void tp_noise_show_sources(struct seq_file *m, struct tp_noise_cpu *n)
 	tp_src_table_sort(t);
 	for (k = 0; k < t->n; k++)
 		tp_noise_show_source(m, &t->e[k], &w->threads);
-	if (t->other.count)
+	if (tp_src_total_any(&t->other))
 		tp_noise_show_source(m, &t->other, &w->threads);
 }
 

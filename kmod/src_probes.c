@@ -155,7 +155,7 @@ static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
 		return;
 	at = tp_src_at_now(h);
 	if (prev != h->measurer)
-		tp_src_switch_out(&h->src, task_pid_nr(prev), at);
+		tp_src_switch_out(&h->src, task_pid_nr(prev), preempt, at);
 	if (next != h->measurer)
 		tp_src_switch_in(&h->src, task_pid_nr(next), next->comm, at);
 }

@@ -17,6 +17,8 @@
 static struct tp_src_cpu cpu;
 /* The interrupt threads of the tables a test builds. */
 static struct tp_src_threads threads;
+/* The scratch list of a gap's threads (tp_src_gap()'s @seen). */
+static struct tp_src_threads seen;
 
 static void reset(void)
 {
@@ -332,7 +334,7 @@ TEST(gap_names_the_largest_and_sums_the_rest)
 	uint64_t unexplained;
 
 	unexplained = tp_src_gap(spans, TP_ARRAY_SIZE(spans), 1000, 2000, 2,
-				 &threads, &t);
+				 &threads, &seen, &t);
 	ASSERT_EQ(2, t.n);
 	EXPECT_EQ(TP_SRC_THREAD, t.e[0].key.kind);
 	EXPECT_EQ(400, t.e[0].net);
@@ -344,7 +346,7 @@ TEST(gap_names_the_largest_and_sums_the_rest)
 	EXPECT_EQ(1000 - 400 - 130 - 110, unexplained);
 	/* Nothing named: the whole gap is unexplained. */
 	EXPECT_EQ(1000, tp_src_gap(spans, TP_ARRAY_SIZE(spans), 3000, 4000, 4,
-				       &threads, &t));
+				       &threads, &seen, &t));
 	EXPECT_EQ(0, t.n);
 }
 
@@ -456,13 +458,28 @@ TEST(irq_236_and_vector_236_are_two_sources)
 	EXPECT_EQ(TSCPROBE_CAUSE_IRQ, tp_src_cause(&ev, TSCPROBE_CAUSE_SMI));
 }
 
+/* From @prev (0: the measurer), preempted or not, to @next at @t. */
+static void switch_from(uint32_t prev, bool preempted, uint32_t next,
+			const char *comm, uint64_t t)
+{
+	if (prev)
+		tp_src_switch_out(&cpu, prev, preempted, at(t));
+	if (next)
+		tp_src_switch_in(&cpu, next, comm, at(t));
+}
+
+/* @prev preempted by @next. */
 static void switch_to(uint32_t prev, uint32_t next, const char *comm,
 		      uint64_t t)
 {
-	if (prev)
-		tp_src_switch_out(&cpu, prev, at(t));
-	if (next)
-		tp_src_switch_in(&cpu, next, comm, at(t));
+	switch_from(prev, true, next, comm, t);
+}
+
+/* @prev goes to sleep (an interrupt's thread: waits for the next). */
+static void sleep_to(uint32_t prev, uint32_t next, const char *comm,
+		     uint64_t t)
+{
+	switch_from(prev, false, next, comm, t);
 }
 
 /*
@@ -693,7 +710,7 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
 	switch_to(0, 77, "irq/45-virtio0", 120);
 	enter(TP_SRC_SOFTIRQ, 4, "BLOCK", 150);
 	leave(TP_SRC_SOFTIRQ, 180);
-	switch_to(77, 0, NULL, 200);
+	sleep_to(77, 0, NULL, 200);
 	switch_to(0, 77, "kworker/1:2", 300);
 	switch_to(77, 0, NULL, 310);
 
@@ -736,17 +753,31 @@ TEST(an_interrupt_thread_is_named_as_its_interrupt)
  * thread and time, in a window's table and in an event's sources alike;
  * never one named after the first action with the time of both.
  */
+/* The counts of @kind's sources in @t, other included. */
+static uint64_t counts_of(const struct tp_src_table *t, uint32_t kind)
+{
+	uint64_t sum = t->other.count;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].key.kind == kind)
+			sum += t->e[i].count;
+	return sum;
+}
+
 /*
- * PREEMPT_RT: IRQ 45 comes twice; its thread runs once for both, and is
- * preempted once (by a real-time thread, pid 20), so it gets the CPU
- * twice.  The IRQ kind's count stays the handlers' calls, 2, comparable
- * with the CPU's count of interrupts taken; the thread's source counts
- * the times it got the CPU, and the kind's time holds the thread's.
+ * PREEMPT_RT: IRQ 45 comes twice; its thread runs once for both and is
+ * preempted once (by a real-time thread, pid 20) before it sleeps: one
+ * wake-up, counted once over its two stretches.  Then one more interrupt
+ * and a run not preempted.  The hard part counts its 3 calls, the thread
+ * its 2 runs, and the IRQ kind's count is the sum of its sources', 5:
+ * never the thread's stretches against the handlers' calls.
  */
-TEST(the_irq_kind_counts_handlers_not_the_stretches_of_their_threads)
+TEST(an_interrupt_thread_counts_once_per_wake_up)
 {
 	struct tp_src_table t;
 	const struct tp_src_total *e;
+	uint32_t k;
 
 	reset();
 	enter(TP_SRC_IRQ, 45, "virtio0-requests", 100);
@@ -755,22 +786,30 @@ TEST(the_irq_kind_counts_handlers_not_the_stretches_of_their_threads)
 	enter(TP_SRC_IRQ, 45, "virtio0-requests", 120);
 	tp_src_irq_thread(&cpu, 77, "irq/45-virtio0", 45, "virtio0-requests");
 	leave(TP_SRC_IRQ, 130);
-	switch_to(0, 77, "irq/45-virtio0", 200);
+	sleep_to(0, 77, "irq/45-virtio0", 200);
 	switch_to(77, 20, "rtpoller", 250);
-	switch_to(20, 77, "irq/45-virtio0", 300);
-	switch_to(77, 0, NULL, 330);
+	sleep_to(20, 77, "irq/45-virtio0", 300);
+	sleep_to(77, 0, NULL, 330);
+	enter(TP_SRC_IRQ, 45, "virtio0-requests", 400);
+	tp_src_irq_thread(&cpu, 77, "irq/45-virtio0", 45, "virtio0-requests");
+	leave(TP_SRC_IRQ, 410);
+	sleep_to(0, 77, "irq/45-virtio0", 420);
+	sleep_to(77, 0, NULL, 440);
 
-	EXPECT_EQ(2, cpu.kind_count[TP_SRC_IRQ]);
-	EXPECT_EQ(10 + 10 + 50 + 30, cpu.kind_net[TP_SRC_IRQ]);
+	EXPECT_EQ(3 + 2, cpu.kind_count[TP_SRC_IRQ]);
+	EXPECT_EQ(10 + 10 + 50 + 30 + 10 + 20, cpu.kind_net[TP_SRC_IRQ]);
 	drain_all(&cpu, &t);
 	e = entry_flagged(&t, TP_SRC_IRQ, 45, 0);
 	ASSERT_NE(NULL, e);
-	EXPECT_EQ(2, e->count);
-	EXPECT_EQ(20, e->net);
+	EXPECT_EQ(3, e->count);
+	EXPECT_EQ(30, e->net);
 	e = entry_flagged(&t, TP_SRC_IRQ, 45, TP_SRC_THREADED);
 	ASSERT_NE(NULL, e);
 	EXPECT_EQ(2, e->count);
-	EXPECT_EQ(80, e->net);
+	EXPECT_EQ(100, e->net);
+	for (k = 0; k < TP_SRC_KINDS; k++)
+		EXPECT_EQ(cpu.kind_count[k], counts_of(&t, k))
+			TH_LOG("kind %u", k);
 }
 
 /* The pid of @e's interrupt thread, 0 where it has none. */
@@ -797,8 +836,8 @@ TEST(two_threads_of_one_shared_irq_are_two_sources)
 	tp_src_irq_thread(&cpu, 201, "irq/16-i801_smb", 16, "i801_smbus");
 	leave(TP_SRC_IRQ, 110);
 	switch_to(0, 200, "irq/16-ehci_hcd", 200);
-	switch_to(200, 201, "irq/16-i801_smb", 300);
-	switch_to(201, 0, NULL, 350);
+	sleep_to(200, 201, "irq/16-i801_smb", 300);
+	sleep_to(201, 0, NULL, 350);
 
 	drain_all(&cpu, &t);
 	for (i = 0; i < t.n; i++) {
@@ -848,7 +887,7 @@ TEST(interrupt_threads_past_the_list_are_other)
 	for (pid = 1; pid <= TP_SRC_THREADS + 1; pid++) {
 		tp_src_irq_thread(&cpu, pid, "irq/16-shared", 16, "shared");
 		switch_to(0, pid, "irq/16-shared", 10 * pid);
-		switch_to(pid, 0, NULL, 10 * pid + 4);
+		sleep_to(pid, 0, NULL, 10 * pid + 4);
 		if (pid == TP_SRC_THREADS) {
 			tp_src_table_init(&t);
 			tp_src_drain(&cpu.ring, &cursor, &threads, &t);
@@ -856,7 +895,7 @@ TEST(interrupt_threads_past_the_list_are_other)
 		}
 	}
 	switch_to(0, TP_SRC_THREADS, "irq/16-shared", 1000);
-	switch_to(TP_SRC_THREADS, 0, NULL, 1002);
+	sleep_to(TP_SRC_THREADS, 0, NULL, 1002);
 	tp_src_table_init(&t);
 	tp_src_drain(&cpu.ring, &cursor, &threads, &t);
 	EXPECT_EQ(TP_SRC_THREADS, threads.n);
@@ -865,6 +904,138 @@ TEST(interrupt_threads_past_the_list_are_other)
 	EXPECT_EQ(2, t.e[0].net);
 	EXPECT_EQ(4, t.other.net);
 	EXPECT_EQ(1, t.other.count);
+}
+
+/* A span of IRQ @irq's thread @pid, @comm: @cycles ending at @to. */
+static struct tp_src_span thread_span(uint32_t irq, uint32_t pid,
+				      const char *comm, uint64_t to,
+				      uint64_t cycles)
+{
+	struct tp_src_span s = {
+		.start = to - cycles, .end = to, .net = cycles, .count = 1,
+		.who = { .key = { .kind = TP_SRC_IRQ, .flags = TP_SRC_THREADED,
+				  .id = irq },
+			 .pid = pid },
+	};
+
+	snprintf(s.who.name, sizeof(s.who.name), "irq%u", irq);
+	snprintf(s.who.thread, sizeof(s.who.thread), "%s", comm);
+	return s;
+}
+
+/*
+ * A window's table full of 32 other sources: an interrupt thread's span
+ * then goes into other, and its thread into no list, where it would take
+ * a place that no entry refers to and that a later source needs.
+ */
+TEST(a_full_table_puts_no_thread_in_the_list)
+{
+	struct tp_src_span s;
+	struct tp_src_table t;
+	uint32_t id;
+
+	reset();
+	tp_src_table_init(&t);
+	for (id = 0; id < TP_SRC_TABLE; id++) {
+		s = (struct tp_src_span)SPAN(id * 10, id * 10 + 5, 5, TP_SRC_IRQ,
+					     id, "irq");
+		tp_src_table_add(&t, &threads, &s);
+	}
+	s = thread_span(45, 77, "irq/45-virtio0", 1000, 30);
+	tp_src_table_add(&t, &threads, &s);
+	EXPECT_EQ(TP_SRC_TABLE, t.n);
+	EXPECT_EQ(30, t.other.net);
+	EXPECT_EQ(1, t.other.count);
+	EXPECT_EQ(0, threads.n);
+}
+
+/*
+ * 40 gaps each name IRQ 5 alone (max 1) and sum an interrupt thread, a
+ * new one each time, in other: none of them goes into the CPU's list of
+ * 32.  A later gap whose largest source is an interrupt thread names it,
+ * with its thread, instead of finding the list full of threads nothing
+ * refers to.
+ */
+TEST(threads_a_gap_sums_in_other_leave_the_list_to_those_it_names)
+{
+	struct tp_src_span spans[2];
+	struct tp_src_table t;
+	uint64_t from;
+	uint32_t k;
+
+	reset();
+	for (k = 1; k <= 40; k++) {
+		from = k * 1000;
+		spans[0] = (struct tp_src_span)SPAN(from, from + 100, 100,
+						    TP_SRC_IRQ, 5, "big");
+		spans[1] = thread_span(9, k, "irq/9-acpi", from + 200, 10);
+		EXPECT_EQ(890, tp_src_gap(spans, 2, from, from + 1000, 1,
+					  &threads, &seen, &t));
+		ASSERT_EQ(1, t.n);
+		EXPECT_EQ(10, t.other.net);
+	}
+	EXPECT_EQ(0, threads.n);
+	from = 100000;
+	spans[0] = (struct tp_src_span)SPAN(from, from + 100, 100, TP_SRC_IRQ,
+					    5, "big");
+	spans[1] = thread_span(9, 99, "irq/9-acpi", from + 800, 500);
+	EXPECT_EQ(400, tp_src_gap(spans, 2, from, from + 1000, 1, &threads,
+				  &seen, &t));
+	ASSERT_EQ(1, t.n);
+	EXPECT_EQ(TP_SRC_THREADED, t.e[0].key.flags);
+	EXPECT_EQ(99, pid_of(&t.e[0]));
+	EXPECT_EQ(100, t.other.net);
+	EXPECT_EQ(1, threads.n);
+}
+
+/*
+ * What an emitter tells of @ev (the named, then other where
+ * tp_src_total_any() says it has anything) and the unexplained: the gap.
+ */
+static uint64_t told(const struct tp_event_sources *ev)
+{
+	uint64_t sum = ev->unexplained;
+	uint32_t i;
+
+	for (i = 0; i < ev->n; i++)
+		sum += ev->e[i].net;
+	if (tp_src_total_any(&ev->other))
+		sum += ev->other.net;
+	return sum;
+}
+
+/*
+ * PREEMPT_RT: ksoftirqd (pid 10) begins NET_RX inside a gap [1000, 2000]
+ * and a real-time thread (pid 20) preempts it 60 cycles later; four IRQs
+ * of 100 cycles come inside that thread, both threads' spans go past the
+ * gap's edges.  The IRQs are named (four at most), and other holds the
+ * softirq's stretch alone: 60 cycles in count 0, its source going on
+ * after the gap.  It is told all the same: what is named, other and the
+ * unexplained add up to the gap.
+ */
+TEST(an_other_of_count_0_with_time_is_told)
+{
+	static struct tp_src_gap_scratch scratch;
+	struct tp_event_sources ev;
+	uint32_t irq;
+
+	reset();
+	switch_to(0, 10, "ksoftirqd/1", 900);
+	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 1010);
+	switch_to(10, 20, "rtpoller", 1070);
+	for (irq = 1; irq <= 4; irq++) {
+		enter(TP_SRC_IRQ, irq, "dev", 1000 + irq * 200);
+		leave(TP_SRC_IRQ, 1100 + irq * 200);
+	}
+	switch_to(20, 10, "ksoftirqd/1", 2100);
+	tp_src_event(&cpu, 1000, 2000, &threads, &scratch, &ev);
+	ASSERT_EQ(TP_EVENT_SOURCES, ev.n);
+	EXPECT_EQ(100, ev.e[3].net);
+	EXPECT_EQ(0, ev.other.count);
+	EXPECT_EQ(60, ev.other.net);
+	EXPECT_EQ(1000 - 400 - 60, ev.unexplained);
+	EXPECT_TRUE(tp_src_total_any(&ev.other));
+	EXPECT_EQ(1000, told(&ev));
 }
 
 /*
@@ -1100,7 +1271,8 @@ TEST(random_sequences_match_the_innermost_source)
 		/* A top-level source's interval is named entirely, once. */
 		for (i = 0; i < s.nouter; i++) {
 			uint64_t left = tp_src_gap(s.span, s.nspans, s.outer_start[i],
-						   s.outer_end[i], 3, &threads, &t);
+						   s.outer_end[i], 3, &threads,
+						   &seen, &t);
 			uint64_t named = t.other.net;
 
 			for (k = 0; k < t.n; k++)
@@ -1112,7 +1284,7 @@ TEST(random_sequences_match_the_innermost_source)
 		for (i = 0; i < 50 && s.t; i++) {
 			uint64_t a = tr_below(&rng, s.t), b = a + tr_below(&rng, s.t - a + 1);
 			uint64_t left = tp_src_gap(s.span, s.nspans, a, b, 2,
-						   &threads, &t);
+						   &threads, &seen, &t);
 			uint64_t named = t.other.net;
 
 			for (k = 0; k < t.n; k++)
@@ -1197,7 +1369,7 @@ static void rt_switch(struct rt_sim *s, uint32_t next)
 	struct sim *p = &s->spans;
 
 	if (s->cur)
-		tp_src_switch_out(&cpu, s->cur, at(s->t));
+		tp_src_switch_out(&cpu, s->cur, true, at(s->t));
 	if (s->cur && next && p->nouter < SIM_SPANS) {
 		/* One stretch ends, another begins. */
 		p->outer_start[p->nouter] = s->busy_since;
@@ -1372,8 +1544,8 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			uint64_t len = s.spans.outer_end[i] - s.spans.outer_start[i];
 			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
 						   s.spans.outer_start[i],
-						   s.spans.outer_end[i], 3, &threads,
-						   &t);
+						   s.spans.outer_end[i], 3,
+						   &threads, &seen, &t);
 
 			ASSERT_EQ(0, left) TH_LOG("round %u, stretch %u", round, i);
 			ASSERT_EQ(len, table_named(&t));
@@ -1382,7 +1554,7 @@ TEST(random_preemptions_mid_softirq_name_each_cycle_once_where_it_ran)
 			uint64_t a = tr_below(&rng, s.t);
 			uint64_t b = a + tr_below(&rng, s.t - a + 1);
 			uint64_t left = tp_src_gap(s.spans.span, s.spans.nspans,
-						   a, b, 2, &threads, &t);
+						   a, b, 2, &threads, &seen, &t);
 
 			ASSERT_EQ(b - a, table_named(&t) + left);
 			ASSERT_LE(table_named(&t), b - a);

@@ -405,16 +405,22 @@ events_name_their_sources() {
 # Per CPU: the kinds' cycles add up to at most the run's; nothing lost.
 # In the CLI's JSON of the same run: every kind known, the same exact
 # totals as debugfs, within the CPU's measured time, the named sources,
-# largest first, within their kinds, and the tick (the local APIC timer,
-# a system vector) among them.
+# largest first (other last), and the tick (the local APIC timer, a
+# system vector) among them.  With no span lost the named sources and
+# other hold what the kinds do, time and count: none with time is left
+# out, whatever its count.
 named_time_fits() {
 	tscprobe noise --irqs on -d 1s -q -j >"$OUT/fits.json" || return 1
 	jq -e '[.cpus[] | .sources as $s |
 		($s.kinds | to_entries | all(.value != null)) and
 		([$s.kinds[] | .cycles] | add) <= .measured_cycles and
-		([$s.named[] | .cycles] as $c | $c == ($c | sort | reverse)) and
-		([$s.named[] | select(.kind != "other") | .cycles] | add // 0) <=
-			([$s.kinds[] | .cycles] | add) and
+		([$s.named[] | select(.kind != "other") | .cycles] as $c |
+			$c == ($c | sort | reverse)) and
+		($s.lost != 0 or
+			(([$s.named[] | .cycles] | add // 0) ==
+				([$s.kinds[] | .cycles] | add) and
+			 ([$s.named[] | .count] | add // 0) ==
+				([$s.kinds[] | .count] | add))) and
 		any($s.named[]; .kind == "irq" and .name == "local_timer")] | all' \
 		"$OUT/fits.json" >/dev/null || {
 		echo "the JSON's sources do not add up:"
