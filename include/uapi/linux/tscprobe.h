@@ -970,7 +970,11 @@ enum tscprobe_smi_source {
  *	in SOURCE_KIND)
  * @TSCPROBE_SOURCE_A_NAME: string, at most TSCPROBE_SOURCE_NAME_LEN bytes
  *	with its NUL (not in SOURCE_KIND)
- * @TSCPROBE_SOURCE_A_COUNT: u64; the times it ran
+ * @TSCPROBE_SOURCE_A_COUNT: u64; the times it ran to its end inside the
+ *	windows: a handler or system vector per call, a softirq per run, a
+ *	thread per stretch on the CPU, an interrupt thread per wake-up (a
+ *	stretch its preemption ended counts 0); 0 with cycles where its only
+ *	stretches went on from before (Documentation/tscprobe.rst, "Sources")
  * @TSCPROBE_SOURCE_A_CYCLES: u64 cycles; its net time: what ran nested in
  *	it (an IRQ inside a softirq inside a thread) is subtracted, so the
  *	sources of a stretch of time never add up to more than it
