@@ -339,22 +339,22 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 }
 
 /*
- * With interrupts off at @start, the first window of the warm-up or of the
+ * With interrupts off, at the first window of the warm-up or of the
  * measurement: too late (tp_run_start_late()), the CPU is not measured and
  * interrupts are back on.  After a warm-up that started in time the
  * measurement may start a warm-up, a window it overran by and a gap
  * later: within the run's stated end (TSCPROBE_END_MARGIN_MS).
  */
 static bool tp_noise_start_late(struct tp_cpu *c, const struct tp_noise_cpu *n,
-				const struct tp_params *p, u64 start)
+				const struct tp_params *p)
 {
 	u64 after_ns = p->warm_up_ns + p->width_ns + p->gap_ns;
 
-	if (!tp_run_start_late(c->run, start,
+	if (!tp_run_start_late(c->run,
 			       n->warming || !p->warm_up_ns ? 0 : after_ns))
 		return false;
 	local_irq_enable();
-	tp_cpu_start_missed(c, start);
+	tp_cpu_start_missed(c);
 	return true;
 }
 
@@ -382,7 +382,7 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		return 0;
 	moves = current->se.nr_migrations;
 	if (!n->windows) {
-		if (tp_noise_start_late(c, n, p, start))
+		if (tp_noise_start_late(c, n, p))
 			return 0;
 		n->first_tsc = start;
 		n->last_tsc = start;

@@ -129,10 +129,17 @@ static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 	return tp_cpu_busy_ns(c->cpu) - c->busy_at_start >= waited_ns / 2;
 }
 
+/* Time since START on a clock every CPU shares; 0 if it went back. */
+static u64 tp_run_since_start_ns(const struct tp_run *run)
+{
+	s64 ns = ktime_get_mono_fast_ns() - run->start_ns;
+
+	return ns > 0 ? ns : 0;
+}
+
 /**
  * tp_run_start_late() - whether a CPU may no longer start measuring
  * @run: the run
- * @tsc: when it would start
  * @after_ns: how long after TSCPROBE_START_LIMIT_MS it still may (noise: its
  *	measurement, after a warm-up that started in time)
  *
@@ -140,26 +147,27 @@ static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
  * START is not measured: the run would end as much later.  The watch sees
  * to threads that have not run by then; a thread that runs late checks
  * for itself, since its CPU may run before the watch's worker gets one.
- * No lock, no sleep: noise calls it with interrupts off.  A TSC that
- * stepped back since START is not late.
+ * No lock, no sleep: noise calls it with interrupts off.  Timed on the
+ * kernel's monotonic clock, not the TSC: START read its time on another
+ * CPU, whose TSC may not agree with this one's (the skew measures that).
  *
- * Return: true when @tsc is too late.
+ * Return: true when it is too late now.
  */
-bool tp_run_start_late(const struct tp_run *run, u64 tsc, u64 after_ns)
+bool tp_run_start_late(const struct tp_run *run, u64 after_ns)
 {
 	u64 limit = TSCPROBE_START_LIMIT_MS * NSEC_PER_MSEC + after_ns;
 
-	return (s64)(tsc - run->start_tsc) >= (s64)tp_ns_to_cycles(limit);
+	return tp_run_since_start_ns(run) >= limit;
 }
 
 /*
- * @c's thread found at @tsc that it is too late (tp_run_start_late()):
- * the CPU is not measured, flagged as the watch would have flagged it
+ * @c's thread found that it is too late (tp_run_start_late()): the CPU
+ * is not measured, flagged as the watch would have flagged it
  * (tp_cpu_start_hopeless()).
  */
-void tp_cpu_start_missed(struct tp_cpu *c, u64 tsc)
+void tp_cpu_start_missed(struct tp_cpu *c)
 {
-	if (!tp_cpu_owned(c, tp_cycles_to_ns(tsc - c->run->start_tsc)))
+	if (!tp_cpu_owned(c, tp_run_since_start_ns(c->run)))
 		set_bit(TP_CPU_HELD, &c->flags);
 	set_bit(TP_CPU_STARVED, &c->flags);
 }
@@ -501,7 +509,6 @@ static int tp_cpu_thread(void *data)
 	struct tp_cpu *c = data;
 	struct tp_run *run = c->run;
 	bool complete = false;
-	u64 now;
 
 	tp_test_late_start(c);
 	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
@@ -510,9 +517,8 @@ static int tp_cpu_thread(void *data)
 		return 0;
 	}
 	/* The watch may not have run yet: the thread sees to the limit. */
-	now = rdtsc();
-	if (tp_run_start_late(run, now, 0)) {
-		tp_cpu_start_missed(c, now);
+	if (tp_run_start_late(run, 0)) {
+		tp_cpu_start_missed(c);
 	} else {
 		WRITE_ONCE(c->started_at, jiffies ?: 1);
 		complete = tp_cpu_measure(run, c);
@@ -1102,6 +1108,23 @@ static bool tp_run_attach_sources(const struct tp_kind *kind)
 }
 
 /*
+ * Test hook, 0 by default: ms the TSC that START records runs ahead
+ * (negative: behind), as on a CPU whose TSC is not in step with the
+ * measured CPUs'.
+ */
+static int tp_test_start_tsc_ms;
+module_param_named(test_start_tsc_ms, tp_test_start_tsc_ms, int, 0600);
+MODULE_PARM_DESC(test_start_tsc_ms,
+		 "test hook: ms START's TSC reading is ahead of the measured CPUs' (0, at most +-60000)");
+
+static u64 tp_test_start_tsc_offset(void)
+{
+	int ms = clamp(READ_ONCE(tp_test_start_tsc_ms), -60000, 60000);
+
+	return (u64)(s64)ms * tsc_khz;
+}
+
+/*
  * With tp_start_lock held, once @run is validated: take the locks again,
  * make the threads and make @run the current run, its threads woken.
  * *@old is set to the run it replaces, whose reference the caller drops.
@@ -1117,7 +1140,7 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
 	if (!err) {
 		run->id = ++tp_last_id;
 		run->start_ns = ktime_get_ns();
-		run->start_tsc = rdtsc();
+		run->start_tsc = rdtsc() + tp_test_start_tsc_offset();
 		run->start_jiffies = jiffies;
 		run->started_by = run->start_jiffies +
 			msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);

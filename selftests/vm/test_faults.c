@@ -16,6 +16,8 @@
  *    a dump is half-read is refused (the dump holds the module) until the
  *    reader lets go; rmmod while a finished run is still being announced
  *    waits for the announcement;
+ *  - the start limit timed right when START's CPU's TSC is 12 s behind or
+ *    ahead of the measured CPUs';
  *  - STOP at random moments, right after START and racing the natural end:
  *    STOP says 0 exactly when it ended the run;
  *  - 50 load/unload cycles (TP_LOAD_CYCLES) with runs, dumps and
@@ -1236,6 +1238,46 @@ TEST_F_TIMEOUT(faults, a_warm_up_begun_in_time_is_measured_after_it, 120)
 		  " all(.cpus[]; (.starved or .held or .incomplete) | not) and"
 		  " .cpus[1].samples > 0");
 	free(out);
+}
+
+/*
+ * The start limit is timed on a clock every CPU shares.  START reads the
+ * TSC on its own CPU; test_start_tsc_ms puts that reading 2 s past
+ * TSCPROBE_START_LIMIT_MS behind the measured CPUs' TSCs, then as far
+ * ahead, as a CPU whose TSC is out of step would (the very thing skew
+ * measures).  Timed by TSCs, every CPU of a noise and of a cache run was
+ * past the limit at once, given up as starved and measured nothing.  Every
+ * CPU is measured, and the runs complete.
+ */
+TEST_F_TIMEOUT(faults, start_limit_is_not_timed_by_starts_tsc, 120)
+{
+	static const char *const runs[] = {
+		"noise -c 0,1 -d 300ms --width 20ms",
+		"cache -c 0,1 -n 2e4",
+	};
+	const int off = TSCPROBE_START_LIMIT_MS + 2000;
+	char cmd[128], *out;
+	unsigned int i, j;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, tp_param_set("test_start_tsc_ms", i ? off : -off));
+		for (j = 0; j < TP_ARRAY_SIZE(runs); j++) {
+			snprintf(cmd, sizeof(cmd), "tscprobe %s -q -j 2>&1",
+				 runs[j]);
+			ret = tp_sh(cmd, &out);
+			EXPECT_EQ(0, ret) TH_LOG("%s: %s", runs[j], out ?: "");
+			EXPECT_EQ(0, tp_jq(out, ".stop_reason == \"completed\" and"
+					   " all(.cpus[]; (.starved or .held or"
+					   " .incomplete) | not)"))
+				TH_LOG("%s, START's TSC %d ms off: %s", runs[j],
+				       i ? off : -off, out ?: "");
+			free(out);
+		}
+	}
+	tp_param_set("test_start_tsc_ms", 0);
 }
 
 /*
