@@ -1092,6 +1092,15 @@ unsigned long tp_run_probe_attaches(void)
 }
 
 /*
+ * Test hook, 0 by default: a kernel slow to patch its text (or to end a
+ * grace period) as a START attaches the probes.
+ */
+static unsigned int tp_test_attach_ms;
+module_param_named(test_attach_ms, tp_test_attach_ms, uint, 0600);
+MODULE_PARM_DESC(test_attach_ms,
+		 "test hook: ms a noise START waits before attaching its probes (0, at most 10000)");
+
+/*
  * With tp_start_lock held, after tp_run_validate() found no run on (none
  * can start meanwhile, and a run's end stops counting as running and
  * detaches its probes under that lock, in one), before the hotplug lock
@@ -1101,7 +1110,13 @@ unsigned long tp_run_probe_attaches(void)
  */
 static bool tp_run_attach_sources(const struct tp_kind *kind)
 {
-	if (!kind->measure->sources || !tp_src_probes_attach())
+	unsigned int hold_ms = READ_ONCE(tp_test_attach_ms);
+
+	if (!kind->measure->sources)
+		return false;
+	if (hold_ms)
+		msleep(min(hold_ms, 10000U));
+	if (!tp_src_probes_attach())
 		return false;
 	WRITE_ONCE(tp_probe_attaches, tp_probe_attaches + 1);
 	return true;
@@ -1169,12 +1184,41 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
 }
 
 /*
+ * Takes tp_start_lock for a START.  The last run's end holds it while its
+ * probes detach, which waits for the kernel's text patching, for as long
+ * as a CPU takes to answer: a START, under genetlink's lock, never waits
+ * for it.  Another START holds it while it validates and attaches, which
+ * may wait for a grace period and for every CPU to answer the patching's
+ * IPIs: that one is waited for (its run then refuses this one, EBUSY), in
+ * an interruptible sleep, so that a signal ends the wait: a killed client
+ * goes at once, and a waiting one is not counted as load.  Either refusal
+ * is -EAGAIN, nothing started: the CLI asks again (and Ctrl-C ends that).
+ */
+static int tp_run_start_lock(struct netlink_ext_ack *extack)
+{
+	if (mutex_trylock(&tp_start_lock))
+		return 0;
+	if (READ_ONCE(tp_run_ending)) {
+		NL_SET_ERR_MSG(extack,
+			       "the last run's probes are being detached: try again");
+		return -EAGAIN;
+	}
+	if (mutex_lock_interruptible(&tp_start_lock)) {
+		NL_SET_ERR_MSG(extack,
+			       "interrupted while waiting for another START: try again");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
  * Nothing starts unless everything is valid and every thread exists; on an
  * error the old results stay.  A START refused for its parameters, its
  * CPUs or a run in progress patches nothing: the probes go on only once
  * everything but the threads is ready.  A START that comes while the last
- * run's probes detach is refused with -EAGAIN.  @notify (NULL: nobody)
- * must outlive the run.
+ * run's probes detach, or that a signal interrupts while it waits for
+ * another START, is refused with -EAGAIN (tp_run_start_lock()).  @notify
+ * (NULL: nobody) must outlive the run.
  */
 int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		 const struct tp_run_notify *notify,
@@ -1187,21 +1231,10 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 
 	if (!run)
 		return -ENOMEM;
-	/*
-	 * The last run's end holds the lock while its probes detach, which
-	 * waits for the kernel's text patching, for as long as a CPU takes
-	 * to answer: a START, under genetlink's lock, never waits for it.
-	 * Another START holds it while it validates and attaches: that one
-	 * is waited for, and its run then refuses this one (EBUSY).
-	 */
-	if (!mutex_trylock(&tp_start_lock)) {
-		if (READ_ONCE(tp_run_ending)) {
-			tp_run_put(run);
-			NL_SET_ERR_MSG(extack,
-				       "the last run's probes are being detached: try again");
-			return -EAGAIN;
-		}
-		mutex_lock(&tp_start_lock);
+	err = tp_run_start_lock(extack);
+	if (err) {
+		tp_run_put(run);
+		return err;
 	}
 	cpus_read_lock();
 	mutex_lock(&tp_lock);

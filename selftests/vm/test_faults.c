@@ -18,6 +18,8 @@
  *    waits for the announcement;
  *  - the start limit timed right when START's CPU's TSC is 12 s behind or
  *    ahead of the measured CPUs';
+ *  - a START waiting for another START's probe attach sleeps
+ *    interruptibly, and kill -9 ends it at once, leaving nothing behind;
  *  - STOP at random moments, right after START and racing the natural end:
  *    STOP says 0 exactly when it ended the run;
  *  - 50 load/unload cycles (TP_LOAD_CYCLES) with runs, dumps and
@@ -1565,6 +1567,104 @@ TEST_F_TIMEOUT(faults, unload_waits_for_run_finished, 120)
 		tp_nl_close(&ev);
 	}
 	ASSERT_EQ(0, tp_module_load());
+}
+
+/* The state letter of process @pid (/proc/PID/stat's third field), 0: none. */
+static char tp_proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Up to @ms for process @pid to be in state @state. */
+static bool tp_wait_proc_state(pid_t pid, char state, unsigned int ms)
+{
+	uint64_t end = tp_now_ms() + ms;
+
+	while (tp_proc_state(pid) != state)
+		if (tp_now_ms() > end)
+			return false;
+		else
+			tp_sleep_ms(10);
+	return true;
+}
+
+/* A child: a START of @k's @vals on a socket of its own; exit 0 if it ran. */
+static void tp_start_child(const struct tp_kind_desc *k,
+			   const struct tp_attr_val *vals)
+{
+	struct tp_nl_error e = { 0 };
+	struct tp_nl nl;
+
+	if (tp_nl_open(&nl) != TP_EXIT_OK)
+		_exit(2);
+	_exit(tp_nl_talk(&nl, tp_start_req(&nl, k, vals, NULL), NULL, NULL,
+			 &e) ? 1 : 0);
+}
+
+/*
+ * A START that waits for another START's attach (held back by the
+ * test_attach_ms hook, as a kernel slow to patch its text or to end a
+ * grace period holds it) sleeps interruptibly: not in D state, and kill
+ * -9 ends it at once.  The first START runs; the killed one leaves
+ * nothing behind (one attach, one run alive), and the module unloads.
+ */
+#define TP_ATTACH_HOLD_MS	8000
+TEST_F_TIMEOUT(faults, a_start_waiting_for_an_attach_is_killable, 120)
+{
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	long attaches = tp_debugfs_info_count("attaches");
+	pid_t first, second;
+	uint64_t t0, ms;
+	char state;
+	int st;
+
+	ASSERT_NE(NULL, noise);
+	ASSERT_LE(0, attaches);
+	ASSERT_EQ(0, tp_param_set("test_attach_ms", TP_ATTACH_HOLD_MS));
+	first = fork();
+	if (first == 0)
+		tp_start_child(noise, noise->quick);
+	/* In the hook, with the start lock held: asleep as in msleep(). */
+	EXPECT_TRUE(tp_wait_proc_state(first, 'D', 5000));
+	second = fork();
+	if (second == 0)
+		tp_start_child(noise, noise->quick);
+	tp_sleep_ms(1000);
+	state = tp_proc_state(second);
+	t0 = tp_now_ms();
+	kill(second, SIGKILL);
+	EXPECT_EQ(second, waitpid(second, &st, 0));
+	ms = tp_now_ms() - t0;
+	tp_param_set("test_attach_ms", 0);
+	TH_LOG("the waiting START: state %c, gone %" PRIu64 " ms after kill -9 (attach held %u ms)",
+	       state ? state : '?', ms, TP_ATTACH_HOLD_MS);
+	EXPECT_EQ('S', state);
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	EXPECT_LT(ms, TP_ATTACH_HOLD_MS / 4);
+	EXPECT_EQ(first, waitpid(first, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("the first START did not run");
+	ASSERT_TRUE(tp_wait_not_running(&self->nl, 20000));
+	tp_sleep_ms(500);	/* the finisher lets go after RUN_FINISHED */
+	EXPECT_EQ(attaches + 1, tp_debugfs_info_count("attaches"));
+	EXPECT_EQ(1, tp_debugfs_info_count("runs_alive"));
+	tp_nl_close(&self->nl);
+	EXPECT_EQ(0, tp_rmmod());
+	EXPECT_FALSE(tp_module_loaded());
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
 }
 
 /*
