@@ -213,28 +213,73 @@ bool tp_run_should_stop(const struct tp_run *run)
 }
 
 /*
- * Starts a window on @c's CPU: true, with interrupts off and @start the
- * window's start TSC, once no reschedule is pending, so that a task
- * outranking the thread waits at most one window: with voluntary or no
- * preemption only schedule() lets it in, and usleep_range() in the gap may
- * return without sleeping.  The flag is read after the start, with
- * interrupts off: no wake-up slips in.  False, interrupts on, when the
- * thread is not on its CPU (tp_cpu_here()).
+ * How often a window's start yields to a pending reschedule before it
+ * begins all the same: schedule() clears the flag, so a second try is
+ * rare and a hundredth one means a wake-up storm, which then waits for
+ * one window like any task.
  */
-bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start)
+#define TP_WINDOW_YIELDS	100
+
+/**
+ * tp_cpu_window() - one measurement window on @c's CPU
+ * @c: the CPU
+ * @ops: the window's parts; @ops->body is the only one required
+ * @arg: passed to each part
+ * @open: @ops->body runs with interrupts on (noise --irqs on)
+ *
+ * Interrupts go off here and come back on here, whatever the window does:
+ * no part touches them.  The window starts once no reschedule is pending,
+ * so that a task outranking the thread waits at most one window: with
+ * voluntary or no preemption only schedule() lets it in, and
+ * usleep_range() in the gap may return without sleeping.  The flag is read
+ * after the start TSC, with interrupts off: no wake-up slips in.  Then,
+ * with interrupts off, @ops->begin (may decline: nothing measured),
+ * @ops->body, and @ops->end, which takes the window's figures on the CPU
+ * they are booked to (an open window whose thread moved meanwhile is
+ * over: its figures are not this CPU's).
+ *
+ * Return: TP_WINDOW_DONE when every part ran; TP_WINDOW_MOVED when an
+ * open window's thread left its CPU during the body; else TP_WINDOW_NONE
+ * (not on its CPU, tp_cpu_here(), or declined).  Interrupts are on.
+ */
+enum tp_window_end tp_cpu_window(struct tp_cpu *c,
+				 const struct tp_window_ops *ops, void *arg,
+				 bool open)
 {
-	for (;;) {
+	enum tp_window_end end = TP_WINDOW_NONE;
+	unsigned int yields;
+	u64 start, moves;
+
+	for (yields = 0;; yields++) {
 		local_irq_disable();
-		*start = rdtsc();
-		if (!need_resched())
+		start = rdtsc();
+		if (!need_resched() || yields == TP_WINDOW_YIELDS)
 			break;
 		local_irq_enable();
 		schedule();
 	}
-	if (tp_cpu_here(c))
-		return true;
+	if (!tp_cpu_here(c))
+		goto out;
+	moves = current->se.nr_migrations;
+	if (ops->begin && !ops->begin(c, arg, start))
+		goto out;
+	if (open)
+		local_irq_enable();
+	ops->body(c, arg, start);
+	if (open) {
+		local_irq_disable();
+		if (current->se.nr_migrations != moves || !tp_cpu_here(c)) {
+			tp_cpu_moved(c);
+			end = TP_WINDOW_MOVED;
+			goto out;
+		}
+	}
+	if (ops->end)
+		ops->end(c, arg, start);
+	end = TP_WINDOW_DONE;
+out:
 	local_irq_enable();
-	return false;
+	return end;
 }
 
 /*
