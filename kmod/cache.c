@@ -110,6 +110,30 @@ static int tp_cache_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	return 0;
 }
 
+/* One window of a paced loop: its batches, and the units they did. */
+struct tp_cache_win {
+	tp_batch_fn fn;
+	void *state;
+	struct tp_pace *pace;
+	u64 units;
+	u32 batch;
+	u64 width;
+	u64 done;
+};
+
+static void tp_cache_window_body(struct tp_cpu *c, void *arg, u64 start)
+{
+	struct tp_cache_win *w = arg;
+
+	w->done = tp_paced_window(w->pace, w->fn, w->state, w->units, w->batch,
+				  start + w->width);
+	trace_tscprobe_cache_window(c->cpu, start, rdtsc(), w->done);
+}
+
+static const struct tp_window_ops tp_cache_window_ops = {
+	.body = tp_cache_window_body,
+};
+
 /*
  * @units of a paced loop in interrupts-off windows of at most @batch units
  * between deadline checks, a gap after each.  Every window does at least
@@ -120,20 +144,23 @@ static bool tp_cache_windows(struct tp_run *run, struct tp_cpu *c,
 			     tp_batch_fn fn, void *state, struct tp_pace *pace,
 			     u64 units, u32 batch, u64 *last_end)
 {
-	u64 width = max(tp_ns_to_cycles(run->params.width_ns), 1ULL);
+	struct tp_cache_win w = {
+		.fn = fn,
+		.state = state,
+		.pace = pace,
+		.units = units,
+		.batch = batch,
+		.width = max(tp_ns_to_cycles(run->params.width_ns), 1ULL),
+	};
 	struct tp_cache_cpu *n = c->hot;
-	u64 start, done;
 
-	while (units) {
+	while (w.units) {
 		if (tp_cpu_should_stop(c))
 			return false;
-		if (!tp_cpu_window_begin(c, &start))
+		if (tp_cpu_window(c, &tp_cache_window_ops, &w, false) !=
+		    TP_WINDOW_DONE)
 			return false;
-		done = tp_paced_window(pace, fn, state, units, batch,
-				       start + width);
-		trace_tscprobe_cache_window(c->cpu, start, rdtsc(), done);
-		local_irq_enable();
-		units -= done;
+		w.units -= w.done;
 		if (last_end)
 			*last_end = rdtsc();
 		n->windows++;

@@ -338,106 +338,151 @@ static void tp_noise_counters_step(struct tp_noise_cpu *n, unsigned int cpu)
 	tp_counter_step(&n->irq, true, tp_irq_count(cpu), 32);
 }
 
+/* One window of a CPU: what its parts share (tp_noise_window_run()). */
+struct tp_noise_win {
+	struct tp_noise_cpu *n;
+	const struct tp_params *p;
+	u64 width;		/* cycles, at most */
+	u64 span;		/* the CPU's duration, cycles */
+	u64 start;		/* the window's start TSC */
+	u64 samples;		/* the loop's before the window */
+	u64 back;		/* the loop's TSC steps back before it */
+	bool apm;		/* APERF/MPERF read at both ends */
+	bool missed;		/* the CPU came past the start limit */
+	u64 a0, m0, a1, m1;
+};
+
 /*
- * With interrupts off at @start, the first window of the warm-up or of the
- * measurement: too late (tp_run_start_late()), the CPU is not measured and
- * interrupts are back on.  After a warm-up that started in time the
+ * At the first window of the warm-up or of the measurement: too late
+ * (tp_run_start_late())?  After a warm-up that started in time the
  * measurement may start a warm-up, a window it overran by and a gap
  * later: within the run's stated end (TSCPROBE_END_MARGIN_MS).
  */
 static bool tp_noise_start_late(struct tp_cpu *c, const struct tp_noise_cpu *n,
-				const struct tp_params *p, u64 start)
+				const struct tp_params *p)
 {
 	u64 after_ns = p->warm_up_ns + p->width_ns + p->gap_ns;
 
-	if (!tp_run_start_late(c->run, start,
-			       n->warming || !p->warm_up_ns ? 0 : after_ns))
-		return false;
-	local_irq_enable();
-	tp_cpu_start_missed(c, start);
-	return true;
+	return tp_run_start_late(c->run,
+				 n->warming || !p->warm_up_ns ? 0 : after_ns);
 }
 
 /*
- * One window of at most @width cycles, never past the CPU's end.  The
- * first starts the CPU's measurement and sets its end, so the time a
- * thread took to get there never counts against its duration.  APERF/MPERF
- * and the SMI count are read inside, so they describe the window and come
- * from the CPU measured (one moved away with interrupts on is undone).
- * Returns the start TSC, 0 if none.
+ * The window's start: the first starts the CPU's measurement and sets its
+ * end, so the time a thread took to get there never counts against its
+ * duration; none starts past that end.  The SMI count and APERF/MPERF are
+ * read inside, so they describe the window and come from the CPU
+ * measured.
  */
-static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
-			       const struct tp_params *p, u64 width, u64 span,
-			       u64 samples)
+static bool tp_noise_window_begin(struct tp_cpu *c, void *arg, u64 start)
 {
-	bool irqs_on = p->irqs == TSCPROBE_IRQS_ON;
-	u64 a0 = 0, m0 = 0, a1 = 0, m1 = 0, moves;
-	u64 back = n->loop.step_back_cycles;
-	bool apm = n->aperf.ok;
-	u64 start;
+	struct tp_noise_win *w = arg;
+	struct tp_noise_cpu *n = w->n;
 
-	if (irqs_on)
-		memcpy(n->undo, n, sizeof(*n));
-	if (!tp_cpu_window_begin(c, &start))
-		return 0;
-	moves = current->se.nr_migrations;
+	w->start = start;
 	if (!n->windows) {
-		if (tp_noise_start_late(c, n, p, start))
-			return 0;
+		w->missed = tp_noise_start_late(c, n, w->p);
+		if (w->missed)
+			return false;
 		n->first_tsc = start;
 		n->last_tsc = start;
-		n->end_tsc = start + span;
+		n->end_tsc = start + w->span;
 		if (n->smi.ok)
 			n->smi.ok = tp_smi_read(&n->smi_from, &n->smi.last);
 	}
 	if (start >= n->end_tsc) {
 		/* The end came in the pause: the CPU was not measured since. */
 		n->last_tsc = n->end_tsc;
-		local_irq_enable();
-		return 0;
+		return false;
 	}
 	tp_src_window_begin(&n->sources, &n->src->src);
-	if (apm)
-		apm = tp_read_msr(MSR_IA32_APERF, &a0) &&
-		      tp_read_msr(MSR_IA32_MPERF, &m0);
+	if (w->apm)
+		w->apm = tp_read_msr(MSR_IA32_APERF, &w->a0) &&
+			 tp_read_msr(MSR_IA32_MPERF, &w->m0);
 	/* The first event's deltas count from here. */
 	tp_noise_read(n, &n->prev);
-	if (irqs_on)
-		local_irq_enable();
-	n->last_tsc = tp_noise_window(&n->loop, p->clock,
-				      min(start + width, n->end_tsc));
-	if (irqs_on) {
-		local_irq_disable();
-		if (current->se.nr_migrations != moves || !tp_cpu_here(c)) {
-			tp_cpu_moved(c);
-			local_irq_enable();
-			memcpy(n, n->undo, sizeof(*n));
-			return 0;
-		}
-	}
+	return true;
+}
+
+/* The loop, for at most a width, never past the CPU's end. */
+static void tp_noise_window_body(struct tp_cpu *c, void *arg, u64 start)
+{
+	struct tp_noise_win *w = arg;
+	struct tp_noise_cpu *n = w->n;
+
+	n->last_tsc = tp_noise_window(&n->loop, w->p->clock,
+				      min(start + w->width, n->end_tsc));
+}
+
+static void tp_noise_window_end(struct tp_cpu *c, void *arg, u64 start)
+{
+	struct tp_noise_win *w = arg;
+	struct tp_noise_cpu *n = w->n;
+	u64 back = n->loop.step_back_cycles - w->back;
+
 	/*
 	 * A TSC step back ended the window: start and end move back with the
 	 * clock (the end cannot wrap: a step is at most the TSC stepped from).
 	 */
-	back = n->loop.step_back_cycles - back;
 	n->first_tsc -= back;
 	n->end_tsc -= back;
-	if (apm)
-		apm = tp_read_msr(MSR_IA32_APERF, &a1) &&
-		      tp_read_msr(MSR_IA32_MPERF, &m1);
+	if (w->apm)
+		w->apm = tp_read_msr(MSR_IA32_APERF, &w->a1) &&
+			 tp_read_msr(MSR_IA32_MPERF, &w->m1);
 	n->smi_end_ok = tp_smi_read(&n->smi_from, &n->smi_end);
 	tp_src_window_end(&n->sources, &n->src->src);
 	trace_tscprobe_window(c->cpu, start, n->last_tsc,
-			      n->loop.samples - samples, n->loop.max);
-	local_irq_enable();
-	n->windows++;
-	n->aperf.ok = apm;
-	n->mperf.ok = apm;
-	if (apm) {
-		n->aperf.delta += a1 - a0;
-		n->mperf.delta += m1 - m0;
+			      n->loop.samples - w->samples, n->loop.max);
+}
+
+static const struct tp_window_ops tp_noise_window_ops = {
+	.begin = tp_noise_window_begin,
+	.body = tp_noise_window_body,
+	.end = tp_noise_window_end,
+};
+
+/*
+ * One window of at most @width cycles (tp_cpu_window() turns interrupts
+ * off and on; with --irqs on the loop runs with them on, and a window
+ * whose thread moved meanwhile is undone).  A CPU too late for its first
+ * window is not measured.  Returns the start TSC, 0 if none.
+ */
+static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
+			       const struct tp_params *p, u64 width, u64 span,
+			       u64 samples)
+{
+	bool irqs_on = p->irqs == TSCPROBE_IRQS_ON;
+	struct tp_noise_win w = {
+		.n = n,
+		.p = p,
+		.width = width,
+		.span = span,
+		.samples = samples,
+		.back = n->loop.step_back_cycles,
+		.apm = n->aperf.ok,
+	};
+
+	if (irqs_on)
+		memcpy(n->undo, n, sizeof(*n));
+	switch (tp_cpu_window(c, &tp_noise_window_ops, &w, irqs_on)) {
+	case TP_WINDOW_MOVED:
+		memcpy(n, n->undo, sizeof(*n));
+		return 0;
+	case TP_WINDOW_NONE:
+		if (w.missed)
+			tp_cpu_start_missed(c);
+		return 0;
+	case TP_WINDOW_DONE:
+		break;
 	}
-	return start;
+	n->windows++;
+	n->aperf.ok = w.apm;
+	n->mperf.ok = w.apm;
+	if (w.apm) {
+		n->aperf.delta += w.a1 - w.a0;
+		n->mperf.delta += w.m1 - w.m0;
+	}
+	return w.start;
 }
 
 /* A window's kept events by their slots, which only this thread writes. */

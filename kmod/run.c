@@ -129,10 +129,17 @@ static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 	return tp_cpu_busy_ns(c->cpu) - c->busy_at_start >= waited_ns / 2;
 }
 
+/* Time since START on a clock every CPU shares; 0 if it went back. */
+static u64 tp_run_since_start_ns(const struct tp_run *run)
+{
+	s64 ns = ktime_get_mono_fast_ns() - run->start_ns;
+
+	return ns > 0 ? ns : 0;
+}
+
 /**
  * tp_run_start_late() - whether a CPU may no longer start measuring
  * @run: the run
- * @tsc: when it would start
  * @after_ns: how long after TSCPROBE_START_LIMIT_MS it still may (noise: its
  *	measurement, after a warm-up that started in time)
  *
@@ -140,26 +147,27 @@ static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
  * START is not measured: the run would end as much later.  The watch sees
  * to threads that have not run by then; a thread that runs late checks
  * for itself, since its CPU may run before the watch's worker gets one.
- * No lock, no sleep: noise calls it with interrupts off.  A TSC that
- * stepped back since START is not late.
+ * No lock, no sleep: noise calls it with interrupts off.  Timed on the
+ * kernel's monotonic clock, not the TSC: START read its time on another
+ * CPU, whose TSC may not agree with this one's (the skew measures that).
  *
- * Return: true when @tsc is too late.
+ * Return: true when it is too late now.
  */
-bool tp_run_start_late(const struct tp_run *run, u64 tsc, u64 after_ns)
+bool tp_run_start_late(const struct tp_run *run, u64 after_ns)
 {
 	u64 limit = TSCPROBE_START_LIMIT_MS * NSEC_PER_MSEC + after_ns;
 
-	return (s64)(tsc - run->start_tsc) >= (s64)tp_ns_to_cycles(limit);
+	return tp_run_since_start_ns(run) >= limit;
 }
 
 /*
- * @c's thread found at @tsc that it is too late (tp_run_start_late()):
- * the CPU is not measured, flagged as the watch would have flagged it
+ * @c's thread found that it is too late (tp_run_start_late()): the CPU
+ * is not measured, flagged as the watch would have flagged it
  * (tp_cpu_start_hopeless()).
  */
-void tp_cpu_start_missed(struct tp_cpu *c, u64 tsc)
+void tp_cpu_start_missed(struct tp_cpu *c)
 {
-	if (!tp_cpu_owned(c, tp_cycles_to_ns(tsc - c->run->start_tsc)))
+	if (!tp_cpu_owned(c, tp_run_since_start_ns(c->run)))
 		set_bit(TP_CPU_HELD, &c->flags);
 	set_bit(TP_CPU_STARVED, &c->flags);
 }
@@ -205,28 +213,73 @@ bool tp_run_should_stop(const struct tp_run *run)
 }
 
 /*
- * Starts a window on @c's CPU: true, with interrupts off and @start the
- * window's start TSC, once no reschedule is pending, so that a task
- * outranking the thread waits at most one window: with voluntary or no
- * preemption only schedule() lets it in, and usleep_range() in the gap may
- * return without sleeping.  The flag is read after the start, with
- * interrupts off: no wake-up slips in.  False, interrupts on, when the
- * thread is not on its CPU (tp_cpu_here()).
+ * How often a window's start yields to a pending reschedule before it
+ * begins all the same: schedule() clears the flag, so a second try is
+ * rare and a hundredth one means a wake-up storm, which then waits for
+ * one window like any task.
  */
-bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start)
+#define TP_WINDOW_YIELDS	100
+
+/**
+ * tp_cpu_window() - one measurement window on @c's CPU
+ * @c: the CPU
+ * @ops: the window's parts; @ops->body is the only one required
+ * @arg: passed to each part
+ * @open: @ops->body runs with interrupts on (noise --irqs on)
+ *
+ * Interrupts go off here and come back on here, whatever the window does:
+ * no part touches them.  The window starts once no reschedule is pending,
+ * so that a task outranking the thread waits at most one window: with
+ * voluntary or no preemption only schedule() lets it in, and
+ * usleep_range() in the gap may return without sleeping.  The flag is read
+ * after the start TSC, with interrupts off: no wake-up slips in.  Then,
+ * with interrupts off, @ops->begin (may decline: nothing measured),
+ * @ops->body, and @ops->end, which takes the window's figures on the CPU
+ * they are booked to (an open window whose thread moved meanwhile is
+ * over: its figures are not this CPU's).
+ *
+ * Return: TP_WINDOW_DONE when every part ran; TP_WINDOW_MOVED when an
+ * open window's thread left its CPU during the body; else TP_WINDOW_NONE
+ * (not on its CPU, tp_cpu_here(), or declined).  Interrupts are on.
+ */
+enum tp_window_end tp_cpu_window(struct tp_cpu *c,
+				 const struct tp_window_ops *ops, void *arg,
+				 bool open)
 {
-	for (;;) {
+	enum tp_window_end end = TP_WINDOW_NONE;
+	unsigned int yields;
+	u64 start, moves;
+
+	for (yields = 0;; yields++) {
 		local_irq_disable();
-		*start = rdtsc();
-		if (!need_resched())
+		start = rdtsc();
+		if (!need_resched() || yields == TP_WINDOW_YIELDS)
 			break;
 		local_irq_enable();
 		schedule();
 	}
-	if (tp_cpu_here(c))
-		return true;
+	if (!tp_cpu_here(c))
+		goto out;
+	moves = current->se.nr_migrations;
+	if (ops->begin && !ops->begin(c, arg, start))
+		goto out;
+	if (open)
+		local_irq_enable();
+	ops->body(c, arg, start);
+	if (open) {
+		local_irq_disable();
+		if (current->se.nr_migrations != moves || !tp_cpu_here(c)) {
+			tp_cpu_moved(c);
+			end = TP_WINDOW_MOVED;
+			goto out;
+		}
+	}
+	if (ops->end)
+		ops->end(c, arg, start);
+	end = TP_WINDOW_DONE;
+out:
 	local_irq_enable();
-	return false;
+	return end;
 }
 
 /*
@@ -501,7 +554,6 @@ static int tp_cpu_thread(void *data)
 	struct tp_cpu *c = data;
 	struct tp_run *run = c->run;
 	bool complete = false;
-	u64 now;
 
 	tp_test_late_start(c);
 	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
@@ -510,9 +562,8 @@ static int tp_cpu_thread(void *data)
 		return 0;
 	}
 	/* The watch may not have run yet: the thread sees to the limit. */
-	now = rdtsc();
-	if (tp_run_start_late(run, now, 0)) {
-		tp_cpu_start_missed(c, now);
+	if (tp_run_start_late(run, 0)) {
+		tp_cpu_start_missed(c);
 	} else {
 		WRITE_ONCE(c->started_at, jiffies ?: 1);
 		complete = tp_cpu_measure(run, c);
@@ -1086,6 +1137,15 @@ unsigned long tp_run_probe_attaches(void)
 }
 
 /*
+ * Test hook, 0 by default: a kernel slow to patch its text (or to end a
+ * grace period) as a START attaches the probes.
+ */
+static unsigned int tp_test_attach_ms;
+module_param_named(test_attach_ms, tp_test_attach_ms, uint, 0600);
+MODULE_PARM_DESC(test_attach_ms,
+		 "test hook: ms a noise START waits before attaching its probes (0, at most 10000)");
+
+/*
  * With tp_start_lock held, after tp_run_validate() found no run on (none
  * can start meanwhile, and a run's end stops counting as running and
  * detaches its probes under that lock, in one), before the hotplug lock
@@ -1095,10 +1155,33 @@ unsigned long tp_run_probe_attaches(void)
  */
 static bool tp_run_attach_sources(const struct tp_kind *kind)
 {
-	if (!kind->measure->sources || !tp_src_probes_attach())
+	unsigned int hold_ms = READ_ONCE(tp_test_attach_ms);
+
+	if (!kind->measure->sources)
+		return false;
+	if (hold_ms)
+		msleep(min(hold_ms, 10000U));
+	if (!tp_src_probes_attach())
 		return false;
 	WRITE_ONCE(tp_probe_attaches, tp_probe_attaches + 1);
 	return true;
+}
+
+/*
+ * Test hook, 0 by default: ms the TSC that START records runs ahead
+ * (negative: behind), as on a CPU whose TSC is not in step with the
+ * measured CPUs'.
+ */
+static int tp_test_start_tsc_ms;
+module_param_named(test_start_tsc_ms, tp_test_start_tsc_ms, int, 0600);
+MODULE_PARM_DESC(test_start_tsc_ms,
+		 "test hook: ms START's TSC reading is ahead of the measured CPUs' (0, at most +-60000)");
+
+static u64 tp_test_start_tsc_offset(void)
+{
+	int ms = clamp(READ_ONCE(tp_test_start_tsc_ms), -60000, 60000);
+
+	return (u64)(s64)ms * tsc_khz;
 }
 
 /*
@@ -1117,7 +1200,7 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
 	if (!err) {
 		run->id = ++tp_last_id;
 		run->start_ns = ktime_get_ns();
-		run->start_tsc = rdtsc();
+		run->start_tsc = rdtsc() + tp_test_start_tsc_offset();
 		run->start_jiffies = jiffies;
 		run->started_by = run->start_jiffies +
 			msecs_to_jiffies(TSCPROBE_START_TIMEOUT_MS);
@@ -1146,12 +1229,41 @@ static int tp_run_commit(struct tp_run *run, struct netlink_ext_ack *extack,
 }
 
 /*
+ * Takes tp_start_lock for a START.  The last run's end holds it while its
+ * probes detach, which waits for the kernel's text patching, for as long
+ * as a CPU takes to answer: a START, under genetlink's lock, never waits
+ * for it.  Another START holds it while it validates and attaches, which
+ * may wait for a grace period and for every CPU to answer the patching's
+ * IPIs: that one is waited for (its run then refuses this one, EBUSY), in
+ * an interruptible sleep, so that a signal ends the wait: a killed client
+ * goes at once, and a waiting one is not counted as load.  Either refusal
+ * is -EAGAIN, nothing started: the CLI asks again (and Ctrl-C ends that).
+ */
+static int tp_run_start_lock(struct netlink_ext_ack *extack)
+{
+	if (mutex_trylock(&tp_start_lock))
+		return 0;
+	if (READ_ONCE(tp_run_ending)) {
+		NL_SET_ERR_MSG(extack,
+			       "the last run's probes are being detached: try again");
+		return -EAGAIN;
+	}
+	if (mutex_lock_interruptible(&tp_start_lock)) {
+		NL_SET_ERR_MSG(extack,
+			       "interrupted while waiting for another START: try again");
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/*
  * Nothing starts unless everything is valid and every thread exists; on an
  * error the old results stay.  A START refused for its parameters, its
  * CPUs or a run in progress patches nothing: the probes go on only once
  * everything but the threads is ready.  A START that comes while the last
- * run's probes detach is refused with -EAGAIN.  @notify (NULL: nobody)
- * must outlive the run.
+ * run's probes detach, or that a signal interrupts while it waits for
+ * another START, is refused with -EAGAIN (tp_run_start_lock()).  @notify
+ * (NULL: nobody) must outlive the run.
  */
 int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 		 const struct tp_run_notify *notify,
@@ -1164,21 +1276,10 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 
 	if (!run)
 		return -ENOMEM;
-	/*
-	 * The last run's end holds the lock while its probes detach, which
-	 * waits for the kernel's text patching, for as long as a CPU takes
-	 * to answer: a START, under genetlink's lock, never waits for it.
-	 * Another START holds it while it validates and attaches: that one
-	 * is waited for, and its run then refuses this one (EBUSY).
-	 */
-	if (!mutex_trylock(&tp_start_lock)) {
-		if (READ_ONCE(tp_run_ending)) {
-			tp_run_put(run);
-			NL_SET_ERR_MSG(extack,
-				       "the last run's probes are being detached: try again");
-			return -EAGAIN;
-		}
-		mutex_lock(&tp_start_lock);
+	err = tp_run_start_lock(extack);
+	if (err) {
+		tp_run_put(run);
+		return err;
 	}
 	cpus_read_lock();
 	mutex_lock(&tp_lock);

@@ -145,8 +145,8 @@ struct tp_run *tp_run_get_current(void);
 void tp_run_put(struct tp_run *run);
 unsigned int tp_run_state(const struct tp_run *run);
 u64 tp_run_elapsed_ns(const struct tp_run *run);
-bool tp_run_start_late(const struct tp_run *run, u64 tsc, u64 after_ns);
-void tp_cpu_start_missed(struct tp_cpu *c, u64 tsc);
+bool tp_run_start_late(const struct tp_run *run, u64 after_ns);
+void tp_cpu_start_missed(struct tp_cpu *c);
 bool tp_cpu_should_stop(const struct tp_cpu *c);
 bool tp_cpu_gone(const struct tp_cpu *c);
 bool tp_cpu_here(struct tp_cpu *c);
@@ -154,7 +154,32 @@ void tp_cpu_moved(struct tp_cpu *c);
 void tp_test_delay(void);
 bool tp_run_should_stop(const struct tp_run *run);
 void tp_cpu_sleep_gap(struct tp_cpu *c);
-bool tp_cpu_window_begin(struct tp_cpu *c, u64 *start);
+
+/**
+ * struct tp_window_ops - the parts of a measurement window
+ * @begin: with interrupts off, at the window's start TSC @start: false
+ *	declines the window (nothing measured); NULL: none
+ * @body: the measurement, with interrupts off unless the window is open
+ * @end: with interrupts off, on the CPU measured, after @body; NULL: none
+ *
+ * tp_cpu_window() runs them; none of them turns interrupts on or off.
+ */
+struct tp_window_ops {
+	bool (*begin)(struct tp_cpu *c, void *arg, u64 start);
+	void (*body)(struct tp_cpu *c, void *arg, u64 start);
+	void (*end)(struct tp_cpu *c, void *arg, u64 start);
+};
+
+enum tp_window_end {
+	TP_WINDOW_NONE,		/* not measured */
+	TP_WINDOW_MOVED,	/* open, and its thread left its CPU */
+	TP_WINDOW_DONE,
+};
+
+enum tp_window_end tp_cpu_window(struct tp_cpu *c,
+				 const struct tp_window_ops *ops, void *arg,
+				 bool open);
+
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,

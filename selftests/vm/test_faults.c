@@ -16,6 +16,11 @@
  *    a dump is half-read is refused (the dump holds the module) until the
  *    reader lets go; rmmod while a finished run is still being announced
  *    waits for the announcement;
+ *  - the start limit timed right when START's CPU's TSC is 12 s behind or
+ *    ahead of the measured CPUs';
+ *  - a START waiting for another START's probe attach sleeps
+ *    interruptibly: kill -9 ends it at once, leaving nothing behind, and
+ *    Ctrl-C ends the CLI's at once, nothing started;
  *  - STOP at random moments, right after START and racing the natural end:
  *    STOP says 0 exactly when it ended the run;
  *  - 50 load/unload cycles (TP_LOAD_CYCLES) with runs, dumps and
@@ -1239,6 +1244,46 @@ TEST_F_TIMEOUT(faults, a_warm_up_begun_in_time_is_measured_after_it, 120)
 }
 
 /*
+ * The start limit is timed on a clock every CPU shares.  START reads the
+ * TSC on its own CPU; test_start_tsc_ms puts that reading 2 s past
+ * TSCPROBE_START_LIMIT_MS behind the measured CPUs' TSCs, then as far
+ * ahead, as a CPU whose TSC is out of step would (the very thing skew
+ * measures).  Timed by TSCs, every CPU of a noise and of a cache run was
+ * past the limit at once, given up as starved and measured nothing.  Every
+ * CPU is measured, and the runs complete.
+ */
+TEST_F_TIMEOUT(faults, start_limit_is_not_timed_by_starts_tsc, 120)
+{
+	static const char *const runs[] = {
+		"noise -c 0,1 -d 300ms --width 20ms",
+		"cache -c 0,1 -n 2e4",
+	};
+	const int off = TSCPROBE_START_LIMIT_MS + 2000;
+	char cmd[128], *out;
+	unsigned int i, j;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, tp_param_set("test_start_tsc_ms", i ? off : -off));
+		for (j = 0; j < TP_ARRAY_SIZE(runs); j++) {
+			snprintf(cmd, sizeof(cmd), "tscprobe %s -q -j 2>&1",
+				 runs[j]);
+			ret = tp_sh(cmd, &out);
+			EXPECT_EQ(0, ret) TH_LOG("%s: %s", runs[j], out ?: "");
+			EXPECT_EQ(0, tp_jq(out, ".stop_reason == \"completed\" and"
+					   " all(.cpus[]; (.starved or .held or"
+					   " .incomplete) | not)"))
+				TH_LOG("%s, START's TSC %d ms off: %s", runs[j],
+				       i ? off : -off, out ?: "");
+			free(out);
+		}
+	}
+	tp_param_set("test_start_tsc_ms", 0);
+}
+
+/*
  * The start limit holds whether the watch has looked or not.  With the
  * watch held back (test_watch_ms: a watch whose worker gets no CPU, as in
  * a 64-vCPU TCG guest, where it ran 9 s late), a thread that starts within
@@ -1523,6 +1568,219 @@ TEST_F_TIMEOUT(faults, unload_waits_for_run_finished, 120)
 		tp_nl_close(&ev);
 	}
 	ASSERT_EQ(0, tp_module_load());
+}
+
+/* The state letter of process @pid (/proc/PID/stat's third field), 0: none. */
+static char tp_proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Up to @ms for process @pid to be in state @state. */
+static bool tp_wait_proc_state(pid_t pid, char state, unsigned int ms)
+{
+	uint64_t end = tp_now_ms() + ms;
+
+	while (tp_proc_state(pid) != state)
+		if (tp_now_ms() > end)
+			return false;
+		else
+			tp_sleep_ms(10);
+	return true;
+}
+
+/* The system call process @pid is blocked in (/proc/PID/syscall), or -1. */
+static long tp_proc_syscall(pid_t pid)
+{
+	char path[64];
+	long nr = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &nr) != 1)
+		nr = -1;
+	fclose(f);
+	return nr;
+}
+
+/*
+ * Up to 10 s for process @pid to send its START (libmnl's sendto(), in
+ * which the module's handler runs) and sleep there; then its state.
+ */
+static char tp_wait_start_sent(pid_t pid)
+{
+	uint64_t end = tp_now_ms() + 10000;
+	char state = 0;
+
+	while (tp_now_ms() < end) {
+		state = tp_proc_state(pid);
+		if (tp_proc_syscall(pid) == SYS_sendto && state != 'R')
+			break;
+		tp_sleep_ms(10);
+	}
+	/* Settled: not on its way in or out. */
+	tp_sleep_ms(200);
+	return tp_proc_state(pid);
+}
+
+/* A child: a START of @k's @vals on a socket of its own; exit 0 if it ran. */
+static void tp_start_child(const struct tp_kind_desc *k,
+			   const struct tp_attr_val *vals)
+{
+	struct tp_nl_error e = { 0 };
+	struct tp_nl nl;
+
+	if (tp_nl_open(&nl) != TP_EXIT_OK)
+		_exit(2);
+	_exit(tp_nl_talk(&nl, tp_start_req(&nl, k, vals, NULL), NULL, NULL,
+			 &e) ? 1 : 0);
+}
+
+#define TP_ATTACH_HOLD_MS	8000
+
+/*
+ * A child's START of a quick noise run, held TP_ATTACH_HOLD_MS before it
+ * attaches the probes (test_attach_ms), the start lock held; its pid.
+ */
+static pid_t tp_start_held_in_attach(struct __test_metadata *_metadata,
+				     const struct tp_kind_desc *noise)
+{
+	pid_t pid;
+
+	if (tp_param_set("test_attach_ms", TP_ATTACH_HOLD_MS))
+		return -1;
+	pid = fork();
+	if (pid == 0)
+		tp_start_child(noise, noise->quick);
+	/* In the hook: asleep as in msleep(). */
+	EXPECT_TRUE(tp_wait_proc_state(pid, 'D', 5000));
+	return pid;
+}
+
+/*
+ * Send @sig to @pid, a START waiting for the held one, and reap it (its
+ * status in *@st); then let the held attach go.  Returns how long @pid
+ * took to go.
+ */
+static uint64_t tp_end_waiting_start(struct __test_metadata *_metadata,
+				     pid_t pid, int sig, int *st)
+{
+	uint64_t t0 = tp_now_ms(), ms;
+
+	kill(pid, sig);
+	EXPECT_EQ(pid, waitpid(pid, st, 0));
+	ms = tp_now_ms() - t0;
+	tp_param_set("test_attach_ms", 0);
+	return ms;
+}
+
+/* The held START (tp_start_held_in_attach()) ran, and its run ended. */
+static void tp_expect_held_start_ran(struct __test_metadata *_metadata,
+				     struct tp_nl *nl, pid_t pid)
+{
+	int st;
+
+	EXPECT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		TH_LOG("the held START did not run");
+	ASSERT_TRUE(tp_wait_not_running(nl, 20000));
+}
+
+/*
+ * A START that waits for another START's attach (held back by the
+ * test_attach_ms hook, as a kernel slow to patch its text or to end a
+ * grace period holds it) sleeps interruptibly: not in D state, and kill
+ * -9 ends it at once.  The first START runs; the killed one leaves
+ * nothing behind (one attach, one run alive), and the module unloads.
+ */
+TEST_F_TIMEOUT(faults, a_start_waiting_for_an_attach_is_killable, 120)
+{
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	long attaches = tp_debugfs_info_count("attaches");
+	pid_t first, second;
+	uint64_t ms;
+	char state;
+	int st;
+
+	ASSERT_NE(NULL, noise);
+	ASSERT_LE(0, attaches);
+	first = tp_start_held_in_attach(_metadata, noise);
+	ASSERT_LT(0, first);
+	second = fork();
+	if (second == 0)
+		tp_start_child(noise, noise->quick);
+	state = tp_wait_start_sent(second);
+	ms = tp_end_waiting_start(_metadata, second, SIGKILL, &st);
+	TH_LOG("the waiting START: state %c, gone %" PRIu64 " ms after kill -9 (attach held %u ms)",
+	       state ? state : '?', ms, TP_ATTACH_HOLD_MS);
+	EXPECT_EQ('S', state);
+	EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	EXPECT_LT(ms, TP_ATTACH_HOLD_MS / 4);
+	tp_expect_held_start_ran(_metadata, &self->nl, first);
+	tp_sleep_ms(500);	/* the finisher lets go after RUN_FINISHED */
+	EXPECT_EQ(attaches + 1, tp_debugfs_info_count("attaches"));
+	EXPECT_EQ(1, tp_debugfs_info_count("runs_alive"));
+	tp_nl_close(&self->nl);
+	EXPECT_EQ(0, tp_rmmod());
+	EXPECT_FALSE(tp_module_loaded());
+	ASSERT_EQ(0, tp_module_load());
+	ASSERT_EQ(TP_EXIT_OK, tp_nl_open(&self->nl));
+}
+
+/*
+ * The same wait ended by Ctrl-C: the module refuses the START with EAGAIN,
+ * and the CLI, which asks again after EAGAIN, sees the interrupt and says
+ * nothing started (exit 4) at once, not once the attach is done.
+ */
+#define TP_CTRL_C_ERR	"/tmp/tp-ctrl-c.err"
+TEST_F_TIMEOUT(faults, ctrl_c_ends_a_start_waiting_for_an_attach, 120)
+{
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	pid_t first, cli;
+	uint64_t ms;
+	char state, *err = NULL;
+	int st;
+
+	ASSERT_NE(NULL, noise);
+	first = tp_start_held_in_attach(_metadata, noise);
+	ASSERT_LT(0, first);
+	cli = fork();
+	if (cli == 0) {
+		int fd = open(TP_CTRL_C_ERR, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		if (fd < 0 || dup2(fd, 2) < 0 || !freopen("/dev/null", "w", stdout))
+			_exit(126);
+		execlp("tscprobe", "tscprobe", "noise", "-c", "1", "-d", "200ms",
+		       "-q", (char *)NULL);
+		_exit(127);
+	}
+	state = tp_wait_start_sent(cli);
+	ms = tp_end_waiting_start(_metadata, cli, SIGINT, &st);
+	tp_sh("cat " TP_CTRL_C_ERR, &err);
+	TH_LOG("the CLI's START: state %c, exit %d %" PRIu64 " ms after Ctrl-C: %s",
+	       state ? state : '?', WIFEXITED(st) ? WEXITSTATUS(st) : -1, ms,
+	       err ?: "");
+	EXPECT_EQ('S', state);
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == TP_EXIT_BUSY);
+	EXPECT_LT(ms, TP_ATTACH_HOLD_MS / 4);
+	EXPECT_NE(NULL, err ? strstr(err, "interrupted, nothing started") : NULL);
+	free(err);
+	tp_expect_held_start_ran(_metadata, &self->nl, first);
 }
 
 /*

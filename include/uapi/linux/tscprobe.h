@@ -163,7 +163,8 @@
  *	CPUS_ONLINE, FEATURES, KINDS, STATE, RUN_ID, TSC_SYNC.
  * @TSCPROBE_CMD_START: do, admin; KIND plus that kind's parameters; reply:
  *	RUN_ID and the effective parameters.  EBUSY while a run is going on;
- *	EAGAIN while the last run's probes are being detached (try again).
+ *	EAGAIN while the last run's probes are being detached, or when a
+ *	signal ended its wait for another START (try again).
  * @TSCPROBE_CMD_STOP: do, admin; asks the current run to end and returns
  *	at once, without waiting for it.  The run ends within one window and
  *	a gap (a thread still kept off its CPU two windows, a gap and 2 s
