@@ -653,6 +653,26 @@ static void tp_test_dump_stall(const struct tp_cpu *c)
 		msleep(20);
 }
 
+/*
+ * Test hook, 0 by default: each GET_RESULT dump message holds at most this
+ * many bytes, as a reader of small reads gets them, so that a test can
+ * make every CPU's results continue across messages (a CPU that fits one
+ * is never split, tp_dump_cpu_locked()).
+ */
+static unsigned int tp_test_dump_room;
+module_param_named(test_dump_room, tp_test_dump_room, uint, 0600);
+MODULE_PARM_DESC(test_dump_room,
+		 "test hook: the bytes a GET_RESULT dump message may hold, at most (0: the reader's)");
+
+static void tp_test_dump_shrink(struct sk_buff *skb)
+{
+	unsigned int room = READ_ONCE(tp_test_dump_room);
+
+	/* netlink_dump() sizes its skb so too: by what it leaves at the tail. */
+	if (room && !skb->len && skb_tailroom(skb) > room)
+		skb_reserve(skb, skb_tailroom(skb) - room);
+}
+
 static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct tp_run *run, struct tp_cpu *c)
 {
@@ -727,6 +747,7 @@ int tp_nl_get_result_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	run = tp_dump_run(tp_dump_ctx(cb), cb, false, &err);
 	if (!run)
 		return err;
+	tp_test_dump_shrink(skb);
 	err = tp_dump_result(skb, cb, run);
 	tp_run_put(run);
 	return err;

@@ -277,12 +277,16 @@ TEST_F_TIMEOUT(cache, dump_spans_messages_and_resumes, 90)
 	ASSERT_NE(NULL, d);
 	ASSERT_EQ(0, tp_sh("tscprobe cache -n 30000 --levels --nodes -q -j",
 			   &out));
-	ASSERT_EQ(0, tp_small_dump(&self->nl, tp_cache_dump_cb, d));
 	/*
-	 * Three histograms, 15 levels and a node: under TCG's coarse clock
-	 * some CPUs fit one message, but not all of them.
+	 * Three histograms, 15 levels and a node: a CPU that fits one read is
+	 * never split, so the messages are made smaller than a CPU's results
+	 * (test_dump_room) for every CPU to continue across messages.
 	 */
-	EXPECT_GT(d->cpu_messages, tp_online_count());
+	ASSERT_EQ(0, tp_param_set("test_dump_room", 1024));
+	EXPECT_EQ(0, tp_small_dump(&self->nl, tp_cache_dump_cb, d));
+	ASSERT_EQ(0, tp_param_set("test_dump_room", 0));
+	TH_LOG("%u CPUs in %u messages", tp_online_count(), d->cpu_messages);
+	EXPECT_GE(d->cpu_messages, 2 * tp_online_count());
 	/* resumed exactly: no bucket lost, none sent twice */
 	for (cpu = 0; cpu < tp_online_count(); cpu++)
 		for (i = 0; i < TP_CACHE_SERIES; i++)
