@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "user/commands.h"
+#include "user/lib/decode.h"
 #include "user/lib/nl.h"
 #include "user/lib/sigint.h"
 #include "user/lib/live.h"
@@ -138,9 +139,9 @@ static int tp_monitor_cb(const struct nlmsghdr *nlh, void *data)
 	struct tp_result end;
 	uint64_t run_id;
 
-	switch (tp_live_cmd(nlh)) {
+	switch (tp_notification_cmd(nlh)) {
 	case TSCPROBE_CMD_EVENT:
-		run_id = tp_live_run_id(nlh);
+		run_id = tp_notification_run_id(nlh);
 		if (m->run_given && run_id != m->run)
 			return MNL_CB_OK;
 		if (run_id != m->live.run_id)

@@ -12,7 +12,7 @@
 #include "user/engines.h"
 #include "user/lib/nl.h"
 #include "core/names.h"
-#include "user/noise_cmd.h"
+#include "user/noise_compare.h"
 #include "user/reports.h"
 #include "core/report.h"
 #include "user/lib/module_run.h"
@@ -20,6 +20,32 @@
 #include "user/lib/pinned.h"
 #include "user/lib/format.h"
 #include "user/lib/parse.h"
+
+/**
+ * struct tp_noise_cmd - the parsed command line
+ * @m: -c, --user, -q and the output formats
+ * @p: the parameters, defaults filled in
+ * @irqs_given: --irqs was given
+ * @width_given: --width was given
+ * @threshold_cycles: --threshold was in cycles
+ * @compare: --compare
+ * @follow: --follow
+ * @stop_at_cycles: --stop-at was in cycles
+ * @load: --load and --load-cpus
+ * @actions: --on-threshold and --on-end
+ */
+struct tp_noise_cmd {
+	struct tp_measure_opts m;
+	struct tp_run_params p;
+	bool irqs_given;
+	bool width_given;
+	bool threshold_cycles;
+	bool compare;
+	bool follow;
+	bool stop_at_cycles;
+	struct tp_load_opts load;
+	struct tp_actions actions;
+};
 
 static const char tp_noise_usage[] =
 	"usage: tscprobe noise [-c CPUS] [-d DURATION] [--irqs off|on] [--user] [OPTIONS]\n"
@@ -317,7 +343,8 @@ static int tp_noise_parse_args(struct tp_noise_cmd *cmd, int argc, char **argv)
  * @nlh: the request
  * @p: the parameters
  */
-void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
+static void tp_noise_put_attrs(struct nlmsghdr *nlh,
+			       const struct tp_run_params *p)
 {
 	mnl_attr_put_u64(nlh, TSCPROBE_A_DURATION_NS, p->duration_ns);
 	mnl_attr_put_u32(nlh, TSCPROBE_A_IRQS, p->irqs);
@@ -346,7 +373,8 @@ void tp_noise_put_attrs(struct nlmsghdr *nlh, const struct tp_run_params *p)
  * @buf: the line: "noise 3.2s/10s on 4 CPUs, worst gap 45000 cycles (21.5us)"
  * @len: its size
  */
-void tp_noise_progress(const struct tp_result *st, char *buf, size_t len)
+static void tp_noise_progress(const struct tp_result *st, char *buf,
+			      size_t len)
 {
 	tp_noise_progress_line(buf, len, "", st->elapsed_ns,
 			       st->p.duration_ns + st->p.warm_up_ns, st->ncpus,
@@ -379,10 +407,10 @@ int tp_cmd_noise(int argc, char **argv)
 	ret = tp_noise_parse_args(&cmd, argc, argv);
 	if (ret)
 		return ret < 0 ? TP_EXIT_OK : ret;
-	if (cmd.compare)
-		return tp_noise_compare(&cmd);
 	st.expect_ns = cmd.p.duration_ns + cmd.p.warm_up_ns;
 	st.quiet = cmd.m.quiet;
+	if (cmd.compare)
+		return tp_noise_compare(&st, &cmd.m.out);
 	if (cmd.follow) {
 		/* Standard error: the report on standard output stays whole. */
 		tp_live_init(&live, stderr, cmd.m.out.fmt == TP_FMT_JSON);

@@ -14,7 +14,7 @@
 #include "user/lib/model.h"
 #include "core/names.h"
 #include "user/lib/nl.h"
-#include "user/noise_cmd.h"
+#include "user/noise_compare.h"
 #include "user/reports.h"
 #include "core/report.h"
 #include "user/lib/format.h"
@@ -79,32 +79,33 @@ static void tp_cmp_aggregate(const struct tp_result *r, struct tp_cmp_row *row)
 	free(h);
 }
 
-/* Run one mode; its results go to @res. */
-static int tp_cmp_run(const struct tp_noise_cmd *cmd, unsigned int mode,
+/* Run one mode, started in the module as @kernel starts noise. */
+static int tp_cmp_run(const struct tp_start *kernel, unsigned int mode,
 		      struct tp_result *res)
 {
-	struct tp_run_params p = cmd->p;
+	struct tp_run_params p = *kernel->p;
 	struct tp_start st = {
 		.kind = TSCPROBE_KIND_NOISE,
-		.cpus = &cmd->m.cpus,
+		.cpus = kernel->cpus,
 		.p = &p,
-		.put_attrs = tp_noise_put_attrs,
+		.put_attrs = kernel->put_attrs,
 		.expect_ns = p.duration_ns + p.warm_up_ns,
-		.progress = tp_noise_progress,
-		.quiet = cmd->m.quiet,
+		.progress = kernel->progress,
+		.quiet = kernel->quiet,
 	};
 
 	tp_result_init(res, TSCPROBE_KIND_NOISE);
 	res->started = time(NULL);
 	if (mode == TP_CMP_USER)
-		return tp_user_noise(&cmd->m.cpus, &p, cmd->m.quiet, res);
+		return tp_user_noise(kernel->cpus, &p, kernel->quiet, res);
 	p.irqs = mode == TP_CMP_OFF ? TSCPROBE_IRQS_OFF : TSCPROBE_IRQS_ON;
 	return tp_run_kernel(&st, res);
 }
 
-/* What one comparison shows: the command, the results, each mode's row. */
+/* What one comparison shows: the run, the results, each mode's row. */
 struct tp_cmp {
-	const struct tp_noise_cmd *cmd;
+	const struct tp_start *kernel;
+	const struct tp_output *out;
 	const struct tp_result *res;
 	const struct tp_cmp_row *row;
 	unsigned int ran[TP_CMP_MODES];
@@ -193,11 +194,11 @@ static void tp_cmp_share(struct tp_model *m, const struct tp_cmp_row *row)
 static void tp_cmp_report(const struct tp_cmp *c, unsigned int nran)
 {
 	const struct tp_result *user = &c->res[TP_CMP_USER];
-	struct tp_model *m = tp_model_new(user, &c->cmd->m.out, NULL);
+	struct tp_model *m = tp_model_new(user, c->out, NULL);
 	char cpus[256], dur[32], thr[32];
 
-	tp_cpuset_format(&c->cmd->m.cpus, cpus, sizeof(cpus));
-	tp_format_ns(c->cmd->p.duration_ns, dur, sizeof(dur));
+	tp_cpuset_format(c->kernel->cpus, cpus, sizeof(cpus));
+	tp_format_ns(c->kernel->p->duration_ns, dur, sizeof(dur));
 	tp_format_ns(user->p.threshold_ns, thr, sizeof(thr));
 	tp_text(m, "noise --compare on CPUs %s, %s each, tsc %u kHz, events are gaps >= %s\n",
 		cpus, dur, user->tsc_khz, thr);
@@ -209,12 +210,12 @@ static void tp_cmp_report(const struct tp_cmp *c, unsigned int nran)
 	tp_str(m, "kind", "noise-compare", NULL);
 	tp_report_origin(m);
 	tp_u64(m, "tsc_khz", user->tsc_khz, NULL);
-	tp_u64(m, "duration_ns", c->cmd->p.duration_ns, NULL);
+	tp_u64(m, "duration_ns", c->kernel->p->duration_ns, NULL);
 	tp_u64(m, "threshold_cycles", user->p.threshold_cycles, NULL);
-	tp_cpuset(m, "cpus", &c->cmd->m.cpus);
+	tp_cpuset(m, "cpus", c->kernel->cpus);
 	tp_rows(m, "modes", nran, tp_cmp_mode, c);
 	tp_not_in(m, TP_IN_TEXT);
-	if (c->cmd->m.out.fmt == TP_FMT_JSON)
+	if (c->out->fmt == TP_FMT_JSON)
 		tp_render_json(m, stdout);
 	else
 		tp_render_text(m, stdout);
@@ -223,8 +224,10 @@ static void tp_cmp_report(const struct tp_cmp *c, unsigned int nran)
 
 /**
  * tp_noise_compare() - noise --compare
- * @cmd: the parsed command line (CPUs, duration, width, gap, threshold,
- *	clock; --irqs and --user are refused with --compare)
+ * @kernel: how the command starts noise in the module: its CPUs and
+ *	parameters (duration, width, gap, threshold, clock; --irqs and --user
+ *	are refused with --compare), attributes and progress line
+ * @out: the format asked for
  *
  * Without the module there is nothing to compare: the command says so and
  * ends before it measures (exit 3), so that a script never takes the
@@ -234,11 +237,12 @@ static void tp_cmp_report(const struct tp_cmp *c, unsigned int nran)
  *
  * Return: an enum tp_exit.
  */
-int tp_noise_compare(const struct tp_noise_cmd *cmd)
+int tp_noise_compare(const struct tp_start *kernel,
+		     const struct tp_output *out)
 {
 	struct tp_result res[TP_CMP_MODES];
 	struct tp_cmp_row row[TP_CMP_MODES];
-	struct tp_cmp cmp = { cmd, res, row, { 0 } };
+	struct tp_cmp cmp = { kernel, out, res, row, { 0 } };
 	unsigned int m, ran = 0;
 	int ret = TP_EXIT_OK;
 
@@ -249,7 +253,7 @@ int tp_noise_compare(const struct tp_noise_cmd *cmd)
 	memset(row, 0, sizeof(row));
 	memset(res, 0, sizeof(res));
 	for (m = 0; m < TP_CMP_MODES && ret == TP_EXIT_OK; m++) {
-		ret = tp_cmp_run(cmd, m, &res[m]);
+		ret = tp_cmp_run(kernel, m, &res[m]);
 		if (ret == TP_EXIT_OK || ret == TP_EXIT_INTERRUPTED) {
 			tp_cmp_aggregate(&res[m], &row[m]);
 			cmp.ran[ran++] = m;

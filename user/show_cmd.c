@@ -7,6 +7,7 @@
 
 #include "user/commands.h"
 #include "user/lib/context.h"
+#include "user/lib/decode.h"
 #include "user/lib/format.h"
 #include "core/names.h"
 #include "user/lib/nl.h"

@@ -8,6 +8,7 @@
 #include "user/commands.h"
 #include "user/lib/json_write.h"
 #include "core/names.h"
+#include "user/lib/decode.h"
 #include "user/lib/nl.h"
 #include "user/lib/module_run.h"
 #include "user/lib/options.h"

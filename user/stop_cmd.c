@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "user/commands.h"
+#include "user/lib/decode.h"
 #include "user/lib/nl.h"
 #include "user/lib/module_run.h"
 #include "user/lib/options.h"

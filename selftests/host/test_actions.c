@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of what noise does at its events and end (--on-threshold,
- * --on-end), on synthetic EVENT notifications: the level in cycles as the
- * module converts --stop-at, events of other runs left alone, the counts
- * that add up (every event at the level acted on or limited to once a
+ * --on-end), on synthetic EVENT notifications decoded and handed over as
+ * the run loop hands them: the level in cycles as the module converts
+ * --stop-at, the counts that add up (every event at the level acted on or limited to once a
  * second), the commands' environment, a failing and a still-running
  * command counted, the --on-end command with the run's figures, the report
  * in text and JSON; then the CLI's one-line exit-2 refusals.
@@ -18,6 +18,7 @@
 #include "notifications.h"
 #include "slurp.h"
 #include "user/lib/actions.h"
+#include "user/lib/decode.h"
 #include "user/lib/json_write.h"
 #include "user/lib/result.h"
 
@@ -37,6 +38,32 @@ static struct nlmsghdr *two_events(char *buf, uint64_t run, unsigned int cpu,
 		  TSCPROBE_CAUSE_UNEXPLAINED, 0);
 	mnl_attr_nest_end(nlh, c);
 	return nlh;
+}
+
+/* The actions and the run whose events they are handed. */
+struct acting {
+	struct tp_actions *a;
+	const struct tp_result *run;
+};
+
+static void act_on_event(uint64_t run_id, const struct tp_cpu_event *ev,
+			 void *arg)
+{
+	const struct acting *x = arg;
+	struct tp_action_event e;
+
+	(void)run_id;
+	tp_actions_event(x->a, tp_result_action_event(x->run, ev->cpu, &ev->e,
+						      &e));
+}
+
+/* The events of @nlh, decoded and handed to @a as the run loop does. */
+static void act(struct tp_actions *a, const struct tp_result *run,
+		const struct nlmsghdr *nlh)
+{
+	struct acting x = { a, run };
+
+	tp_notification_each_event(nlh, act_on_event, &x);
 }
 
 /* Actions from options as the CLI takes them, checked at @level_ns. */
@@ -60,11 +87,9 @@ static void events_a_second_apart(struct tp_actions *a,
 {
 	char buf[4096];
 
-	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run->run_id,
-			 run->tsc_khz);
+	act(a, run, two_events(buf, RUN, 0, 50000, 50000));
 	usleep(1100000);
-	tp_actions_event(a, two_events(buf, RUN, 0, 50000, 50000), run->run_id,
-			 run->tsc_khz);
+	act(a, run, two_events(buf, RUN, 0, 50000, 50000));
 	tp_actions_end(a, NULL);
 }
 
@@ -106,12 +131,8 @@ TEST_F(actions, level_and_counts_add_up)
 		 "exec echo \"$TSCPROBE_ACTION $TSCPROBE_RUN_ID $TSCPROBE_CPU $TSCPROBE_GAP_CYCLES $TSCPROBE_GAP_NS $TSCPROBE_CAUSE $TSCPROBE_EVENTS\" >>%s",
 		 self->file);
 	ASSERT_EQ(0, take(&self->a, opts, 2, 20000));
-	tp_actions_event(&self->a, two_events(buf, RUN, 3, 39999, 40000),
-			 RUN, KHZ);
-	tp_actions_event(&self->a, two_events(buf, RUN + 1, 3, 90000, 90000),
-			 RUN, KHZ);
-	tp_actions_event(&self->a, two_events(buf, RUN, 1, 50000, 60000),
-			 RUN, KHZ);
+	act(&self->a, &self->run, two_events(buf, RUN, 3, 39999, 40000));
+	act(&self->a, &self->run, two_events(buf, RUN, 1, 50000, 60000));
 	tp_actions_end(&self->a, NULL);
 	EXPECT_EQ(3, self->a.r.events);
 	EXPECT_EQ(1, self->a.r.acted);

@@ -15,6 +15,7 @@
 #include "kselftest_harness.h"
 #include "tp_test.h"
 #include "user/lib/cli.h"
+#include "user/lib/decode.h"
 #include "user/lib/result.h"
 #include "user/lib/module_run.h"
 

@@ -19,6 +19,7 @@
 #include "tp_kinds.h"
 #include "user/lib/cli.h"
 #include "core/hist.h"
+#include "user/lib/decode.h"
 #include "user/lib/result.h"
 #include "user/lib/module_run.h"
 

@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "user/lib/actions.h"
+#include "user/lib/cli.h"
 #include "user/lib/clock.h"
 #include "user/lib/json_write.h"
-#include "user/lib/live.h"
 #include "core/names.h"
 #include "core/report.h"
 #include "user/lib/format.h"
@@ -367,31 +367,35 @@ static void tp_actions_run(struct tp_actions *a, struct tp_action *acts,
 	}
 }
 
-/**
- * struct tp_action_event - an event handed to the actions
- * @a: the actions
- * @run_id: the run's id, as START answered it
- * @tsc_khz: its TSC rate
- * @level: the level in cycles, converted as the module converts --stop-at
- */
-struct tp_action_event {
-	struct tp_actions *a;
-	uint64_t run_id;
-	uint32_t tsc_khz;
-	uint64_t level;
-};
-
-static void tp_action_on_event(uint64_t run_id, const struct tp_live_event *ev,
-			       void *arg)
+/* The level in cycles, converted as the module converts --stop-at. */
+static uint64_t tp_actions_level(const struct tp_actions_report *r,
+				 uint32_t tsc_khz)
 {
-	const struct tp_action_event *ae = arg;
-	struct tp_actions *a = ae->a;
-	struct tp_actions_report *r = &a->r;
+	uint64_t level = r->level_cycles;
+
+	if (!level)
+		level = tp_ns_cycles(r->level_ns, tsc_khz);
+	return level ? level : 1;
+}
+
+/**
+ * tp_actions_event() - act on an event of the run
+ * @a: the actions (nothing happens without --on-threshold)
+ * @ev: the event
+ *
+ * Events below the level are left alone; those at or above it are acted
+ * on at most once a TP_ACTION_INTERVAL_NS, and counted either way.
+ */
+void tp_actions_event(struct tp_actions *a, const struct tp_action_event *ev)
+{
+	struct tp_actions_report *r;
 	struct tp_action_env e;
 	uint64_t now;
 
-	if (run_id != ae->run_id || ev->e.cycles < ae->level)
+	if (!tp_actions_on_events(a) ||
+	    ev->cycles < tp_actions_level(&a->r, ev->tsc_khz))
 		return;
+	r = &a->r;
 	r->events++;
 	now = tp_mono_raw_ns();
 	if (r->acted && now - a->last_ns < TP_ACTION_INTERVAL_NS) {
@@ -402,40 +406,14 @@ static void tp_action_on_event(uint64_t run_id, const struct tp_live_event *ev,
 	a->last_ns = now;
 	e = (struct tp_action_env){
 		.what = "threshold",
-		.run_id = run_id,
+		.run_id = ev->run_id,
 		.cpu = ev->cpu,
-		.cycles = ev->e.cycles,
-		.ns = tp_cycles_to_ns_round(ev->e.cycles, ae->tsc_khz),
-		.cause = ev->e.has_cause ? tp_cause_name(ev->e.cause) : "",
+		.cycles = ev->cycles,
+		.ns = tp_cycles_to_ns_round(ev->cycles, ev->tsc_khz),
+		.cause = ev->cause,
 		.events = r->events,
 	};
 	tp_actions_run(a, a->threshold, r->nthreshold, &e);
-}
-
-/**
- * tp_actions_event() - act on the events of an EVENT notification
- * @a: the actions (nothing happens without --on-threshold)
- * @nlh: the notification
- * @run_id: the run's id, as START answered it
- * @tsc_khz: its TSC rate
- *
- * Events of other runs and below the level are left alone.
- */
-void tp_actions_event(struct tp_actions *a, const struct nlmsghdr *nlh,
-		      uint64_t run_id, uint32_t tsc_khz)
-{
-	struct tp_action_event ae = {
-		.a = a, .run_id = run_id, .tsc_khz = tsc_khz,
-	};
-
-	if (!a || !a->r.nthreshold)
-		return;
-	ae.level = a->r.level_cycles;
-	if (!ae.level)
-		ae.level = tp_ns_cycles(a->r.level_ns, tsc_khz);
-	if (!ae.level)
-		ae.level = 1;
-	tp_live_each_event(nlh, tp_action_on_event, &ae);
 }
 
 /**

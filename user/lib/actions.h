@@ -15,7 +15,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include <libmnl/libmnl.h>
 
 struct jw;
 
@@ -115,8 +114,29 @@ bool tp_actions_option(struct tp_actions *a, const char *cmd, int c,
 		       char *arg, int *ret);
 int tp_actions_check(struct tp_actions *a, const char *cmd, uint64_t level_ns,
 		     uint64_t level_cycles);
-void tp_actions_event(struct tp_actions *a, const struct nlmsghdr *nlh,
-		      uint64_t run_id, uint32_t tsc_khz);
+/* The actions want the run's events: --on-threshold was given. */
+static inline bool tp_actions_on_events(const struct tp_actions *a)
+{
+	return a && a->r.nthreshold;
+}
+
+/**
+ * struct tp_action_event - an event, as the --on-threshold actions see it
+ * @run_id: the run
+ * @cpu: the CPU that saw it
+ * @cycles: the gap
+ * @cause: its cause's name ("" when none was given)
+ * @tsc_khz: the run's TSC rate
+ */
+struct tp_action_event {
+	uint64_t run_id;
+	unsigned int cpu;
+	uint64_t cycles;
+	const char *cause;
+	uint32_t tsc_khz;
+};
+
+void tp_actions_event(struct tp_actions *a, const struct tp_action_event *ev);
 void tp_actions_overrun(struct tp_actions *a);
 /**
  * struct tp_action_end - how a run ended, as the --on-end actions see it

@@ -18,6 +18,7 @@ struct tp_cpuset {
 };
 
 int tp_parse_cpus(const char *s, struct tp_cpuset *set, const char **why);
+int tp_cpus_option(const char *cmd, const char *arg, struct tp_cpuset *cpus);
 bool tp_cpuset_has(const struct tp_cpuset *set, unsigned int cpu);
 void tp_cpuset_add(struct tp_cpuset *set, unsigned int cpu);
 unsigned int tp_cpuset_count(const struct tp_cpuset *set);

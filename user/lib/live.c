@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Notifications of the events group, decoded and printed as they arrive.
+ * Notifications of the events group printed as they arrive (decode.c
+ * decodes them).
  *
  * A text line per event: the run, the time since the run's start, the CPU,
  * the gap in cycles and time, its cause, the counter deltas and what ran
@@ -10,16 +11,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <linux/genetlink.h>
 
-#include "user/lib/nl.h"
 #include "user/lib/event_report.h"
 #include "user/lib/format.h"
 #include "user/lib/model.h"
 #include "user/lib/live.h"
 #include "core/names.h"
 #include "core/report.h"
-#include "user/lib/format.h"
 
 void tp_live_init(struct tp_live *l, FILE *f, bool json)
 {
@@ -88,80 +86,8 @@ uint64_t tp_live_received(const struct tp_live *l, unsigned int cpu)
 	return 0;
 }
 
-/* The generic netlink command of a notification (0: not one). */
-uint8_t tp_live_cmd(const struct nlmsghdr *nlh)
-{
-	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
-
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
-		return 0;
-	return g->cmd;
-}
-
-/* The run a notification is about (0: it does not say). */
-uint64_t tp_live_run_id(const struct nlmsghdr *nlh)
-{
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
-
-	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
-		return 0;
-	return tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0);
-}
-
-/* The events of one CPU nest, each handed to @fn. */
-static int tp_live_cpu_events(uint64_t run_id, const struct nlattr *nest,
-			      tp_live_event_fn fn, void *arg)
-{
-	const struct nlattr *tb[TSCPROBE_CPU_A_MAX + 1];
-	struct tp_live_event ev;
-	const struct nlattr *a;
-	int n = 0;
-
-	if (tp_nl_parse_nested(nest, tb, TSCPROBE_CPU_A_MAX) ||
-	    !tb[TSCPROBE_CPU_A_ID])
-		return -1;
-	memset(&ev, 0, sizeof(ev));
-	ev.cpu = tp_nl_u32(tb[TSCPROBE_CPU_A_ID], 0);
-	mnl_attr_for_each_nested(a, nest) {
-		if (mnl_attr_get_type(a) != TSCPROBE_CPU_A_EVENT)
-			continue;
-		if (tp_result_decode_event(a, &ev.e))
-			return -1;
-		fn(run_id, &ev, arg);
-		n++;
-	}
-	return n;
-}
-
-/**
- * tp_live_each_event() - decode the events of an EVENT notification
- * @nlh: the notification
- * @fn: called with the run's id and each event, in order
- * @arg: for @fn
- *
- * Return: the events decoded, or -1 when the message is malformed (the
- * events before the fault were handed to @fn).
- */
-int tp_live_each_event(const struct nlmsghdr *nlh, tp_live_event_fn fn,
-		       void *arg)
-{
-	uint64_t run_id = tp_live_run_id(nlh);
-	const struct nlattr *a;
-	int n = 0, k;
-
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU)
-			continue;
-		k = tp_live_cpu_events(run_id, a, fn, arg);
-		if (k < 0)
-			return -1;
-		n += k;
-	}
-	return n;
-}
-
 /* One event of a notification, counted when it is the run's, and printed. */
-static void tp_live_event(uint64_t run_id, const struct tp_live_event *ev,
+static void tp_live_event(uint64_t run_id, const struct tp_cpu_event *ev,
 			  void *arg)
 {
 	struct tp_live *l = arg;
@@ -180,7 +106,7 @@ static void tp_live_event(uint64_t run_id, const struct tp_live_event *ev,
  */
 int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh)
 {
-	return tp_live_each_event(nlh, tp_live_event, l);
+	return tp_notification_each_event(nlh, tp_live_event, l);
 }
 
 /* The TSC rate of @run_id's events, 0 when not known. */
@@ -211,7 +137,7 @@ static bool tp_live_offset(const struct tp_live *l, uint64_t run_id,
 }
 
 static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
-			       const struct tp_live_event *ev)
+			       const struct tp_cpu_event *ev)
 {
 	const struct tp_event_res *e = &ev->e;
 	char at[32] = "?", len[32] = "?";
@@ -240,7 +166,7 @@ static void tp_live_event_text(const struct tp_live *l, uint64_t run_id,
  * @ev: the event
  */
 static void tp_live_event_model(struct tp_model *m, const struct tp_live *l,
-				uint64_t run_id, const struct tp_live_event *ev)
+				uint64_t run_id, const struct tp_cpu_event *ev)
 {
 	const struct tp_event_res *e = &ev->e;
 	uint64_t ns;
@@ -286,7 +212,7 @@ static void tp_live_line_end(struct tp_model *m, FILE *f)
  * run @l follows; for another they are "?" (null in JSON).
  */
 void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
-			 const struct tp_live_event *ev)
+			 const struct tp_cpu_event *ev)
 {
 	struct tp_model *m;
 
@@ -349,7 +275,7 @@ static void tp_live_end_text(const struct tp_live *l,
 static void tp_live_end_json(const struct tp_live *l,
 			     const struct tp_result *end)
 {
-	struct tp_live_event stop = { end->stop_cpu, end->stop_event };
+	struct tp_cpu_event stop = { end->stop_cpu, end->stop_event };
 	struct tp_model *m = tp_live_line("run_finished");
 	unsigned int i;
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The events group as it arrives: EVENT and RUN_FINISHED notifications
- * decoded and printed one line each, as text or as JSON Lines.  Shared by
- * `tscprobe monitor` (any run) and `tscprobe noise --follow` (its own run).
+ * The events group as it arrives: EVENT and RUN_FINISHED notifications,
+ * as decode.h decodes them, printed one line each, as text or as JSON
+ * Lines.  Shared by `tscprobe monitor` (any run) and `tscprobe noise
+ * --follow` (its own run).
  */
 #ifndef TSCPROBE_USER_LIVE_H
 #define TSCPROBE_USER_LIVE_H
@@ -12,17 +13,7 @@
 #include <stdio.h>
 #include <libmnl/libmnl.h>
 
-#include "user/lib/result.h"
-
-/**
- * struct tp_live_event - one noise event as a notification carries it
- * @cpu: the CPU that saw it
- * @e: the event, its cause and counter deltas
- */
-struct tp_live_event {
-	unsigned int cpu;
-	struct tp_event_res e;
-};
+#include "user/lib/decode.h"
 
 /**
  * struct tp_live_cpu - events received from one CPU of the followed run
@@ -58,22 +49,14 @@ struct tp_live {
 	uint64_t overruns;
 };
 
-/* Called with each event of a notification and the run it belongs to. */
-typedef void (*tp_live_event_fn)(uint64_t run_id,
-				 const struct tp_live_event *ev, void *arg);
-
 void tp_live_init(struct tp_live *l, FILE *f, bool json);
 void tp_live_begin(struct tp_live *l, uint64_t run_id, uint64_t start_tsc,
 		   uint32_t tsc_khz);
 void tp_live_free(struct tp_live *l);
 uint64_t tp_live_received(const struct tp_live *l, unsigned int cpu);
-uint8_t tp_live_cmd(const struct nlmsghdr *nlh);
-uint64_t tp_live_run_id(const struct nlmsghdr *nlh);
-int tp_live_each_event(const struct nlmsghdr *nlh, tp_live_event_fn fn,
-		       void *arg);
 int tp_live_events(struct tp_live *l, const struct nlmsghdr *nlh);
 void tp_live_print_event(const struct tp_live *l, uint64_t run_id,
-			 const struct tp_live_event *ev);
+			 const struct tp_cpu_event *ev);
 void tp_live_print_end(const struct tp_live *l, const struct tp_result *end);
 void tp_live_print_overrun(const struct tp_live *l);
 void tp_live_follow_event(const struct nlmsghdr *nlh,

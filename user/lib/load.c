@@ -16,7 +16,8 @@
 
 #include "user/lib/json_write.h"
 #include "user/lib/load.h"
-#include "user/lib/options.h"
+#include "user/lib/cli.h"
+#include "user/lib/cpuset.h"
 
 /*
  * Per thread: memmove copies between two 32 MiB buffers, stream's triad

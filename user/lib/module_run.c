@@ -16,6 +16,7 @@
 
 #include "user/lib/clock.h"
 #include "user/lib/context.h"
+#include "user/lib/decode.h"
 #include "user/lib/nl.h"
 #include "user/lib/sigint.h"
 #include "user/lib/module_run.h"
@@ -26,83 +27,6 @@ static uint64_t tp_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static int tp_status_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
-	struct tp_result *r = data;
-	const struct nlattr *a;
-
-	if (tp_nl_parse(nlh, tb, TSCPROBE_A_MAX))
-		return MNL_CB_ERROR;
-	tp_result_decode_run(tb, r);
-	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
-		const struct nlattr *c[TSCPROBE_CPU_A_MAX + 1];
-		const struct nlattr *s;
-		struct tp_cpu_res *cr;
-
-		if (mnl_attr_get_type(a) != TSCPROBE_A_CPU ||
-		    tp_nl_parse_nested(a, c, TSCPROBE_CPU_A_MAX) ||
-		    !c[TSCPROBE_CPU_A_ID])
-			continue;
-		cr = tp_result_cpu(r, tp_nl_u32(c[TSCPROBE_CPU_A_ID], 0));
-		cr->flags = tp_nl_u32(c[TSCPROBE_CPU_A_FLAGS], 0);
-		cr->measured_cycles = tp_nl_u64(c[TSCPROBE_CPU_A_MEASURED_CYCLES], 0);
-		cr->wall_cycles = tp_nl_u64(c[TSCPROBE_CPU_A_WALL_CYCLES], 0);
-		cr->windows = tp_nl_u64(c[TSCPROBE_CPU_A_WINDOWS], 0);
-		cr->events_total = tp_nl_u64(c[TSCPROBE_CPU_A_EVENTS_TOTAL], 0);
-		cr->rounds = tp_nl_u64(c[TSCPROBE_CPU_A_ROUNDS], 0);
-		mnl_attr_for_each_nested(s, a) {
-			const struct nlattr *st[TSCPROBE_SERIES_A_MAX + 1];
-			uint32_t id;
-
-			if (mnl_attr_get_type(s) != TSCPROBE_CPU_A_SERIES ||
-			    tp_nl_parse_nested(s, st, TSCPROBE_SERIES_A_MAX))
-				continue;
-			id = tp_nl_u32(st[TSCPROBE_SERIES_A_ID], 0);
-			if (!id || id > TSCPROBE_SERIES_MAX)
-				continue;
-			cr->series[id].present = true;
-			cr->series[id].stats.count =
-				tp_nl_u64(st[TSCPROBE_SERIES_A_COUNT], 0);
-			cr->series[id].stats.max =
-				tp_nl_u64(st[TSCPROBE_SERIES_A_MAXIMUM], 0);
-		}
-	}
-	return MNL_CB_OK;
-}
-
-/* Reads of the status a RESET or a START may cut before it gives up. */
-#define TP_STATUS_TRIES	4
-
-/**
- * tp_fetch_status() - GET_STATUS into a result (run fields and progress)
- * @nl: the request socket
- * @status: initialised result to fill
- * @error: the refusal, if any
- *
- * A dump: the run message, then a message per CPU with its progress.  The
- * status is of whatever is current: a dump that a RESET or a START cut
- * (ESTALE) is read again.
- *
- * Return: 0 or a negative errno.
- */
-int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
-		    struct tp_nl_error *error)
-{
-	uint32_t kind = status->kind;
-	int tries, err;
-
-	for (tries = 1;; tries++) {
-		err = tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS,
-						   true),
-				 tp_status_cb, status, error);
-		if (err != -ESTALE || tries == TP_STATUS_TRIES)
-			return err;
-		tp_result_free(status);
-		tp_result_init(status, kind);
-	}
 }
 
 static int tp_start_cb(const struct nlmsghdr *nlh, void *data)
@@ -123,19 +47,30 @@ struct tp_finish_wait {
 	const struct tp_result *run;
 };
 
+/* An event of the run, handed to its actions. */
+static void tp_act_on_event(uint64_t run_id, const struct tp_cpu_event *ev,
+			    void *arg)
+{
+	const struct tp_finish_wait *w = arg;
+	struct tp_action_event e;
+
+	(void)run_id;	/* the run's: tp_pass_event() passes no other */
+	tp_actions_event(w->st->actions,
+			 tp_result_action_event(w->run, ev->cpu, &ev->e, &e));
+}
+
 /* Hand the run's EVENT notifications to its actions and live printer. */
 static void tp_pass_event(const struct nlmsghdr *nlh,
-			  const struct tp_finish_wait *w)
+			  struct tp_finish_wait *w)
 {
-	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *tb[TSCPROBE_A_MAX + 1];
+	bool act = w->st && tp_actions_on_events(w->st->actions);
 
-	if (!w->st || (!w->st->on_event && !w->st->actions) ||
-	    g->cmd != TSCPROBE_CMD_EVENT ||
-	    tp_nl_parse(nlh, tb, TSCPROBE_A_MAX) ||
-	    tp_nl_u64(tb[TSCPROBE_A_RUN_ID], 0) != w->run_id)
+	if (!w->st || (!w->st->on_event && !act) ||
+	    tp_notification_cmd(nlh) != TSCPROBE_CMD_EVENT ||
+	    tp_notification_run_id(nlh) != w->run_id)
 		return;
-	tp_actions_event(w->st->actions, nlh, w->run->run_id, w->run->tsc_khz);
+	if (act)
+		tp_notification_each_event(nlh, tp_act_on_event, w);
 	if (w->st->on_event)
 		w->st->on_event(nlh, w->run, w->st->event_arg);
 }
@@ -155,18 +90,6 @@ static int tp_finished_cb(const struct nlmsghdr *nlh, void *data)
 	w->finished = true;
 	w->reason = tp_nl_u32(tb[TSCPROBE_A_STOP_REASON], TSCPROBE_STOP_NONE);
 	return MNL_CB_STOP;
-}
-
-/*
- * GET_STATUS's do: the run message alone.  Unlike the dump, it holds no
- * reference on the module between messages, so an rmmod while the CLI
- * waits for its run is never refused on its account.
- */
-static int tp_fetch_run_status(struct tp_nl *nl, struct tp_result *status,
-			       struct tp_nl_error *error)
-{
-	return tp_nl_talk(nl, tp_nl_request(nl, TSCPROBE_CMD_GET_STATUS, false),
-			  tp_status_cb, status, error);
 }
 
 /* Show one progress line, overwritten in place. */

@@ -19,6 +19,8 @@
 #include "user/lib/load.h"
 #include "user/lib/result.h"
 
+struct tp_nl;
+
 /**
  * struct tp_start - how to start one measurement in the module
  * @kind: enum tscprobe_kind
@@ -67,8 +69,6 @@ int tp_run_cmd(const struct tp_start *st, bool user, tp_user_engine_fn engine,
 	       tp_output_fn output, const struct tp_output *out);
 void tp_catch_interrupt(void);
 bool tp_interrupted(void);
-int tp_fetch_status(struct tp_nl *nl, struct tp_result *status,
-		    struct tp_nl_error *error);
 int tp_wait_run_end(struct tp_nl *ev, struct tp_nl *req, uint64_t run_id,
 		    uint64_t timeout_ns);
 uint64_t tp_run_bound_ns(const struct tp_run_params *p);

@@ -62,23 +62,6 @@ int tp_no_more_args(const char *cmd, int argc, char **argv)
 	return TP_EXIT_OK;
 }
 
-/**
- * tp_cpus_option() - take -c CPUS
- * @cmd: the subcommand, for the error
- * @arg: the list, like 0-3,8
- * @cpus: set to it
- *
- * Return: TP_EXIT_OK, or TP_EXIT_USAGE saying what is wrong with @arg.
- */
-int tp_cpus_option(const char *cmd, const char *arg, struct tp_cpuset *cpus)
-{
-	const char *why;
-
-	if (tp_parse_cpus(arg, cpus, &why))
-		return tp_usage_err(cmd, "-c '%s': %s", arg, why);
-	return TP_EXIT_OK;
-}
-
 /* What tp_simple_opts() collects. */
 struct tp_simple {
 	const char *cmd;

@@ -25,7 +25,6 @@ int tp_getopt(int argc, char **argv, const char *shortopts,
 	      const struct option *opts, const char *usage,
 	      tp_option_fn option, void *ctx);
 int tp_no_more_args(const char *cmd, int argc, char **argv);
-int tp_cpus_option(const char *cmd, const char *arg, struct tp_cpuset *cpus);
 int tp_simple_opts(const char *cmd, const char *usage, int argc, char **argv,
 		   bool *json);
 

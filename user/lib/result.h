@@ -26,11 +26,7 @@
 #include "core/skew.h"
 #include "core/stats.h"
 
-struct nlattr;
-struct nlmsghdr;
 struct tp_context;
-struct tp_nl;
-struct tp_nl_error;
 
 /**
  * struct tp_run_params - a run's parameters (requested or effective)
@@ -391,13 +387,8 @@ const char *tp_cpu_incomplete_why(const struct tp_cpu_res *c, uint64_t samples);
 struct tp_hist *tp_series_hist(struct tp_series_res *s);
 struct tp_pair_res *tp_result_add_pair(struct tp_result *r, unsigned int from,
 				       unsigned int to);
-int tp_result_fetch(struct tp_nl *nl, uint64_t run_id, struct tp_result *r,
-		    struct tp_nl_error *error);
-void tp_result_decode_run(const struct nlattr *const *tb, struct tp_result *r);
-int tp_result_decode_event(const struct nlattr *nest, struct tp_event_res *ev);
+void tp_result_drop_items(struct tp_result *r);
 void tp_result_group(struct tp_result *r);
-int tp_result_decode_notification(const struct nlmsghdr *nlh,
-				  struct tp_result *r);
 
 
 /**
@@ -420,6 +411,9 @@ enum tp_smi_why {
 uint64_t tp_result_max_gap(const struct tp_result *r, unsigned int *cpu);
 const struct tp_action_end *tp_result_action_end(const struct tp_result *r,
 						 struct tp_action_end *end);
+const struct tp_action_event *
+tp_result_action_event(const struct tp_result *r, unsigned int cpu,
+		       const struct tp_event_res *e, struct tp_action_event *out);
 enum tp_smi_why tp_result_smi_why(const struct tp_result *r);
 unsigned int tp_cpu_smi_source(const struct tp_cpu_res *c);
 unsigned int tp_features_smi_source(uint32_t features);
