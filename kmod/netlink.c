@@ -668,9 +668,16 @@ static void tp_test_dump_shrink(struct sk_buff *skb)
 {
 	unsigned int room = READ_ONCE(tp_test_dump_room);
 
-	/* netlink_dump() sizes its skb so too: by what it leaves at the tail. */
-	if (room && !skb->len && skb_tailroom(skb) > room)
+	/*
+	 * netlink_dump() sizes its skb so too, by what it leaves at the tail,
+	 * and then points the headers at the data: so here, or a socket
+	 * filter's SKF_NET_OFF loads would read the unwritten headroom.
+	 */
+	if (room && !skb->len && skb_tailroom(skb) > room) {
 		skb_reserve(skb, skb_tailroom(skb) - room);
+		skb_reset_network_header(skb);
+		skb_reset_mac_header(skb);
+	}
 }
 
 static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,

@@ -1159,8 +1159,9 @@ static bool tp_run_attach_sources(const struct tp_kind *kind)
 
 	if (!kind->measure->sources)
 		return false;
+	/* Interruptible: a START held here can be killed, as one waiting. */
 	if (hold_ms)
-		msleep(min(hold_ms, 10000U));
+		msleep_interruptible(min(hold_ms, 10000U));
 	if (!tp_src_probes_attach())
 		return false;
 	WRITE_ONCE(tp_probe_attaches, tp_probe_attaches + 1);
@@ -1175,7 +1176,7 @@ static bool tp_run_attach_sources(const struct tp_kind *kind)
 static int tp_test_start_tsc_ms;
 module_param_named(test_start_tsc_ms, tp_test_start_tsc_ms, int, 0600);
 MODULE_PARM_DESC(test_start_tsc_ms,
-		 "test hook: ms START's TSC reading is ahead of the measured CPUs' (0, at most +-60000)");
+		 "test hook: ms the START_TSC reported is ahead of the measured CPUs' TSCs, deciding nothing (0, at most +-60000)");
 
 static u64 tp_test_start_tsc_offset(void)
 {

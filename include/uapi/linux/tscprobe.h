@@ -646,8 +646,9 @@ enum tscprobe_attr {
  *	the thread ended on its CPU
  * @TSCPROBE_CPU_A_SOURCE_KIND: nest, enum tscprobe_source_attr; noise: one
  *	per kind THREAD..NMI whose tracepoints the module could probe on
- *	this kernel: COUNT spans of that kind and their net CYCLES inside the
- *	CPU's windows, exact (an absent kind is unknown, never 0)
+ *	this kernel: COUNT, the sum of its sources' counts (SOURCE_A_COUNT),
+ *	and the net CYCLES of its spans inside the CPU's windows, exact (an
+ *	absent kind is unknown, never 0)
  * @TSCPROBE_CPU_A_SOURCE: nest, enum tscprobe_source_attr; noise,
  *	repeated: the sources inside the windows by KIND, ID and NAME with
  *	their COUNT and net CYCLES, largest first, at most
