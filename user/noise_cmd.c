@@ -15,6 +15,7 @@
 #include "user/noise_compare.h"
 #include "user/reports.h"
 #include "core/report.h"
+#include "core/tsc.h"
 #include "user/lib/module_run.h"
 #include "user/lib/options.h"
 #include "user/lib/pinned.h"
@@ -236,8 +237,12 @@ static int tp_noise_option(void *ctx, int c, char **argv)
 	case OPT_THRESHOLD:
 		return tp_noise_threshold(cmd, optarg);
 	case OPT_CLOCK:
-		return tp_noise_enum("--clock", optarg, tp_clock_name,
-				     TSCPROBE_CLOCK_MAX, &cmd->p.clock);
+		ret = tp_noise_enum("--clock", optarg, tp_clock_name,
+				    TSCPROBE_CLOCK_MAX, &cmd->p.clock);
+		if (!ret && !TP_ARCH_HAS_RDTSCP &&
+		    cmd->p.clock == TSCPROBE_CLOCK_RDTSCP)
+			return tp_usage_err("noise", "--clock rdtscp: this CPU has no rdtscp (lfence, mfence or plain)");
+		return ret;
 	case OPT_COMPARE:
 		cmd->compare = true;
 		return TP_EXIT_OK;

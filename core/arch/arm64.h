@@ -9,13 +9,15 @@
  * The orders: "isb" before a read is what lfence is on x86 (earlier
  * instructions complete first; the kernel's own ordered read); "dsb sy"
  * before it also waits for earlier memory accesses, as mfence does.  arm64
- * has no rdtscp: that variant is refused before a run (tp_clock_ok()), and
+ * has no rdtscp: the CLI refuses that variant (TP_ARCH_HAS_RDTSCP), and it
  * reads as the default here.
  */
 #ifndef TSCPROBE_CORE_ARCH_ARM64_H
 #define TSCPROBE_CORE_ARCH_ARM64_H
 
 #include "../host.h"
+
+#define TP_ARCH_HAS_RDTSCP	0
 
 static tp_always_inline uint64_t tp_rdtsc(void)
 {
@@ -46,15 +48,6 @@ static tp_always_inline uint64_t tp_rdtsc_mfence(void)
 	__asm__ __volatile__("dsb sy\n\tisb\n\tmrs %0, cntvct_el0"
 			     : "=r" (v) : : "memory");
 	return v;
-}
-
-/* The count's rate in Hz, as firmware set it for every CPU. */
-static tp_always_inline uint64_t tp_counter_hz(void)
-{
-	uint64_t hz;
-
-	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r" (hz));
-	return hz;
 }
 
 static tp_always_inline void tp_lfence(void)

@@ -11,6 +11,8 @@
 
 #include "../host.h"
 
+#define TP_ARCH_HAS_RDTSCP	1
+
 /* 64-bit halves: writing EAX/EDX clears the upper halves, no extension. */
 static tp_always_inline uint64_t tp_tsc_join(uint64_t lo, uint64_t hi)
 {

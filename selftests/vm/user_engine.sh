@@ -52,5 +52,13 @@ skew_pairs() {
 tap_check "noise: the board's 62.5 MHz count, the gaps adding up" noise_adds_up
 tap_check "cache: every round timed" cache_rounds
 tap_check "skew: both ordered pairs of CPUs 0-1" skew_pairs
+# arm64 has no rdtscp: asked for, one line and exit 2, nothing measured.
+no_rdtscp() {
+	err=$(tscprobe noise --user -c 1 -d 100ms --clock rdtscp 2>&1 >/dev/null)
+	[ $? -eq 2 ] && [ "$err" = "tscprobe: --clock rdtscp: this CPU has no rdtscp (lfence, mfence or plain) (see 'tscprobe noise --help')" ] ||
+		{ echo "$err"; return 1; }
+}
+
+tap_check "--clock rdtscp is refused" no_rdtscp
 tap_check "env runs" tscprobe env
 tap_done
