@@ -1159,9 +1159,13 @@ static bool tp_run_attach_sources(const struct tp_kind *kind)
 
 	if (!kind->measure->sources)
 		return false;
-	/* Interruptible: a START held here can be killed, as one waiting. */
+	/*
+	 * Uninterruptible, as the text patching it stands for: the tests find
+	 * the held START by its D state.  Root's hook, off by default, 10 s
+	 * at most.
+	 */
 	if (hold_ms)
-		msleep_interruptible(min(hold_ms, 10000U));
+		msleep(min(hold_ms, 10000U));
 	if (!tp_src_probes_attach())
 		return false;
 	WRITE_ONCE(tp_probe_attaches, tp_probe_attaches + 1);
