@@ -373,7 +373,8 @@ static int tp_wait_finished(struct tp_nl *ev, struct tp_nl *req,
  * How long a START refused with EAGAIN is tried again: the module refuses
  * while the last run's probes detach (kernel text patching, seconds on a
  * big machine under a slow hypervisor) rather than wait under genetlink's
- * lock, or when a CPU went offline meanwhile.
+ * lock, when a CPU went offline meanwhile, or when a signal ended its wait
+ * for another START's attach (Ctrl-C: tp_interrupted() below ends it).
  */
 #define TP_START_RETRY_NS	(30ULL * 1000000000)
 #define TP_START_RETRY_MAX_MS	500
