@@ -41,6 +41,33 @@ mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm 2>/dev/null
 hostname tscprobe-vm
 ip link set lo up 2>/dev/null
 
+# The port out.log is on: the second serial port, or in an arm64 guest
+# (one serial port) a virtio console, whose modules the image carries in
+# the order they load (boot.sh), loaded before any CPU goes offline
+# below.  Its port opens once the device has been probed: within 10 s,
+# or the output goes to the console, where the host still reads the
+# status.
+OUT=/dev/ttyS1
+CONSOLE=ttyS0
+# A device node (a redirection would make a file of a missing one) that
+# opens: its node comes before its port is ready.
+hvc_ready() {
+	[ -c $OUT ] && (: >$OUT) 2>/dev/null
+}
+if [ -d /lib/modules/console ]; then
+	for m in virtio_ring virtio virtio_mmio virtio_console; do
+		insmod "/lib/modules/console/$m.ko" || say "cannot load $m"
+	done
+	OUT=/dev/hvc0
+	CONSOLE=ttyAMA0
+	tries=0
+	until hvc_ready || [ $tries -ge 200 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	hvc_ready || { say "no $OUT: the output goes to the console"; OUT=/dev/console; }
+fi
+
 # A broken kernel should end the run now, not at the host's timeout: turn
 # oopses, lockups, hung tasks and RCU stalls into panics (panic=-1 on the
 # command line then resets the guest, and QEMU exits without a status).
@@ -60,6 +87,8 @@ offlined=
 small=
 [ "$(grep -c '^processor' /proc/cpuinfo)" -le 8 ] && small=1
 for c in /sys/devices/system/cpu/cpu[0-9]*/online; do
+	# The first stays (arm64's can go offline too, x86's mostly not).
+	[ "$c" = /sys/devices/system/cpu/cpu0/online ] && continue
 	[ -n "$small" ] && [ -w "$c" ] && [ "$(cat "$c")" = 1 ] || continue
 	echo 0 >"$c" && offlined="$offlined $c"
 done
@@ -104,24 +133,6 @@ done
 for c in $offlined; do
 	echo 1 >"$c" || say "cannot bring ${c%/online} back online"
 done
-
-# The port out.log is on: the second serial port, or in an arm64 guest
-# (one serial port) a virtio console, whose modules the image carries in
-# the order they load (boot.sh).  Its device appears within a second.
-OUT=/dev/ttyS1
-CONSOLE=ttyS0
-if [ -d /lib/modules/console ]; then
-	for m in virtio_ring virtio virtio_mmio virtio_console; do
-		insmod "/lib/modules/console/$m.ko" || say "cannot load $m"
-	done
-	OUT=/dev/hvc0
-	CONSOLE=ttyAMA0
-	tries=0
-	while [ ! -e $OUT ] && [ $tries -lt 100 ]; do
-		sleep 0.05
-		tries=$((tries + 1))
-	done
-fi
 
 # Raw mode: no "\n" -> "\r\n" translation, so out.log holds exactly the
 # bytes the script wrote.  Held open here: hvc resets a port's modes when
