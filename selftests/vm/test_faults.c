@@ -42,6 +42,7 @@
 
 #include "kselftest_harness.h"
 #include "tp_hardening.h"
+#include "user/lib/proc_rows.h"
 
 static int tp_insmod(void)
 {
@@ -588,20 +589,11 @@ static bool tp_poller_alive(pid_t pid)
  */
 static bool tp_fifo_on(pid_t pid, unsigned int cpu)
 {
-	char path[64], buf[1024], *p, *save = NULL;
+	char buf[1024], *save = NULL;
+	char *p = tp_proc_stat_fields(pid, buf, sizeof(buf));
 	unsigned int field = 3, processor = ~0u, policy = ~0u;
-	FILE *f;
-	size_t n;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	for (p = p ? strtok_r(p + 1, " ", &save) : NULL; p;
+	for (p = p ? strtok_r(p, " ", &save) : NULL; p;
 	     p = strtok_r(NULL, " ", &save), field++) {
 		if (field == 39)
 			processor = (unsigned int)strtoul(p, NULL, 10);
@@ -1592,19 +1584,9 @@ TEST_F_TIMEOUT(faults, unload_waits_for_run_finished, 120)
 /* The state letter of process @pid (/proc/PID/stat's third field), 0: none. */
 static char tp_proc_state(pid_t pid)
 {
-	char path[64], buf[512], *p;
-	FILE *f;
-	size_t n;
+	char buf[512], *p = tp_proc_stat_fields(pid, buf, sizeof(buf));
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
+	return p ? p[0] : 0;
 }
 
 /* Up to @ms for process @pid to be in state @state. */

@@ -24,6 +24,7 @@
 #include "user/lib/env.h"
 #include "user/lib/cpuset.h"
 #include "user/lib/idle_record.h"
+#include "user/lib/proc_rows.h"
 
 #define TP_IDLE_DIR	"/run/tscprobe"
 
@@ -54,26 +55,13 @@ static const char *tp_idle_file(char *buf, size_t len,
  */
 unsigned long long tp_idle_start_time(pid_t pid)
 {
-	unsigned long long start = 0;
-	char path[64], buf[1024], *p;
-	size_t got;
-	FILE *f;
+	char buf[1024], *p = tp_proc_stat_fields(pid, buf, sizeof(buf));
 	int i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return 0;
-	got = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[got] = '\0';
-	/* After the name, which may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	for (i = 0; p && i < 20; i++)
+	/* From the third field to the space before the 22nd. */
+	for (i = 0; p && i < 19; i++)
 		p = strchr(p + 1, ' ');
-	if (p)
-		start = strtoull(p + 1, NULL, 10);
-	return start;
+	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
 /* One line of the record into @r; false when it is not one of ours. */

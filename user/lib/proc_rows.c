@@ -463,3 +463,32 @@ void tp_proc_rows_close(struct tp_proc_rows *t)
 	t->row = NULL;
 	t->n = t->cap = 0;
 }
+
+/**
+ * tp_proc_stat_fields() - the fields of /proc/PID/stat after the name
+ * @pid: the process
+ * @buf: where the file is read
+ * @len: its size
+ *
+ * The name (the second field) may hold spaces and parentheses: the fields
+ * after it start two bytes past its last ')'.
+ *
+ * Return: the third field (the state) on, in @buf; NULL where there is no
+ * such process.
+ */
+char *tp_proc_stat_fields(pid_t pid, char *buf, size_t len)
+{
+	char path[64], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p + 2 : NULL;
+}

@@ -3,7 +3,7 @@
  * /proc/interrupts and /proc/softirqs: one format (a header of "CPUn"
  * columns, then "LABEL: count count ... [description]" rows), read through
  * a descriptor kept open and parsed in place, and one CPU's rows counted
- * reading after reading.
+ * reading after reading.  And a process's /proc/PID/stat fields.
  */
 #ifndef TSCPROBE_USER_PROC_ROWS_H
 #define TSCPROBE_USER_PROC_ROWS_H
@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <linux/tscprobe.h>
 
@@ -113,5 +114,7 @@ int tp_proc_rows_open(struct tp_proc_rows *t, const char *path,
 bool tp_proc_rows_read(struct tp_proc_rows *t);
 uint64_t tp_proc_rows_total(const struct tp_proc_rows *t);
 void tp_proc_rows_close(struct tp_proc_rows *t);
+
+char *tp_proc_stat_fields(pid_t pid, char *buf, size_t len);
 
 #endif /* TSCPROBE_USER_PROC_ROWS_H */
