@@ -66,8 +66,10 @@ tap_wait_for() {
 # tap_catches PID SIGNUM: PID has a handler for SIGNUM (SigCgt in
 # /proc/PID/status).  A signal sent to a background job before the program
 # sets its handler is ignored (a shell without job control starts such
-# jobs so) or kills it.
+# jobs so) or kills it.  Until it calls exec, the job is a copy of this
+# shell, whose own SIGINT handler would pass for the program's.
 tap_catches() {
+	[ "$(readlink "/proc/$1/exe")" != "$(readlink "/proc/$$/exe")" ] || return 1
 	tap_mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
 	[ -n "$tap_mask" ] || return 1
 	tap_mask=${tap_mask#????????}	# the low 32 signals
