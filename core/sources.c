@@ -33,12 +33,6 @@ static bool tp_src_streq(const char *a, const char *b, uint32_t len)
 	return true;
 }
 
-/* The head may move under a reader: an interrupt or an NMI writes. */
-static uint64_t tp_src_head(const struct tp_src_ring *r)
-{
-	return tp_read_once(r->head);
-}
-
 /*
  * Whether span @idx is still in its slot once @head spans were written:
  * the writer of span @idx + TP_SRC_RING may be filling that slot already.
@@ -63,7 +57,7 @@ static void tp_src_ring_publish(struct tp_src_ring *r)
 
 void tp_src_init(struct tp_src_cpu *c)
 {
-	*c = (struct tp_src_cpu){ 0 };
+	*c = (struct tp_src_cpu){ .nmi_seen = TP_SRC_NMI_NONE };
 }
 
 /* Counters the measuring thread and debugfs read while probes write. */
@@ -289,7 +283,9 @@ static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
  * tp_src_switch_out() - a thread other than the measuring one leaves the CPU
  * @c: the CPU's state
  * @pid: its pid
- * @preempted: it was preempted (still runnable), not going to sleep
+ * @goes_on: its run goes on when it has the CPU back: it was preempted,
+ *	or blocked mid-run on a lock that spins where the kernel is not
+ *	PREEMPT_RT (a spinlock_t); not gone to sleep for more work
  * @at: the instant of the switch
  *
  * Its frame ends.  A softirq it was running (preempted: PREEMPT_RT runs
@@ -297,18 +293,19 @@ static void tp_src_put_aside(struct tp_src_cpu *c, uint32_t pid, uint32_t d,
  * (tp_src_switch_in()): the time between is the others'.  Where no slot
  * is free the softirq ends here, and its exit later, both counted as
  * unmatched.  A thread counts once each time it has the CPU; an
- * interrupt's thread once per wake-up, when it goes to sleep (to wait for
- * its interrupt, or on PREEMPT_RT for a lock): a preemption splits its
- * run into stretches, each named where it ran, the run counted once.
+ * interrupt's thread once per wake-up, when it goes to sleep to wait for
+ * its interrupt: a preemption or such a lock splits its run into
+ * stretches, each named where it ran, the run counted once, as it is
+ * where nothing splits it.
  */
-void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool preempted,
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool goes_on,
 		       struct tp_src_at at)
 {
 	uint32_t d = c->depth, count = 1;
 
 	while (d && !tp_src_is_thread(&c->stack[d - 1].who.key))
 		d--;
-	if (d && preempted && (c->stack[d - 1].who.key.flags & TP_SRC_THREADED))
+	if (d && goes_on && (c->stack[d - 1].who.key.flags & TP_SRC_THREADED))
 		count = 0;
 	if (d && !c->skipped)
 		tp_src_put_aside(c, pid, d, at);
@@ -375,21 +372,35 @@ void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 	tp_src_resume(c, pid, f, at);
 }
 
-/*
- * An NMI handler that ran @cycles from @start, inside whatever ran then.
- * The probes it interrupted and the measuring thread read what it adds.
+/**
+ * tp_src_nmi() - an NMI handler ran
+ * @c: the CPU's state, on that CPU
+ * @id: the handler
+ * @name: its name, or NULL
+ * @start: when it began
+ * @cycles: how long it ran, inside whatever ran then
+ * @nmis: the CPU's count of NMIs taken, which the kernel raises on entry,
+ *	before the first handler
+ *
+ * The kernel calls every handler on its list for each NMI, whichever
+ * claims it.  So the NMI counts once, booked to the first handler called
+ * (the count moved since the last call): the others add their time with
+ * a count of 0, and the kind counts NMIs, as the CPU's counter does.  The
+ * probes it interrupted and the measuring thread read what it adds.
  */
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
-		uint64_t start, uint64_t cycles)
+		uint64_t start, uint64_t cycles, uint64_t nmis)
 {
 	struct tp_src_span *s = tp_src_slot(&c->nmi_ring);
+	uint32_t count = nmis != c->nmi_seen;
 
+	c->nmi_seen = nmis;
 	tp_src_add(&c->kind_net[TP_SRC_NMI], cycles);
-	tp_src_add(&c->kind_count[TP_SRC_NMI], 1);
+	tp_src_add(&c->kind_count[TP_SRC_NMI], count);
 	s->start = start;
 	s->end = start + cycles;
 	s->net = cycles;
-	s->count = 1;
+	s->count = count;
 	s->who.key = (struct tp_src_key){ .kind = TP_SRC_NMI, .id = id };
 	s->who.pid = 0;
 	tp_src_copy(s->who.name, name, TP_SRC_NAME);
@@ -430,13 +441,15 @@ uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 }
 
 /*
- * Add the spans written since *@cursor to @t, their threads to @th, and
- * move the cursor; the number of spans lost to the ring's reuse.
+ * Add the spans written from *@cursor to @head (a head @r had) to @t,
+ * their threads to @th, and move the cursor there; the number of spans
+ * lost to the ring's reuse.
  */
 uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
-		      struct tp_src_threads *th, struct tp_src_table *t)
+		      uint64_t head, struct tp_src_threads *th,
+		      struct tp_src_table *t)
 {
-	uint64_t head = tp_src_head(r), i, lost = 0;
+	uint64_t i, lost = 0;
 
 	if (!tp_src_kept(*cursor, head)) {
 		lost = head - (TP_SRC_RING - 1) - *cursor;
@@ -463,31 +476,55 @@ void tp_src_windows_init(struct tp_src_windows *w)
 	tp_src_table_init(&w->table);
 }
 
+/*
+ * The NMI ring's head, and the kinds' counters in @net and @count, as at
+ * one instant: an NMI between the reads would be in the one and not the
+ * other, so they are read again while the head moved, a few times at
+ * most, as tp_src_now() does.  Only NMIs come: a window's edges run with
+ * interrupts off.  Return: the NMIs that came between the last reads (0
+ * but in a storm), which may be counted apart from their spans.
+ */
+static uint64_t tp_src_marks(const struct tp_src_cpu *c, uint64_t *head,
+			     uint64_t *net, uint64_t *count)
+{
+	unsigned int tries = 3;
+	uint64_t again;
+	uint32_t k;
+
+	do {
+		*head = tp_src_head(&c->nmi_ring);
+		tp_barrier();
+		for (k = 0; k < TP_SRC_KINDS; k++) {
+			net[k] = tp_read_once(c->kind_net[k]);
+			count[k] = tp_read_once(c->kind_count[k]);
+		}
+		tp_barrier();
+		again = tp_src_head(&c->nmi_ring);
+	} while (again != *head && --tries);
+	return again - *head;
+}
+
 /* What ended before the window is not the window's. */
 void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c)
 {
-	uint32_t k;
-
 	w->cursor[0] = tp_src_head(&c->ring);
-	w->cursor[1] = tp_src_head(&c->nmi_ring);
-	for (k = 0; k < TP_SRC_KINDS; k++) {
-		w->mark_net[k] = tp_read_once(c->kind_net[k]);
-		w->mark_count[k] = tp_read_once(c->kind_count[k]);
-	}
+	w->lost += tp_src_marks(c, &w->cursor[1], w->mark_net, w->mark_count);
 }
 
+/* The spans and counts up to the same instant, which the next begins after. */
 void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c)
 {
+	uint64_t net[TP_SRC_KINDS], count[TP_SRC_KINDS], nmi_head;
 	uint32_t k;
 
-	w->lost += tp_src_drain(&c->ring, &w->cursor[0], &w->threads,
-				&w->table);
-	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], &w->threads,
-				&w->table);
+	w->lost += tp_src_marks(c, &nmi_head, net, count);
+	w->lost += tp_src_drain(&c->ring, &w->cursor[0], tp_src_head(&c->ring),
+				&w->threads, &w->table);
+	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], nmi_head,
+				&w->threads, &w->table);
 	for (k = 0; k < TP_SRC_KINDS; k++) {
-		w->kind_net[k] += tp_read_once(c->kind_net[k]) - w->mark_net[k];
-		w->kind_count[k] += tp_read_once(c->kind_count[k]) -
-				    w->mark_count[k];
+		w->kind_net[k] += net[k] - w->mark_net[k];
+		w->kind_count[k] += count[k] - w->mark_count[k];
 	}
 }
 

@@ -140,13 +140,17 @@ struct tp_src_ring {
 	struct tp_src_span span[TP_SRC_RING];
 };
 
+/* No NMI count is this: an NMI count is the kernel's, at most 32 bits. */
+#define TP_SRC_NMI_NONE		TP_U64_MAX
+
 /*
  * One CPU's state.  @unmatched counts exits without their entry (probes
  * attached while a source ran) and entries past TP_SRC_DEPTH; @skipped:
  * those entries whose exits are still to come; @kind_net and @kind_count
  * are exact even when a ring overwrites spans; @irq_thread: the interrupt
  * threads seen, @irq_thread_next the one to replace; @aside: the frames
- * of threads preempted mid-softirq.
+ * of threads preempted mid-softirq; @nmi_seen: the CPU's NMI count at the
+ * last NMI handler (TP_SRC_NMI_NONE before the first).
  */
 struct tp_src_cpu {
 	struct tp_src_frame stack[TP_SRC_DEPTH];
@@ -154,6 +158,7 @@ struct tp_src_cpu {
 	uint32_t skipped;
 	uint64_t unmatched;
 	uint64_t nmi_time;
+	uint64_t nmi_seen;
 	uint64_t kind_net[TP_SRC_KINDS];
 	uint64_t kind_count[TP_SRC_KINDS];
 	struct tp_src_irq_thread irq_thread[TP_SRC_IRQ_THREADS];
@@ -225,8 +230,9 @@ struct tp_src_threads {
 
 /*
  * What ran inside a CPU's measurement windows: the spans drained at each
- * window's end into @table (@lost: those the rings dropped first), and the
- * exact time and count per kind from the CPU's counters.  @cursor and the
+ * window's end into @table (@lost: those the rings dropped first, and
+ * NMIs a storm kept from being read with the counters), and the exact
+ * time and count per kind from the CPU's counters.  @cursor and the
  * marks are the state at the window's start.  @threads: the interrupt
  * threads of @table's sources and of the CPU's events'.
  */
@@ -269,6 +275,12 @@ struct tp_src_gap_scratch {
 	struct tp_src_threads threads;
 };
 
+/* The head may move under a reader: an interrupt or an NMI writes. */
+static inline uint64_t tp_src_head(const struct tp_src_ring *r)
+{
+	return tp_read_once(r->head);
+}
+
 /* The CPU's NMI time, which an NMI may move under a probe or the reader. */
 static tp_always_inline uint64_t tp_src_nmi_time(const struct tp_src_cpu *c)
 {
@@ -308,17 +320,18 @@ void tp_src_enter(struct tp_src_cpu *c, const struct tp_src_key *key,
 void tp_src_exit(struct tp_src_cpu *c, uint32_t kind, struct tp_src_at at);
 void tp_src_irq_thread(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		       uint32_t irq, const char *name);
-void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool preempted,
+void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool goes_on,
 		       struct tp_src_at at);
 void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		      struct tp_src_at at);
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
-		uint64_t start, uint64_t cycles);
+		uint64_t start, uint64_t cycles, uint64_t nmis);
 
 uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 			uint64_t to, struct tp_src_span *out, uint32_t max);
 uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
-		      struct tp_src_threads *th, struct tp_src_table *t);
+		      uint64_t head, struct tp_src_threads *th,
+		      struct tp_src_table *t);
 
 void tp_src_windows_init(struct tp_src_windows *w);
 void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c);

@@ -127,6 +127,18 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 #endif
 
 /*
+ * In a sched_switch probe: the task switched out blocked on a PREEMPT_RT
+ * spinlock_t, whose @preempt is false.  Only a prev_state says so; an RT
+ * kernel with such locks but without it (5.15 to 5.17) counts the block
+ * as a sleep.
+ */
+#if TP_HAVE_SCHED_SWITCH_PREV_STATE && defined(TASK_RTLOCK_WAIT)
+#define TP_SWITCH_RTLOCK_WAIT	(prev_state & TASK_RTLOCK_WAIT)
+#else
+#define TP_SWITCH_RTLOCK_WAIT	0
+#endif
+
+/*
  * netlink_gen.c is what the newest kernel's ynl-gen-c writes; with these
  * it compiles unchanged on older kernels.  Its split ops table is compiled
  * but not registered (netlink.c): before 6.2, the type with the members it

@@ -180,6 +180,7 @@ static int tp_noise_cpu_init(struct tp_run *run, struct tp_cpu *c)
 	n->src = kvzalloc_node(sizeof(*n->src), GFP_KERNEL, cpu_to_node(c->cpu));
 	if (!n->src)
 		return -ENOMEM;
+	tp_src_init(&n->src->src);
 	if (run->params.irqs == TSCPROBE_IRQS_ON) {
 		n->undo = kvmalloc_node(sizeof(*n), GFP_KERNEL,
 					cpu_to_node(c->cpu));

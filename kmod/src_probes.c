@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
+#include <asm/nmi.h>
 #include <asm/trace/irq_vectors.h>
 #include <asm/tsc.h>
 #include <trace/events/irq.h>
@@ -24,6 +25,7 @@
 #include <linux/tscprobe.h>
 #include "compat.h"
 #include "cycles.h"
+#include "irqs.h"
 #include "src_probes.h"
 
 static DEFINE_PER_CPU(struct tp_src_here *, tp_src_here);
@@ -144,7 +146,8 @@ static void tp_src_softirq_exit(void *data, unsigned int vec)
 
 /*
  * Every thread but the measuring one is a source while it has the CPU; a
- * softirq it was running when preempted goes on when it comes back.
+ * softirq it was running when preempted goes on when it comes back, and
+ * so does an interrupt thread's run, preempted or blocked on an RT lock.
  */
 static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
 {
@@ -155,7 +158,8 @@ static void tp_src_switch(TP_SCHED_SWITCH_PARAMS)
 		return;
 	at = tp_src_at_now(h);
 	if (prev != h->measurer)
-		tp_src_switch_out(&h->src, task_pid_nr(prev), preempt, at);
+		tp_src_switch_out(&h->src, task_pid_nr(prev),
+				  preempt || TP_SWITCH_RTLOCK_WAIT, at);
 	if (next != h->measurer)
 		tp_src_switch_in(&h->src, task_pid_nr(next), next->comm, at);
 }
@@ -194,7 +198,8 @@ static void tp_src_nmi_done(void *data, void *handler, s64 delta_ns,
 		return;
 	now = rdtsc();
 	cycles = min(tp_ns_to_cycles(delta_ns), now);
-	tp_src_nmi(&h->src, tp_src_nmi_id(handler), NULL, now - cycles, cycles);
+	tp_src_nmi(&h->src, tp_src_nmi_id(handler), NULL, now - cycles, cycles,
+		   tp_nmi_count(smp_processor_id()));
 }
 
 /*
@@ -371,8 +376,58 @@ void tp_src_free(struct tp_src_here *h)
  * kernel's grace periods, which a task that owns a CPU can hold off (the
  * module loader waits for one too), not for anything of the module's.
  */
+/*
+ * A test hook: an NMI handler more on the local list, claiming none, so
+ * that each NMI calls two, as on a bare-metal server the perf watchdog's
+ * calls perf's and the CPU-backtrace one.  root's, off by default.  A
+ * parameter's writes hold kernel_param_lock(), as rmmod's removal does
+ * here: no write registers it once the module is going.
+ */
+static bool tp_test_second_nmi;
+static bool tp_test_nmi_closed;
+
+static int tp_test_nmi(unsigned int type, struct pt_regs *regs)
+{
+	return NMI_DONE;
+}
+
+static int tp_test_second_nmi_set(const char *val,
+				  const struct kernel_param *kp)
+{
+	bool on;
+	int err = kstrtobool(val, &on);
+
+	if (err || on == tp_test_second_nmi)
+		return err;
+	if (tp_test_nmi_closed)
+		return -ENODEV;
+	if (on)
+		err = register_nmi_handler(NMI_LOCAL, tp_test_nmi, 0,
+					   "tscprobe_test");
+	else
+		unregister_nmi_handler(NMI_LOCAL, "tscprobe_test");
+	if (!err)
+		tp_test_second_nmi = on;
+	return err;
+}
+
+static const struct kernel_param_ops tp_test_second_nmi_ops = {
+	.set = tp_test_second_nmi_set,
+	.get = param_get_bool,
+};
+module_param_cb(test_second_nmi, &tp_test_second_nmi_ops,
+		&tp_test_second_nmi, 0600);
+MODULE_PARM_DESC(test_second_nmi,
+		 "test only: an NMI handler more, claiming none (N)");
+
 void tp_src_probes_exit(void)
 {
+	kernel_param_lock(THIS_MODULE);
+	if (tp_test_second_nmi)
+		unregister_nmi_handler(NMI_LOCAL, "tscprobe_test");
+	tp_test_second_nmi = false;
+	tp_test_nmi_closed = true;
+	kernel_param_unlock(THIS_MODULE);
 	tp_src_probes_detach();
 	if (tp_src_ever)
 		tracepoint_synchronize_unregister();

@@ -7,7 +7,10 @@
  * times equal a naive attribution of every cycle to the innermost source
  * running then, and a gap's named times never exceed it.
  */
+#include <signal.h>
 #include <string.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "kselftest_harness.h"
 
@@ -44,14 +47,39 @@ static void leave(uint32_t kind, uint64_t t)
 	tp_src_exit(&cpu, kind, at(t));
 }
 
+/* The CPU's count of NMIs, raised by each new NMI a test makes. */
+static uint64_t nmis;
+
+/* A new NMI, its first handler @id running @cycles from @start. */
+static void new_nmi(uint32_t id, const char *name, uint64_t start,
+		    uint64_t cycles)
+{
+	tp_src_nmi(&cpu, id, name, start, cycles, ++nmis);
+}
+
+/* Handler @id, called for the same NMI as the handler before. */
+static void same_nmi(uint32_t id, const char *name, uint64_t start,
+		     uint64_t cycles)
+{
+	tp_src_nmi(&cpu, id, name, start, cycles, nmis);
+}
+
+/* The spans of the CPU's ring from *@cursor to its head into @t. */
+static uint64_t drain_ring(uint64_t *cursor, struct tp_src_table *t)
+{
+	return tp_src_drain(&cpu.ring, cursor, tp_src_head(&cpu.ring), &threads,
+			    t);
+}
+
 /* The table of every span the rings of @c hold, by source. */
 static void drain_all(const struct tp_src_cpu *c, struct tp_src_table *t)
 {
 	uint64_t a = 0, b = 0;
 
 	tp_src_table_init(t);
-	tp_src_drain(&c->ring, &a, &threads, t);
-	tp_src_drain(&c->nmi_ring, &b, &threads, t);
+	tp_src_drain(&c->ring, &a, tp_src_head(&c->ring), &threads, t);
+	tp_src_drain(&c->nmi_ring, &b, tp_src_head(&c->nmi_ring), &threads,
+		     t);
 }
 
 static const struct tp_src_total *entry(const struct tp_src_table *t,
@@ -140,7 +168,7 @@ TEST(names_are_cut_to_their_field)
 	reset();
 	enter(TP_SRC_IRQ, 1, long_name, 100);
 	leave(TP_SRC_IRQ, 110);
-	tp_src_nmi(&cpu, 0, NULL, 120, 5);
+	new_nmi(0, NULL, 120, 5);
 	drain_all(&cpu, &t);
 	irq = entry(&t, TP_SRC_IRQ, 1);
 	nmi = entry(&t, TP_SRC_NMI, 0);
@@ -159,11 +187,11 @@ TEST(nmi_time_leaves_the_frame_it_hit)
 	/* A softirq 0..200, an IRQ 50..150 inside it, an NMI of 20 in that. */
 	enter(TP_SRC_SOFTIRQ, 3, "NET_RX", 0);
 	enter(TP_SRC_IRQ, 11, "eth0", 50);
-	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 60, 20);
+	new_nmi(0, "perf_event_nmi_handler", 60, 20);
 	leave(TP_SRC_IRQ, 150);
 	/* Two handlers of one NMI, directly in the softirq. */
-	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 160, 5);
-	tp_src_nmi(&cpu, 1, "nmi_cpu_backtrace_handler", 165, 7);
+	new_nmi(0, "perf_event_nmi_handler", 160, 5);
+	same_nmi(1, "nmi_cpu_backtrace_handler", 165, 7);
 	leave(TP_SRC_SOFTIRQ, 200);
 	drain_all(&cpu, &t);
 	EXPECT_EQ(80, net_of(&t, TP_SRC_IRQ, 11));
@@ -171,9 +199,88 @@ TEST(nmi_time_leaves_the_frame_it_hit)
 	EXPECT_EQ(25, net_of(&t, TP_SRC_NMI, 0));
 	EXPECT_EQ(2, entry(&t, TP_SRC_NMI, 0)->count);
 	EXPECT_EQ(7, net_of(&t, TP_SRC_NMI, 1));
+	EXPECT_EQ(0, entry(&t, TP_SRC_NMI, 1)->count);
+	EXPECT_EQ(2, cpu.kind_count[TP_SRC_NMI]);
 	EXPECT_EQ(32, cpu.nmi_time);
 	/* Everything in 0..200 is named once. */
 	EXPECT_EQ(200, 80 + 88 + 25 + 7);
+}
+
+/*
+ * The kernel calls every NMI handler for each NMI: the NMI counts once,
+ * for the first handler called, and the others add time with no count;
+ * an NMI no handler claims still counts; the first NMI counts whatever
+ * the CPU's count was.  The kind's count is then the NMIs taken.
+ */
+TEST(an_nmi_counts_once_whatever_handlers_it_calls)
+{
+	const struct tp_src_total *perf, *backtrace;
+	struct tp_src_table t;
+
+	reset();
+	tp_src_nmi(&cpu, 0, "perf_event_nmi_handler", 100, 20, 0);
+	same_nmi(1, "nmi_cpu_backtrace_handler", 120, 3);
+	/* Unknown (QEMU's, a hardware error): called, claimed by none. */
+	new_nmi(1, "nmi_cpu_backtrace_handler", 300, 4);
+	drain_all(&cpu, &t);
+	perf = entry(&t, TP_SRC_NMI, 0);
+	backtrace = entry(&t, TP_SRC_NMI, 1);
+	ASSERT_NE(NULL, perf);
+	ASSERT_NE(NULL, backtrace);
+	EXPECT_EQ(1, perf->count);
+	EXPECT_EQ(20, perf->net);
+	EXPECT_EQ(1, backtrace->count);
+	EXPECT_EQ(7, backtrace->net);
+	EXPECT_EQ(2, cpu.kind_count[TP_SRC_NMI]);
+	EXPECT_EQ(27, cpu.kind_net[TP_SRC_NMI]);
+}
+
+/* NMIs stood in for by a signal, which comes between any two reads. */
+static volatile sig_atomic_t signalled_nmis;
+
+static void signal_nmi(int sig)
+{
+	(void)sig;
+	new_nmi(0, "perf", 0, 3);
+	signalled_nmis++;
+}
+
+/*
+ * An NMI at a window's edge, between the reads of the NMI ring and of the
+ * kinds' counters, would be in the one and not the other: signals every
+ * 20 us over windows begun and ended back to back, for 20,000 signals or
+ * 2 s, whichever comes first.  The NMIs' count and time in the table are
+ * the kind's exactly, and some came inside the windows.
+ */
+TEST(an_nmi_at_a_window_s_edge_is_in_its_span_and_its_kind_alike)
+{
+	struct itimerval every = { { 0, 20 }, { 0, 20 } }, off = { 0 };
+	struct sigaction sa = { .sa_handler = signal_nmi };
+	static struct tp_src_windows w;
+	const struct tp_src_total *e;
+	struct timespec t0, t;
+
+	reset();
+	tp_src_windows_init(&w);
+	signalled_nmis = 0;
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &every, NULL));
+	do {
+		tp_src_window_begin(&w, &cpu);
+		tp_src_window_end(&w, &cpu);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (signalled_nmis < 20000 && t.tv_sec - t0.tv_sec < 2);
+	setitimer(ITIMER_REAL, &off, NULL);
+	signal(SIGALRM, SIG_IGN);
+	e = entry(&w.table, TP_SRC_NMI, 0);
+	ASSERT_NE(NULL, e);
+	EXPECT_EQ(0, w.lost);
+	EXPECT_LT(0, e->count);
+	EXPECT_EQ(w.kind_count[TP_SRC_NMI], e->count);
+	EXPECT_EQ(w.kind_net[TP_SRC_NMI], e->net);
+	TH_LOG("%d signals, %llu in the windows", (int)signalled_nmis,
+	       (unsigned long long)e->count);
 }
 
 /* The named times of the event [@from, @to], which must add up to it. */
@@ -206,7 +313,7 @@ TEST(an_nmi_between_a_probe_s_stamp_and_its_record_is_counted_once)
 
 	reset();
 	stamp = at(1200);
-	tp_src_nmi(&cpu, 0, "perf", 1210, 50);
+	new_nmi(0, "perf", 1210, 50);
 	tp_src_enter(&cpu, &irq, "eth0", stamp);
 	leave(TP_SRC_IRQ, 1400);
 	named = named_in(1200, 1400, &ev);
@@ -220,7 +327,7 @@ TEST(an_nmi_between_a_probe_s_stamp_and_its_record_is_counted_once)
 
 	enter(TP_SRC_IRQ, 24, "eth0", 1500);
 	stamp = at(1600);
-	tp_src_nmi(&cpu, 0, "perf", 1605, 20);
+	new_nmi(0, "perf", 1605, 20);
 	tp_src_exit(&cpu, TP_SRC_IRQ, stamp);
 	named = named_in(1500, 1630, &ev);
 	EXPECT_EQ(120, named);
@@ -241,7 +348,7 @@ static uint64_t clock_read(void)
 {
 	if (clock_nmis) {
 		clock_nmis--;
-		tp_src_nmi(&cpu, 0, "perf", clock_tsc, 20);
+		new_nmi(0, "perf", clock_tsc, 20);
 		clock_tsc += 25;
 	}
 	return clock_tsc;
@@ -369,7 +476,7 @@ TEST(an_event_names_what_ran_inside_its_gap_from_both_rings)
 	leave(TP_SRC_IRQ, 1100);
 	enter(TP_SRC_THREAD, 77, "hog", 1200);
 	enter(TP_SRC_IRQ, 4, "ttyS0", 1300);
-	tp_src_nmi(&cpu, 0, "perf", 1350, 50);
+	new_nmi(0, "perf", 1350, 50);
 	leave(TP_SRC_IRQ, 1500);
 	for (i = 0; i < 6; i++) {
 		enter(TP_SRC_SOFTIRQ, i, "sirq", 1600 + 20 * i);
@@ -502,7 +609,7 @@ TEST(a_softirq_preempted_in_its_thread_goes_on_when_the_thread_does)
 	enter(TP_SRC_IRQ, 4, "ttyS0", 400);
 	leave(TP_SRC_IRQ, 450);
 	switch_to(20, 10, "ksoftirqd/1", 600);
-	tp_src_nmi(&cpu, 0, "perf", 650, 10);
+	new_nmi(0, "perf", 650, 10);
 	leave(TP_SRC_SOFTIRQ, 700);
 	switch_to(10, 0, NULL, 800);
 
@@ -890,14 +997,14 @@ TEST(interrupt_threads_past_the_list_are_other)
 		sleep_to(pid, 0, NULL, 10 * pid + 4);
 		if (pid == TP_SRC_THREADS) {
 			tp_src_table_init(&t);
-			tp_src_drain(&cpu.ring, &cursor, &threads, &t);
+			drain_ring(&cursor, &t);
 			EXPECT_EQ(TP_SRC_THREADS, t.n);
 		}
 	}
 	switch_to(0, TP_SRC_THREADS, "irq/16-shared", 1000);
 	sleep_to(TP_SRC_THREADS, 0, NULL, 1002);
 	tp_src_table_init(&t);
-	tp_src_drain(&cpu.ring, &cursor, &threads, &t);
+	drain_ring(&cursor, &t);
 	EXPECT_EQ(TP_SRC_THREADS, threads.n);
 	ASSERT_EQ(1, t.n);
 	EXPECT_EQ(TP_SRC_THREADS, pid_of(&t.e[0]));
@@ -1093,7 +1200,7 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 		leave(TP_SRC_IRQ, 100 * i + 10);
 	}
 	tp_src_table_init(&t);
-	lost = tp_src_drain(&cpu.ring, &cursor, &threads, &t);
+	lost = drain_ring(&cursor, &t);
 	EXPECT_EQ(3 * TP_SRC_RING, cursor);
 	EXPECT_EQ(2 * TP_SRC_RING + 1, lost);
 	EXPECT_EQ(TP_SRC_RING - 1, t.e[0].count + t.e[1].count + t.e[2].count +
@@ -1101,7 +1208,7 @@ TEST(rings_keep_the_newest_and_count_the_rest)
 	/* Exact anyway, whatever the ring dropped. */
 	EXPECT_EQ(30 * TP_SRC_RING, cpu.kind_net[TP_SRC_IRQ]);
 	/* Nothing new: nothing added, nothing lost. */
-	EXPECT_EQ(0, tp_src_drain(&cpu.ring, &cursor, &threads, &t));
+	EXPECT_EQ(0, drain_ring(&cursor, &t));
 	/* The last three spans, newest first; the scan stops at older ones. */
 	i = 3 * TP_SRC_RING - 3;
 	n = tp_src_collect(&cpu.ring, 100 * i, 100 * i + 300, out, TP_SRC_RING);
@@ -1128,7 +1235,7 @@ TEST(a_full_ring_never_reads_the_slot_the_next_writer_takes)
 		leave(TP_SRC_IRQ, 100 * i + 10);
 	}
 	tp_src_table_init(&t);
-	EXPECT_EQ(1, tp_src_drain(&cpu.ring, &cursor, &threads, &t));
+	EXPECT_EQ(1, drain_ring(&cursor, &t));
 	for (i = 0; i < t.n; i++)
 		n += t.e[i].count;
 	EXPECT_EQ(TP_SRC_RING - 1, n);
@@ -1149,7 +1256,7 @@ TEST(windows_count_only_what_ran_inside_them)
 	tp_src_window_begin(&w, &cpu);
 	enter(TP_SRC_IRQ, 24, "eth0", 600);
 	leave(TP_SRC_IRQ, 640);
-	tp_src_nmi(&cpu, 2, "", 700, 9);
+	new_nmi(2, "", 700, 9);
 	tp_src_window_end(&w, &cpu);
 	enter(TP_SRC_IRQ, 24, "eth0", 900);
 	leave(TP_SRC_IRQ, 990);
@@ -1218,7 +1325,7 @@ static void sim_step(struct sim *s, uint64_t *rng)
 	} else if (r < 65) {
 		id = (uint32_t)tr_below(rng, SIM_KEYS);
 		len = 1 + (uint32_t)tr_below(rng, 20);
-		tp_src_nmi(&cpu, id, "nmi", s->t, len);
+		new_nmi(id, "nmi", s->t, len);
 		s->naive[TP_SRC_NMI][id] += len;
 		if (!s->depth) {
 			s->outer_start[s->nouter] = s->t;
@@ -1431,7 +1538,7 @@ static void rt_step(struct rt_sim *s, uint64_t *rng)
 		rt_switch(s, (s->cur + 1 + id % RT_THREADS) % (RT_THREADS + 1));
 	} else if (r < 60) {
 		len = 1 + (uint32_t)tr_below(rng, 20);
-		tp_src_nmi(&cpu, id, "nmi", s->t, len);
+		new_nmi(id, "nmi", s->t, len);
 		rt_charge(s, TP_SRC_NMI, id, len);
 		if (was_idle && s->spans.nouter < SIM_SPANS) {
 			s->spans.outer_start[s->spans.nouter] = s->t;
