@@ -5,8 +5,11 @@
 # DESTDIR, the installed man page and bash completion, modinfo of the
 # module, and (as root) make dkms's source tree built by DKMS's own
 # autoinstall (what a kernel upgrade runs) against the installed
-# cloud-kernel headers, which it probes as a plain build does; removed
-# afterwards.  The packages' DKMS builds are test_packages.sh's.
+# cloud-kernel headers, which it probes as a plain build does.  DKMS works
+# in trees of the test's own (--dkmstree, --sourcetree, --installtree):
+# the system's /var/lib/dkms, /usr/src and /lib/modules are another
+# build's, which may run at the same time.  The packages' DKMS builds are
+# test_packages.sh's.
 # shellcheck source=selftests/host/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 VERSION=$(cat "$REPO/VERSION")
@@ -49,17 +52,22 @@ modinfo_has() {
 # What DKMS runs when a kernel is installed: the module built, probes and
 # all, and installed for that kernel.
 dkms_autoinstalls() {
-	local log=/var/lib/dkms/tscprobe/$VERSION/$KVER/x86_64/log/make.log status=0
-	make -s -C "$REPO" dkms-source >/dev/null &&
-		dkms add -m tscprobe -v "$VERSION" >/dev/null &&
-		dkms autoinstall -k "$KVER" >/dev/null || status=1
-	grep -q ': installed' <<<"$(dkms status -m tscprobe -v "$VERSION" -k "$KVER")" ||
-		{ echo "not installed: $(dkms status -m tscprobe)"; status=1; }
+	local trees log
+	local -a own
+
+	tp_tmpdir trees
+	own=(--dkmstree "$trees/dkms" --sourcetree "$trees/src" --installtree "$trees/lib")
+	log=$trees/dkms/tscprobe/$VERSION/$KVER/x86_64/log/make.log
+	mkdir -p "$trees/dkms" "$trees/lib/$KVER" || return 1
+	make -s -C "$REPO" dkms-source DKMS_SRC="$trees/src/tscprobe-$VERSION" >/dev/null &&
+		dkms add -m tscprobe -v "$VERSION" "${own[@]}" >/dev/null &&
+		dkms autoinstall -k "$KVER" "${own[@]}" >/dev/null || return 1
+	grep -q ': installed' <<<"$(dkms status -m tscprobe -v "$VERSION" -k "$KVER" "${own[@]}")" ||
+		{ echo "not installed: $(dkms status -m tscprobe "${own[@]}")"; return 1; }
+	[[ -f $trees/lib/$KVER/updates/dkms/tscprobe.ko ]] ||
+		{ echo "no module in $trees/lib/$KVER/updates/dkms"; return 1; }
 	grep -q "PROBE   the features of $KVER" "$log" ||
-		{ echo "DKMS's build did not probe $KVER ($log)"; status=1; }
-	dkms remove -m tscprobe -v "$VERSION" --all >/dev/null 2>&1
-	rm -rf "/usr/src/tscprobe-$VERSION"
-	return $status
+		{ echo "DKMS's build did not probe $KVER ($log)"; return 1; }
 }
 
 tap_check "make install DESTDIR PREFIX=/usr" \
