@@ -553,6 +553,37 @@ void tp_table(struct tp_model *m, const char *rows,
 	t->table.n = n;
 }
 
+/**
+ * tp_line() - text's line of one object's fields, as a table's row
+ * @m: the model
+ * @obj: the object (a path: "cached.gross"; NULL: the one it stands in)
+ * @cols: the columns, their keys under @obj (copied: a builder may make
+ *	them in a loop)
+ * @n: how many
+ *
+ * The fields are found when text reaches the line, so that a field is
+ * declared once, where the other formats want it, and text lays it out
+ * where text wants it.
+ */
+void tp_line(struct tp_model *m, const char *obj,
+	     const struct tp_column *cols, unsigned int n)
+{
+	struct tp_column *copy;
+	unsigned int i;
+
+	if (m->quiet)
+		return;
+	copy = tp_alloc(m, n * sizeof(*copy));
+	for (i = 0; i < n; i++) {
+		copy[i] = cols[i];
+		copy[i].key = tp_strdup(m, cols[i].key);
+		copy[i].fmt = tp_strdup(m, cols[i].fmt);
+		copy[i].none = tp_strdup(m, cols[i].none);
+	}
+	tp_table(m, obj, copy, n);
+	m->stack[m->depth - 1]->c.last->table.line = true;
+}
+
 /* A part written by its own JSON and text writers, in place. */
 void tp_raw(struct tp_model *m, tp_raw_json_fn json, tp_raw_text_fn text,
 	    const void *ctx)
