@@ -625,10 +625,8 @@ static void tp_noise_model(struct tp_model *m)
 			"irqs", tp_irqs_name(r->p.irqs), NULL);
 	tp_noise_params(m);
 	tp_noise_stop_model(m);
-	if (why == TP_SMI_READABLE)
-		tp_null(m, "smi_count_unreadable", NULL);
-	else
-		tp_str(m, "smi_count_unreadable", tp_smi_why_key(why), NULL);
+	tp_str(m, "smi_count_unreadable",
+	       why == TP_SMI_READABLE ? NULL : tp_smi_why_key(why), NULL);
 	tp_noise_table(m);
 	/* -v: every CPU in full, after the table */
 	tp_rows(m, "cpus", r->ncpus, tp_noise_row, r);

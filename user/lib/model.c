@@ -208,15 +208,15 @@ static void tp_open(struct tp_model *m, struct tp_node *n)
 
 void tp_obj(struct tp_model *m, const char *key)
 {
-	tp_open(m, tp_add(m, TP_N_OBJ, key, NULL));
+	tp_obj_known(m, key, true);
 }
 
-/* An object whose value is unknown: null in JSON, its fields unknown. */
-void tp_obj_unknown(struct tp_model *m, const char *key)
+/* An object, known or not: unknown is null in JSON, its fields unknown. */
+void tp_obj_known(struct tp_model *m, const char *key, bool known)
 {
 	struct tp_node *n = tp_add(m, TP_N_OBJ, key, NULL);
 
-	n->known = false;
+	n->known = known;
 	tp_open(m, n);
 }
 
@@ -392,10 +392,14 @@ void tp_dbl(struct tp_model *m, const char *key, double v,
 	n->known = isfinite(v);
 }
 
+/* A string; NULL is unknown. */
 void tp_str(struct tp_model *m, const char *key, const char *v,
 	    const struct tp_opts *o)
 {
-	tp_field(m, key, TP_V_STR, o)->v.s = tp_strdup(m, v);
+	struct tp_node *n = tp_field(m, key, TP_V_STR, o);
+
+	n->v.s = tp_strdup(m, v);
+	n->known = v;
 }
 
 void tp_bool(struct tp_model *m, const char *key, bool v,

@@ -254,7 +254,7 @@ const struct tp_output *tp_model_output(const struct tp_model *m);
 const struct tp_verdict *tp_model_verdict(const struct tp_model *m);
 
 void tp_obj(struct tp_model *m, const char *key);
-void tp_obj_unknown(struct tp_model *m, const char *key);
+void tp_obj_known(struct tp_model *m, const char *key, bool known);
 void tp_arr(struct tp_model *m, const char *key);
 void tp_end(struct tp_model *m);
 void tp_rows(struct tp_model *m, const char *key, unsigned int n,
