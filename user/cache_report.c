@@ -211,24 +211,23 @@ enum {
 };
 
 /*
- * A CPU block's line of one series: "  overhead   30  189.78  34 ...",
- * the avg with two decimals; a @net figure of 0 is a load at or below the
- * overhead, which the method cannot resolve: "below".
+ * A CPU block's line of one series, its fields under @obj: the six
+ * figures, the avg with two decimals; a @net figure of 0 is a load at or
+ * below the overhead, which the method cannot resolve: "below".
  */
-static void tp_cache_text_row(struct tp_model *m, const char *label,
-			      const double v[TP_FIGS], bool net)
+static void tp_cache_cpu_line(struct tp_model *m, const char *label,
+			      const char *obj, bool net)
 {
-	FILE *f = tp_text_open(m);
-	unsigned int i;
+	struct tp_column cols[TP_FIGS];
+	unsigned int x;
 
-	fprintf(f, "  %-15s", label);
-	for (i = 0; i < TP_FIGS; i++)
-		if (net && !v[i] && i < TP_FIGS - 1)
-			fprintf(f, " %9s", "below");
-		else
-			fprintf(f, i != 1 ? " %9.0f" : " %9.2f", v[i]);
-	fputc('\n', f);
-	tp_text_close(m, f, NULL);
+	for (x = 0; x < TP_FIGS; x++)
+		cols[x] = (struct tp_column){ tp_fig_keys[x],
+			x == 1 ? " %9.2f" : " %9.0f", NULL,
+			net && x < TP_FIGS - 1 ? TP_CELL_NET : TP_CELL_PLAIN };
+	tp_text(m, "  %-15s", label);
+	tp_line(m, obj, cols, TP_FIGS);
+	tp_text(m, "\n");
 }
 
 /* A CPU block's first lines: each series, gross and net, once. */
@@ -238,7 +237,6 @@ static void tp_cache_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 	/* Incomplete: it went offline, or starved (with windows or none). */
 	const char *why = tp_cpu_incomplete_why(c, c->flags & TSCPROBE_CPU_F_STARVED ?
 						c->windows : 1);
-	unsigned int i;
 
 	tp_text(m, "cpu %u: %llu rounds, %llu windows, %.2f M rounds/s%s%s%s\n",
 		c->cpu, (unsigned long long)c->rounds,
@@ -246,15 +244,12 @@ static void tp_cache_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 		*why ? ", INCOMPLETE (" : "", why, *why ? ")" : "");
 	if (!c->rounds)
 		return;
-	tp_text(m, "  %-15s", "cycles");
-	for (i = 0; i < TP_FIGS; i++)
-		tp_text(m, " %9s", tp_fig_keys[i]);
-	tp_text(m, "\n");
-	tp_cache_text_row(m, "overhead", s->net[0], false);
-	tp_cache_text_row(m, "cached net", s->net[1], true);
-	tp_cache_text_row(m, "uncached net", s->net[2], true);
-	tp_cache_text_row(m, "cached gross", s->gross[1], false);
-	tp_cache_text_row(m, "uncached gross", s->gross[2], false);
+	tp_text(m, "  cycles                min       avg       p50       p99       max        sd\n");
+	tp_cache_cpu_line(m, "overhead", "overhead", false);
+	tp_cache_cpu_line(m, "cached net", "cached", true);
+	tp_cache_cpu_line(m, "uncached net", "uncached", true);
+	tp_cache_cpu_line(m, "cached gross", "cached.gross", false);
+	tp_cache_cpu_line(m, "uncached gross", "uncached.gross", false);
 	tp_text(m, "  net: minus the overhead's median (%.0f cycles); at or below it (\"below\": not resolved):\n    cached %llu, uncached %llu rounds\n",
 		s->overhead_p50, (unsigned long long)s->below[1],
 		(unsigned long long)s->below[2]);

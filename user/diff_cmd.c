@@ -557,14 +557,8 @@ static void tp_diff_sources_model(struct tp_model *m, const struct tp_diff *d,
 	sa = tp_diff_largest(a, src, la_buf, sizeof(la_buf));
 	sb = tp_diff_largest(b, src, lb_buf, sizeof(lb_buf));
 	tp_obj(m, "largest");
-	if (sa)
-		tp_str(m, "a", sa, NULL);
-	else
-		tp_null(m, "a", NULL);
-	if (sb)
-		tp_str(m, "b", sb, NULL);
-	else
-		tp_null(m, "b", NULL);
+	tp_str(m, "a", sa, NULL);
+	tp_str(m, "b", sb, NULL);
 	tp_end(m);
 	tp_end(m);
 }

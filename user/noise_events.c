@@ -143,10 +143,8 @@ void tp_noise_groups_model(struct tp_model *m)
 	sets = tp_group_cpusets(r);
 	tp_groups_text(m, sets);
 	tp_str(m, "tsc_sync", tp_tsc_sync_name(r->tsc_sync), NULL);
-	if (r->tsc_offsets_run_id)
-		tp_u64(m, "offsets_run_id", r->tsc_offsets_run_id, NULL);
-	else
-		tp_null(m, "offsets_run_id", NULL);
+	tp_counter(m, "offsets_run_id", &(struct tp_counter_res){
+		   r->tsc_offsets_run_id, r->tsc_offsets_run_id }, NULL);
 	tp_bool(m, "tsc_aligned", r->tsc_aligned, NULL);
 	tp_bool(m, "tsc_in_sync", r->tsc_in_sync, NULL);
 	tp_arr(m, "groups");
@@ -270,15 +268,13 @@ void tp_noise_stop_model(struct tp_model *m)
 {
 	const struct tp_result *r = tp_model_result(m);
 	struct tp_event_res stop = r->stop_event;
+	bool stop_at = r->p.stop_at_cycles || r->p.stop_at_ns;
 	char at[32], len[32];
 
-	if (r->p.stop_at_cycles || r->p.stop_at_ns) {
-		tp_u64(m, "stop_at_ns", r->p.stop_at_ns, NULL);
-		tp_u64(m, "stop_at_cycles", r->p.stop_at_cycles, NULL);
-	} else {
-		tp_null(m, "stop_at_ns", NULL);
-		tp_null(m, "stop_at_cycles", NULL);
-	}
+	tp_counter(m, "stop_at_ns", &(struct tp_counter_res){
+		   stop_at, r->p.stop_at_ns }, NULL);
+	tp_counter(m, "stop_at_cycles", &(struct tp_counter_res){
+		   stop_at, r->p.stop_at_cycles }, NULL);
 	tp_bool(m, "trace_stop", r->p.trace_stop, NULL);
 	if (!r->has_stop_event) {
 		tp_null(m, "stop_cpu", NULL);
@@ -329,9 +325,7 @@ void tp_noise_event_model(struct tp_model *m, const struct tp_event_res *e)
 	tp_u64(m, "tsc", e->tsc, NULL);
 	tp_u64(m, "cycles", e->cycles, NULL);
 	tp_event_cause_model(m, e);
-	if (r->grouped && e->group < r->ngroups)
-		tp_u64(m, "group", e->group, NULL);
-	else
-		tp_null(m, "group", NULL);
+	tp_counter(m, "group", &(struct tp_counter_res){
+		   r->grouped && e->group < r->ngroups, e->group }, NULL);
 	tp_event_sources_model(m, r->tsc_khz, e);
 }

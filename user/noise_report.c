@@ -24,9 +24,6 @@
 #include "user/lib/verdict.h"
 
 static const uint32_t tp_noise_ppm[4] = { 500000, 990000, 999000, 999900 };
-static const char *const tp_noise_cols[6] = {
-	"min", "p50", "p99", "p99.9", "p99.99", "max",
-};
 static const char *const tp_noise_keys[6] = {
 	"min", "p50", "p99", "p999", "p9999", "max",
 };
@@ -223,54 +220,63 @@ static bool tp_noise_stepped(const struct tp_cpu_res *c)
 	return c->steps_back.ok && c->steps_back.v;
 }
 
+/* A CPU block's first line (-v): what it measured. */
+static const struct tp_column tp_noise_cpu_head[] = {
+	{ "cpu", "cpu %llu: ", NULL, TP_CELL_PLAIN },
+	{ "samples", "%llu gaps in ", NULL, TP_CELL_PLAIN },
+	{ "windows", "%llu windows, ", NULL, TP_CELL_PLAIN },
+	{ "coverage", "%.2f%% of the time measured", NULL, TP_CELL_PCT },
+};
+
+/* Its events, and the counters the CPU keeps over the run. */
+static const struct tp_column tp_noise_cpu_events[] = {
+	{ "events_total", "%llu, ", NULL, TP_CELL_PLAIN },
+	{ "events_dropped", "%llu not kept\n", NULL, TP_CELL_PLAIN },
+	{ "smi_count", "  the CPU's counters over the run: smi %llu", NULL,
+	  TP_CELL_PLAIN },
+};
+static const struct tp_column tp_noise_cpu_counters[] = {
+	{ "nmi_count", ", nmi %llu", NULL, TP_CELL_PLAIN },
+	{ "irq_count", ", irq %llu", NULL, TP_CELL_PLAIN },
+};
+
+/* A CPU block's first line (-v): the row's fields; no samples: the last. */
+static void tp_noise_cpu_head_text(struct tp_model *m,
+				   const struct tp_cpu_res *c,
+				   const struct tp_noise_summary *s)
+{
+	const char *why = tp_cpu_incomplete_why(c, s->samples);
+
+	tp_line(m, NULL, tp_noise_cpu_head, TP_ARRAY_SIZE(tp_noise_cpu_head));
+	tp_text(m, "%s%s%s\n", *why ? "; INCOMPLETE (" : "", why,
+		*why ? ")" : "");
+	tp_text_quiet(m, !s->samples);
+}
+
 /*
- * A CPU block's first lines (-v): what it measured, the gap's percentiles
- * in cycles and in time, its events, and the counters the CPU keeps over
- * the run; each figure once, with what it counts.
+ * A CPU block's lines after the gaps (-v): its events, and the counters
+ * the CPU keeps over the run; each figure once, with what it counts.
  */
 static void tp_noise_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 			      const struct tp_noise_summary *s)
 {
 	const struct tp_result *r = tp_model_result(m);
-	const char *why = tp_cpu_incomplete_why(c, s->samples);
 	char ns[32];
-	unsigned int i;
-	FILE *f;
 
-	tp_text(m, "cpu %u: %llu gaps in %llu windows, %.2f%% of the time measured%s%s%s\n",
-		c->cpu, (unsigned long long)s->samples,
-		(unsigned long long)c->windows, 100.0 * s->coverage,
-		*why ? "; INCOMPLETE (" : "", why, *why ? ")" : "");
-	/* no samples: nothing more to say */
-	tp_text_quiet(m, !s->samples);
-	f = tp_text_open(m);
-	fprintf(f, "  %-22s", "gap between TSC reads");
-	for (i = 0; i < 6; i++)
-		fprintf(f, " %8s", tp_noise_cols[i]);
-	fprintf(f, "\n    %-20s", "cycles");
-	for (i = 0; i < 6; i++)
-		fprintf(f, " %8llu", (unsigned long long)s->pct[i]);
-	fprintf(f, "\n    %-20s", "time");
-	for (i = 0; i < 6; i++) {
-		tp_format_cycles(s->pct[i], r->tsc_khz, ns, sizeof(ns));
-		fprintf(f, " %8s", ns);
-	}
 	tp_format_ns(r->p.threshold_ns, ns, sizeof(ns));
-	fprintf(f, "\n  events (gaps of %s or more): %llu, %llu not kept\n", ns,
-		(unsigned long long)c->events_total,
-		(unsigned long long)c->events_dropped);
-	fprintf(f, "  the CPU's counters over the run:");
-	tp_counter_text(f, " ", "smi", &c->smi);
+	tp_text(m, "  events (gaps of %s or more): ", ns);
+	tp_line(m, NULL, tp_noise_cpu_events,
+		TP_ARRAY_SIZE(tp_noise_cpu_events));
 	if (c->smi.ok)
-		fprintf(f, " (%s)", tp_smi_source_name(tp_cpu_smi_source(c)));
-	tp_counter_text(f, ", ", "nmi", &c->nmi);
-	tp_counter_text(f, ", ", "irq", &c->irq);
+		tp_line(m, NULL, &(struct tp_column){ "smi_source", " (%s)",
+						      NULL, TP_CELL_PLAIN }, 1);
+	tp_line(m, NULL, tp_noise_cpu_counters,
+		TP_ARRAY_SIZE(tp_noise_cpu_counters));
 	if (s->effective_khz)
-		fprintf(f, "; clock %llu MHz\n",
+		tp_text(m, "; clock %llu MHz\n",
 			(unsigned long long)(s->effective_khz / 1000));
 	else
-		fprintf(f, "; clock n/a\n");
-	tp_text_close(m, f, NULL);
+		tp_text(m, "; clock n/a\n");
 	if (!tp_noise_stepped(c))
 		return;
 	tp_format_cycles(c->step_back_max, r->tsc_khz, ns, sizeof(ns));
@@ -280,7 +286,10 @@ static void tp_noise_cpu_text(struct tp_model *m, const struct tp_cpu_res *c,
 		     (unsigned long long)c->step_back_max, ns);
 }
 
-/* The gap's percentiles in cycles, then in ns (p50, p99.99, max in CSV). */
+/*
+ * The gap's percentiles in cycles, then in ns (p50, p99.99, max in CSV);
+ * in text (-v) the cycles, then the same cycles as times.
+ */
 static void tp_noise_pct_model(struct tp_model *m,
 			       const struct tp_noise_summary *s)
 {
@@ -290,20 +299,29 @@ static void tp_noise_pct_model(struct tp_model *m,
 	static const char *const svg[6] = {
 		NULL, "p50 %llu", NULL, NULL, "p99.99 %llu", "max %llu cycles",
 	};
-	char key[32];
+	struct tp_column cycles[6], time[6];
+	char key[6][32];
 	unsigned int i;
 
 	for (i = 0; i < 6; i++) {
-		snprintf(key, sizeof(key), "%s_cycles", tp_noise_keys[i]);
-		tp_u64(m, key, s->pct[i], &(struct tp_opts){
+		snprintf(key[i], sizeof(key[i]), "%s_cycles", tp_noise_keys[i]);
+		cycles[i] = (struct tp_column){ key[i], " %8llu", NULL,
+						TP_CELL_PLAIN };
+		time[i] = (struct tp_column){ key[i], " %8s", NULL, TP_CELL_TIME };
+		tp_u64(m, key[i], s->pct[i], &(struct tp_opts){
 			.csv = 11 + i, .prom = &tp_noise_gap, .svg = svg[i],
 			.labels = tp_labels(m, "quantile", tp_noise_quantiles[i],
 					    NULL) });
 	}
+	tp_text(m, "  gap between TSC reads       min      p50      p99    p99.9   p99.99      max\n    cycles              ");
+	tp_line(m, NULL, cycles, 6);
+	tp_text(m, "\n    time                ");
+	tp_line(m, NULL, time, 6);
+	tp_text(m, "\n");
 	for (i = 0; i < 6; i++) {
-		snprintf(key, sizeof(key), "%s_ns", tp_noise_keys[i]);
-		tp_u64(m, key, tp_cycles_to_ns_round(s->pct[i],
-						     tp_model_result(m)->tsc_khz),
+		snprintf(key[i], sizeof(key[i]), "%s_ns", tp_noise_keys[i]);
+		tp_u64(m, key[i], tp_cycles_to_ns_round(s->pct[i],
+						       tp_model_result(m)->tsc_khz),
 		       &(struct tp_opts){ .csv = ns_col[i] });
 	}
 }
@@ -369,7 +387,7 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 	snprintf(cpu, sizeof(cpu), "%u", c->cpu);
 	tp_model_labels(m, "cpu", cpu, "engine", tp_result_engine(r),
 			"irqs", tp_irqs_name(r->p.irqs), NULL);
-	tp_noise_cpu_text(m, c, &s);
+	tp_noise_cpu_head_text(m, c, &s);
 	tp_report_cpu_model(m, c, 5);
 	tp_u64(m, "samples", s.samples, &(struct tp_opts){
 		.csv = 8, .prom = &tp_noise_gap, .suffix = "_count",
@@ -385,6 +403,7 @@ static void tp_noise_row(struct tp_model *m, const void *ctx, unsigned int i)
 		.csv = 20, .prom = &tp_noise_events });
 	tp_u64(m, "events_dropped", c->events_dropped,
 	       &(struct tp_opts){ .csv = 21 });
+	tp_noise_cpu_text(m, c, &s);
 	tp_noise_causes_model(m, c);
 	tp_noise_sources_model(m, c);
 	tp_noise_counters_model(m, c, &s);
@@ -606,10 +625,8 @@ static void tp_noise_model(struct tp_model *m)
 			"irqs", tp_irqs_name(r->p.irqs), NULL);
 	tp_noise_params(m);
 	tp_noise_stop_model(m);
-	if (why == TP_SMI_READABLE)
-		tp_null(m, "smi_count_unreadable", NULL);
-	else
-		tp_str(m, "smi_count_unreadable", tp_smi_why_key(why), NULL);
+	tp_str(m, "smi_count_unreadable",
+	       why == TP_SMI_READABLE ? NULL : tp_smi_why_key(why), NULL);
 	tp_noise_table(m);
 	/* -v: every CPU in full, after the table */
 	tp_rows(m, "cpus", r->ncpus, tp_noise_row, r);

@@ -192,10 +192,7 @@ static void tp_kinds_model(struct tp_model *m, const struct tp_cpu_res *c)
 		col = TP_SOURCES_CSV + 2 * k;
 		snprintf(count, sizeof(count), "sources_%s_count", name);
 		snprintf(ns, sizeof(ns), "sources_%s_ns", name);
-		if (tp_kind_known(c, k))
-			tp_obj(m, name);
-		else
-			tp_obj_unknown(m, name);
+		tp_obj_known(m, name, tp_kind_known(c, k));
 		tp_source_figures_model(m, tp_model_result(m)->tsc_khz,
 					&c->kinds[k], tp_kind_known(c, k),
 					!c->sources_untimed,
@@ -223,17 +220,12 @@ static void tp_top_source_model(struct tp_model *m, const struct tp_cpu_res *c)
 
 	if (top)
 		tp_source_label(top, label, sizeof(label));
-	if (c->kinds_known)
-		tp_str(m, "top_source", label, &o);
-	else
-		tp_null(m, "top_source", &o);
+	tp_str(m, "top_source", c->kinds_known ? label : NULL, &o);
 	o.csv++;
 	o.col = "top_source_ns";
-	if (c->kinds_known && !c->sources_untimed)
-		tp_u64(m, "top_source_ns", tp_cycles_to_ns_round(top ? top->cycles : 0,
-								 r->tsc_khz), &o);
-	else
-		tp_null(m, "top_source_ns", &o);
+	tp_counter(m, "top_source_ns", &(struct tp_counter_res){
+		   c->kinds_known && !c->sources_untimed,
+		   tp_cycles_to_ns_round(top ? top->cycles : 0, r->tsc_khz) }, &o);
 }
 
 /**
@@ -253,15 +245,10 @@ void tp_noise_sources_model(struct tp_model *m, const struct tp_cpu_res *c)
 	unsigned int i;
 
 	tp_sources_text(m, c);
-	if (c->kinds_known)
-		tp_obj(m, "sources");
-	else
-		tp_obj_unknown(m, "sources");
+	tp_obj_known(m, "sources", c->kinds_known);
 	tp_bool(m, "timed", !untimed, NULL);
-	if (untimed || !c->kinds_known)
-		tp_null(m, "lost", &lost);
-	else
-		tp_u64(m, "lost", c->sources_lost, &lost);
+	tp_counter(m, "lost", &(struct tp_counter_res){
+		   !untimed && c->kinds_known, c->sources_lost }, &lost);
 	tp_kinds_model(m, c);
 	tp_arr(m, "named");
 	for (i = 0; i < c->nsources; i++)

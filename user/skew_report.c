@@ -433,19 +433,13 @@ static void tp_pair_stat_model(struct tp_model *m, const struct tp_pair_res *p,
 	unsigned int s;
 
 	tp_pair_values(p, k, v);
-	if (ok)
-		tp_obj(m, name);
-	else
-		tp_obj_unknown(m, name);
+	tp_obj_known(m, name, ok);
 	for (s = 0; s < TP_STAT_FIGS; s++) {
 		snprintf(col, sizeof(col), "%s_%s", name, tp_stat_names[s]);
 		o.csv = TP_SKEW_CSV_STATS + TP_STAT_FIGS * k + s;
 		o.col = col;
 		o.labels = tp_labels(m, "stat", tp_stat_names[s], NULL);
-		if (ok)
-			tp_dbl(m, tp_stat_names[s], v[s], &o);
-		else
-			tp_null(m, tp_stat_names[s], &o);
+		tp_dbl(m, tp_stat_names[s], ok ? v[s] : NAN, &o);
 	}
 	tp_end(m);
 }

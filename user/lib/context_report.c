@@ -15,6 +15,7 @@
  *     tscprobe_run_info
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -199,14 +200,12 @@ static void tp_irq_fields(struct tp_model *m, unsigned int cpu,
 void tp_context_cpu_model(struct tp_model *m, const struct tp_cpu_res *c)
 {
 	bool sched = c->ctx_vol.ok;
+	bool irqs = tp_irq_known(tp_model_result(m)->ctx, c->cpu);
 
-	if (tp_irq_known(tp_model_result(m)->ctx, c->cpu)) {
-		tp_obj(m, "interrupts");
+	tp_obj_known(m, "interrupts", irqs);
+	if (irqs)
 		tp_irq_fields(m, c->cpu, "  /proc/interrupts over the run:");
-		tp_end(m);
-	} else {
-		tp_null(m, "interrupts", NULL);
-	}
+	tp_end(m);
 	tp_obj(m, "scheduler");
 	tp_counter(m, "voluntary_switches", &c->ctx_vol, !sched ? NULL :
 		   &(struct tp_opts){ .text = "  the measuring thread: %llu voluntary" });
@@ -360,10 +359,7 @@ static void tp_clock_text(struct tp_model *m, const struct tp_result *r,
 
 static void tp_khz_as_mhz(struct tp_model *m, const char *key, uint32_t khz)
 {
-	if (khz)
-		tp_dbl(m, key, khz / 1000.0, NULL);
-	else
-		tp_null(m, key, NULL);
+	tp_dbl(m, key, khz ? khz / 1000.0 : NAN, NULL);
 }
 
 /*

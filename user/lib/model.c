@@ -208,15 +208,15 @@ static void tp_open(struct tp_model *m, struct tp_node *n)
 
 void tp_obj(struct tp_model *m, const char *key)
 {
-	tp_open(m, tp_add(m, TP_N_OBJ, key, NULL));
+	tp_obj_known(m, key, true);
 }
 
-/* An object whose value is unknown: null in JSON, its fields unknown. */
-void tp_obj_unknown(struct tp_model *m, const char *key)
+/* An object, known or not: unknown is null in JSON, its fields unknown. */
+void tp_obj_known(struct tp_model *m, const char *key, bool known)
 {
 	struct tp_node *n = tp_add(m, TP_N_OBJ, key, NULL);
 
-	n->known = false;
+	n->known = known;
 	tp_open(m, n);
 }
 
@@ -392,10 +392,14 @@ void tp_dbl(struct tp_model *m, const char *key, double v,
 	n->known = isfinite(v);
 }
 
+/* A string; NULL is unknown. */
 void tp_str(struct tp_model *m, const char *key, const char *v,
 	    const struct tp_opts *o)
 {
-	tp_field(m, key, TP_V_STR, o)->v.s = tp_strdup(m, v);
+	struct tp_node *n = tp_field(m, key, TP_V_STR, o);
+
+	n->v.s = tp_strdup(m, v);
+	n->known = v;
 }
 
 void tp_bool(struct tp_model *m, const char *key, bool v,
@@ -551,6 +555,37 @@ void tp_table(struct tp_model *m, const char *rows,
 	t->table.rows = tp_strdup(m, rows);
 	t->table.cols = cols;
 	t->table.n = n;
+}
+
+/**
+ * tp_line() - text's line of one object's fields, as a table's row
+ * @m: the model
+ * @obj: the object (a path: "cached.gross"; NULL: the one it stands in)
+ * @cols: the columns, their keys under @obj (copied: a builder may make
+ *	them in a loop)
+ * @n: how many
+ *
+ * The fields are found when text reaches the line, so that a field is
+ * declared once, where the other formats want it, and text lays it out
+ * where text wants it.
+ */
+void tp_line(struct tp_model *m, const char *obj,
+	     const struct tp_column *cols, unsigned int n)
+{
+	struct tp_column *copy;
+	unsigned int i;
+
+	if (m->quiet)
+		return;
+	copy = tp_alloc(m, n * sizeof(*copy));
+	for (i = 0; i < n; i++) {
+		copy[i] = cols[i];
+		copy[i].key = tp_strdup(m, cols[i].key);
+		copy[i].fmt = tp_strdup(m, cols[i].fmt);
+		copy[i].none = tp_strdup(m, cols[i].none);
+	}
+	tp_table(m, obj, copy, n);
+	m->stack[m->depth - 1]->c.last->table.line = true;
 }
 
 /* A part written by its own JSON and text writers, in place. */

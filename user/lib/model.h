@@ -26,6 +26,8 @@
  *                    figures (headings, lines, sentences).
  *   table            text's table of the rows: per column a field's key
  *                    and a cell format; each figure is the row's field.
+ *   line             text's line of one object's fields, as a table's row:
+ *                    the layout of fields declared elsewhere, for text.
  *   raw              a part written by a module that has no model of its
  *                    own (the environment audit, the load, the actions):
  *                    its JSON and text writers, called in place.
@@ -252,7 +254,7 @@ const struct tp_output *tp_model_output(const struct tp_model *m);
 const struct tp_verdict *tp_model_verdict(const struct tp_model *m);
 
 void tp_obj(struct tp_model *m, const char *key);
-void tp_obj_unknown(struct tp_model *m, const char *key);
+void tp_obj_known(struct tp_model *m, const char *key, bool known);
 void tp_arr(struct tp_model *m, const char *key);
 void tp_end(struct tp_model *m);
 void tp_rows(struct tp_model *m, const char *key, unsigned int n,
@@ -292,6 +294,8 @@ FILE *tp_text_open(struct tp_model *m);
 void tp_text_close(struct tp_model *m, FILE *f, const char *wrap);
 void tp_table(struct tp_model *m, const char *rows,
 	      const struct tp_column *cols, unsigned int n);
+void tp_line(struct tp_model *m, const char *obj,
+	     const struct tp_column *cols, unsigned int n);
 void tp_raw(struct tp_model *m, tp_raw_json_fn json, tp_raw_text_fn text,
 	    const void *ctx);
 

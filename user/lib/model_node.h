@@ -55,7 +55,8 @@ enum tp_value_type {
  * @rows: a rows node's count and builder (model.h's tp_row_fn)
  * @v: a field's value
  * @text: a text node's text
- * @table: a table's rows (their key) and columns
+ * @table: a table's rows (their key) and columns; a line's object (its
+ *	path, NULL: the object it stands in) and columns
  * @raw: a raw part's writers (model.h's tp_raw_json_fn, tp_raw_text_fn)
  * @series: a series' histogram and marks
  * @matrix: a matrix: its spec, its CPUs and their cells, row by row
@@ -93,6 +94,7 @@ struct tp_node {
 			const char *rows;
 			const struct tp_column *cols;
 			unsigned int n;
+			bool line;
 		} table;
 		struct {
 			void (*json)(const void *ctx, struct jw *j);

@@ -2,8 +2,8 @@
 /*
  * The report model as text for people: the tree in order, each text
  * fragment as it is, each field that has a text format through it, each
- * table a line per row, each matrix as a table of CPUs; JSON's structure
- * itself prints nothing.
+ * table a line per row, each line its object's fields, each matrix as a
+ * table of CPUs; JSON's structure itself prints nothing.
  */
 #include <string.h>
 
@@ -12,17 +12,32 @@
 #include "user/lib/model.h"
 #include "user/lib/model_node.h"
 
-/* A line per row: each column's field through its cell format. */
-static void tp_text_table(struct tp_model *m, const struct tp_node *t, FILE *f)
+/* Each column's field of @obj through its cell format. */
+static void tp_text_cols(struct tp_model *m, const struct tp_node *t,
+			 const struct tp_node *obj, FILE *f)
 {
-	const struct tp_node *rows = tp_model_rows(m, t->table.rows), *row;
 	const struct tp_column *col;
+
+	for (col = t->table.cols; col < t->table.cols + t->table.n; col++)
+		tp_node_cell(f, tp_node_find(obj, col->key), col,
+			     tp_model_khz(m));
+}
+
+/* A line per row; a line's object is under @parent, the line's container. */
+static void tp_text_table(struct tp_model *m, const struct tp_node *t,
+			  const struct tp_node *parent, FILE *f)
+{
+	const struct tp_node *rows, *row;
 	struct tp_iter it;
 
+	if (t->table.line) {
+		tp_text_cols(m, t, t->table.rows ?
+			     tp_node_find(parent, t->table.rows) : parent, f);
+		return;
+	}
+	rows = tp_model_rows(m, t->table.rows);
 	for (row = rows ? tp_first(&it, m, rows) : NULL; row; row = tp_next(&it)) {
-		for (col = t->table.cols; col < t->table.cols + t->table.n; col++)
-			tp_node_cell(f, tp_node_find(row, col->key), col,
-				     tp_model_khz(m));
+		tp_text_cols(m, t, row, f);
 		fputc('\n', f);
 	}
 }
@@ -66,7 +81,8 @@ static void tp_text_matrix(const struct tp_node *mx, FILE *f)
 	}
 }
 
-static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f)
+static void tp_text_node(struct tp_model *m, const struct tp_node *n,
+			 const struct tp_node *parent, FILE *f)
 {
 	const struct tp_node *c;
 	struct tp_iter it;
@@ -75,14 +91,14 @@ static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f)
 		return;
 	if (n->type == TP_N_OBJ || n->type == TP_N_ARR || n->type == TP_N_ROWS)
 		for (c = tp_first(&it, m, n); c; c = tp_next(&it))
-			tp_text_node(m, c, f);
+			tp_text_node(m, c, n, f);
 	else if (n->type == TP_N_FIELD && n->o && n->o->text)
 		tp_node_cell(f, n, &(struct tp_column){ .fmt = n->o->text },
 			     tp_model_khz(m));
 	else if (n->type == TP_N_TEXT)
 		fputs(n->text, f);
 	else if (n->type == TP_N_TABLE)
-		tp_text_table(m, n, f);
+		tp_text_table(m, n, parent, f);
 	else if (n->type == TP_N_RAW && n->raw.text)
 		n->raw.text(n->raw.ctx, f);
 	else if (n->type == TP_N_MATRIX)
@@ -91,5 +107,5 @@ static void tp_text_node(struct tp_model *m, const struct tp_node *n, FILE *f)
 
 void tp_render_text(struct tp_model *m, FILE *f)
 {
-	tp_text_node(m, tp_model_root(m), f);
+	tp_text_node(m, tp_model_root(m), NULL, f);
 }

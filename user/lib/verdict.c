@@ -301,10 +301,7 @@ static void tp_verdict_failures(struct tp_model *m, unsigned int k,
 		tp_dbl(m, "figure", x->figure, NULL);
 		tp_dbl(m, "limit", x->limit, NULL);
 		tp_dbl(m, "excess", x->excess, NULL);
-		if (x->why)
-			tp_str(m, "why", x->why, NULL);
-		else
-			tp_null(m, "why", NULL);
+		tp_str(m, "why", x->why, NULL);
 		tp_end(m);
 	}
 	tp_end(m);
@@ -372,10 +369,8 @@ static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 	tp_u64(m, "failing", t.over + t.none, &(struct tp_opts){
 		.prom = &tp_limit_failing, .not_in = TP_NO_DOC,
 		.labels = tp_labels(m, "limit", name, "text", text, NULL) });
-	if (l->stat == TP_LIMIT_SYNC)
-		tp_null(m, "limit", NULL);
-	else
-		tp_u64(m, "limit", l->value, NULL);
+	tp_counter(m, "limit", &(struct tp_counter_res){
+		   l->stat != TP_LIMIT_SYNC, l->value }, NULL);
 	tp_str(m, "unit", tp_limit_in_cycles(l) ? "cycles" : "ns", NULL);
 	tp_str(m, "source", from, NULL);
 	tp_bool(m, "pass", tp_limit_passed(v, &t), NULL);
@@ -383,15 +378,13 @@ static void tp_verdict_limit(struct tp_model *m, unsigned int k)
 	       "cpus", v->entries, NULL);
 	tp_u64(m, "over", t.over, NULL);
 	tp_u64(m, "not_judged", t.none, NULL);
+	tp_obj_known(m, "highest", t.highest >= 0);
 	if (t.highest >= 0) {
-		tp_obj(m, "highest");
 		tp_verdict_entry(m, (unsigned int)t.highest);
 		tp_dbl(m, "figure",
 			tp_verdict_at(v, k, (unsigned int)t.highest)->figure, NULL);
-		tp_end(m);
-	} else {
-		tp_null(m, "highest", NULL);
 	}
+	tp_end(m);
 	tp_verdict_failures(m, k, t.over + t.none);
 	tp_end(m);
 }
