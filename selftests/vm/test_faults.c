@@ -100,6 +100,7 @@ FIXTURE(faults) {
 	char rt_runtime[32];	/* sched_rt_runtime_us to put back, or "" */
 	char fair_runtime[160];	/* a fair server's runtime to put back, or "" */
 	char rcu_stall[160];	/* the RCU stall timeout to put back, or "" */
+	uint64_t t0_ms;		/* the test's start: its time is logged */
 };
 
 FIXTURE_SETUP(faults)
@@ -115,12 +116,16 @@ FIXTURE_SETUP(faults)
 	ASSERT_GT(self->nkinds, 0);
 	self->seed = tp_seed("TP_FAULT_SEED");
 	TH_LOG("seed 0x%" PRIx64 " (TP_FAULT_SEED)", self->seed);
+	self->t0_ms = tp_now_ms();
 }
 
 FIXTURE_TEARDOWN(faults)
 {
 	struct tp_nl_error e;
 	unsigned int cpu;
+
+	/* The suite's time is budgeted: each test says what it costs. */
+	TH_LOG("took %" PRIu64 " ms", tp_now_ms() - self->t0_ms);
 
 	for (cpu = 1; cpu < 64; cpu++)
 		tp_cpu_set_online(cpu, true);
