@@ -10,7 +10,8 @@
  * before tp_lock, which protects tp_current and every run's state and
  * threads.  A run's reason is set once, by cmpxchg() (stop-at sets it with
  * interrupts off, without the lock).  Threads never take tp_lock, only
- * their slot's mutex to publish; nothing waits for a thread on that
+ * their slot's mutex to publish, which only their end waits for (readers
+ * hold it, tp_cpu_publish()); nothing waits for a thread on that
  * thread's own CPU, where a task of higher priority may starve it: it is
  * moved away first (tp_thread_move_away()).
  *
@@ -282,9 +283,20 @@ out:
 	return end;
 }
 
-/*
- * Readers see only snapshots, never a histogram being updated; at most 50
- * publications a second (unless @force) keep short windows cheap.
+/**
+ * tp_cpu_publish() - copy @c's figures where readers read them
+ * @c: the CPU, by its measuring thread
+ * @force: publish now, waiting for readers (the CPU's end); false: between
+ *	windows, at most 50 times a second, and never waiting
+ *
+ * Readers see only snapshots, never a histogram being updated, and each
+ * one whole: the old or the new.  Between windows the slot's lock is only
+ * tried: any user may read results (GET_RESULT, GET_STATUS), and a reader
+ * preempted while it holds the lock (SCHED_IDLE, a throttled cgroup; a
+ * mutex lends a SCHED_OTHER waiter no priority) would otherwise hold the
+ * thread in its gap, its CPU unmeasured.  A publication so skipped is
+ * tried again after the next window, and the CPU's end waits for the
+ * lock: the last one is never lost.
  */
 void tp_cpu_publish(struct tp_cpu *c, bool force)
 {
@@ -292,7 +304,10 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 		return;		/* a kind without per-CPU snapshots (skew) */
 	if (!force && time_before(jiffies, c->published + HZ / 50))
 		return;
-	mutex_lock(&c->lock);
+	if (force)
+		mutex_lock(&c->lock);
+	else if (!mutex_trylock(&c->lock))
+		return;
 	memcpy(c->snap, c->hot, c->run->kind->measure->snap_size);
 	WRITE_ONCE(c->gen, c->gen + 1);	/* tp_test_dump_stall() reads it */
 	mutex_unlock(&c->lock);
