@@ -120,14 +120,36 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
 	return (end ? end : ktime_get_ns()) - run->start_ns;
 }
 
-/*
- * Whether tasks and interrupts kept @c's CPU busy for at least half of the
- * @waited_ns since START: one of higher priority owns it.  If not, the CPU
- * itself hardly ran (TSCPROBE_CPU_F_HELD).
+/**
+ * tp_cpu_owned() - whether another task owns @c's CPU
+ * @c: the CPU, whose thread is not measuring (yet)
+ * @waited_ns: the time since START
+ *
+ * Owned when tasks and interrupts other than @c's own thread kept the CPU
+ * busy for at least half of the time since START that the thread did not
+ * run: one of higher priority runs there.  If not, the CPU itself hardly
+ * ran (TSCPROBE_CPU_F_HELD).  The thread's own time is left out of both:
+ * a noise warm-up spins for as long as the user asks, and the thread may
+ * then be held from its first measured window with the CPU running
+ * nothing.  Left out of the busy time as the scheduler charged it, tick
+ * by tick (a tick that a window with interrupts off, or a vCPU its host
+ * did not run, held back is lost to both), and out of the time waited as
+ * the thread ran it, exactly.
+ *
+ * Return: true when owned.
  */
 static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 {
-	return tp_cpu_busy_ns(c->cpu) - c->busy_at_start >= waited_ns / 2;
+	u64 busy = tp_cpu_busy_ns(c->cpu) - c->busy_at_start;
+	u64 own = 0, ran = 0;
+
+	if (c->task) {
+		own = tp_task_busy_ns(c->task) - c->own_at_start;
+		ran = READ_ONCE(c->task->se.sum_exec_runtime) - c->ran_at_start;
+	}
+	busy = busy > own ? busy - own : 0;
+	waited_ns = waited_ns > ran ? waited_ns - ran : 0;
+	return busy >= waited_ns / 2;
 }
 
 /* Time since START on a clock every CPU shares; 0 if it went back. */
@@ -436,7 +458,11 @@ static void tp_thread_stop(struct task_struct *t, unsigned int from)
 	kthread_stop(t);
 }
 
-/* Test hook, off by default: a CPU whose thread starts late, idle meanwhile. */
+/*
+ * Test hook, off by default: a CPU whose thread starts late, idle
+ * meanwhile; or, with test_late_warmed_up, whose first window after its
+ * warm-up comes late, as on a vCPU its host stops running then.
+ */
 static int tp_test_late_cpu = -1;
 module_param_named(test_late_cpu, tp_test_late_cpu, int, 0600);
 MODULE_PARM_DESC(test_late_cpu,
@@ -444,12 +470,21 @@ MODULE_PARM_DESC(test_late_cpu,
 static unsigned int tp_test_late_ms;
 module_param_named(test_late_ms, tp_test_late_ms, uint, 0600);
 MODULE_PARM_DESC(test_late_ms, "test hook: see test_late_cpu (0, at most 30000)");
+static bool tp_test_late_warmed_up;
+module_param_named(test_late_warmed_up, tp_test_late_warmed_up, bool, 0600);
+MODULE_PARM_DESC(test_late_warmed_up,
+		 "test hook: test_late_cpu's thread sleeps after its noise warm-up, not before it starts (N)");
 
-static void tp_test_late_start(const struct tp_cpu *c)
+/*
+ * The test hook's sleep, at the thread's start (@warmed_up false) or
+ * after a noise warm-up (true).
+ */
+void tp_cpu_test_late(const struct tp_cpu *c, bool warmed_up)
 {
 	unsigned long end;
 
-	if ((int)c->cpu != READ_ONCE(tp_test_late_cpu))
+	if ((int)c->cpu != READ_ONCE(tp_test_late_cpu) ||
+	    READ_ONCE(tp_test_late_warmed_up) != warmed_up)
 		return;
 	end = jiffies + msecs_to_jiffies(min(READ_ONCE(tp_test_late_ms), 30000U));
 	while (!kthread_should_stop() && time_before(jiffies, end))
@@ -570,7 +605,7 @@ static int tp_cpu_thread(void *data)
 	struct tp_run *run = c->run;
 	bool complete = false;
 
-	tp_test_late_start(c);
+	tp_cpu_test_late(c, false);
 	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
 	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags)) {
 		tp_cpu_wait_for_reap();
@@ -1051,13 +1086,18 @@ static int tp_run_create_threads(struct tp_run *run)
 	return 0;
 }
 
-/* Before the threads wake: what their CPUs had run until now. */
+/* Before the threads wake: what their CPUs and they had run until now. */
 static void tp_run_note_busy(struct tp_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nr_cpus; i++)
-		run->slots[i].busy_at_start = tp_cpu_busy_ns(run->slots[i].cpu);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+
+		c->busy_at_start = tp_cpu_busy_ns(c->cpu);
+		c->own_at_start = tp_task_busy_ns(c->task);
+		c->ran_at_start = c->task->se.sum_exec_runtime;
+	}
 }
 
 static void tp_run_wake_threads(struct tp_run *run)
