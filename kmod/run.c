@@ -693,8 +693,9 @@ void tp_test_delay(void)
 /* Every START and every noise run's end: the probes change between runs. */
 static DEFINE_MUTEX(tp_start_lock);
 /*
- * A run's end holds tp_start_lock, or is about to: a START refuses rather
- * than wait for its detach (tp_run_start()).
+ * The end of a run that attached the probes holds tp_start_lock, or is
+ * about to: a START refuses rather than wait for its detach
+ * (tp_run_start_lock()).
  */
 static bool tp_run_ending;
 
@@ -706,18 +707,19 @@ MODULE_PARM_DESC(test_detach_ms,
 
 /*
  * With tp_start_lock held, after the run has ended and said so (@ms: the
- * test hook's hold, read as it ended): its probes write nothing any more
- * (each thread published NULL at its end), and no START attaches them
- * again before they are off.  Detaching patches kernel text at every
- * probed site, each batch with IPIs to every CPU that must all answer
- * (text_poke_bp()); in a 64-vCPU TCG guest that took seconds, and forever
- * once a CPU never ran what was queued for it: the run's end does not
- * wait for it.  Not under tp_lock: detaching takes the hotplug lock, under
- * which the offline callback takes tp_lock.
+ * test hook's hold, read as it ended), if its START attached the probes
+ * (a noise run, unless the module was loaded with sources=N): they write
+ * nothing any more (each thread published NULL at its end), and no START
+ * attaches them again before they are off.  Detaching patches kernel
+ * text at every probed site, each batch with IPIs to every CPU that must
+ * all answer (text_poke_bp()); in a 64-vCPU TCG guest that took seconds,
+ * and forever once a CPU never ran what was queued for it: the run's end
+ * does not wait for it.  Not under tp_lock: detaching takes the hotplug
+ * lock, under which the offline callback takes tp_lock.
  */
 static void tp_run_detach_sources(const struct tp_run *run, unsigned int ms)
 {
-	if (!run->kind->measure->sources)
+	if (!run->probes_attached)
 		return;
 	if (ms)
 		msleep(min(ms, 10000U));
@@ -734,8 +736,8 @@ static void tp_run_finish(struct work_struct *work)
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
 	unsigned int hold_ms = READ_ONCE(tp_test_detach_ms);
 
-	/* Only a run with probes has a detach to wait for. */
-	if (run->kind->measure->sources)
+	/* Only a run whose START attached probes has a detach to wait for. */
+	if (run->probes_attached)
 		WRITE_ONCE(tp_run_ending, true);
 	mutex_lock(&tp_start_lock);
 	mutex_lock(&tp_lock);
@@ -1348,6 +1350,7 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 	cpus_read_unlock();
 	if (!err) {
 		attached = tp_run_attach_sources(kind);
+		run->probes_attached = attached;
 		err = tp_run_commit(run, extack, &old);
 		/* A START that failed after all leaves no probe behind. */
 		if (err && attached)

@@ -111,6 +111,7 @@ struct tp_run {
 	struct tp_cpu *slots;			/* in CPU order */
 	struct task_struct *main_task;		/* measure->run_main's, or NULL */
 	void *priv;				/* measure->alloc's */
+	bool probes_attached;			/* its START attached them */
 	atomic_t active;			/* threads not yet ended */
 	bool stop;
 	atomic_t stop_claimed;			/* tp_run_stop_at() */
