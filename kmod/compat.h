@@ -203,4 +203,13 @@ static inline u64 tp_cpu_busy_ns(unsigned int cpu)
 	       t[CPUTIME_IRQ] + t[CPUTIME_SOFTIRQ];
 }
 
+/*
+ * The part of tp_cpu_busy_ns() charged to @t (the interrupts it took
+ * included): the same account, by the same ticks.
+ */
+static inline u64 tp_task_busy_ns(const struct task_struct *t)
+{
+	return READ_ONCE(t->utime) + READ_ONCE(t->stime);
+}
+
 #endif /* TSCPROBE_KMOD_COMPAT_H */

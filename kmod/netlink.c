@@ -680,6 +680,24 @@ static void tp_test_dump_shrink(struct sk_buff *skb)
 	}
 }
 
+/*
+ * Test hook, 0 by default: the next dump call to take a CPU's lock holds
+ * it this long first (at most 10 s), as a reader preempted there; then
+ * the hook is 0 again, which tells the test that the hold began.
+ */
+static unsigned int tp_test_dump_hold_ms;
+module_param_named(test_dump_hold_ms, tp_test_dump_hold_ms, uint, 0600);
+MODULE_PARM_DESC(test_dump_hold_ms,
+		 "test hook: ms the next GET_RESULT dump call holds a CPU's lock, once (0, at most 10000)");
+
+static void tp_test_dump_hold(void)
+{
+	unsigned int ms = READ_ONCE(tp_test_dump_hold_ms);
+
+	if (ms && cmpxchg(&tp_test_dump_hold_ms, ms, 0) == ms)
+		msleep(min(ms, 10000U));
+}
+
 static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 		       const struct tp_run *run, struct tp_cpu *c)
 {
@@ -688,6 +706,7 @@ static int tp_dump_cpu(struct sk_buff *skb, struct netlink_callback *cb,
 	if (tp_dump_ctx(cb)->pos)
 		tp_test_dump_stall(c);
 	mutex_lock(&c->lock);
+	tp_test_dump_hold();
 	err = tp_dump_cpu_locked(skb, cb, run, c);
 	mutex_unlock(&c->lock);
 	return err;

@@ -590,6 +590,7 @@ static bool tp_noise_cpu_measure(struct tp_run *run, struct tp_cpu *c)
 
 	if (!tp_noise_warm_up(run, c, width))
 		return false;
+	tp_cpu_test_late(c, true);
 	tp_noise_counters_begin(n, p, c->cpu);
 	n->src_kinds = tp_src_kinds_probed();
 	n->src->measurer = current;

@@ -10,7 +10,8 @@
  * before tp_lock, which protects tp_current and every run's state and
  * threads.  A run's reason is set once, by cmpxchg() (stop-at sets it with
  * interrupts off, without the lock).  Threads never take tp_lock, only
- * their slot's mutex to publish; nothing waits for a thread on that
+ * their slot's mutex to publish, which only their end waits for (readers
+ * hold it, tp_cpu_publish()); nothing waits for a thread on that
  * thread's own CPU, where a task of higher priority may starve it: it is
  * moved away first (tp_thread_move_away()).
  *
@@ -119,14 +120,36 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
 	return (end ? end : ktime_get_ns()) - run->start_ns;
 }
 
-/*
- * Whether tasks and interrupts kept @c's CPU busy for at least half of the
- * @waited_ns since START: one of higher priority owns it.  If not, the CPU
- * itself hardly ran (TSCPROBE_CPU_F_HELD).
+/**
+ * tp_cpu_owned() - whether another task owns @c's CPU
+ * @c: the CPU, whose thread is not measuring (yet)
+ * @waited_ns: the time since START
+ *
+ * Owned when tasks and interrupts other than @c's own thread kept the CPU
+ * busy for at least half of the time since START that the thread did not
+ * run: one of higher priority runs there.  If not, the CPU itself hardly
+ * ran (TSCPROBE_CPU_F_HELD).  The thread's own time is left out of both:
+ * a noise warm-up spins for as long as the user asks, and the thread may
+ * then be held from its first measured window with the CPU running
+ * nothing.  Left out of the busy time as the scheduler charged it, tick
+ * by tick (a tick that a window with interrupts off, or a vCPU its host
+ * did not run, held back is lost to both), and out of the time waited as
+ * the thread ran it, exactly.
+ *
+ * Return: true when owned.
  */
 static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 {
-	return tp_cpu_busy_ns(c->cpu) - c->busy_at_start >= waited_ns / 2;
+	u64 busy = tp_cpu_busy_ns(c->cpu) - c->busy_at_start;
+	u64 own = 0, ran = 0;
+
+	if (c->task) {
+		own = tp_task_busy_ns(c->task) - c->own_at_start;
+		ran = READ_ONCE(c->task->se.sum_exec_runtime) - c->ran_at_start;
+	}
+	busy = busy > own ? busy - own : 0;
+	waited_ns = waited_ns > ran ? waited_ns - ran : 0;
+	return busy >= waited_ns / 2;
 }
 
 /* Time since START on a clock every CPU shares; 0 if it went back. */
@@ -282,9 +305,20 @@ out:
 	return end;
 }
 
-/*
- * Readers see only snapshots, never a histogram being updated; at most 50
- * publications a second (unless @force) keep short windows cheap.
+/**
+ * tp_cpu_publish() - copy @c's figures where readers read them
+ * @c: the CPU, by its measuring thread
+ * @force: publish now, waiting for readers (the CPU's end); false: between
+ *	windows, at most 50 times a second, and never waiting
+ *
+ * Readers see only snapshots, never a histogram being updated, and each
+ * one whole: the old or the new.  Between windows the slot's lock is only
+ * tried: any user may read results (GET_RESULT, GET_STATUS), and a reader
+ * preempted while it holds the lock (SCHED_IDLE, a throttled cgroup; a
+ * mutex lends a SCHED_OTHER waiter no priority) would otherwise hold the
+ * thread in its gap, its CPU unmeasured.  A publication so skipped is
+ * tried again after the next window, and the CPU's end waits for the
+ * lock: the last one is never lost.
  */
 void tp_cpu_publish(struct tp_cpu *c, bool force)
 {
@@ -292,7 +326,10 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 		return;		/* a kind without per-CPU snapshots (skew) */
 	if (!force && time_before(jiffies, c->published + HZ / 50))
 		return;
-	mutex_lock(&c->lock);
+	if (force)
+		mutex_lock(&c->lock);
+	else if (!mutex_trylock(&c->lock))
+		return;
 	memcpy(c->snap, c->hot, c->run->kind->measure->snap_size);
 	WRITE_ONCE(c->gen, c->gen + 1);	/* tp_test_dump_stall() reads it */
 	mutex_unlock(&c->lock);
@@ -421,7 +458,11 @@ static void tp_thread_stop(struct task_struct *t, unsigned int from)
 	kthread_stop(t);
 }
 
-/* Test hook, off by default: a CPU whose thread starts late, idle meanwhile. */
+/*
+ * Test hook, off by default: a CPU whose thread starts late, idle
+ * meanwhile; or, with test_late_warmed_up, whose first window after its
+ * warm-up comes late, as on a vCPU its host stops running then.
+ */
 static int tp_test_late_cpu = -1;
 module_param_named(test_late_cpu, tp_test_late_cpu, int, 0600);
 MODULE_PARM_DESC(test_late_cpu,
@@ -429,12 +470,21 @@ MODULE_PARM_DESC(test_late_cpu,
 static unsigned int tp_test_late_ms;
 module_param_named(test_late_ms, tp_test_late_ms, uint, 0600);
 MODULE_PARM_DESC(test_late_ms, "test hook: see test_late_cpu (0, at most 30000)");
+static bool tp_test_late_warmed_up;
+module_param_named(test_late_warmed_up, tp_test_late_warmed_up, bool, 0600);
+MODULE_PARM_DESC(test_late_warmed_up,
+		 "test hook: test_late_cpu's thread sleeps after its noise warm-up, not before it starts (N)");
 
-static void tp_test_late_start(const struct tp_cpu *c)
+/*
+ * The test hook's sleep, at the thread's start (@warmed_up false) or
+ * after a noise warm-up (true).
+ */
+void tp_cpu_test_late(const struct tp_cpu *c, bool warmed_up)
 {
 	unsigned long end;
 
-	if ((int)c->cpu != READ_ONCE(tp_test_late_cpu))
+	if ((int)c->cpu != READ_ONCE(tp_test_late_cpu) ||
+	    READ_ONCE(tp_test_late_warmed_up) != warmed_up)
 		return;
 	end = jiffies + msecs_to_jiffies(min(READ_ONCE(tp_test_late_ms), 30000U));
 	while (!kthread_should_stop() && time_before(jiffies, end))
@@ -555,7 +605,7 @@ static int tp_cpu_thread(void *data)
 	struct tp_run *run = c->run;
 	bool complete = false;
 
-	tp_test_late_start(c);
+	tp_cpu_test_late(c, false);
 	/* Too late: the run gave up on this CPU (tp_cpu_give_up()). */
 	if (test_and_set_bit(TP_CPU_CLAIMED, &c->flags)) {
 		tp_cpu_wait_for_reap();
@@ -643,8 +693,9 @@ void tp_test_delay(void)
 /* Every START and every noise run's end: the probes change between runs. */
 static DEFINE_MUTEX(tp_start_lock);
 /*
- * A run's end holds tp_start_lock, or is about to: a START refuses rather
- * than wait for its detach (tp_run_start()).
+ * The end of a run that attached the probes holds tp_start_lock, or is
+ * about to: a START refuses rather than wait for its detach
+ * (tp_run_start_lock()).
  */
 static bool tp_run_ending;
 
@@ -656,18 +707,19 @@ MODULE_PARM_DESC(test_detach_ms,
 
 /*
  * With tp_start_lock held, after the run has ended and said so (@ms: the
- * test hook's hold, read as it ended): its probes write nothing any more
- * (each thread published NULL at its end), and no START attaches them
- * again before they are off.  Detaching patches kernel text at every
- * probed site, each batch with IPIs to every CPU that must all answer
- * (text_poke_bp()); in a 64-vCPU TCG guest that took seconds, and forever
- * once a CPU never ran what was queued for it: the run's end does not
- * wait for it.  Not under tp_lock: detaching takes the hotplug lock, under
- * which the offline callback takes tp_lock.
+ * test hook's hold, read as it ended), if its START attached the probes
+ * (a noise run, unless the module was loaded with sources=N): they write
+ * nothing any more (each thread published NULL at its end), and no START
+ * attaches them again before they are off.  Detaching patches kernel
+ * text at every probed site, each batch with IPIs to every CPU that must
+ * all answer (text_poke_bp()); in a 64-vCPU TCG guest that took seconds,
+ * and forever once a CPU never ran what was queued for it: the run's end
+ * does not wait for it.  Not under tp_lock: detaching takes the hotplug
+ * lock, under which the offline callback takes tp_lock.
  */
 static void tp_run_detach_sources(const struct tp_run *run, unsigned int ms)
 {
-	if (!run->kind->measure->sources)
+	if (!run->probes_attached)
 		return;
 	if (ms)
 		msleep(min(ms, 10000U));
@@ -684,8 +736,8 @@ static void tp_run_finish(struct work_struct *work)
 	struct tp_run *run = container_of(work, struct tp_run, finish_work);
 	unsigned int hold_ms = READ_ONCE(tp_test_detach_ms);
 
-	/* Only a run with probes has a detach to wait for. */
-	if (run->kind->measure->sources)
+	/* Only a run whose START attached probes has a detach to wait for. */
+	if (run->probes_attached)
 		WRITE_ONCE(tp_run_ending, true);
 	mutex_lock(&tp_start_lock);
 	mutex_lock(&tp_lock);
@@ -1036,13 +1088,18 @@ static int tp_run_create_threads(struct tp_run *run)
 	return 0;
 }
 
-/* Before the threads wake: what their CPUs had run until now. */
+/* Before the threads wake: what their CPUs and they had run until now. */
 static void tp_run_note_busy(struct tp_run *run)
 {
 	unsigned int i;
 
-	for (i = 0; i < run->nr_cpus; i++)
-		run->slots[i].busy_at_start = tp_cpu_busy_ns(run->slots[i].cpu);
+	for (i = 0; i < run->nr_cpus; i++) {
+		struct tp_cpu *c = &run->slots[i];
+
+		c->busy_at_start = tp_cpu_busy_ns(c->cpu);
+		c->own_at_start = tp_task_busy_ns(c->task);
+		c->ran_at_start = c->task->se.sum_exec_runtime;
+	}
 }
 
 static void tp_run_wake_threads(struct tp_run *run)
@@ -1293,6 +1350,7 @@ int tp_run_start(const struct tp_kind *kind, struct nlattr **attrs,
 	cpus_read_unlock();
 	if (!err) {
 		attached = tp_run_attach_sources(kind);
+		run->probes_attached = attached;
 		err = tp_run_commit(run, extack, &old);
 		/* A START that failed after all leaves no probe behind. */
 		if (err && attached)

@@ -88,6 +88,8 @@ struct tp_cpu {
 	unsigned long gen;		/* publications so far */
 	unsigned long published;	/* jiffies */
 	u64 busy_at_start;		/* tp_cpu_busy_ns() at START */
+	u64 ran_at_start;		/* its thread's runtime at START */
+	u64 own_at_start;		/* tp_task_busy_ns() of it at START */
 	unsigned long started_at;	/* jiffies, 0 until its thread starts */
 	u64 nvcsw;			/* the thread's, during the run */
 	u64 nivcsw;
@@ -109,6 +111,7 @@ struct tp_run {
 	struct tp_cpu *slots;			/* in CPU order */
 	struct task_struct *main_task;		/* measure->run_main's, or NULL */
 	void *priv;				/* measure->alloc's */
+	bool probes_attached;			/* its START attached them */
 	atomic_t active;			/* threads not yet ended */
 	bool stop;
 	atomic_t stop_claimed;			/* tp_run_stop_at() */
@@ -147,6 +150,7 @@ unsigned int tp_run_state(const struct tp_run *run);
 u64 tp_run_elapsed_ns(const struct tp_run *run);
 bool tp_run_start_late(const struct tp_run *run, u64 after_ns);
 void tp_cpu_start_missed(struct tp_cpu *c);
+void tp_cpu_test_late(const struct tp_cpu *c, bool warmed_up);
 bool tp_cpu_should_stop(const struct tp_cpu *c);
 bool tp_cpu_gone(const struct tp_cpu *c);
 bool tp_cpu_here(struct tp_cpu *c);

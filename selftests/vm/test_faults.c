@@ -1259,6 +1259,54 @@ TEST_F_TIMEOUT(faults, a_warm_up_begun_in_time_is_measured_after_it, 120)
 	free(out);
 }
 
+/* CPU 1's busy time as the tick accounted it (/proc/stat), in ms. */
+static long tp_cpu1_busy_ms(void)
+{
+	char *out = NULL;
+	long ms = -1;
+
+	if (!tp_sh("awk '$1 == \"cpu1\" { print ($2 + $3 + $4 + $7 + $8) * 10 }' /proc/stat",
+		   &out) && out && *out)
+		ms = strtol(out, NULL, 10);
+	free(out);
+	return ms;
+}
+
+/*
+ * A CPU held from its first window after a long warm-up is held: the
+ * thread's own spinning is no other task's.  CPU 1 warms up 20 s (with
+ * interrupts on, so that the tick can charge it), then its thread sleeps
+ * 10.5 s (test_late_warmed_up), the CPU idle, and comes to its first
+ * window past the start limit plus the warm-up, a window and a gap.  Of
+ * the CPU's 31 s since START, all its busy time was the thread's own:
+ * counted as other tasks', it made the CPU look owned, not held, wherever
+ * the tick charged more than three quarters of the warm-up (on a
+ * nohz_full CPU, on a host that runs the vCPU; the log says how much it
+ * charged).
+ */
+TEST_F_TIMEOUT(faults, held_after_a_long_warm_up, 180)
+{
+	long busy_ms = tp_cpu1_busy_ms();
+	uint64_t ms;
+	char *out;
+	int ret;
+
+	if (tp_online_count() < 2)
+		SKIP(return, "needs 2 CPUs");
+	ASSERT_EQ(0, tp_param_set("test_late_warmed_up", 1));
+	ret = tp_noise_late_cpu1_run("-d 12s --warm-up 20s --width 20ms --irqs on",
+				     10500, &out, &ms);
+	tp_param_set("test_late_warmed_up", 0);
+	busy_ms = tp_cpu1_busy_ms() - busy_ms;
+	TH_LOG("CPU 1 held 10500 ms after a 20 s warm-up: exit %d after %" PRIu64
+	       " ms; the tick charged CPU 1 %ld ms busy", ret, ms, busy_ms);
+	ASSERT_EQ(0, ret) TH_LOG("%s", out ?: "");
+	EXPECT_JQ(out, ".stop_reason == \"completed\" and .cpus[1].starved and"
+		  " .cpus[1].held and .cpus[1].incomplete and .cpus[1].samples == 0 and"
+		  " (.cpus[0] | (.starved or .held or .incomplete) | not)");
+	free(out);
+}
+
 /*
  * The start limit is timed on a clock every CPU shares.  START reads the
  * TSC on its own CPU; test_start_tsc_ms puts that reading 2 s past

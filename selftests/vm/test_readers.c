@@ -13,6 +13,10 @@
  *  - a CPU's results read across a publication of its figures carry
  *    NLM_F_DUMP_INTR, and the CLI reads them again: "show" while a run
  *    publishes gives results that add up, or one line after eight tries;
+ *  - a reader that holds a CPU's results (test_dump_hold_ms: as one
+ *    preempted in the dump) never holds its measuring thread: the CPU
+ *    goes on measuring windows meanwhile, the reader gets one whole
+ *    publication, and the run's results have every window;
  *  - threads' pids and names go only to readers with CAP_NET_ADMIN, in
  *    GET_RESULT (raw, and the CLI's JSON) and in the EVENT notifications
  *    ("events-named" refuses nobody); the others get the threads summed,
@@ -61,6 +65,7 @@ FIXTURE_TEARDOWN(readers)
 	struct tp_nl_error e;
 
 	tp_param_set("test_dump_stalls", 0);
+	tp_param_set("test_dump_hold_ms", 0);
 	tp_stop(&self->nl, &e);
 	tp_nl_close(&self->nl);
 }
@@ -638,6 +643,152 @@ TEST_F_TIMEOUT(readers, dump_across_a_publication_is_read_again, 300)
 	free(out);
 	ASSERT_EQ(0, tp_param_set("test_dump_stalls", 0));
 	EXPECT_EQ(0, tp_stop(&self->nl, &e));
+}
+
+/* ---- a reader that holds a CPU ---------------------------------------------------- */
+
+/* How long the test hook holds CPU 1's lock, in ms. */
+#define TP_DUMP_HOLD_MS		5000
+#define TP_DUMP_HOLD_PARAM	"/sys/module/tscprobe/parameters/test_dump_hold_ms"
+
+/* The tscprobe_window events, and nothing else, into an empty buffer. */
+static int tp_trace_windows(const char *root, bool on)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd),
+		 "cd %s && echo 0 > tracing_on && echo > trace &&"
+		 " echo %d > events/tscprobe/tscprobe_window/enable &&"
+		 " echo 1 > tracing_on", root, on);
+	return tp_sh(cmd, NULL);
+}
+
+/* The windows CPU 1 has ended, as traced; -1 if the trace cannot be read. */
+static long tp_cpu1_windows_traced(const char *root)
+{
+	char cmd[256], *out = NULL;
+	long n = -1;
+	int ret;
+
+	snprintf(cmd, sizeof(cmd), "grep -c 'tscprobe_window: cpu=1 ' %s/trace",
+		 root);
+	ret = tp_sh(cmd, &out);
+	if ((ret == 0 || ret == 1) && out && *out)	/* 1: none yet */
+		n = strtol(out, NULL, 10);
+	free(out);
+	return n;
+}
+
+/*
+ * Nobody's GET_RESULT, decoded as the CLI decodes it: exits 0 when it is
+ * one whole publication (tp_check_snapshot()), 1 when it is not, 2 when
+ * it could not be had.
+ */
+static void tp_nobody_reads_whole(void)
+{
+	struct tp_nl_error e;
+	struct tp_result r;
+	struct tp_nl nl;
+	char why[256];
+	int torn;
+
+	if (tp_drop_to(TP_NOBODY) || tp_nl_open(&nl) != TP_EXIT_OK)
+		_exit(2);
+	tp_result_init(&r, 0);
+	if (tp_result_fetch(&nl, 0, &r, &e))
+		_exit(2);
+	torn = tp_check_snapshot(&r, why, sizeof(why));
+	if (torn)
+		fprintf(stderr, "nobody's read: %s\n", why);
+	tp_result_free(&r);
+	tp_nl_close(&nl);
+	_exit(torn ? 1 : 0);
+}
+
+/* Up to @ms for the trace to show CPU 1 measuring; the count seen. */
+static long tp_wait_cpu1_windows(const char *root, unsigned int ms)
+{
+	long n = -1;
+	unsigned int waited;
+
+	for (waited = 0; waited < ms; waited += 100) {
+		n = tp_cpu1_windows_traced(root);
+		if (n > 0)
+			break;
+		tp_sleep_ms(100);
+	}
+	return n;
+}
+
+/*
+ * Any user may read results, and a reader preempted while it holds a
+ * CPU's lock (SCHED_IDLE, a throttled cgroup) would hold that CPU's
+ * thread in its gap, unmeasured, were the thread to wait for the lock
+ * between windows.  Nobody's GET_RESULT holds CPU 1's lock for
+ * TP_DUMP_HOLD_MS (test_dump_hold_ms): 2 s well inside the hold, CPU 1
+ * still ends windows (ftrace's tscprobe_window), nobody gets one whole
+ * publication, and the run's results, published at its end whatever
+ * readers hold, count every window traced.
+ */
+TEST_F_TIMEOUT(readers, a_reader_holding_a_cpu_never_holds_its_thread, 180)
+{
+	static const struct tp_attr_val long_run[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 10000000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 10000000ULL },
+		{ 0 },
+	};
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	const char *root = tp_tracefs();
+	struct tp_cpuset one = { 0 };
+	long before, during, traced, counted;
+	struct tp_nl_error e;
+	unsigned int waited;
+	int status, still;
+	pid_t reader;
+	char *out = NULL;
+
+	ASSERT_NE(NULL, root);
+	ASSERT_EQ(0, tp_trace_windows(root, true));
+	tp_cpuset_add(&one, 1);
+	ASSERT_EQ(0, tp_start(&self->nl, noise, long_run, &one, NULL, &e))
+		TH_LOG("%s", e.msg);
+	ASSERT_LT(0, tp_wait_cpu1_windows(root, 20000));
+
+	ASSERT_EQ(0, tp_param_set("test_dump_hold_ms", TP_DUMP_HOLD_MS));
+	reader = fork();
+	if (reader == 0)
+		tp_nobody_reads_whole();
+	ASSERT_LT(0, reader);
+	/* The hook sets itself to 0 as its hold begins. */
+	for (waited = 0; waited < 10000 &&
+	     strcmp(tp_read_file(TP_DUMP_HOLD_PARAM), "0"); waited += 20)
+		tp_sleep_ms(20);
+	ASSERT_STREQ("0", tp_read_file(TP_DUMP_HOLD_PARAM));
+	tp_sleep_ms(500);
+	before = tp_cpu1_windows_traced(root);
+	tp_sleep_ms(2000);
+	during = tp_cpu1_windows_traced(root) - before;
+	still = waitpid(reader, &status, WNOHANG);
+	TH_LOG("CPU 1 ended %ld windows in the 2 s a reader held its lock (%ld before)",
+	       during, before);
+	ASSERT_EQ(0, still) TH_LOG("the hold ended before the 2 s did");
+	EXPECT_LT(0, during) TH_LOG("the reader held the measurement");
+
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("nobody's read: status %#x", status);
+	ASSERT_TRUE(tp_wait_not_running(&self->nl, 30000));
+	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
+	traced = tp_cpu1_windows_traced(root);
+	tp_trace_windows(root, false);
+	counted = tp_jq_num(out, ".cpus[0].windows");
+	TH_LOG("the run: %ld windows counted, %ld traced", counted, traced);
+	EXPECT_EQ(traced, counted);
+	EXPECT_JQS(out, ".stop_reason == \"completed\"",
+		   "all(.cpus[]; (.incomplete or .starved) | not)",
+		   "all(.cpus[]; (.histogram | map(.calls) | add // 0) == .samples)",
+		   "all(.cpus[]; (.histogram | map(.cycles) | add // 0) == .measured_cycles)");
+	free(out);
 }
 
 /* ---- whose names ------------------------------------------------------------------ */

@@ -10,7 +10,8 @@
 #    duration after kill -9 of the CLI, or by a START that was refused;
 #    rmmod mid-run leaves none; sources=0 attaches none (a probe left
 #    behind would call into the unloaded module at the next context
-#    switch: the harness scans the kernel log);
+#    switch: the harness scans the kernel log), and its runs' ends keep
+#    no START waiting;
 #  - a run ends and says so on time while its probes' detach is held back
 #    (the test hook test_detach_ms, as a kernel slow to patch its text),
 #    and the next START waits for the detach, then attaches them anew;
@@ -557,6 +558,25 @@ sources_off() {
 	rmmod tscprobe && insmod "$KO" && [ $s -eq 0 ]
 }
 
+# sources=0: a noise run attaches no probe, so its end detaches none, and
+# the next START is not refused meanwhile: with the detach's hold
+# (test_detach_ms) on, a run right after another starts at once.
+sources_off_next_start_at_once() {
+	rmmod tscprobe && insmod "$KO" sources=0 || return 1
+	hold=/sys/module/tscprobe/parameters/test_detach_ms
+	echo "$DETACH_HOLD_MS" >"$hold"
+	tscprobe noise -c 1 -d 200ms -q >/dev/null
+	first=$?
+	t0=$(now_ms)
+	tscprobe noise -c 1 -d 200ms -q >/dev/null
+	rc=$?
+	ms=$(($(now_ms) - t0))
+	echo 0 >"$hold"
+	echo "sources=0, the detach held $DETACH_HOLD_MS ms: the next run ended after $ms ms (exits $first, $rc)"
+	rmmod tscprobe && insmod "$KO" && [ "$first" -eq 0 ] &&
+		[ "$rc" -eq 0 ] && [ "$ms" -lt $((DETACH_HOLD_MS * 2 / 3)) ]
+}
+
 tap_fresh_module "$KO"
 tap_check "probes attached while a noise run is on, gone after it" probes_while_running
 tap_check "kill -9 of the CLI: no probe once its run has ended" cli_killed
@@ -565,6 +585,8 @@ tap_check "a START during a detach waits in the CLI, not in the kernel" \
 	start_during_a_detach_waits_in_the_cli
 tap_check "rmmod mid-run leaves no probe" rmmod_mid_run
 tap_check "sources=0 attaches nothing and names nothing" sources_off
+tap_check "sources=0: a START as the last run ends is not refused" \
+	sources_off_next_start_at_once
 tap_check "a busy thread on the measured CPU is named, with time" busy_thread_is_named
 tap_check "each event names what ran inside its gap, adding up to it, and its cause" events_name_their_sources
 tap_check "the serial port's interrupt on the measured CPU is named" serial_irq_is_named
