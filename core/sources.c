@@ -372,6 +372,30 @@ void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 	tp_src_resume(c, pid, f, at);
 }
 
+/*
+ * Which span of this NMI holds its count: the first handler's (@first,
+ * the NMI new), or the first that claimed it once one did.  Nothing reads
+ * the ring between two handlers of one NMI on its CPU, and a reader
+ * elsewhere (debugfs) sees the count in one span or, for a moment, none.
+ */
+static uint32_t tp_src_nmi_count(struct tp_src_cpu *c, bool first,
+				 bool handled)
+{
+	struct tp_src_ring *r = &c->nmi_ring;
+
+	if (first) {
+		c->nmi_counted = r->head;
+		c->nmi_claimed = handled;
+		return 1;
+	}
+	if (!handled || c->nmi_claimed || !tp_src_kept(c->nmi_counted, r->head))
+		return 0;
+	tp_write_once(r->span[c->nmi_counted & (TP_SRC_RING - 1)].count, 0);
+	c->nmi_counted = r->head;
+	c->nmi_claimed = true;
+	return 1;
+}
+
 /**
  * tp_src_nmi() - an NMI handler ran
  * @c: the CPU's state, on that CPU
@@ -381,22 +405,25 @@ void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
  * @cycles: how long it ran, inside whatever ran then
  * @nmis: the CPU's count of NMIs taken, which the kernel raises on entry,
  *	before the first handler
+ * @handled: the handler claimed the NMI
  *
  * The kernel calls every handler on its list for each NMI, whichever
- * claims it.  So the NMI counts once, booked to the first handler called
- * (the count moved since the last call): the others add their time with
- * a count of 0, and the kind counts NMIs, as the CPU's counter does.  The
+ * claims it.  So the NMI counts once (the first call, where the count
+ * moved since the last), and in the first handler that claimed it, or
+ * where none did, the first called: the others add their time with a
+ * count of 0, and the kind counts NMIs, as the CPU's counter does.  The
  * probes it interrupted and the measuring thread read what it adds.
  */
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
-		uint64_t start, uint64_t cycles, uint64_t nmis)
+		uint64_t start, uint64_t cycles, uint64_t nmis, bool handled)
 {
 	struct tp_src_span *s = tp_src_slot(&c->nmi_ring);
-	uint32_t count = nmis != c->nmi_seen;
+	bool first = nmis != c->nmi_seen;
+	uint32_t count = tp_src_nmi_count(c, first, handled);
 
 	c->nmi_seen = nmis;
 	tp_src_add(&c->kind_net[TP_SRC_NMI], cycles);
-	tp_src_add(&c->kind_count[TP_SRC_NMI], count);
+	tp_src_add(&c->kind_count[TP_SRC_NMI], first);
 	s->start = start;
 	s->end = start + cycles;
 	s->net = cycles;
@@ -481,14 +508,14 @@ void tp_src_windows_init(struct tp_src_windows *w)
  * one instant: an NMI between the reads would be in the one and not the
  * other, so they are read again while the head moved, a few times at
  * most, as tp_src_now() does.  Only NMIs come: a window's edges run with
- * interrupts off.  Return: the NMIs that came between the last reads (0
- * but in a storm), which may be counted apart from their spans.
+ * interrupts off.  @head: the head read before the counters, @after: the
+ * one read after them.  Return: the NMIs that came between the last reads
+ * (0 but in a storm), which may be counted apart from their spans.
  */
 static uint64_t tp_src_marks(const struct tp_src_cpu *c, uint64_t *head,
-			     uint64_t *net, uint64_t *count)
+			     uint64_t *after, uint64_t *net, uint64_t *count)
 {
 	unsigned int tries = 3;
-	uint64_t again;
 	uint32_t k;
 
 	do {
@@ -499,25 +526,33 @@ static uint64_t tp_src_marks(const struct tp_src_cpu *c, uint64_t *head,
 			count[k] = tp_read_once(c->kind_count[k]);
 		}
 		tp_barrier();
-		again = tp_src_head(&c->nmi_ring);
-	} while (again != *head && --tries);
-	return again - *head;
+		*after = tp_src_head(&c->nmi_ring);
+	} while (*after != *head && --tries);
+	return *after - *head;
 }
 
-/* What ended before the window is not the window's. */
+/*
+ * What ended before the window is not the window's.  In a storm the spans
+ * start after the counters were read, and the end drains up to before
+ * they were: the spans of NMIs in doubt are left out, counted in the
+ * kinds or not, never the other way round.
+ */
 void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c)
 {
+	uint64_t head;
+
 	w->cursor[0] = tp_src_head(&c->ring);
-	w->lost += tp_src_marks(c, &w->cursor[1], w->mark_net, w->mark_count);
+	w->lost += tp_src_marks(c, &head, &w->cursor[1], w->mark_net,
+				w->mark_count);
 }
 
 /* The spans and counts up to the same instant, which the next begins after. */
 void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c)
 {
-	uint64_t net[TP_SRC_KINDS], count[TP_SRC_KINDS], nmi_head;
+	uint64_t net[TP_SRC_KINDS], count[TP_SRC_KINDS], nmi_head, after;
 	uint32_t k;
 
-	w->lost += tp_src_marks(c, &nmi_head, net, count);
+	w->lost += tp_src_marks(c, &nmi_head, &after, net, count);
 	w->lost += tp_src_drain(&c->ring, &w->cursor[0], tp_src_head(&c->ring),
 				&w->threads, &w->table);
 	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], nmi_head,

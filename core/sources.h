@@ -150,7 +150,9 @@ struct tp_src_ring {
  * are exact even when a ring overwrites spans; @irq_thread: the interrupt
  * threads seen, @irq_thread_next the one to replace; @aside: the frames
  * of threads preempted mid-softirq; @nmi_seen: the CPU's NMI count at the
- * last NMI handler (TP_SRC_NMI_NONE before the first).
+ * last NMI handler (TP_SRC_NMI_NONE before the first); @nmi_counted: the
+ * NMI ring's span that holds that NMI's count, @nmi_claimed: its handler
+ * claimed the NMI.
  */
 struct tp_src_cpu {
 	struct tp_src_frame stack[TP_SRC_DEPTH];
@@ -159,6 +161,8 @@ struct tp_src_cpu {
 	uint64_t unmatched;
 	uint64_t nmi_time;
 	uint64_t nmi_seen;
+	uint64_t nmi_counted;
+	bool nmi_claimed;
 	uint64_t kind_net[TP_SRC_KINDS];
 	uint64_t kind_count[TP_SRC_KINDS];
 	struct tp_src_irq_thread irq_thread[TP_SRC_IRQ_THREADS];
@@ -325,7 +329,7 @@ void tp_src_switch_out(struct tp_src_cpu *c, uint32_t pid, bool goes_on,
 void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 		      struct tp_src_at at);
 void tp_src_nmi(struct tp_src_cpu *c, uint32_t id, const char *name,
-		uint64_t start, uint64_t cycles, uint64_t nmis);
+		uint64_t start, uint64_t cycles, uint64_t nmis, bool handled);
 
 uint32_t tp_src_collect(const struct tp_src_ring *r, uint64_t from,
 			uint64_t to, struct tp_src_span *out, uint32_t max);

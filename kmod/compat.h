@@ -129,8 +129,9 @@ tp_kthread_create_on_cpu(int (*fn)(void *data), void *data, unsigned int cpu,
 /*
  * In a sched_switch probe: the task switched out blocked on a PREEMPT_RT
  * spinlock_t, whose @preempt is false.  Only a prev_state says so; an RT
- * kernel with such locks but without it (5.15 to 5.17) counts the block
- * as a sleep.
+ * kernel without it (5.17 and before: 5.10-rt's such locks sleep as
+ * TASK_UNINTERRUPTIBLE) counts the block as a sleep, and so does any
+ * kernel where the lock's owner woke the task before it was switched out.
  */
 #if TP_HAVE_SCHED_SWITCH_PREV_STATE && defined(TASK_RTLOCK_WAIT)
 #define TP_SWITCH_RTLOCK_WAIT	(prev_state & TASK_RTLOCK_WAIT)
@@ -190,15 +191,19 @@ static inline u64 tp_steal_ns(unsigned int cpu)
 
 /*
  * The time @cpu spent running tasks and interrupts, as the scheduler
- * accounts it: idle, I/O wait and steal are not in it.  The fetch adds
- * what a nohz_full CPU's running task has not yet been charged.
+ * accounts it: idle, I/O wait and steal are not in it.  @fetch adds what
+ * a nohz_full CPU's running task has not yet been charged; not where that
+ * task is the caller, whose own account (tp_task_busy_ns()) lacks it too.
  */
-static inline u64 tp_cpu_busy_ns(unsigned int cpu)
+static inline u64 tp_cpu_busy_ns(unsigned int cpu, bool fetch)
 {
 	struct kernel_cpustat kcs;
 	const u64 *t = kcs.cpustat;
 
-	kcpustat_cpu_fetch(&kcs, cpu);
+	if (fetch)
+		kcpustat_cpu_fetch(&kcs, cpu);
+	else
+		kcs = kcpustat_cpu(cpu);
 	return t[CPUTIME_USER] + t[CPUTIME_NICE] + t[CPUTIME_SYSTEM] +
 	       t[CPUTIME_IRQ] + t[CPUTIME_SOFTIRQ];
 }

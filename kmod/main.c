@@ -41,7 +41,6 @@ err_run:
 	tp_run_exit();
 err_debugfs:
 	tp_debugfs_exit();
-	tp_src_probes_exit();	/* a test hook set at insmod */
 	return err;
 }
 

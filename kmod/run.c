@@ -140,7 +140,8 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
  */
 static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 {
-	u64 busy = tp_cpu_busy_ns(c->cpu) - c->busy_at_start;
+	u64 busy = tp_cpu_busy_ns(c->cpu, c->task != current) -
+		   c->busy_at_start;
 	u64 own = 0, ran = 0;
 
 	if (c->task) {
@@ -149,7 +150,7 @@ static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 	}
 	busy = busy > own ? busy - own : 0;
 	waited_ns = waited_ns > ran ? waited_ns - ran : 0;
-	return busy >= waited_ns / 2;
+	return busy && busy >= waited_ns / 2;
 }
 
 /* Time since START on a clock every CPU shares; 0 if it went back. */
@@ -412,6 +413,8 @@ static void tp_cpu_end(struct tp_cpu *c, bool complete)
 
 	if (!complete && (tp_cpu_gone(c) || !READ_ONCE(run->stop)))
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
+	/* Readers may hold the lock a while: that is no starved thread. */
+	set_bit(TP_CPU_ENDING, &c->flags);
 	tp_cpu_publish(c, true);
 	/* Readers that see DONE see the counters above (tp_put_sched()). */
 	smp_mb__before_atomic();
@@ -925,7 +928,7 @@ static void tp_run_watch(struct work_struct *work)
 		for (i = 0; i < run->nr_cpus; i++) {
 			struct tp_cpu *c = &run->slots[i];
 
-			if (c->task && !test_bit(TP_CPU_DONE, &c->flags))
+			if (c->task && !test_bit(TP_CPU_ENDING, &c->flags))
 				tp_cpu_evict(c);
 		}
 		if (run->main_task)
@@ -1096,7 +1099,7 @@ static void tp_run_note_busy(struct tp_run *run)
 	for (i = 0; i < run->nr_cpus; i++) {
 		struct tp_cpu *c = &run->slots[i];
 
-		c->busy_at_start = tp_cpu_busy_ns(c->cpu);
+		c->busy_at_start = tp_cpu_busy_ns(c->cpu, true);
 		c->own_at_start = tp_task_busy_ns(c->task);
 		c->ran_at_start = c->task->se.sum_exec_runtime;
 	}

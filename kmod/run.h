@@ -73,6 +73,7 @@ struct tp_run_notify {
 #define TP_CPU_HELD		3	/* TSCPROBE_CPU_F_HELD */
 #define TP_CPU_OFFLINE		8	/* asked to end: CPU going down */
 #define TP_CPU_CLAIMED		9	/* the thread started, or was given up */
+#define TP_CPU_ENDING		10	/* measured: publishing its last figures */
 #define TP_CPU_FLAGS_SENT	(BIT(TP_CPU_DONE) | BIT(TP_CPU_INCOMPLETE) | \
 				 BIT(TP_CPU_STARVED) | BIT(TP_CPU_HELD))
 

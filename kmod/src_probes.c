@@ -8,6 +8,7 @@
  * tp_src_here, never touching the loop's state.
  */
 #include <linux/interrupt.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -199,7 +200,7 @@ static void tp_src_nmi_done(void *data, void *handler, s64 delta_ns,
 	now = rdtsc();
 	cycles = min(tp_ns_to_cycles(delta_ns), now);
 	tp_src_nmi(&h->src, tp_src_nmi_id(handler), NULL, now - cycles, cycles,
-		   tp_nmi_count(smp_processor_id()));
+		   tp_nmi_count(smp_processor_id()), handled > 0);
 }
 
 /*
@@ -379,8 +380,10 @@ void tp_src_free(struct tp_src_here *h)
 /*
  * A test hook: an NMI handler more on the local list, claiming none, so
  * that each NMI calls two, as on a bare-metal server the perf watchdog's
- * calls perf's and the CPU-backtrace one.  root's, off by default.  A
- * parameter's writes hold kernel_param_lock(), as rmmod's removal does
+ * calls perf's and the CPU-backtrace one.  root's, off by default, and
+ * only while the module is live (through sysfs): a load that fails after
+ * parsing its arguments frees the module without calling anything of it.
+ * A parameter's writes hold kernel_param_lock(), as rmmod's removal does
  * here: no write registers it once the module is going.
  */
 static bool tp_test_second_nmi;
@@ -399,8 +402,8 @@ static int tp_test_second_nmi_set(const char *val,
 
 	if (err || on == tp_test_second_nmi)
 		return err;
-	if (tp_test_nmi_closed)
-		return -ENODEV;
+	if (tp_test_nmi_closed || THIS_MODULE->state != MODULE_STATE_LIVE)
+		return -EBUSY;
 	if (on)
 		err = register_nmi_handler(NMI_LOCAL, tp_test_nmi, 0,
 					   "tscprobe_test");

@@ -791,6 +791,56 @@ TEST_F_TIMEOUT(readers, a_reader_holding_a_cpu_never_holds_its_thread, 180)
 	free(out);
 }
 
+/*
+ * A CPU's end publishes its last figures whatever readers hold: nobody's
+ * GET_RESULT holds CPU 1's lock for 8 s from before a 3 s run's end, the
+ * thread's last publication waits for it well past the run's end slack,
+ * and the module's watch, which evicts a thread still there then as
+ * starved, leaves an ending one alone: the CPU is complete, not starved.
+ */
+TEST_F_TIMEOUT(readers, a_reader_holding_a_cpu_at_its_end_never_starves_it, 120)
+{
+	static const struct tp_attr_val short_run[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 3000000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 10000000ULL },
+		{ 0 },
+	};
+	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
+	const char *root = tp_tracefs();
+	struct tp_cpuset one = { 0 };
+	char *out = NULL, *cpu1;
+	struct tp_nl_error e;
+	unsigned int waited;
+	int status;
+	pid_t reader;
+
+	ASSERT_NE(NULL, root);
+	ASSERT_EQ(0, tp_trace_windows(root, true));
+	tp_cpuset_add(&one, 1);
+	ASSERT_EQ(0, tp_start(&self->nl, noise, short_run, &one, NULL, &e))
+		TH_LOG("%s", e.msg);
+	ASSERT_LT(0, tp_wait_cpu1_windows(root, 20000));
+	tp_trace_windows(root, false);
+	ASSERT_EQ(0, tp_param_set("test_dump_hold_ms", 8000));
+	reader = fork();
+	if (reader == 0)
+		tp_nobody_reads_whole();
+	ASSERT_LT(0, reader);
+	for (waited = 0; waited < 10000 &&
+	     strcmp(tp_read_file(TP_DUMP_HOLD_PARAM), "0"); waited += 20)
+		tp_sleep_ms(20);
+	ASSERT_STREQ("0", tp_read_file(TP_DUMP_HOLD_PARAM));
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	ASSERT_TRUE(tp_wait_not_running(&self->nl, 30000));
+	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
+	cpu1 = tp_jq_str(out, ".cpus[0] | {windows, starved, incomplete} | tojson");
+	TH_LOG("CPU 1 after a reader held its lock across its end: %s", cpu1);
+	free(cpu1);
+	EXPECT_JQS(out, ".stop_reason == \"completed\"",
+		   "all(.cpus[]; (.incomplete or .starved) | not)");
+	free(out);
+}
+
 /* ---- whose names ------------------------------------------------------------------ */
 
 /* Thread sources as a reader received them. */

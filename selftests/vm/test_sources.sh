@@ -365,10 +365,17 @@ nmis_since() {
 # on the list (test_second_nmi) is called for each NMI, as on a server:
 # each NMI counts once, in the first handler called, so the nmi kind
 # counts no more than the NMIs CPU 0 took, and the second has time and
-# count 0.
+# count 0 (QEMU's NMIs are claimed by none: the first called counts).
 nmi_is_named() {
 	second=/sys/module/tscprobe/parameters/test_second_nmi
-	echo 1 >"$second" || return 1
+	# Refused at insmod: a load that fails after its arguments would
+	# leave the handler registered in freed memory.
+	rmmod tscprobe || return 1
+	if insmod "$KO" test_second_nmi=1 2>/dev/null; then
+		echo "insmod took test_second_nmi=1"
+		return 1
+	fi
+	insmod "$KO" && echo 1 >"$second" || return 1
 	before=$(nmi_of_cpu 0)
 	tscprobe noise -c 0 -d 60s -q -j >"$OUT/nmi.json" &
 	pid=$!

@@ -655,9 +655,9 @@ enum tscprobe_attr {
  *	TSCPROBE_MAX_SOURCES, then one OTHER with the rest; from the spans
  *	the probes' rings kept (see SOURCES_LOST)
  * @TSCPROBE_CPU_A_SOURCES_LOST: u64; noise: spans the probes' rings
- *	dropped before the measuring thread read them (in SOURCE_KIND, not
- *	in SOURCE), and NMIs a storm kept it from reading with the kinds'
- *	counters at a window's edge; SOURCE adds up to SOURCE_KIND where 0
+ *	dropped before the measuring thread read them, and NMIs a storm kept
+ *	it from reading with the kinds' counters at a window's edge: in
+ *	SOURCE_KIND, not in SOURCE; SOURCE adds up to SOURCE_KIND where 0
  * @TSCPROBE_CPU_A_SMI_SOURCE: u32; enum tscprobe_smi_source; noise: where
  *	SMI_COUNT and the events' SMI came from; NONE exactly when SMI_COUNT
  *	is absent.  Modules before it sent SMI_COUNT from MSR_SMI_COUNT only.
@@ -977,9 +977,9 @@ enum tscprobe_smi_source {
  *	windows: a handler or system vector per call, a softirq per run, a
  *	thread per stretch on the CPU, an interrupt thread per wake-up (a
  *	stretch a preemption or an RT lock ended counts 0), an NMI once, in
- *	the first handler called for it (the others called count 0); 0 with
- *	cycles where its only stretches went on from before
- *	(Documentation/tscprobe.rst, "Sources")
+ *	the first handler that claimed it, else the first called (the others
+ *	called count 0); 0 with cycles where its only stretches went on from
+ *	before (Documentation/tscprobe.rst, "Sources")
  * @TSCPROBE_SOURCE_A_CYCLES: u64 cycles; its net time: what ran nested in
  *	it (an IRQ inside a softirq inside a thread) is subtracted, so the
  *	sources of a stretch of time never add up to more than it
