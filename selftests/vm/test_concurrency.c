@@ -119,13 +119,16 @@ FIXTURE_TEARDOWN(conc)
 	tp_nl_close(&self->nl);
 }
 
-/* Client @i: wait for the others, then START a lasting run of its kind. */
+/*
+ * Client @i: wait for the others, then START a lasting run of its kind,
+ * sent again while the last round's noise run detaches its probes
+ * (EAGAIN, tp_start()): all eight then race the detach's end.
+ */
 static void tp_start_client(struct tp_shared *s, unsigned int i,
 			    const struct tp_kind_desc *k)
 {
 	struct tp_client_result *r = &s->c[i];
 	struct tp_nl_error e = { 0 };
-	struct nlmsghdr *nlh;
 	struct tp_nl *nl = calloc(1, sizeof(*nl));
 
 	if (!nl || tp_nl_open(nl) != TP_EXIT_OK) {
@@ -133,9 +136,8 @@ static void tp_start_client(struct tp_shared *s, unsigned int i,
 		pthread_barrier_wait(&s->barrier);
 		_exit(1);
 	}
-	nlh = tp_start_req(nl, k, k->lasting, NULL);
 	pthread_barrier_wait(&s->barrier);
-	r->err = tp_nl_talk(nl, nlh, tp_run_id_cb, &r->run_id, &e);
+	r->err = tp_start(nl, k, k->lasting, NULL, &r->run_id, &e);
 	snprintf(r->msg, sizeof(r->msg), "%s", e.msg);
 	_exit(0);
 }
@@ -173,7 +175,11 @@ TEST_F_TIMEOUT(conc, eight_starts_one_wins, 120)
 			id = s->c[i].run_id;
 			winner = self->kinds[(i + round) % self->nkinds];
 		}
-		ASSERT_EQ(1, wins);
+		ASSERT_EQ(1, wins) {
+			for (i = 0; i < TP_CLIENTS; i++)
+				TH_LOG("client %u: %d '%s'", i, s->c[i].err,
+				       s->c[i].msg);
+		}
 		if (tp_kernel_formats_extack())
 			snprintf(want, sizeof(want),
 				 "a %s run (id %" PRIu64 ") is in progress",
