@@ -720,6 +720,47 @@ static long tp_wait_cpu1_windows(const char *root, unsigned int ms)
 	return n;
 }
 
+/* A noise run of @vals on CPU 1 alone, traced, once CPU 1 ended a window. */
+static int tp_noise_on_cpu1(struct tp_nl *nl, const struct tp_attr_val *vals,
+			    const char *root, struct tp_nl_error *e)
+{
+	struct tp_cpuset one = { 0 };
+
+	tp_cpuset_add(&one, 1);
+	if (tp_trace_windows(root, true) ||
+	    tp_start(nl, tp_kind_by_name("noise"), vals, &one, NULL, e))
+		return -1;
+	return tp_wait_cpu1_windows(root, 20000) > 0 ? 0 : -1;
+}
+
+/*
+ * Nobody's GET_RESULT (tp_nobody_reads_whole()) holding CPU 1's lock for
+ * @ms (test_dump_hold_ms) from about now: its pid, or -1 where the hold
+ * never began.
+ */
+static pid_t tp_nobody_holds_cpu1(unsigned int ms)
+{
+	unsigned int waited;
+	pid_t reader;
+
+	if (tp_param_set("test_dump_hold_ms", ms))
+		return -1;
+	reader = fork();
+	if (reader == 0)
+		tp_nobody_reads_whole();
+	if (reader < 0)
+		return -1;
+	/* The hook sets itself to 0 as its hold begins. */
+	for (waited = 0; waited < 10000 &&
+	     strcmp(tp_read_file(TP_DUMP_HOLD_PARAM), "0"); waited += 20)
+		tp_sleep_ms(20);
+	if (!strcmp(tp_read_file(TP_DUMP_HOLD_PARAM), "0"))
+		return reader;
+	kill(reader, SIGKILL);
+	waitpid(reader, NULL, 0);
+	return -1;
+}
+
 /*
  * Any user may read results, and a reader preempted while it holds a
  * CPU's lock (SCHED_IDLE, a throttled cgroup) would hold that CPU's
@@ -737,33 +778,18 @@ TEST_F_TIMEOUT(readers, a_reader_holding_a_cpu_never_holds_its_thread, 180)
 		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 10000000ULL },
 		{ 0 },
 	};
-	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
 	const char *root = tp_tracefs();
-	struct tp_cpuset one = { 0 };
 	long before, during, traced, counted;
-	struct tp_nl_error e;
-	unsigned int waited;
+	struct tp_nl_error e = { 0 };
 	int status, still;
 	pid_t reader;
 	char *out = NULL;
 
 	ASSERT_NE(NULL, root);
-	ASSERT_EQ(0, tp_trace_windows(root, true));
-	tp_cpuset_add(&one, 1);
-	ASSERT_EQ(0, tp_start(&self->nl, noise, long_run, &one, NULL, &e))
+	ASSERT_EQ(0, tp_noise_on_cpu1(&self->nl, long_run, root, &e))
 		TH_LOG("%s", e.msg);
-	ASSERT_LT(0, tp_wait_cpu1_windows(root, 20000));
-
-	ASSERT_EQ(0, tp_param_set("test_dump_hold_ms", TP_DUMP_HOLD_MS));
-	reader = fork();
-	if (reader == 0)
-		tp_nobody_reads_whole();
+	reader = tp_nobody_holds_cpu1(TP_DUMP_HOLD_MS);
 	ASSERT_LT(0, reader);
-	/* The hook sets itself to 0 as its hold begins. */
-	for (waited = 0; waited < 10000 &&
-	     strcmp(tp_read_file(TP_DUMP_HOLD_PARAM), "0"); waited += 20)
-		tp_sleep_ms(20);
-	ASSERT_STREQ("0", tp_read_file(TP_DUMP_HOLD_PARAM));
 	tp_sleep_ms(500);
 	before = tp_cpu1_windows_traced(root);
 	tp_sleep_ms(2000);
@@ -805,31 +831,18 @@ TEST_F_TIMEOUT(readers, a_reader_holding_a_cpu_at_its_end_never_starves_it, 120)
 		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 10000000ULL },
 		{ 0 },
 	};
-	const struct tp_kind_desc *noise = tp_kind_by_name("noise");
 	const char *root = tp_tracefs();
-	struct tp_cpuset one = { 0 };
+	struct tp_nl_error e = { 0 };
 	char *out = NULL, *cpu1;
-	struct tp_nl_error e;
-	unsigned int waited;
 	int status;
 	pid_t reader;
 
 	ASSERT_NE(NULL, root);
-	ASSERT_EQ(0, tp_trace_windows(root, true));
-	tp_cpuset_add(&one, 1);
-	ASSERT_EQ(0, tp_start(&self->nl, noise, short_run, &one, NULL, &e))
+	ASSERT_EQ(0, tp_noise_on_cpu1(&self->nl, short_run, root, &e))
 		TH_LOG("%s", e.msg);
-	ASSERT_LT(0, tp_wait_cpu1_windows(root, 20000));
 	tp_trace_windows(root, false);
-	ASSERT_EQ(0, tp_param_set("test_dump_hold_ms", 8000));
-	reader = fork();
-	if (reader == 0)
-		tp_nobody_reads_whole();
+	reader = tp_nobody_holds_cpu1(8000);
 	ASSERT_LT(0, reader);
-	for (waited = 0; waited < 10000 &&
-	     strcmp(tp_read_file(TP_DUMP_HOLD_PARAM), "0"); waited += 20)
-		tp_sleep_ms(20);
-	ASSERT_STREQ("0", tp_read_file(TP_DUMP_HOLD_PARAM));
 	ASSERT_EQ(reader, waitpid(reader, &status, 0));
 	ASSERT_TRUE(tp_wait_not_running(&self->nl, 30000));
 	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
