@@ -372,12 +372,6 @@ void tp_src_free(struct tp_src_here *h)
 }
 
 /*
- * At unload, once no run is left (a run's end detached its probes): the
- * module's text stays until none of them still runs.  This waits for the
- * kernel's grace periods, which a task that owns a CPU can hold off (the
- * module loader waits for one too), not for anything of the module's.
- */
-/*
  * A test hook: an NMI handler more on the local list, claiming none, so
  * that each NMI calls two, as on a bare-metal server the perf watchdog's
  * calls perf's and the CPU-backtrace one.  root's, off by default, and
@@ -423,6 +417,12 @@ module_param_cb(test_second_nmi, &tp_test_second_nmi_ops,
 MODULE_PARM_DESC(test_second_nmi,
 		 "test only: an NMI handler more, claiming none (N)");
 
+/*
+ * At unload, once no run is left (a run's end detached its probes): the
+ * module's text stays until none of them still runs.  This waits for the
+ * kernel's grace periods, which a task that owns a CPU can hold off (the
+ * module loader waits for one too), not for anything of the module's.
+ */
 void tp_src_probes_exit(void)
 {
 	kernel_param_lock(THIS_MODULE);
