@@ -665,12 +665,14 @@ TEST(two_runs_agree)
 		/*
 		 * The timing's own overhead settles in one of two modes
 		 * about 2 cycles apart (58.4 and 60.2 on one host, run to
-		 * run), and the cached net, a few cycles, inherits it: the
-		 * cached load's gross time is what two runs agree on.
+		 * run; 59.4 and 63.0 beside a kernel build), and the cached
+		 * net, a few cycles, inherits it: the cached load's gross
+		 * time is what two runs agree on, within 8 %.
 		 */
 		ok = m2.ov > 0.8 * m1.ov && m2.ov < 1.25 * m1.ov &&
 		     m2.un > 0.75 * m1.un && m2.un < 1.33 * m1.un &&
-		     fabs((m2.ca + m2.ov) - (m1.ca + m1.ov)) < 1.5;
+		     fabs((m2.ca + m2.ov) - (m1.ca + m1.ov)) <
+			     0.08 * (m1.ca + m1.ov);
 		log_figs(_metadata, "run 1", &m1);
 		log_figs(_metadata, ok ? "run 2" : "run 2 (disagrees, retrying)",
 			 &m2);
