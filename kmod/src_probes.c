@@ -376,12 +376,11 @@ void tp_src_free(struct tp_src_here *h)
  * that each NMI calls two, as on a bare-metal server the perf watchdog's
  * calls perf's and the CPU-backtrace one.  root's, off by default, and
  * only while the module is live (through sysfs): a load that fails after
- * parsing its arguments frees the module without calling anything of it.
- * A parameter's writes hold kernel_param_lock(), as rmmod's removal does
- * here: no write registers it once the module is going.
+ * parsing its arguments frees the module without calling anything of it,
+ * and rmmod marks it going before its exit, which removes the handler
+ * under kernel_param_lock(), as a parameter's writes hold it.
  */
 static bool tp_test_second_nmi;
-static bool tp_test_nmi_closed;
 
 static int tp_test_nmi(unsigned int type, struct pt_regs *regs)
 {
@@ -396,7 +395,7 @@ static int tp_test_second_nmi_set(const char *val,
 
 	if (err || on == tp_test_second_nmi)
 		return err;
-	if (tp_test_nmi_closed || THIS_MODULE->state != MODULE_STATE_LIVE)
+	if (THIS_MODULE->state != MODULE_STATE_LIVE)
 		return -EBUSY;
 	if (on)
 		err = register_nmi_handler(NMI_LOCAL, tp_test_nmi, 0,
@@ -429,7 +428,6 @@ void tp_src_probes_exit(void)
 	if (tp_test_second_nmi)
 		unregister_nmi_handler(NMI_LOCAL, "tscprobe_test");
 	tp_test_second_nmi = false;
-	tp_test_nmi_closed = true;
 	kernel_param_unlock(THIS_MODULE);
 	tp_src_probes_detach();
 	if (tp_src_ever)
