@@ -140,9 +140,12 @@ u64 tp_run_elapsed_ns(const struct tp_run *run)
  */
 static bool tp_cpu_owned(const struct tp_cpu *c, u64 waited_ns)
 {
-	u64 busy = tp_cpu_busy_ns(c->cpu, c->task != current) -
-		   c->busy_at_start;
+	bool self = c->task == current && raw_smp_processor_id() == c->cpu;
+	u64 busy = tp_cpu_busy_ns(c->cpu, !self);
 	u64 own = 0, ran = 0;
+
+	/* The fetch at START may count time a flush later leaves out. */
+	busy = busy > c->busy_at_start ? busy - c->busy_at_start : 0;
 
 	if (c->task) {
 		own = tp_task_busy_ns(c->task) - c->own_at_start;
@@ -928,7 +931,16 @@ static void tp_run_watch(struct work_struct *work)
 		for (i = 0; i < run->nr_cpus; i++) {
 			struct tp_cpu *c = &run->slots[i];
 
-			if (c->task && !test_bit(TP_CPU_ENDING, &c->flags))
+			if (!c->task || test_bit(TP_CPU_DONE, &c->flags))
+				continue;
+			/*
+			 * Measured, and publishing its last figures: not
+			 * starved, but it may wait for a reader, or lose its
+			 * CPU, anywhere: moved where it can run all the same.
+			 */
+			if (test_bit(TP_CPU_ENDING, &c->flags))
+				tp_thread_move_away(c->task, c->cpu);
+			else
 				tp_cpu_evict(c);
 		}
 		if (run->main_task)
