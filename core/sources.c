@@ -374,9 +374,10 @@ void tp_src_switch_in(struct tp_src_cpu *c, uint32_t pid, const char *comm,
 
 /*
  * Which span of this NMI holds its count: the first handler's (@first,
- * the NMI new), or the first that claimed it once one did.  Nothing reads
- * the ring between two handlers of one NMI on its CPU, and a reader
- * elsewhere (debugfs) sees the count in one span or, for a moment, none.
+ * the NMI new), or the first that claimed it once one did.  The ring's
+ * only reader is the measuring thread on this CPU, and it never runs
+ * between two handlers of one NMI: a drain or a gap's scan the NMI
+ * interrupted ends at a head read before this NMI's first span.
  */
 static uint32_t tp_src_nmi_count(struct tp_src_cpu *c, bool first,
 				 bool handled)

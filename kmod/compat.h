@@ -209,8 +209,9 @@ static inline u64 tp_cpu_busy_ns(unsigned int cpu, bool fetch)
 }
 
 /*
- * The part of tp_cpu_busy_ns() charged to @t (the interrupts it took
- * included): the same account, by the same ticks.
+ * The part of tp_cpu_busy_ns() charged to @t: the same account, by the
+ * same ticks (the interrupts it took included, unless the kernel accounts
+ * interrupt time apart, which its runtime then leaves out as well).
  */
 static inline u64 tp_task_busy_ns(const struct task_struct *t)
 {

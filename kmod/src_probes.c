@@ -395,7 +395,7 @@ static int tp_test_second_nmi_set(const char *val,
 
 	if (err || on == tp_test_second_nmi)
 		return err;
-	if (THIS_MODULE->state != MODULE_STATE_LIVE)
+	if (READ_ONCE(THIS_MODULE->state) != MODULE_STATE_LIVE)
 		return -EBUSY;
 	if (on)
 		err = register_nmi_handler(NMI_LOCAL, tp_test_nmi, 0,
