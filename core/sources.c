@@ -114,6 +114,23 @@ static uint64_t tp_sub_sat(uint64_t a, uint64_t b)
 }
 
 /*
+ * The span of an open window that the last one written pushed out of the
+ * ring's kept part (tp_src_kept()) into the window's spill, while still
+ * whole in its slot: one span a write, so that the window's end finds in
+ * the spill and the ring every span of the window.
+ */
+static void tp_src_spill(struct tp_src_cpu *c)
+{
+	uint64_t i = c->spill_next;
+
+	if (!c->spill_open || tp_src_kept(i, c->ring.head))
+		return;
+	tp_src_table_add(&c->spill, &c->spill_threads,
+			 &c->ring.span[i & (TP_SRC_RING - 1)]);
+	c->spill_next = i + 1;
+}
+
+/*
  * The innermost frame's stretch on the CPU ends at @at: its net time into
  * a span, @count 1 where the source ends, 0 where it goes on later (an
  * empty such stretch is left out); the stretch's whole time and the NMI
@@ -145,6 +162,7 @@ static tp_always_inline void tp_src_end_stretch(struct tp_src_cpu *c,
 	s->count = count;
 	s->who = f->who;
 	tp_src_ring_publish(&c->ring);
+	tp_src_spill(c);
 }
 
 /*
@@ -538,22 +556,62 @@ static uint64_t tp_src_marks(const struct tp_src_cpu *c, uint64_t *head,
  * they were: the spans of NMIs in doubt are left out, counted in the
  * kinds or not, never the other way round.
  */
-void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c)
+void tp_src_window_begin(struct tp_src_windows *w, struct tp_src_cpu *c)
 {
 	uint64_t head;
 
 	w->cursor[0] = tp_src_head(&c->ring);
+	tp_src_table_init(&c->spill);
+	c->spill_threads.n = 0;
+	c->spill_next = w->cursor[0];
+	c->spill_open = true;
 	w->lost += tp_src_marks(c, &head, &w->cursor[1], w->mark_net,
 				w->mark_count);
 }
 
-/* The spans and counts up to the same instant, which the next begins after. */
-void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c)
+/*
+ * The window's spill into its table: each entry as a span of its whole
+ * time and count, which tp_src_table_add() keys into the table's own
+ * list of interrupt threads.
+ */
+static void tp_src_unspill(struct tp_src_windows *w, struct tp_src_cpu *c)
+{
+	const struct tp_src_thread *t;
+	struct tp_src_span s;
+	uint32_t i;
+
+	c->spill_open = false;
+	for (i = 0; i < c->spill.n; i++) {
+		const struct tp_src_total *e = &c->spill.e[i];
+
+		s = (struct tp_src_span){ .net = e->net, .count = e->count };
+		s.who.key = e->key;
+		s.who.key.thread = 0;
+		tp_src_copy(s.who.name, e->name, TP_SRC_NAME);
+		t = tp_src_thread_of(&c->spill_threads, &e->key);
+		if (t) {
+			s.who.pid = t->pid;
+			tp_src_copy(s.who.thread, t->comm, TP_SRC_COMM);
+		}
+		tp_src_table_add(&w->table, &w->threads, &s);
+	}
+	w->table.other.net += c->spill.other.net;
+	w->table.other.count += c->spill.other.count;
+	w->cursor[0] = c->spill_next;
+}
+
+/*
+ * The spans and counts up to the same instant, which the next begins
+ * after.  On the window's CPU with interrupts off: no probe writes the
+ * spill or the ring of interrupts meanwhile.
+ */
+void tp_src_window_end(struct tp_src_windows *w, struct tp_src_cpu *c)
 {
 	uint64_t net[TP_SRC_KINDS], count[TP_SRC_KINDS], nmi_head, after;
 	uint32_t k;
 
 	w->lost += tp_src_marks(c, &nmi_head, &after, net, count);
+	tp_src_unspill(w, c);
 	w->lost += tp_src_drain(&c->ring, &w->cursor[0], tp_src_head(&c->ring),
 				&w->threads, &w->table);
 	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], nmi_head,

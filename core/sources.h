@@ -144,35 +144,6 @@ struct tp_src_ring {
 #define TP_SRC_NMI_NONE		TP_U64_MAX
 
 /*
- * One CPU's state.  @unmatched counts exits without their entry (probes
- * attached while a source ran) and entries past TP_SRC_DEPTH; @skipped:
- * those entries whose exits are still to come; @kind_net and @kind_count
- * are exact even when a ring overwrites spans; @irq_thread: the interrupt
- * threads seen, @irq_thread_next the one to replace; @aside: the frames
- * of threads preempted mid-softirq; @nmi_seen: the CPU's NMI count at the
- * last NMI handler (TP_SRC_NMI_NONE before the first); @nmi_counted: the
- * NMI ring's span that holds that NMI's count, @nmi_claimed: its handler
- * claimed the NMI.
- */
-struct tp_src_cpu {
-	struct tp_src_frame stack[TP_SRC_DEPTH];
-	uint32_t depth;
-	uint32_t skipped;
-	uint64_t unmatched;
-	uint64_t nmi_time;
-	uint64_t nmi_seen;
-	uint64_t nmi_counted;
-	bool nmi_claimed;
-	uint64_t kind_net[TP_SRC_KINDS];
-	uint64_t kind_count[TP_SRC_KINDS];
-	struct tp_src_irq_thread irq_thread[TP_SRC_IRQ_THREADS];
-	uint32_t irq_thread_next;
-	struct tp_src_aside aside[TP_SRC_ASIDE];
-	struct tp_src_ring ring;
-	struct tp_src_ring nmi_ring;
-};
-
-/*
  * An instant of a probe on its CPU: the TSC, and the CPU's NMI time
  * (struct tp_src_cpu's @nmi_time) read before and after it: equal unless
  * an NMI came between the reads (tp_src_now()), when it is not known on
@@ -230,6 +201,45 @@ struct tp_src_thread {
 struct tp_src_threads {
 	uint32_t n;
 	struct tp_src_thread t[TP_SRC_THREADS];
+};
+
+/*
+ * One CPU's state.  @unmatched counts exits without their entry (probes
+ * attached while a source ran) and entries past TP_SRC_DEPTH; @skipped:
+ * those entries whose exits are still to come; @kind_net and @kind_count
+ * are exact even when a ring overwrites spans; @irq_thread: the interrupt
+ * threads seen, @irq_thread_next the one to replace; @aside: the frames
+ * of threads preempted mid-softirq; @nmi_seen: the CPU's NMI count at the
+ * last NMI handler (TP_SRC_NMI_NONE before the first); @nmi_counted: the
+ * NMI ring's span that holds that NMI's count, @nmi_claimed: its handler
+ * claimed the NMI.  While a window is open (@spill_open), a span of
+ * @ring about to leave it unread goes into @spill (its interrupt threads
+ * into @spill_threads) as well: with interrupts on, a busy CPU writes
+ * thousands of spans in a window and the ring keeps the last ones.
+ * @spill_next: the oldest span of the window not in @spill.  Only the
+ * writers of @ring (with interrupts off) and the window's edges (on the
+ * CPU, with interrupts off too) touch the spill: never at once.
+ */
+struct tp_src_cpu {
+	struct tp_src_frame stack[TP_SRC_DEPTH];
+	uint32_t depth;
+	uint32_t skipped;
+	uint64_t unmatched;
+	uint64_t nmi_time;
+	uint64_t nmi_seen;
+	uint64_t nmi_counted;
+	bool nmi_claimed;
+	uint64_t kind_net[TP_SRC_KINDS];
+	uint64_t kind_count[TP_SRC_KINDS];
+	struct tp_src_irq_thread irq_thread[TP_SRC_IRQ_THREADS];
+	uint32_t irq_thread_next;
+	struct tp_src_aside aside[TP_SRC_ASIDE];
+	struct tp_src_ring ring;
+	struct tp_src_ring nmi_ring;
+	bool spill_open;
+	uint64_t spill_next;
+	struct tp_src_table spill;
+	struct tp_src_threads spill_threads;
 };
 
 /*
@@ -338,8 +348,8 @@ uint64_t tp_src_drain(const struct tp_src_ring *r, uint64_t *cursor,
 		      struct tp_src_table *t);
 
 void tp_src_windows_init(struct tp_src_windows *w);
-void tp_src_window_begin(struct tp_src_windows *w, const struct tp_src_cpu *c);
-void tp_src_window_end(struct tp_src_windows *w, const struct tp_src_cpu *c);
+void tp_src_window_begin(struct tp_src_windows *w, struct tp_src_cpu *c);
+void tp_src_window_end(struct tp_src_windows *w, struct tp_src_cpu *c);
 
 void tp_src_table_init(struct tp_src_table *t);
 void tp_src_table_add(struct tp_src_table *t, struct tp_src_threads *th,

@@ -13,6 +13,9 @@
  *   run         the probes on a measured CPU: the TSC stamp and core's
  *               bookkeeping (tp_src_enter() and tp_src_exit()) of an
  *               interrupt inside a thread's span, ring and totals included
+ *   spill       the same inside a window that the ring overflows (noise
+ *               --irqs on on a busy CPU): each span pushed out goes into
+ *               the window's table, among 16 sources
  *   event       per noise event, the measuring thread's read of what ran
  *               inside the gap (tp_src_event()) with the rings full
  *
@@ -93,6 +96,18 @@ static void one_interrupt(void)
 	exit_fn(24);
 }
 
+/* An interrupt of one of 16 sources, in turn. */
+static void one_of_16_interrupts(void)
+{
+	static void (*volatile entry)(int) = probe_entry;
+	static void (*volatile exit_fn)(int) = probe_exit;
+	static unsigned int irq;
+
+	irq = (irq + 1) % 16;
+	entry(24 + (int)irq);
+	exit_fn(24 + (int)irq);
+}
+
 /* ns per call of @fn over CALLS calls. */
 static double round_of(void (*fn)(void), unsigned int calls)
 {
@@ -104,7 +119,7 @@ static double round_of(void (*fn)(void), unsigned int calls)
 	return (now_ns() - t0) / calls;
 }
 
-static struct here *measured;
+static struct here *measured, *spilling;
 
 static void interrupt_no_run(void)
 {
@@ -118,6 +133,12 @@ static void interrupt_in_run(void)
 	one_interrupt();
 }
 
+static void interrupt_in_full_window(void)
+{
+	here_of_cpu = spilling;
+	one_of_16_interrupts();
+}
+
 /* Each event reads the rings, full of the interrupts above. */
 static void event_read(void)
 {
@@ -127,6 +148,15 @@ static void event_read(void)
 	tp_src_event(&measured->src, now - 100000000ULL, now,
 		     &measured->threads, &measured->gap, &out);
 	sink += out.unexplained;
+}
+
+/* The thread whose span the interrupts nest in, as in a run. */
+static void start_run(struct here *h)
+{
+	tp_src_init(&h->src);
+	tp_src_enter(&h->src,
+		     &(struct tp_src_key){ .kind = TP_SRC_THREAD, .id = 1 },
+		     "bench", tp_src_now(&h->src, tp_rdtsc));
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -145,12 +175,15 @@ static double median(double *v, unsigned int n)
 int main(int argc, char **argv)
 {
 	static const char *const names[] = {
-		"tsc pair", "no run", "run", "event",
+		"tsc pair", "no run", "run", "event", "spill",
 	};
 	void (*const fns[])(void) = {
 		probe_tsc_pair, interrupt_no_run, interrupt_in_run, event_read,
+		interrupt_in_full_window,
 	};
-	static double ns[4][MAX_ROUNDS];
+	enum { CASES = sizeof(names) / sizeof(names[0]) };
+	static double ns[CASES][MAX_ROUNDS];
+	static struct tp_src_windows window;
 	int cpu = argc > 1 ? atoi(argv[1]) : 1;
 	unsigned int rounds = argc > 2 ? (unsigned int)atoi(argv[2]) : 21;
 	unsigned int r, k;
@@ -166,26 +199,31 @@ int main(int argc, char **argv)
 	if (sched_setaffinity(0, sizeof(set), &set))
 		perror("bench_sources: sched_setaffinity (running unpinned)");
 	measured = calloc(1, sizeof(*measured));
-	if (!measured)
+	spilling = calloc(1, sizeof(*spilling));
+	if (!measured || !spilling)
 		return 1;
-	tp_src_init(&measured->src);
-	/* The thread whose span the interrupts nest in, as in a run. */
-	tp_src_enter(&measured->src,
-		     &(struct tp_src_key){ .kind = TP_SRC_THREAD, .id = 1 },
-		     "bench", tp_src_now(&measured->src, tp_rdtsc));
+	start_run(measured);
+	start_run(spilling);
+	tp_src_windows_init(&window);
+	tp_src_window_begin(&window, &spilling->src);
 	for (r = 0; r < rounds; r++)
-		for (k = 0; k < 4; k++)
+		for (k = 0; k < CASES; k++)
 			ns[k][r] = round_of(fns[k], k == 3 ? EVENTS : CALLS);
 	printf("CPU %d, %u rounds of %u interrupts (%u events); medians:\n",
 	       cpu, rounds, CALLS, EVENTS);
 	printf("%-10s %12s %10s\n", "case", "ns", "x tsc pair");
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < CASES; k++)
 		ns[k][0] = median(ns[k], rounds);
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < CASES; k++)
 		printf("%-10s %12.1f %10.2f\n", names[k], ns[k][0],
 		       ns[k][0] / ns[0][0]);
 	printf("probes with a run, less without: %.1f ns per interrupt\n",
 	       ns[2][0] - ns[1][0]);
+	printf("a span into the window's table: %.1f ns more\n",
+	       ns[4][0] - ns[2][0]);
+	tp_src_window_end(&window, &spilling->src);
+	sink += window.lost;
+	free(spilling);
 	free(measured);
 	return sink == 42;
 }

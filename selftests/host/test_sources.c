@@ -1284,6 +1284,70 @@ TEST(windows_count_only_what_ran_inside_them)
 	EXPECT_EQ(0, w.lost);
 }
 
+/*
+ * With interrupts on, a busy CPU writes many times the ring's spans in one
+ * window: each source is still in the window's table with all its time
+ * and count, the kinds' exact totals, two interrupt threads of one IRQ
+ * apart, and nothing is lost.  Between windows nothing goes to the spill.
+ */
+TEST(a_window_keeps_every_span_however_many_the_ring_overflows)
+{
+	static struct tp_src_windows w;
+	const uint32_t rounds = 5 * TP_SRC_RING;
+	uint64_t t = 1000, named = 0, counted = 0;
+	const struct tp_src_total *e;
+	uint32_t i;
+
+	reset();
+	tp_src_windows_init(&w);
+	tp_src_irq_thread(&cpu, 200, "irq/16-ehci_hcd", 16, "ehci_hcd");
+	tp_src_irq_thread(&cpu, 201, "irq/16-i801_smb", 16, "i801_smbus");
+	for (i = 0; i < 3 * TP_SRC_RING; i++) {
+		enter(TP_SRC_IRQ, 30, "between", 10 * i);
+		leave(TP_SRC_IRQ, 10 * i + 5);
+	}
+	tp_src_window_begin(&w, &cpu);
+	for (i = 0; i < rounds; i++, t += 1000) {
+		enter(TP_SRC_IRQ, 24, "eth0", t);
+		leave(TP_SRC_IRQ, t + 10);
+		enter(TP_SRC_SOFTIRQ, 3, "NET_RX", t + 20);
+		leave(TP_SRC_SOFTIRQ, t + 50);
+		switch_to(0, i % 2 ? 200 : 201, i % 2 ? "irq/16-ehci_hcd" :
+			  "irq/16-i801_smb", t + 100);
+		sleep_to(i % 2 ? 200 : 201, 0, NULL, t + 107);
+	}
+	tp_src_window_end(&w, &cpu);
+	tp_src_window_begin(&w, &cpu);
+	tp_src_window_end(&w, &cpu);
+
+	EXPECT_EQ(0, w.lost);
+	EXPECT_EQ(0, cpu.unmatched);
+	EXPECT_EQ(10 * rounds, net_of(&w.table, TP_SRC_IRQ, 24));
+	EXPECT_EQ(30 * rounds, net_of(&w.table, TP_SRC_SOFTIRQ, 3));
+	EXPECT_EQ(~0ULL, net_of(&w.table, TP_SRC_IRQ, 30));
+	ASSERT_EQ(4, w.table.n);
+	for (i = 0; i < w.table.n; i++) {
+		const struct tp_src_thread *th;
+
+		e = &w.table.e[i];
+		named += e->net;
+		counted += e->count;
+		th = tp_src_thread_of(&w.threads, &e->key);
+		if (!(e->key.flags & TP_SRC_THREADED))
+			continue;
+		ASSERT_NE(NULL, th);
+		EXPECT_EQ(7 * rounds / 2, e->net);
+		EXPECT_EQ(rounds / 2, e->count);
+		EXPECT_STREQ(th->pid == 200 ? "ehci_hcd" : "i801_smbus",
+			     e->name);
+	}
+	EXPECT_EQ(0, w.table.other.count);
+	EXPECT_EQ(w.kind_net[TP_SRC_IRQ] + w.kind_net[TP_SRC_SOFTIRQ], named);
+	EXPECT_EQ(w.kind_count[TP_SRC_IRQ] + w.kind_count[TP_SRC_SOFTIRQ],
+		  counted);
+	EXPECT_EQ(3 * rounds, counted);
+}
+
 /* ---- random sequences against the naive attribution ---------------- */
 
 #define SIM_KEYS	4

@@ -435,7 +435,9 @@ events_name_their_sources() {
 	return 1
 }
 
-# Per CPU: the kinds' cycles add up to at most the run's; nothing lost.
+# Per CPU: the kinds' cycles add up to at most the run's; nothing lost,
+# though the run is one window of a second with interrupts on, in which
+# the tick and the softirqs write more spans than a CPU's ring holds.
 # In the CLI's JSON of the same run: every kind known, the same exact
 # totals as debugfs, within the CPU's measured time, the named sources,
 # largest first (other last), and the tick (the local APIC timer, a
@@ -443,7 +445,8 @@ events_name_their_sources() {
 # other hold what the kinds do, time and count: none with time is left
 # out, whatever its count.
 named_time_fits() {
-	tscprobe noise --irqs on -d 1s -q -j >"$OUT/fits.json" || return 1
+	tscprobe noise --irqs on -d 1s --width 1s -q -j >"$OUT/fits.json" ||
+		return 1
 	jq -e '[.cpus[] | .sources as $s |
 		($s.kinds | to_entries | all(.value != null)) and
 		([$s.kinds[] | .cycles] | add) <= .measured_cycles and
