@@ -409,8 +409,12 @@ static void tp_cpu_wait_for_reap(void)
 /*
  * Cut short by hotplug, starvation or anything but STOP and unload (which
  * the run's reason says), a CPU is incomplete; the last one ends the run.
+ * A CPU whose thread @ran publishes its last figures, waiting for readers;
+ * one given up before its thread ran has none (its snapshot is still the
+ * state it started with), and is given up under tp_lock, which no reader
+ * may hold up.
  */
-static void tp_cpu_end(struct tp_cpu *c, bool complete)
+static void tp_cpu_end(struct tp_cpu *c, bool complete, bool ran)
 {
 	struct tp_run *run = c->run;
 
@@ -418,7 +422,8 @@ static void tp_cpu_end(struct tp_cpu *c, bool complete)
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
 	/* Readers may hold the lock a while: that is no starved thread. */
 	set_bit(TP_CPU_ENDING, &c->flags);
-	tp_cpu_publish(c, true);
+	if (ran)
+		tp_cpu_publish(c, true);
 	/* Readers that see DONE see the counters above (tp_put_sched()). */
 	smp_mb__before_atomic();
 	set_bit(TP_CPU_DONE, &c->flags);
@@ -436,7 +441,7 @@ static bool tp_cpu_give_up(struct tp_cpu *c, int why)
 		return false;
 	if (why >= 0)
 		set_bit(why, &c->flags);
-	tp_cpu_end(c, false);
+	tp_cpu_end(c, false, false);
 	return true;
 }
 
@@ -624,7 +629,7 @@ static int tp_cpu_thread(void *data)
 		WRITE_ONCE(c->started_at, jiffies ?: 1);
 		complete = tp_cpu_measure(run, c);
 	}
-	tp_cpu_end(c, complete);
+	tp_cpu_end(c, complete, true);
 	tp_cpu_wait_for_reap();
 	return 0;
 }

@@ -66,6 +66,8 @@ FIXTURE_TEARDOWN(readers)
 
 	tp_param_set("test_dump_stalls", 0);
 	tp_param_set("test_dump_hold_ms", 0);
+	tp_param_set("test_late_ms", 0);
+	tp_param_set("test_late_cpu", -1);
 	tp_stop(&self->nl, &e);
 	tp_nl_close(&self->nl);
 }
@@ -854,6 +856,52 @@ TEST_F_TIMEOUT(readers, a_reader_holding_a_cpu_at_its_end_never_starves_it, 120)
 	free(out);
 }
 
+/*
+ * A CPU given up before its thread ran has no figures to publish, and STOP
+ * gives it up under the module's lock, which no reader may hold up: with
+ * CPU 1's thread asleep 6 s before it starts (test_late_ms) and nobody's
+ * GET_RESULT holding CPU 1's lock for 8 s, STOP returns at once, not when
+ * the hold ends (the module's lock held as long, as before, would hold
+ * every command and CPU hotplug too), and the run ends stopped with CPU 1
+ * unmeasured.
+ */
+TEST_F_TIMEOUT(readers, a_reader_never_holds_up_a_stop, 120)
+{
+	static const struct tp_attr_val long_run[] = {
+		{ TSCPROBE_A_DURATION_NS, TP_NLA_U64, 10000000000ULL },
+		{ TSCPROBE_A_WIDTH_NS, TP_NLA_U64, 10000000ULL },
+		{ 0 },
+	};
+	struct tp_cpuset one = { 0 };
+	struct tp_nl_error e = { 0 };
+	uint64_t t0, stop_ms;
+	char *out = NULL;
+	int status;
+	pid_t reader;
+
+	tp_cpuset_add(&one, 1);
+	ASSERT_EQ(0, tp_param_set("test_late_cpu", 1));
+	ASSERT_EQ(0, tp_param_set("test_late_ms", 6000));
+	ASSERT_EQ(0, tp_start(&self->nl, tp_kind_by_name("noise"), long_run,
+			      &one, NULL, &e)) TH_LOG("%s", e.msg);
+	reader = tp_nobody_holds_cpu1(8000);
+	ASSERT_LT(0, reader);
+	t0 = tp_now_ms();
+	EXPECT_EQ(0, tp_nl_talk(&self->nl,
+				tp_nl_request(&self->nl, TSCPROBE_CMD_STOP, false),
+				NULL, NULL, &e)) TH_LOG("%s", e.msg);
+	stop_ms = tp_now_ms() - t0;
+	TH_LOG("STOP took %" PRIu64 " ms while a reader held CPU 1's lock",
+	       stop_ms);
+	EXPECT_GT(2000, stop_ms);
+	ASSERT_EQ(reader, waitpid(reader, &status, 0));
+	ASSERT_TRUE(tp_wait_not_running(&self->nl, 30000));
+	ASSERT_EQ(0, tp_sh("tscprobe show noise -j", &out));
+	EXPECT_JQS(out, ".state == \"stopped\" and .stop_reason == \"stop requested\"",
+		   ".cpus[0].samples == 0 and .cpus[0].windows == 0");
+	free(out);
+}
+
 /* ---- whose names ------------------------------------------------------------------ */
 
 /* Thread sources as a reader received them. */
@@ -1127,7 +1175,7 @@ TEST_F_TIMEOUT(readers, threads_are_named_only_to_cap_net_admin, 300)
 	munmap(seen, 3 * sizeof(*seen));
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN
 
 /* ---- whose count ---------------------------------------------------------------- */
 
