@@ -1313,4 +1313,4 @@ TEST_F_TIMEOUT(fuzz, module_still_answers, 120)
 	}
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

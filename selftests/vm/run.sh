@@ -6,7 +6,8 @@
 #
 # usage: run.sh [--kernel PATH] [--module KO] [--smp N] [--mem MB]
 #               [--cpu MODEL] [--machine pc|server] [--append ARGS]
-#               [--keep DIR] [--timeout SEC] [--skip TEST]... [TEST...]
+#               [--keep DIR] [--timeout SEC] [--skip TEST]... [--list]
+#               [TEST...]
 #
 # Boots the kernel once (--kernel, by default the image of the default
 # KDIR, tools/kernels.sh; --smp, --mem, --cpu, --machine, --append and
@@ -16,9 +17,15 @@
 # those of build/arm64 for an arm64 kernel (make ARCH=arm64),
 # whose output it prints as they run.  The programs: the TESTs named, or
 # every test_* and fuzz_* program and every selftests/vm/test_*.sh script
-# but those named by --skip.  A TEST is a name in build/vm-tests or
-# selftests/vm, or a path; words after its name are its arguments:
-# "test_sources.sh named_time_fits" runs that check alone (tap.sh).
+# but those named by --skip; --skip "PROGRAM NAME..." leaves out those
+# tests of a C program only.  Of that list, test_faults'
+# held_after_a_long_warm_up runs only where --append has nohz_full=1:
+# elsewhere it cannot tell what it checks.  A TEST is a name in
+# build/vm-tests or selftests/vm, or a path; words after its name are its
+# arguments: "test_sources.sh named_time_fits" runs that check alone
+# (tap.sh), "test_faults held_after_a_long_warm_up" that test, and
+# "test_faults -rmmod_mid_run" all but it (tp_choose_tests()).  --list
+# prints the programs with their arguments, one a line, and boots nothing.
 #
 # The guest's /init (selftests/qemu/init.sh) runs them in turn and after
 # each scans the kernel log since it started (selftests/qemu/log-patterns):
@@ -44,6 +51,8 @@ MODULE_SET=0
 TIMEOUT=900
 TESTS=()
 SKIP=" "
+declare -A LEAVE_OUT=()
+LIST=0
 
 while (($#)); do
 	if vm_option "$@"; then
@@ -56,8 +65,18 @@ while (($#)); do
 		MODULE_SET=1
 		shift 2
 		;;
+	--list)
+		LIST=1
+		shift
+		;;
 	--skip)
-		SKIP+="$2 "
+		if [[ $2 == *" "* ]]; then
+			for name in ${2#* }; do
+				LEAVE_OUT[${2%% *}]+=" -$name"
+			done
+		else
+			SKIP+="$2 "
+		fi
 		shift 2
 		;;
 	-*)
@@ -71,10 +90,18 @@ while (($#)); do
 	esac
 done
 if ((${#TESTS[@]} == 0)); then
+	[[ " ${APPEND:-} " == *" nohz_full=1 "* ]] ||
+		LEAVE_OUT[test_faults]+=" -held_after_a_long_warm_up"
 	for t in "$BUILD"/vm-tests/test_* "$BUILD"/vm-tests/fuzz_* \
 		"$REPO"/selftests/vm/test_*.sh; do
-		[[ -e $t && $SKIP != *" $(basename "$t") "* ]] && TESTS+=("$(basename "$t")")
+		t=$(basename "$t")
+		[[ -e $BUILD/vm-tests/$t || -e $REPO/selftests/vm/$t ]] &&
+			[[ $SKIP != *" $t "* ]] && TESTS+=("$t${LEAVE_OUT[$t]:-}")
 	done
+fi
+if ((LIST)); then
+	printf '%s\n' "${TESTS[@]}"
+	exit 0
 fi
 
 vm_check

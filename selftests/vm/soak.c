@@ -148,4 +148,4 @@ TEST_F_TIMEOUT(soak, every_kind_on_every_cpu, 7 * 24 * 3600)
 	EXPECT_GT(segments, 0);
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

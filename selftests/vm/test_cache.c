@@ -621,4 +621,4 @@ TEST_F_TIMEOUT(cache, show_in_every_format, 120)
 	free(out);
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

@@ -846,4 +846,4 @@ TEST_F_TIMEOUT(conc, stop_returns_at_once, 120)
 	EXPECT_EQ(TP_EXIT_NORESULT, tp_sh("tscprobe stop 2>/dev/null", NULL));
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

@@ -353,4 +353,4 @@ TEST(cli_usage_errors)
 	EXPECT_EQ(TP_EXIT_USAGE, tp_sh("tscprobe info extra 2>/dev/null", NULL));
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

@@ -1349,4 +1349,4 @@ TEST_F_TIMEOUT(live, skew_offsets_reach_later_results, 300)
 	EXPECT_EQ(skew_id, o.run_id);
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

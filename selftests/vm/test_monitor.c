@@ -435,4 +435,4 @@ TEST_F_TIMEOUT(monitor, bad_input_is_one_line_and_exit_2, 120)
 	EXPECT_NE(TSCPROBE_STATE_RUNNING, tp_get_status(&self->st).state);
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

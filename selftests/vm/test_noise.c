@@ -693,4 +693,4 @@ TEST_F_TIMEOUT(noise, show_in_every_format, 60)
 	EXPECT_EQ(TP_EXIT_USAGE, tp_sh("tscprobe show --csv --prom 2>/dev/null", NULL));
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

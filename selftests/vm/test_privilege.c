@@ -519,4 +519,4 @@ TEST_F(priv, debugfs_is_root_only)
 	EXPECT_GE(files, 3);
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

@@ -539,4 +539,4 @@ TEST_F_TIMEOUT(skew, show_in_every_format, 120)
 	free(out);
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

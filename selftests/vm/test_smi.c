@@ -89,4 +89,4 @@ TEST_F_TIMEOUT(smi, smi_unknown_where_unreadable, 120)
 		EXPECT_EQ(0, tp_param_set("test_no_smi_msr", 0));
 }
 
-TEST_HARNESS_MAIN
+TP_HARNESS_MAIN

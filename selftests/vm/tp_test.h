@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kselftest_harness.h"
 #include "user/lib/cli.h"
 #include "user/lib/cpuset.h"
 #include "user/lib/nl.h"
@@ -562,5 +563,78 @@ static inline bool tp_guest_is_vm(void)
 {
 	return tp_sh("grep -qw hypervisor /proc/cpuinfo", NULL) == 0;
 }
+
+/* ---- which tests run ------------------------------------------------------- */
+
+/* Whether test @name is among @argv's names, each marked in @matched. */
+static inline bool tp_named(const char *name, int argc, char **argv,
+			    bool *matched)
+{
+	bool found = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i][0] == '-' ? argv[i] + 1 : argv[i];
+
+		if (!strcmp(arg, name))
+			found = matched[i] = true;
+	}
+	return found;
+}
+
+/*
+ * The tests a program's arguments choose: those they name, or all but
+ * those named "-NAME" (the 6.1 harness the tests build with takes no
+ * options).  Each name must be a test's: a typo would run nothing, or
+ * everything, and pass.  Returns 0, or 2 after saying what is wrong.
+ */
+static inline int tp_choose_tests(int argc, char **argv)
+{
+	bool matched[argc], exclude = argc > 1 && argv[1][0] == '-';
+	struct __fixture_metadata *f;
+	struct __test_metadata *t, *next;
+	int i;
+
+	memset(matched, 0, sizeof(matched));
+	for (i = 1; i < argc; i++)
+		if ((argv[i][0] == '-') != exclude) {
+			fprintf(stderr, "%s: name tests to run or to leave out, not both\n",
+				argv[0]);
+			return 2;
+		}
+	for (f = __fixture_list; f; f = f->next) {
+		t = f->tests;
+		f->tests = NULL;
+		for (; t; t = next) {
+			next = t->next;
+			if (argc > 1 &&
+			    tp_named(t->name, argc, argv, matched) == exclude)
+				continue;
+			t->next = NULL;
+			if (!f->tests) {
+				f->tests = t;
+				t->prev = t;
+				continue;
+			}
+			t->prev = f->tests->prev;
+			t->prev->next = t;
+			f->tests->prev = t;
+		}
+	}
+	for (i = 1; i < argc; i++)
+		if (!matched[i]) {
+			fprintf(stderr, "%s: no test named %s\n", argv[0], argv[i]);
+			return 2;
+		}
+	return 0;
+}
+
+/* The harness's main, running the tests the arguments choose. */
+#define TP_HARNESS_MAIN \
+	int main(int argc, char **argv) \
+	{ \
+		int err = tp_choose_tests(argc, argv); \
+		return err ?: test_harness_run(argc, argv); \
+	}
 
 #endif /* TSCPROBE_SELFTEST_H */
