@@ -654,11 +654,12 @@ enum tscprobe_attr {
  *	their COUNT and net CYCLES, largest first, at most
  *	TSCPROBE_MAX_SOURCES, then one OTHER with the rest; from the spans
  *	the probes' rings kept (see SOURCES_LOST)
- * @TSCPROBE_CPU_A_SOURCES_LOST: u64; noise: NMI spans the probes' ring
- *	dropped before the measuring thread read them (every other span of a
- *	window is kept, however many), and NMIs a storm kept
- *	it from reading with the kinds' counters at a window's edge: in
- *	SOURCE_KIND, not in SOURCE; SOURCE adds up to SOURCE_KIND where 0
+ * @TSCPROBE_CPU_A_SOURCES_LOST: u64; noise: NMI handler spans the
+ *	probes' ring dropped before the measuring thread read them (every
+ *	other span of a window is kept, however many), and those an NMI storm
+ *	kept it from reading with the kinds' counters at a window's edge;
+ *	their NMIs are in SOURCE_KIND or in neither, never in SOURCE alone.
+ *	SOURCE adds up to SOURCE_KIND where 0
  * @TSCPROBE_CPU_A_SMI_SOURCE: u32; enum tscprobe_smi_source; noise: where
  *	SMI_COUNT and the events' SMI came from; NONE exactly when SMI_COUNT
  *	is absent.  Modules before it sent SMI_COUNT from MSR_SMI_COUNT only.
