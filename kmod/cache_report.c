@@ -32,17 +32,21 @@ static int tp_cache_put_params(struct sk_buff *skb, const struct tp_run *run)
 	return 0;
 }
 
-static int tp_cache_put_progress(struct sk_buff *skb, struct tp_cpu *c)
+/* GET_STATUS's figures: rounds, then windows. */
+static void tp_cache_progress(const void *snap, u64 *v)
 {
-	const struct tp_cache_cpu *n = c->snap;
-	int err = 0;
+	const struct tp_cache_cpu *n = snap;
 
-	mutex_lock(&c->lock);
-	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_ROUNDS, n->loop.pace.units) ||
-	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows))
-		err = -EMSGSIZE;
-	mutex_unlock(&c->lock);
-	return err;
+	v[0] = n->loop.pace.units;
+	v[1] = n->windows;
+}
+
+static int tp_cache_put_progress(struct sk_buff *skb, const u64 *v)
+{
+	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_ROUNDS, v[0]) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, v[1]))
+		return -EMSGSIZE;
+	return 0;
 }
 
 #define TP_CACHE_POS_STRIDE	1024	/* > TSCPROBE_HIST_BUCKETS */
@@ -309,6 +313,7 @@ static void tp_cache_show(struct seq_file *m, struct tp_run *run)
 
 const struct tp_report_ops tp_cache_report_ops = {
 	.put_params = tp_cache_put_params,
+	.progress = tp_cache_progress,
 	.put_progress = tp_cache_put_progress,
 	.dump_cpu = tp_cache_dump_cpu,
 	.show = tp_cache_show,

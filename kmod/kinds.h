@@ -52,10 +52,20 @@ struct tp_measure_ops {
 	size_t snap_size;
 };
 
+/* A CPU's figures that GET_STATUS and RUN_FINISHED send, at most. */
+#define TP_PROGRESS	6
+
 struct tp_report_ops {
 	int (*put_params)(struct sk_buff *skb, const struct tp_run *run);
+	/*
+	 * Optional: at each publication, from the snapshot @snap, the few
+	 * figures @put_progress and @put_final send (@v, TP_PROGRESS of
+	 * them), which they read without the CPU's lock: a reader holding
+	 * it never holds up another's GET_STATUS, nor the run's end.
+	 */
+	void (*progress)(const void *snap, u64 *v);
 	/* Under 160 bytes: one GET_STATUS reply holds every CPU. */
-	int (*put_progress)(struct sk_buff *skb, struct tp_cpu *c);
+	int (*put_progress)(struct sk_buff *skb, const u64 *v);
 	/*
 	 * Resumes at *@pos; -EMSGSIZE when the message is full, as @put_pair.
 	 * Called with c->lock held, @snap its published snapshot; the
@@ -68,8 +78,8 @@ struct tp_report_ops {
 	unsigned int (*nr_pairs)(const struct tp_run *run);
 	int (*put_pair)(struct sk_buff *skb, const struct tp_run *run,
 			unsigned int idx);
-	/* Optional: a CPU's final counts, in RUN_FINISHED. */
-	int (*put_final)(struct sk_buff *skb, struct tp_cpu *c);
+	/* Optional: a CPU's final counts, in RUN_FINISHED, from @progress. */
+	int (*put_final)(struct sk_buff *skb, const u64 *v);
 };
 
 struct tp_kind {

@@ -143,9 +143,11 @@ static int tp_put_final(struct sk_buff *skb, const struct tp_run *run)
 	for (i = 0; i < run->nr_cpus; i++) {
 		struct tp_cpu *c = &run->slots[i];
 		struct nlattr *nest = nla_nest_start(skb, TSCPROBE_A_CPU);
+		u64 v[TP_PROGRESS];
 
+		tp_cpu_read_progress(c, v);
 		if (!nest || nla_put_u32(skb, TSCPROBE_CPU_A_ID, c->cpu) ||
-		    run->kind->report->put_final(skb, c))
+		    run->kind->report->put_final(skb, v))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
@@ -783,7 +785,9 @@ int tp_nl_get_result_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
 			    const struct tp_run *run, struct tp_cpu *c)
 {
+	const struct tp_report_ops *report = run->kind->report;
 	struct nlattr *nest;
+	u64 v[TP_PROGRESS];
 	void *hdr;
 
 	hdr = tp_dump_put(skb, cb);
@@ -791,9 +795,10 @@ static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
 		return -EMSGSIZE;
 	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id))
 		goto cancel;
+	tp_cpu_read_progress(c, v);
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
 	if (!nest || tp_put_cpu_id(skb, c) ||
-	    run->kind->report->put_progress(skb, c))
+	    (report->put_progress && report->put_progress(skb, v)))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

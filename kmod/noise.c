@@ -467,6 +467,11 @@ static u64 tp_noise_window_run(struct tp_cpu *c, struct tp_noise_cpu *n,
 		memcpy(n->undo, n, sizeof(*n));
 	switch (tp_cpu_window(c, &tp_noise_window_ops, &w, irqs_on)) {
 	case TP_WINDOW_MOVED:
+		/*
+		 * The old CPU's spill stays open (tp_src_window_begin()): its
+		 * probes write it, and closing it from here would race them.
+		 * Nothing reads it again; its probes stop with the CPU's end.
+		 */
 		memcpy(n, n->undo, sizeof(*n));
 		return 0;
 	case TP_WINDOW_NONE:

@@ -87,20 +87,36 @@ static int tp_noise_put_causes(struct sk_buff *skb,
 	return 0;
 }
 
-/* A CPU's final event counts in RUN_FINISHED, from its snapshot. */
-static int tp_noise_put_final(struct sk_buff *skb, struct tp_cpu *c)
-{
-	const struct tp_noise_cpu *n = c->snap;
-	int err = 0;
+/* The figures GET_STATUS and RUN_FINISHED send (tp_noise_progress()). */
+enum {
+	TP_NOISE_P_MEASURED_NS, TP_NOISE_P_WINDOWS, TP_NOISE_P_EVENTS,
+	TP_NOISE_P_NOT_NOTIFIED, TP_NOISE_P_SAMPLES, TP_NOISE_P_MAX,
+	TP_NOISE_P_COUNT
+};
 
-	mutex_lock(&c->lock);
+static_assert(TP_NOISE_P_COUNT <= TP_PROGRESS);
+
+static void tp_noise_progress(const void *snap, u64 *v)
+{
+	const struct tp_noise_cpu *n = snap;
+
+	v[TP_NOISE_P_MEASURED_NS] = tp_cycles_to_ns(n->loop.measured);
+	v[TP_NOISE_P_WINDOWS] = n->windows;
+	v[TP_NOISE_P_EVENTS] = n->loop.events.total;
+	v[TP_NOISE_P_NOT_NOTIFIED] = n->not_notified;
+	v[TP_NOISE_P_SAMPLES] = n->loop.samples;
+	v[TP_NOISE_P_MAX] = n->loop.max;
+}
+
+/* A CPU's final event counts in RUN_FINISHED. */
+static int tp_noise_put_final(struct sk_buff *skb, const u64 *v)
+{
 	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
-			   n->loop.events.total) ||
+			   v[TP_NOISE_P_EVENTS]) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_NOT_NOTIFIED,
-			   n->not_notified))
-		err = -EMSGSIZE;
-	mutex_unlock(&c->lock);
-	return err;
+			   v[TP_NOISE_P_NOT_NOTIFIED]))
+		return -EMSGSIZE;
+	return 0;
 }
 
 /* Where the SMI count sent came from: none when none is sent. */
@@ -151,30 +167,25 @@ static int tp_noise_put_scalars(struct sk_buff *skb,
 }
 
 /* About 100 bytes: TSCPROBE_MAX_RUN_CPUS CPUs fit one GET_STATUS reply. */
-static int tp_noise_put_progress(struct sk_buff *skb, struct tp_cpu *c)
+static int tp_noise_put_progress(struct sk_buff *skb, const u64 *v)
 {
-	const struct tp_noise_cpu *n = c->snap;
 	struct nlattr *series;
-	int err = -EMSGSIZE;
 
-	mutex_lock(&c->lock);
 	if (tp_nla_put_u64(skb, TSCPROBE_CPU_A_MEASURED_NS,
-			   tp_cycles_to_ns(n->loop.measured)) ||
-	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, n->windows) ||
+			   v[TP_NOISE_P_MEASURED_NS]) ||
+	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_WINDOWS, v[TP_NOISE_P_WINDOWS]) ||
 	    tp_nla_put_u64(skb, TSCPROBE_CPU_A_EVENTS_TOTAL,
-			   n->loop.events.total))
-		goto out;
+			   v[TP_NOISE_P_EVENTS]))
+		return -EMSGSIZE;
 	series = nla_nest_start(skb, TSCPROBE_CPU_A_SERIES);
 	if (!series ||
 	    nla_put_u32(skb, TSCPROBE_SERIES_A_ID, TSCPROBE_SERIES_GAP) ||
-	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT, n->loop.samples) ||
-	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, n->loop.max))
-		goto out;
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_COUNT,
+			   v[TP_NOISE_P_SAMPLES]) ||
+	    tp_nla_put_u64(skb, TSCPROBE_SERIES_A_MAXIMUM, v[TP_NOISE_P_MAX]))
+		return -EMSGSIZE;
 	nla_nest_end(skb, series);
-	err = 0;
-out:
-	mutex_unlock(&c->lock);
-	return err;
+	return 0;
 }
 
 /* The phases of a CPU's dump (see TP_POS()). */
@@ -668,6 +679,7 @@ static void tp_noise_show(struct seq_file *m, struct tp_run *run)
 
 const struct tp_report_ops tp_noise_report_ops = {
 	.put_params = tp_noise_put_params,
+	.progress = tp_noise_progress,
 	.put_progress = tp_noise_put_progress,
 	.dump_cpu = tp_noise_dump_cpu,
 	.show = tp_noise_show,

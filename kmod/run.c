@@ -309,6 +309,20 @@ out:
 	return end;
 }
 
+/* With c->lock held: the figures of the snapshot just published. */
+static void tp_cpu_set_progress(struct tp_cpu *c)
+{
+	const struct tp_report_ops *report = c->run->kind->report;
+
+	if (!report->progress)
+		return;
+	preempt_disable();
+	write_seqcount_begin(&c->progress_seq);
+	report->progress(c->snap, c->progress);
+	write_seqcount_end(&c->progress_seq);
+	preempt_enable();
+}
+
 /**
  * tp_cpu_publish() - copy @c's figures where readers read them
  * @c: the CPU, by its measuring thread
@@ -335,9 +349,29 @@ void tp_cpu_publish(struct tp_cpu *c, bool force)
 	else if (!mutex_trylock(&c->lock))
 		return;
 	memcpy(c->snap, c->hot, c->run->kind->measure->snap_size);
+	tp_cpu_set_progress(c);
 	WRITE_ONCE(c->gen, c->gen + 1);	/* tp_test_dump_stall() reads it */
 	mutex_unlock(&c->lock);
 	c->published = jiffies;
+}
+
+/**
+ * tp_cpu_read_progress() - the figures of @c's last publication
+ * @c: the CPU
+ * @v: TP_PROGRESS figures, as its kind's report->progress() gave them
+ *
+ * Without the CPU's lock, which a reader of its snapshot may hold for as
+ * long as it is preempted.  The writer cannot be preempted meanwhile, so
+ * the retries end.
+ */
+void tp_cpu_read_progress(const struct tp_cpu *c, u64 *v)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&c->progress_seq);
+		memcpy(v, c->progress, sizeof(c->progress));
+	} while (read_seqcount_retry(&c->progress_seq, seq));
 }
 
 /* Under the slot's lock: one publication, never half of two. */
@@ -1042,8 +1076,10 @@ static int tp_run_alloc_cpu_state(struct tp_run *run, struct tp_cpu *c)
 		if (err)
 			return err;
 	}
-	if (ops->snap_size)
+	if (ops->snap_size) {
 		memcpy(c->snap, c->hot, ops->snap_size);
+		tp_cpu_set_progress(c);
+	}
 	return 0;
 }
 
@@ -1062,6 +1098,7 @@ static int tp_run_alloc_slots(struct tp_run *run)
 		c->cpu = cpu;
 		c->run = run;
 		mutex_init(&c->lock);
+		seqcount_init(&c->progress_seq);
 	}
 	if (run->kind->measure->alloc) {
 		err = run->kind->measure->alloc(run);

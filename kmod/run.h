@@ -12,9 +12,11 @@
 #include <linux/cpumask.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/workqueue.h>
 
 #include "core/noise.h"	/* struct tp_event: the event that stopped a run */
+#include "kinds.h"		/* TP_PROGRESS */
 
 struct netlink_ext_ack;
 struct nlattr;
@@ -87,6 +89,8 @@ struct tp_cpu {
 	struct mutex lock;		/* protects snap and gen */
 	void *snap;			/* the last published copy of hot */
 	unsigned long gen;		/* publications so far */
+	seqcount_t progress_seq;	/* protects progress */
+	u64 progress[TP_PROGRESS];	/* report->progress() of snap */
 	unsigned long published;	/* jiffies */
 	u64 busy_at_start;		/* tp_cpu_busy_ns() at START */
 	u64 ran_at_start;		/* its thread's runtime at START */
@@ -187,6 +191,7 @@ enum tp_window_end tp_cpu_window(struct tp_cpu *c,
 
 void tp_cpu_publish(struct tp_cpu *c, bool force);
 void tp_cpu_copy_snap(struct tp_cpu *c, void *dst);
+void tp_cpu_read_progress(const struct tp_cpu *c, u64 *v);
 unsigned int tp_run_notify_events(const struct tp_run *run, unsigned int cpu,
 				  const struct tp_notify_batch *b);
 void tp_run_stop_at(struct tp_run *run, unsigned int cpu,

@@ -38,11 +38,6 @@ static int tp_skew_put_params(struct sk_buff *skb, const struct tp_run *run)
 }
 
 /* Per-CPU messages carry only the CPU's identity and flags. */
-static int tp_skew_put_progress(struct sk_buff *skb, struct tp_cpu *c)
-{
-	return 0;
-}
-
 static int tp_skew_dump_cpu(struct sk_buff *skb, struct tp_cpu *c,
 			    void *snap, unsigned long *pos, bool named)
 {
@@ -131,7 +126,6 @@ static unsigned int tp_skew_nr_pairs(const struct tp_run *run)
 
 const struct tp_report_ops tp_skew_report_ops = {
 	.put_params = tp_skew_put_params,
-	.put_progress = tp_skew_put_progress,
 	.dump_cpu = tp_skew_dump_cpu,
 	.show = tp_skew_show,
 	.nr_pairs = tp_skew_nr_pairs,
