@@ -2178,7 +2178,7 @@ static int tp_cycle(const struct tp_kind_desc *const *kinds,
 }
 
 /*
- * 50 cycles (TP_LOAD_CYCLES: the debug kernel runs 25), then the memory
+ * 50 cycles (TP_LOAD_CYCLES: make test runs 25), then the memory
  * figures against those after one warm-up cycle (the first load allocates
  * things the kernel keeps).  Tolerances,
  * from the noise of this guest (in 100 clean cycles: kernel +0..300 kB,
