@@ -560,12 +560,11 @@ void tp_src_window_begin(struct tp_src_windows *w, struct tp_src_cpu *c)
 {
 	uint64_t head;
 
-	w->cursor[0] = tp_src_head(&c->ring);
 	tp_src_table_init(&c->spill);
 	c->spill_threads.n = 0;
-	c->spill_next = w->cursor[0];
+	c->spill_next = tp_src_head(&c->ring);
 	c->spill_open = true;
-	w->lost += tp_src_marks(c, &head, &w->cursor[1], w->mark_net,
+	w->lost += tp_src_marks(c, &head, &w->nmi_cursor, w->mark_net,
 				w->mark_count);
 }
 
@@ -597,7 +596,6 @@ static void tp_src_unspill(struct tp_src_windows *w, struct tp_src_cpu *c)
 	}
 	w->table.other.net += c->spill.other.net;
 	w->table.other.count += c->spill.other.count;
-	w->cursor[0] = c->spill_next;
 }
 
 /*
@@ -612,9 +610,9 @@ void tp_src_window_end(struct tp_src_windows *w, struct tp_src_cpu *c)
 
 	w->lost += tp_src_marks(c, &nmi_head, &after, net, count);
 	tp_src_unspill(w, c);
-	w->lost += tp_src_drain(&c->ring, &w->cursor[0], tp_src_head(&c->ring),
+	w->lost += tp_src_drain(&c->ring, &c->spill_next, tp_src_head(&c->ring),
 				&w->threads, &w->table);
-	w->lost += tp_src_drain(&c->nmi_ring, &w->cursor[1], nmi_head,
+	w->lost += tp_src_drain(&c->nmi_ring, &w->nmi_cursor, nmi_head,
 				&w->threads, &w->table);
 	for (k = 0; k < TP_SRC_KINDS; k++) {
 		w->kind_net[k] += net[k] - w->mark_net[k];

@@ -216,7 +216,8 @@ struct tp_src_threads {
  * @ring about to leave it unread goes into @spill (its interrupt threads
  * into @spill_threads) as well: with interrupts on, a busy CPU writes
  * thousands of spans in a window and the ring keeps the last ones.
- * @spill_next: the oldest span of the window not in @spill.  Only the
+ * @spill_next: the oldest span of the window not yet in @spill or the
+ * window's table, where the window's end drains @ring from.  Only the
  * writers of @ring (with interrupts off) and the window's edges (on the
  * CPU, with interrupts off too) touch the spill: never at once.
  */
@@ -246,12 +247,13 @@ struct tp_src_cpu {
  * What ran inside a CPU's measurement windows: the spans drained at each
  * window's end into @table (@lost: those the rings dropped first, and
  * NMIs a storm kept from being read with the counters), and the exact
- * time and count per kind from the CPU's counters.  @cursor and the
- * marks are the state at the window's start.  @threads: the interrupt
- * threads of @table's sources and of the CPU's events'.
+ * time and count per kind from the CPU's counters.  @nmi_cursor (the
+ * NMI ring's; the other ring's is the CPU's @spill_next) and the marks
+ * are the state at the window's start.  @threads: the interrupt threads
+ * of @table's sources and of the CPU's events'.
  */
 struct tp_src_windows {
-	uint64_t cursor[2];
+	uint64_t nmi_cursor;
 	uint64_t mark_net[TP_SRC_KINDS];
 	uint64_t mark_count[TP_SRC_KINDS];
 	uint64_t kind_net[TP_SRC_KINDS];
