@@ -781,13 +781,28 @@ int tp_nl_get_result_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err;
 }
 
+/*
+ * A CPU's progress, read after its flags (tp_put_cpu_id()): one sent as
+ * done carries the figures of its last publication.
+ */
+static int tp_put_progress(struct sk_buff *skb,
+			   const struct tp_report_ops *report,
+			   const struct tp_cpu *c)
+{
+	u64 v[TP_PROGRESS];
+
+	if (!report->put_progress)
+		return 0;
+	smp_rmb();	/* pairs with smp_mb__before_atomic() in run.c */
+	tp_cpu_read_progress(c, v);
+	return report->put_progress(skb, v);
+}
+
 /* One message of GET_STATUS's dump: RUN_ID and a CPU's progress. */
 static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
 			    const struct tp_run *run, struct tp_cpu *c)
 {
-	const struct tp_report_ops *report = run->kind->report;
 	struct nlattr *nest;
-	u64 v[TP_PROGRESS];
 	void *hdr;
 
 	hdr = tp_dump_put(skb, cb);
@@ -795,10 +810,9 @@ static int tp_dump_progress(struct sk_buff *skb, struct netlink_callback *cb,
 		return -EMSGSIZE;
 	if (tp_nla_put_u64(skb, TSCPROBE_A_RUN_ID, run->id))
 		goto cancel;
-	tp_cpu_read_progress(c, v);
 	nest = nla_nest_start(skb, TSCPROBE_A_CPU);
 	if (!nest || tp_put_cpu_id(skb, c) ||
-	    (report->put_progress && report->put_progress(skb, v)))
+	    tp_put_progress(skb, run->kind->report, c))
 		goto cancel;
 	nla_nest_end(skb, nest);
 	genlmsg_end(skb, hdr);

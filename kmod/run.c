@@ -309,7 +309,10 @@ out:
 	return end;
 }
 
-/* With c->lock held: the figures of the snapshot just published. */
+/*
+ * The figures of the snapshot just published, with c->lock held, or
+ * first set before the run is seen.
+ */
 static void tp_cpu_set_progress(struct tp_cpu *c)
 {
 	const struct tp_report_ops *report = c->run->kind->report;
@@ -443,12 +446,12 @@ static void tp_cpu_wait_for_reap(void)
 /*
  * Cut short by hotplug, starvation or anything but STOP and unload (which
  * the run's reason says), a CPU is incomplete; the last one ends the run.
- * A CPU whose thread @ran publishes its last figures, waiting for readers;
- * one given up before its thread ran has none (its snapshot is still the
- * state it started with), and is given up under tp_lock, which no reader
- * may hold up.
+ * A CPU whose thread @claimed it publishes its last figures, waiting for
+ * readers; one given up before its thread claimed it has none (its
+ * snapshot is still the state it started with), and is given up under
+ * tp_lock, which no reader may hold up.
  */
-static void tp_cpu_end(struct tp_cpu *c, bool complete, bool ran)
+static void tp_cpu_end(struct tp_cpu *c, bool complete, bool claimed)
 {
 	struct tp_run *run = c->run;
 
@@ -456,7 +459,7 @@ static void tp_cpu_end(struct tp_cpu *c, bool complete, bool ran)
 		set_bit(TP_CPU_INCOMPLETE, &c->flags);
 	/* Readers may hold the lock a while: that is no starved thread. */
 	set_bit(TP_CPU_ENDING, &c->flags);
-	if (ran)
+	if (claimed)
 		tp_cpu_publish(c, true);
 	/* Readers that see DONE see the counters above (tp_put_sched()). */
 	smp_mb__before_atomic();
