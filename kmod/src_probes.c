@@ -51,10 +51,7 @@ static struct tp_src_at tp_src_at_now(const struct tp_src_here *h)
  * the interrupt's: the kernel's own link, irqaction's thread, never a
  * guess from a name ("irq/45-virtio0", which any task can take and which
  * the comm's 15 characters cut).  A thread whose handler's hard part ran
- * on another CPU stays a thread here.  A pseudo-NMI's handler (arm64's
- * GICv3) fires these in NMI context, which may interrupt a probe mid-way
- * through the stack and the ring it writes: not recorded, its time stays
- * in what it interrupted.
+ * on another CPU stays a thread here.
  */
 static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 {
@@ -62,7 +59,7 @@ static void tp_src_irq_entry(void *data, int irq, struct irqaction *action)
 	struct tp_src_key key = { .kind = TP_SRC_IRQ, .id = irq };
 	struct task_struct *thread;
 
-	if (!h || in_nmi())
+	if (!h)
 		return;
 	tp_src_enter(&h->src, &key, action->name, tp_src_at_now(h));
 	thread = READ_ONCE(action->thread);
@@ -76,7 +73,7 @@ static void tp_src_irq_exit(void *data, int irq, struct irqaction *action,
 {
 	struct tp_src_here *h = this_cpu_read(tp_src_here);
 
-	if (h && !in_nmi())
+	if (h)
 		tp_src_exit(&h->src, TP_SRC_IRQ, tp_src_at_now(h));
 }
 
