@@ -15,7 +15,8 @@
  *               interrupt inside a thread's span, ring and totals included
  *   spill       the same inside a window that the ring overflows (noise
  *               --irqs on on a busy CPU): each span pushed out goes into
- *               the window's table, among 16 sources
+ *               the window's table, which holds as many sources as it
+ *               can (TP_SRC_TABLE), the search's worst case
  *   event       per noise event, the measuring thread's read of what ran
  *               inside the gap (tp_src_event()) with the rings full
  *
@@ -96,14 +97,14 @@ static void one_interrupt(void)
 	exit_fn(24);
 }
 
-/* An interrupt of one of 16 sources, in turn. */
-static void one_of_16_interrupts(void)
+/* An interrupt of one of a full table's sources, in turn. */
+static void one_of_all_interrupts(void)
 {
 	static void (*volatile entry)(int) = probe_entry;
 	static void (*volatile exit_fn)(int) = probe_exit;
 	static unsigned int irq;
 
-	irq = (irq + 1) % 16;
+	irq = (irq + 1) % TP_SRC_TABLE;
 	entry(24 + (int)irq);
 	exit_fn(24 + (int)irq);
 }
@@ -136,7 +137,7 @@ static void interrupt_in_run(void)
 static void interrupt_in_full_window(void)
 {
 	here_of_cpu = spilling;
-	one_of_16_interrupts();
+	one_of_all_interrupts();
 }
 
 /* Each event reads the rings, full of the interrupts above. */
