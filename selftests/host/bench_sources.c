@@ -88,25 +88,13 @@ static __attribute__((noinline)) void probe_exit(int irq)
 		tp_src_exit(&h->src, TP_SRC_IRQ, tp_src_now(&h->src, tp_rdtsc));
 }
 
-static void one_interrupt(void)
+static void one_interrupt(int irq)
 {
 	static void (*volatile entry)(int) = probe_entry;
 	static void (*volatile exit_fn)(int) = probe_exit;
 
-	entry(24);
-	exit_fn(24);
-}
-
-/* An interrupt of one of a full table's sources, in turn. */
-static void one_of_all_interrupts(void)
-{
-	static void (*volatile entry)(int) = probe_entry;
-	static void (*volatile exit_fn)(int) = probe_exit;
-	static unsigned int irq;
-
-	irq = (irq + 1) % TP_SRC_TABLE;
-	entry(24 + (int)irq);
-	exit_fn(24 + (int)irq);
+	entry(irq);
+	exit_fn(irq);
 }
 
 /* ns per call of @fn over CALLS calls. */
@@ -125,19 +113,23 @@ static struct here *measured, *spilling;
 static void interrupt_no_run(void)
 {
 	here_of_cpu = NULL;
-	one_interrupt();
+	one_interrupt(24);
 }
 
 static void interrupt_in_run(void)
 {
 	here_of_cpu = measured;
-	one_interrupt();
+	one_interrupt(24);
 }
 
+/* An interrupt of each of a full table's sources in turn. */
 static void interrupt_in_full_window(void)
 {
+	static unsigned int next;
+
 	here_of_cpu = spilling;
-	one_of_all_interrupts();
+	next = (next + 1) % TP_SRC_TABLE;
+	one_interrupt(24 + (int)next);
 }
 
 /* Each event reads the rings, full of the interrupts above. */
